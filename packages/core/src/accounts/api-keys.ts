@@ -1,0 +1,73 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { AppError } from '../errors/app-error';
+import type { Queryable } from '../store/store';
+import { iso } from '../util/timestamps';
+
+/** Every raw key starts with this, so leaked keys are recognisable by secret scanners. */
+export const API_KEY_PREFIX = 'dbo_';
+/** How much of the raw key is kept in clear to identify it in listings. */
+const VISIBLE_LENGTH = API_KEY_PREFIX.length + 8;
+
+export interface ApiKeySummary {
+  id: string;
+  name: string;
+  prefix: string;
+  created_at: string;
+}
+
+export interface CreatedApiKey extends ApiKeySummary {
+  /** The raw key; returned once, never stored. */
+  key: string;
+}
+
+/** Keys are 256-bit random secrets, so one SHA-256 is enough; a slow hash would only cost latency. */
+export const hashApiKey = (raw: string): string => createHash('sha256').update(raw, 'utf8').digest('hex');
+
+const toSummary = (r: { id: string; name: string; prefix: string; created_at: unknown }): ApiKeySummary => ({
+  id: r.id,
+  name: r.name,
+  prefix: r.prefix,
+  created_at: iso(r.created_at),
+});
+
+export async function createApiKey(db: Queryable, userId: string, name: string): Promise<CreatedApiKey> {
+  const key = API_KEY_PREFIX + randomBytes(32).toString('base64url');
+  const prefix = key.slice(0, VISIBLE_LENGTH);
+  const res = await db.query<{ id: string; name: string; prefix: string; created_at: unknown }>(
+    `INSERT INTO api_keys (id, user_id, name, prefix, key_hash) VALUES ($1, $2, $3, $4, $5)
+     RETURNING id, name, prefix, created_at`,
+    [randomUUID(), userId, name, prefix, hashApiKey(key)],
+  );
+  const row = res.rows[0];
+  if (!row) throw new Error('insert returned no row');
+  return { ...toSummary(row), key };
+}
+
+export async function listApiKeys(db: Queryable, userId: string): Promise<ApiKeySummary[]> {
+  const res = await db.query<{ id: string; name: string; prefix: string; created_at: unknown }>(
+    `SELECT id, name, prefix, created_at FROM api_keys
+     WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at, id`,
+    [userId],
+  );
+  return res.rows.map(toSummary);
+}
+
+/** Soft-deletes a key of this user; the next request with it fails. */
+export async function revokeApiKey(db: Queryable, userId: string, keyId: string): Promise<void> {
+  const res = await db.query(
+    'UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING id',
+    [keyId, userId],
+  );
+  if (res.rows.length === 0) throw new AppError('NOT_FOUND', 'API key not found');
+}
+
+/** The owner of an active raw key, or null when it is unknown or revoked. */
+export async function findApiKeyOwner(db: Queryable, rawKey: string): Promise<{ userId: string; keyId: string } | null> {
+  if (!rawKey.startsWith(API_KEY_PREFIX)) return null;
+  const res = await db.query<{ id: string; user_id: string }>(
+    'SELECT id, user_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+    [hashApiKey(rawKey)],
+  );
+  const row = res.rows[0];
+  return row ? { userId: row.user_id, keyId: row.id } : null;
+}

@@ -1,0 +1,54 @@
+import { ensureUser, findApiKeyOwner } from '@dbops/core';
+import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
+import type { AuthContext } from '../http/auth-context';
+import { getContainer } from '../runtime/container';
+import { errorFields, logger } from '../runtime/logger';
+
+/**
+ * Context of a denial. API Gateway drops it (the caller sees a plain 403); the local runtime
+ * shows `reason` in the error message so developers learn why.
+ */
+export interface DenyContext {
+  reason: string;
+}
+
+export type AuthorizerResult = APIGatewaySimpleAuthorizerWithContextResult<AuthContext | DenyContext>;
+
+const deny = (reason: string): AuthorizerResult => ({ isAuthorized: false, context: { reason } });
+const allow = (context: AuthContext): AuthorizerResult => ({ isAuthorized: true, context });
+
+const headerOf = (event: APIGatewayRequestAuthorizerEventV2, name: string): string | undefined => {
+  for (const [k, v] of Object.entries(event.headers ?? {})) if (k.toLowerCase() === name) return v;
+  return undefined;
+};
+
+/**
+ * Decides a request for an authorizer. Nothing is cached (API Gateway TTL 0), so a revoked key
+ * fails on its very next request.
+ */
+export async function authorize(event: APIGatewayRequestAuthorizerEventV2, options: { acceptApiKey: boolean }): Promise<AuthorizerResult> {
+  try {
+    const container = await getContainer();
+    const apiKey = headerOf(event, 'x-api-key')?.trim();
+    const authorization = headerOf(event, 'authorization')?.trim();
+    const bearer = authorization && /^Bearer\s+/i.test(authorization) ? authorization.replace(/^Bearer\s+/i, '').trim() : undefined;
+
+    if (apiKey && options.acceptApiKey) {
+      const owner = await findApiKeyOwner(container.store, apiKey);
+      return owner ? allow({ userId: owner.userId, authMethod: 'api_key', keyId: owner.keyId }) : deny('Invalid or revoked API key');
+    }
+    if (bearer) {
+      const identity = await container.verifyJwt(bearer);
+      if (!identity) return deny('Invalid or expired JWT');
+      const userId = await ensureUser(container.store, identity.issuer, identity.subject);
+      return allow({ userId, authMethod: 'jwt' });
+    }
+    if (apiKey) return deny('API keys cannot manage API keys; authenticate with a JWT (Authorization: Bearer <JWT>)');
+    if (authorization) return deny('Authorization header must be "Bearer <JWT>"');
+    return deny('Missing credentials');
+  } catch (error) {
+    // API Gateway answers 500 when an authorizer throws; denying keeps the failure closed.
+    logger.error('authorizer failed', errorFields(error));
+    return deny('Authorization is temporarily unavailable');
+  }
+}

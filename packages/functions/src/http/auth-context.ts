@@ -1,0 +1,16 @@
+/**
+ * The identity an authorizer hands to handlers through `requestContext.authorizer.lambda`.
+ * API Gateway only passes string, number and boolean values, so the shape stays flat.
+ */
+export interface AuthContext {
+  userId: string;
+  authMethod: 'api_key' | 'jwt';
+  /** Set when the caller used an API key. */
+  keyId?: string;
+}
+
+export const isAuthContext = (value: unknown): value is AuthContext => {
+  if (value === null || typeof value !== 'object') return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.userId === 'string' && (v.authMethod === 'api_key' || v.authMethod === 'jwt');
+};

@@ -1,0 +1,104 @@
+import { AppError, chargeRequest, consumeRateLimit } from '@dbops/core';
+import middy from '@middy/core';
+import { z } from 'zod';
+import { type HandlerName, routeOf } from '../routes';
+import { type Container, getContainer } from '../runtime/container';
+import { type AuthContext, isAuthContext } from './auth-context';
+import { errorToResponse } from './error-response';
+import type { ApiEvent, LambdaContext } from './event';
+import { parseOrThrow, readJsonBody } from './parse-input';
+import type { HttpResult } from './responses';
+
+/** What a handler's `handle` receives: validated input, identity and the container. */
+export interface HandlerRequest<B, P, Q, A> {
+  body: B;
+  params: P;
+  query: Q;
+  auth: A;
+  event: ApiEvent;
+  container: Container;
+}
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface HandlerSpec<BS, PS, QS, A> {
+  /** Schema of the JSON body; omit for routes without a body. */
+  body?: BS;
+  /** Schema of the path parameters. */
+  params?: PS;
+  /** Schema of the query string parameters. */
+  query?: QS;
+  handle(request: HandlerRequest<Out<BS>, Out<PS>, Out<QS>, A>): Promise<HttpResult>;
+}
+
+export type ApiHandler = (event: ApiEvent, context: LambdaContext) => Promise<HttpResult>;
+
+const CREDITS_HEADER = 'X-Credits-Remaining';
+
+function build<BS, PS, QS, A>(name: HandlerName, spec: HandlerSpec<BS, PS, QS, A>, authenticated: boolean): ApiHandler {
+  const route = routeOf(name);
+
+  const base = async (event: ApiEvent): Promise<HttpResult> => {
+    const container = await getContainer();
+    const lambdaCtx = event.requestContext.authorizer?.lambda;
+    let auth: AuthContext | null = null;
+    if (authenticated) {
+      if (!isAuthContext(lambdaCtx)) throw new AppError('UNAUTHORIZED', 'Missing or invalid credentials');
+      auth = lambdaCtx;
+      await consumeRateLimit(
+        container.store,
+        auth.userId,
+        { limit: container.settings.rateLimit, windowMs: container.settings.rateLimitWindowSeconds * 1000 },
+        container.clock,
+      );
+    }
+    const params = spec.params ? parseOrThrow(spec.params as unknown as z.ZodType, event.pathParameters ?? {}, 'path') : undefined;
+    const query = spec.query ? parseOrThrow(spec.query as unknown as z.ZodType, event.queryStringParameters ?? {}, 'query') : undefined;
+    const body = spec.body ? parseOrThrow(spec.body as unknown as z.ZodType, readJsonBody(event), 'body') : undefined;
+
+    let remaining: string | undefined;
+    if (route.billable && auth) {
+      remaining = await chargeRequest(container.store, auth.userId, { method: event.requestContext.http.method, path: event.rawPath });
+    }
+    let result: HttpResult;
+    try {
+      result = await spec.handle({ body, params, query, auth, event, container } as HandlerRequest<Out<BS>, Out<PS>, Out<QS>, A>);
+    } catch (error) {
+      result = errorToResponse(error, event.requestContext.requestId);
+    }
+    return remaining === undefined ? result : { ...result, headers: { ...result.headers, [CREDITS_HEADER]: remaining } };
+  };
+
+  return middy<ApiEvent, HttpResult>()
+    .use({
+      onError: async (request) => {
+        request.response = errorToResponse(request.error, request.event.requestContext?.requestId);
+      },
+    })
+    .handler(base) as unknown as ApiHandler;
+}
+
+/** A handler behind an authorizer: identity, rate limit, validation, billing, then `handle`. */
+export function defineHandler<BS extends z.ZodType | undefined = undefined, PS extends z.ZodType | undefined = undefined, QS extends z.ZodType | undefined = undefined>(
+  name: HandlerName,
+  spec: HandlerSpec<BS, PS, QS, AuthContext>,
+): ApiHandler {
+  return build(name, spec, true);
+}
+
+/** A handler without an authorizer (health check, payment webhook). */
+export function definePublicHandler<BS extends z.ZodType | undefined = undefined, PS extends z.ZodType | undefined = undefined, QS extends z.ZodType | undefined = undefined>(
+  name: HandlerName,
+  spec: HandlerSpec<BS, PS, QS, null>,
+): ApiHandler {
+  return build(name, spec, false);
+}
+
+/** A handler for an endpoint of the route table that is not built yet: 501 with the envelope. */
+export function notImplemented(name: HandlerName): ApiHandler {
+  const route = routeOf(name);
+  return async () => errorToResponse(new AppError('NOT_IMPLEMENTED', `${route.method} ${route.path} is not implemented yet`));
+}
+
+/** Path parameter schemas shared by many routes. */
+export const uuidParam = <K extends string>(name: K) => z.object({ [name]: z.uuid() } as Record<K, z.ZodUUID>);

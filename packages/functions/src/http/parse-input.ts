@@ -1,0 +1,35 @@
+import { RequestValidationError, type ValidationIssue } from '@dbops/core';
+import type { z } from 'zod';
+import { bodyBytes, type ApiEvent } from './event';
+import { toValidationIssue } from './zod-issues';
+
+/** Validates `value` against `schema`, throwing the spec's validation error at `location`. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, location: string): z.output<S> {
+  const result = schema.safeParse(value, { reportInput: true });
+  if (result.success) return result.data;
+  throw new RequestValidationError(result.error.issues.map((i) => toValidationIssue(i, location, value)));
+}
+
+/** The JSON body, or a validation error saying why it is not JSON. */
+export function readJsonBody(event: ApiEvent): unknown {
+  const bytes = bodyBytes(event);
+  const text = bytes.toString('utf8');
+  if (text.trim() === '') {
+    const issue: ValidationIssue = { loc: ['body'], msg: 'Field required', type: 'missing', input: null, ctx: {} };
+    throw new RequestValidationError([issue]);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : 'invalid JSON';
+    const position = /position (\d+)/.exec(reason)?.[1];
+    const issue: ValidationIssue = {
+      loc: position === undefined ? ['body'] : ['body', Number(position)],
+      msg: 'JSON decode error',
+      type: 'json_invalid',
+      input: {},
+      ctx: { error: reason },
+    };
+    throw new RequestValidationError([issue]);
+  }
+}

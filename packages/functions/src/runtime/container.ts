@@ -1,0 +1,62 @@
+import {
+  type Clock,
+  createRemoteJwtVerifier,
+  type JwtVerifier,
+  loadSettings,
+  migrate,
+  PgliteStore,
+  PgStore,
+  serviceMigrations,
+  type ServiceSettings,
+  type Store,
+  systemClock,
+} from '@dbops/core';
+import path from 'node:path';
+
+/**
+ * What handlers and authorizers share within one process (one Lambda instance, or the whole
+ * local runtime). Feature modules derive their own ports from `settings` and memoize them
+ * per container, so this stays small.
+ */
+export interface Container {
+  settings: ServiceSettings;
+  store: Store;
+  clock: Clock;
+  verifyJwt: JwtVerifier;
+  /** Background work started by a request that must finish before the process may stop. */
+  background: Set<Promise<unknown>>;
+}
+
+let current: Promise<Container> | undefined;
+
+/** Installs the container (local runtime, tests). */
+export function setContainer(container: Container | undefined): void {
+  current = container ? Promise.resolve(container) : undefined;
+}
+
+/** The process's container; in Lambda it is built from the environment on first use. */
+export function getContainer(): Promise<Container> {
+  current ??= createCloudContainer(loadSettings());
+  return current;
+}
+
+async function createCloudContainer(settings: ServiceSettings): Promise<Container> {
+  const env = settings.env;
+  const store = settings.databaseUrl
+    ? new PgStore({ connectionString: settings.databaseUrl })
+    : await PgliteStore.open(path.join(settings.home, 'state'));
+  if (env.DBOPS_MIGRATE_ON_START !== 'false') await migrate(store, serviceMigrations);
+  const issuer = env.DBOPS_JWT_ISSUER;
+  const audience = env.DBOPS_JWT_AUDIENCE;
+  const jwksUrl = env.DBOPS_JWT_JWKS_URL;
+  if (!issuer || !audience || !jwksUrl) {
+    throw new Error('DBOPS_JWT_ISSUER, DBOPS_JWT_AUDIENCE and DBOPS_JWT_JWKS_URL must be set');
+  }
+  return {
+    settings,
+    store,
+    clock: systemClock,
+    verifyJwt: createRemoteJwtVerifier({ issuer, audience, jwksUrl }),
+    background: new Set(),
+  };
+}

