@@ -1,0 +1,141 @@
+/**
+ * The schema snapshot model every analysis reads (migration analysis, optimization, text-to-SQL,
+ * context queries). Produced by introspection and stored as JSON per snapshot. Names are
+ * unquoted identifiers; `schema` is the namespace ("public" for most tables).
+ */
+export interface SchemaSnapshot {
+  snapshot_id: string;
+  connection_id: string;
+  introspected_at: string;
+  /** `SHOW server_version`, e.g. "17.6". */
+  server_version: string;
+  /** `server_version_num`, e.g. 170006. */
+  server_version_num: number;
+  extensions: ExtensionInfo[];
+  /** Non-system schemas that were introspected. */
+  schemas: string[];
+  /** Tables, partitioned tables, views, materialized views and foreign tables. */
+  tables: TableInfo[];
+  enums: EnumInfo[];
+  sequences: SequenceInfo[];
+  /** Which views (and materialized views) read which table columns. */
+  view_dependencies: ViewDependency[];
+}
+
+export type RelationKind = 'table' | 'partitioned_table' | 'view' | 'materialized_view' | 'foreign_table';
+
+export interface TableInfo {
+  schema: string;
+  name: string;
+  kind: RelationKind;
+  columns: ColumnInfo[];
+  /** Primary key columns in key order, or null. */
+  primary_key: string[] | null;
+  /** Primary key, unique, check and exclusion constraints (foreign keys are in `foreign_keys`). */
+  constraints: ConstraintInfo[];
+  foreign_keys: ForeignKeyInfo[];
+  indexes: IndexInfo[];
+  /** `pg_class.reltuples` (-1 when never analyzed is reported as 0). */
+  row_estimate: number;
+  /** `pg_class.relpages`. */
+  pages: number;
+  /** `pg_total_relation_size`: heap, indexes and TOAST, in bytes. */
+  total_bytes: number;
+  comment: string | null;
+  /** `schema.name` of the partitioned parent when this is a partition. */
+  partition_of: string | null;
+  /** `pg_get_expr(relpartbound)` for partitions, e.g. "FOR VALUES FROM ('2024-01-01') TO ('2025-01-01')". */
+  partition_bound: string | null;
+  /** Partition key (`pg_get_partkeydef`) of a partitioned table. */
+  partition_key: string | null;
+  /** View body (`pg_get_viewdef`) for views and materialized views. */
+  view_definition: string | null;
+}
+
+export interface ColumnInfo {
+  name: string;
+  /** 1-based attnum order. */
+  ordinal: number;
+  /** `format_type(atttypid, atttypmod)`, e.g. "character varying(255)", "public.order_status". */
+  data_type: string;
+  /** Base type name without modifiers, e.g. "varchar", "int4", "order_status". */
+  udt_name: string;
+  nullable: boolean;
+  /** Default expression, or null. */
+  default: string | null;
+  identity: 'always' | 'by_default' | null;
+  generated: 'stored' | null;
+  comment: string | null;
+}
+
+export interface ConstraintInfo {
+  name: string;
+  type: 'primary_key' | 'unique' | 'check' | 'exclusion';
+  columns: string[];
+  /** `pg_get_constraintdef`, e.g. "CHECK ((amount > 0))". */
+  definition: string;
+  validated: boolean;
+}
+
+export type ReferentialAction = 'no_action' | 'restrict' | 'cascade' | 'set_null' | 'set_default';
+
+export interface ForeignKeyInfo {
+  name: string;
+  columns: string[];
+  referenced_schema: string;
+  referenced_table: string;
+  referenced_columns: string[];
+  on_delete: ReferentialAction;
+  on_update: ReferentialAction;
+  validated: boolean;
+  /** `pg_get_constraintdef`. */
+  definition: string;
+}
+
+export interface IndexInfo {
+  name: string;
+  /** `pg_get_indexdef`. */
+  definition: string;
+  /** Key columns in order; expressions appear as their text. */
+  columns: string[];
+  is_unique: boolean;
+  is_primary: boolean;
+  /** False for an index left INVALID by a failed CREATE INDEX CONCURRENTLY. */
+  is_valid: boolean;
+  /** Access method: btree, hash, gin, gist, brin, hnsw... */
+  method: string;
+  /** Partial index predicate, or null. */
+  predicate: string | null;
+  size_bytes: number;
+}
+
+export interface EnumInfo {
+  schema: string;
+  name: string;
+  values: string[];
+}
+
+export interface SequenceInfo {
+  schema: string;
+  name: string;
+  data_type: string;
+  /** `schema.table.column` that owns it (serial/identity), or null. */
+  owned_by: string | null;
+}
+
+export interface ExtensionInfo {
+  name: string;
+  version: string;
+  schema: string;
+}
+
+export interface ViewDependency {
+  /** `schema.name` of the view or materialized view. */
+  view: string;
+  /** `schema.name` of the table it reads. */
+  table: string;
+  columns: string[];
+}
+
+/** `schema.name`, the key used across analyses. */
+export const qualifiedName = (t: { schema: string; name: string }): string => `${t.schema}.${t.name}`;
