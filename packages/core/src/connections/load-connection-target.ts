@@ -1,4 +1,5 @@
 import type { CoreDeps } from '../deps';
+import type { KeyProvider } from '../crypto/key-provider';
 import { AppError } from '../errors/app-error';
 import type { ConnectionTarget } from './connection-target';
 
@@ -7,6 +8,6 @@ import type { ConnectionTarget } from './connection-target';
  * unknown id, another user's connection or a deactivated one.
  * Owned by the connections issue (#3): this placeholder is replaced by the real implementation.
  */
-export async function loadConnectionTarget(_deps: CoreDeps, _userId: string, _connectionId: string): Promise<ConnectionTarget> {
+export async function loadConnectionTarget(_deps: CoreDeps & { keyProvider: KeyProvider }, _userId: string, _connectionId: string): Promise<ConnectionTarget> {
   throw new AppError('NOT_IMPLEMENTED', 'connections are not implemented yet');
 }
