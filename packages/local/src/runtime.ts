@@ -20,6 +20,7 @@ import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createGateway } from './gateway/emulator';
+import { installInProcessMigrationQueue } from './queue/install-migration-queue';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, type LocalIssuer, loadLocalIssuer } from './local-issuer';
 
 /** Options of {@link startLocalRuntime}; every field has a default from the environment. */
@@ -71,6 +72,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     background: new Set(),
   };
   setContainer(container);
+  // Migrations run in this process; close() waits for them through container.background.
+  installInProcessMigrationQueue(container);
 
   const maxBodyBytes = Number(env.DBOPS_MAX_BODY_BYTES ?? API_GATEWAY_PAYLOAD_LIMIT);
   const server = createGateway({
