@@ -1,4 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { createPgliteFromTemplate, pgliteExtensions } from './pglite-template';
 import type { Queryable, QueryResult, Store } from './store';
 
@@ -30,7 +32,8 @@ export class PgliteStore implements Store {
 
   /** Opens (or creates) the store in `dataDir`; `undefined` keeps it in memory. */
   static async open(dataDir?: string): Promise<PgliteStore> {
-    const db = dataDir ? await PGlite.create({ dataDir, extensions: pgliteExtensions }) : await createPgliteFromTemplate();
+    const fresh = !dataDir || !existsSync(path.join(dataDir, 'PG_VERSION'));
+    const db = fresh ? await createPgliteFromTemplate(dataDir) : await PGlite.create({ dataDir, extensions: pgliteExtensions });
     return new PgliteStore(db);
   }
 

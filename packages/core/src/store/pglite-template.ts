@@ -32,12 +32,13 @@ async function templateBlob(): Promise<Blob> {
 /**
  * A fresh in-memory PGlite with pgvector installed. initdb takes about 4 s in WASM, so the
  * first call keeps a prepared data directory (in memory and in the temp dir) and later calls
- * start from a copy of it in well under a second. Used by tests and by the migration sandbox.
+ * start from a copy of it in well under a second. Used by tests, the migration sandbox and
+ * the first start of an on-disk store (`dataDir` must then be new or empty).
  */
-export async function createPgliteFromTemplate(): Promise<PGlite> {
+export async function createPgliteFromTemplate(dataDir?: string): Promise<PGlite> {
   cached ??= templateBlob();
   try {
-    return await PGlite.create({ loadDataDir: await cached, extensions: pgliteExtensions });
+    return await PGlite.create({ ...(dataDir ? { dataDir } : {}), loadDataDir: await cached, extensions: pgliteExtensions });
   } catch (error) {
     cached = undefined;
     throw error;
