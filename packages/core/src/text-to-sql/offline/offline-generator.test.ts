@@ -1,0 +1,87 @@
+import type { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ColumnInfo, ForeignKeyInfo, TableInfo } from '../../introspection/schema-snapshot';
+import { createPgliteFromTemplate } from '../../store/pglite-template';
+import type { GenerationRequest } from '../language-model';
+import { generateOffline } from './offline-generator';
+
+const DDL = `
+CREATE TYPE order_status AS ENUM ('pending', 'shipped', 'delivered', 'cancelled');
+CREATE TABLE customers (id int PRIMARY KEY, name text NOT NULL, city text, is_active boolean NOT NULL DEFAULT true, created_at timestamptz NOT NULL);
+CREATE TABLE products (id int PRIMARY KEY, name text NOT NULL, price numeric(10,2) NOT NULL);
+CREATE TABLE orders (id int PRIMARY KEY, customer_id int NOT NULL REFERENCES customers(id), status order_status NOT NULL, total numeric(10,2) NOT NULL, created_at timestamptz NOT NULL);
+CREATE TABLE order_items (id int PRIMARY KEY, order_id int NOT NULL REFERENCES orders(id), product_id int NOT NULL REFERENCES products(id), quantity int NOT NULL);
+INSERT INTO customers VALUES (1, 'Alice', 'Berlin', true, '2024-01-05'), (2, 'Bob', 'Paris', true, '2024-03-01'), (3, 'Carol', 'Berlin', false, '2023-06-01');
+INSERT INTO products VALUES (1, 'Lamp', 20), (2, 'Desk', 250), (3, 'Chair', 90);
+INSERT INTO orders VALUES (1, 1, 'shipped', 270, '2024-02-01'), (2, 1, 'pending', 20, '2024-05-01'), (3, 2, 'delivered', 90, '2023-12-24'), (4, 1, 'shipped', 90, '2024-06-01');
+INSERT INTO order_items VALUES (1, 1, 1, 1), (2, 1, 2, 1), (3, 2, 1, 1), (4, 3, 3, 1), (5, 4, 3, 1);
+`;
+
+const col = (name: string, data_type: string, udt_name: string, ordinal: number): ColumnInfo => ({
+  name, ordinal, data_type, udt_name, nullable: false, default: null, identity: null, generated: null, comment: null,
+});
+const fk = (name: string, column: string, table: string): ForeignKeyInfo => ({
+  name, columns: [column], referenced_schema: 'public', referenced_table: table, referenced_columns: ['id'],
+  on_delete: 'no_action', on_update: 'no_action', validated: true, definition: '',
+});
+const table = (name: string, columns: ColumnInfo[], foreign_keys: ForeignKeyInfo[] = []): TableInfo => ({
+  schema: 'public', name, kind: 'table', columns, primary_key: ['id'], constraints: [], foreign_keys, indexes: [],
+  row_estimate: 10, pages: 1, total_bytes: 8192, comment: null, partition_of: null, partition_bound: null, partition_key: null, view_definition: null,
+});
+
+const tables: TableInfo[] = [
+  table('customers', [col('id', 'integer', 'int4', 1), col('name', 'text', 'text', 2), col('city', 'text', 'text', 3), col('is_active', 'boolean', 'bool', 4), col('created_at', 'timestamp with time zone', 'timestamptz', 5)]),
+  table('products', [col('id', 'integer', 'int4', 1), col('name', 'text', 'text', 2), col('price', 'numeric(10,2)', 'numeric', 3)]),
+  table('orders', [col('id', 'integer', 'int4', 1), col('customer_id', 'integer', 'int4', 2), col('status', 'order_status', 'order_status', 3), col('total', 'numeric(10,2)', 'numeric', 4), col('created_at', 'timestamp with time zone', 'timestamptz', 5)], [fk('orders_customer_id_fkey', 'customer_id', 'customers')]),
+  table('order_items', [col('id', 'integer', 'int4', 1), col('order_id', 'integer', 'int4', 2), col('product_id', 'integer', 'int4', 3), col('quantity', 'integer', 'int4', 4)], [fk('oi_order', 'order_id', 'orders'), fk('oi_product', 'product_id', 'products')]),
+];
+
+const request = (question: string): GenerationRequest => ({
+  question,
+  tables: tables.map((t) => ({ table: t, similarity: 0.5 })),
+  enums: [{ schema: 'public', name: 'order_status', values: ['pending', 'shipped', 'delivered', 'cancelled'] }],
+  documents: [],
+  attempts: [],
+});
+
+describe('offline SQL generator', () => {
+  let db: PGlite;
+  beforeAll(async () => {
+    db = await createPgliteFromTemplate();
+    await db.exec(DDL);
+  });
+  afterAll(() => db.close());
+
+  const rows = async (sql: string) => (await db.query<Record<string, unknown>>(sql)).rows.map((r) => JSON.stringify(Object.values(r)));
+
+  it.each([
+    ['How many customers are there?', 'SELECT count(*) FROM customers'],
+    ['How many orders were shipped?', "SELECT count(*) FROM orders WHERE status = 'shipped'"],
+    ['List the active customers', 'SELECT * FROM customers WHERE is_active'],
+    ['Show customers from Berlin', "SELECT * FROM customers WHERE city = 'Berlin'"],
+    ['What is the total of orders per customer?', 'SELECT c.name, sum(o.total) FROM orders o JOIN customers c ON c.id = o.customer_id GROUP BY c.name'],
+    ['Average price of products', 'SELECT round(avg(price), 2) FROM products'],
+    ['Orders with total more than 100', 'SELECT * FROM orders WHERE total > 100'],
+    ['How many orders in 2024?', "SELECT count(*) FROM orders WHERE created_at >= '2024-01-01' AND created_at < '2025-01-01'"],
+    ['Top 2 products by price', 'SELECT * FROM products ORDER BY price DESC LIMIT 2'],
+    ['Customers with more than 1 orders', 'SELECT c.* FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.id HAVING count(o.id) > 1'],
+    ['Number of orders by status', 'SELECT status, count(*) FROM orders GROUP BY status'],
+    ['Which customer has the most orders?', 'SELECT c.id, c.name, count(o.id) FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.id, c.name ORDER BY 3 DESC LIMIT 1'],
+  ])('answers %s', async (question, reference) => {
+    const out = generateOffline(request(question));
+    expect(out.sql, out.reasoning).not.toBe('');
+    expect(out.confidence).toBeGreaterThanOrEqual(0.5);
+    expect((await rows(out.sql)).sort(), out.sql).toEqual((await rows(reference)).sort());
+  });
+
+  it('is honest when the schema does not cover the question', () => {
+    const out = generateOffline(request('What is the weather on Mars tomorrow?'));
+    expect(out.confidence).toBeLessThan(0.5);
+  });
+
+  it('only uses names from the schema it was given', () => {
+    const out = generateOffline(request('How many orders per customer in the last 30 days?'));
+    expect(out.referenced_tables.sort()).toEqual(['public.customers', 'public.orders']);
+    expect(out.sql).toMatch(/interval '30 days'/);
+  });
+});
