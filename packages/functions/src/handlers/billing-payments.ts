@@ -1,4 +1,11 @@
-import { notImplemented } from '../http/define-handler';
+import { listPayments } from '@dbops/core/billing/payments/list-payments';
+import { defineHandler } from '../http/define-handler';
+import { ok } from '../http/responses';
 
-/** Not built yet: answers 501 with the envelope until its issue lands. */
-export const handler = notImplemented('billing-payments');
+/** GET /api/v1/billing/payments (free): the user's payments, newest first (fields in docs/billing.md). */
+export const handler = defineHandler('billing-payments', {
+  async handle({ auth, container }) {
+    const payments = await listPayments(container.store, auth.userId);
+    return ok({ payments, count: payments.length });
+  },
+});
