@@ -9,4 +9,9 @@ describe('redact', () => {
     expect(text).not.toMatch(/s3cr3t|abcdefghijkl|hunter2|eyJ\.abc/);
     expect(text).toContain('postgresql://app:***@db.example:5432/prod');
   });
+
+  it('masks Stripe secret and webhook keys', () => {
+    const text = redact('stripe failed with sk_live_51HxYzAbCdEfGh and whsec_AbCdEfGh12345678');
+    expect(text).toBe('stripe failed with sk_live_*** and whsec_***');
+  });
 });

@@ -10,6 +10,9 @@ const SECRET_PATTERNS: Array<[RegExp, string]> = [
   // user:password@ in any URL, e.g. postgresql://app:s3cret@host/db
   [/([a-z][a-z0-9+.-]*:\/\/[^:/?#\s@]*:)[^@\s/]*@/gi, '$1***@'],
   [/\bdbo_[A-Za-z0-9_-]{8,}/g, 'dbo_***'],
+  // Stripe secret, restricted and webhook signing keys.
+  [/\b(sk|rk)_(live|test)_[A-Za-z0-9]{8,}/g, '$1_$2_***'],
+  [/\bwhsec_[A-Za-z0-9]{8,}/g, 'whsec_***'],
   [/(password\s*[=:]\s*)("[^"]*"|'[^']*'|\S+)/gi, '$1***'],
   [/\bBearer\s+[A-Za-z0-9._~+/-]+=*/g, 'Bearer ***'],
 ];
