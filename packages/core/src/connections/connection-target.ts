@@ -17,4 +17,9 @@ export interface ConnectionTarget {
   port: number;
   database: string;
   isActive: boolean;
+  /**
+   * For `sslmode=prefer` only: true when the last probe found that the server does not offer
+   * TLS, so {@link pgClientConfig} connects in plain text at once. Absent means "try TLS".
+   */
+  preferPlain?: boolean;
 }

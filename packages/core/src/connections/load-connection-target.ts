@@ -1,13 +1,55 @@
 import type { CoreDeps } from '../deps';
 import type { KeyProvider } from '../crypto/key-provider';
-import { AppError } from '../errors/app-error';
-import type { ConnectionTarget } from './connection-target';
+import { notFound } from '../errors/app-error';
+import type { ConnectionTarget, SslMode } from './connection-target';
+import { decryptConnectionString } from './connection-secret';
+import { assertHostAllowed, hostPolicy } from './host-policy';
+import { isConnectionId } from './connection-id';
+
+interface TargetRow {
+  id: string;
+  user_id: string;
+  name: string;
+  db_type: string;
+  host: string;
+  port: number;
+  database_name: string;
+  sslmode: SslMode;
+  prefer_plain: boolean;
+  secret_ciphertext: Buffer | Uint8Array;
+  encrypted_data_key: Buffer | Uint8Array;
+}
 
 /**
  * The caller's active connection with its decrypted connection string; NOT_FOUND for an
- * unknown id, another user's connection or a deactivated one.
- * Owned by the connections issue (#3): this placeholder is replaced by the real implementation.
+ * unknown id, another user's connection or a deactivated one. The host policy is applied
+ * again here, since a name may resolve elsewhere than it did at registration.
  */
-export async function loadConnectionTarget(_deps: CoreDeps & { keyProvider: KeyProvider }, _userId: string, _connectionId: string): Promise<ConnectionTarget> {
-  throw new AppError('NOT_IMPLEMENTED', 'connections are not implemented yet');
+export async function loadConnectionTarget(deps: CoreDeps & { keyProvider: KeyProvider }, userId: string, connectionId: string): Promise<ConnectionTarget> {
+  if (!isConnectionId(connectionId)) throw notFound('Connection');
+  const res = await deps.store.query<TargetRow>(
+    `SELECT id, user_id, name, db_type, host, port, database_name, sslmode, prefer_plain, secret_ciphertext, encrypted_data_key
+     FROM connections WHERE id = $1 AND user_id = $2 AND is_active`,
+    [connectionId, userId],
+  );
+  const row = res.rows[0];
+  if (!row) throw notFound('Connection');
+  const connectionString = await decryptConnectionString(deps.keyProvider, row.id, row.user_id, {
+    ciphertext: Buffer.from(row.secret_ciphertext),
+    encryptedDataKey: Buffer.from(row.encrypted_data_key),
+  });
+  await assertHostAllowed(hostPolicy(deps.settings), row.host);
+  return {
+    id: row.id,
+    userId: row.user_id,
+    name: row.name,
+    dbType: row.db_type,
+    connectionString,
+    sslmode: row.sslmode,
+    host: row.host,
+    port: Number(row.port),
+    database: row.database_name,
+    isActive: true,
+    preferPlain: row.prefer_plain,
+  };
 }

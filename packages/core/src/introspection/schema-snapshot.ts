@@ -65,6 +65,8 @@ export interface ColumnInfo {
   default: string | null;
   identity: 'always' | 'by_default' | null;
   generated: 'stored' | null;
+  /** Expression of a generated column (then `default` is null). Added by #3; may be absent in older snapshots. */
+  generation_expression?: string | null;
   comment: string | null;
 }
 

@@ -1,4 +1,11 @@
-import { notImplemented } from '../http/define-handler';
+import { deactivateConnection } from '@dbops/core/connections/connection-service';
+import { defineHandler, uuidParam } from '../http/define-handler';
+import { ok } from '../http/responses';
 
-/** Not built yet: answers 501 with the envelope until its issue lands. */
-export const handler = notImplemented('connections-delete');
+/** DELETE /api/v1/connections/{connection_id}: deactivates (soft delete) and answers the connection. */
+export const handler = defineHandler('connections-delete', {
+  params: uuidParam('connection_id'),
+  async handle({ params, auth, container }) {
+    return ok(await deactivateConnection(container, auth.userId, params.connection_id));
+  },
+});

@@ -1,4 +1,11 @@
-import { notImplemented } from '../http/define-handler';
+import { getConnection } from '@dbops/core/connections/connection-service';
+import { defineHandler, uuidParam } from '../http/define-handler';
+import { ok } from '../http/responses';
 
-/** Not built yet: answers 501 with the envelope until its issue lands. */
-export const handler = notImplemented('connections-get');
+/** GET /api/v1/connections/{connection_id}: one connection, deactivated ones included. */
+export const handler = defineHandler('connections-get', {
+  params: uuidParam('connection_id'),
+  async handle({ params, auth, container }) {
+    return ok(await getConnection(container, auth.userId, params.connection_id));
+  },
+});

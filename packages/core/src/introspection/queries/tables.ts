@@ -1,0 +1,37 @@
+import { SNAPSHOT_RELKINDS, userSchema } from './schema-filter';
+
+/** Row of {@link tablesQuery}; numbers that may exceed 2^31 come as text. */
+export interface TableRow {
+  oid: number;
+  schema: string;
+  name: string;
+  relkind: 'r' | 'p' | 'v' | 'm' | 'f';
+  reltuples: number;
+  relpages: number;
+  total_bytes: string;
+  comment: string | null;
+  partition_of: string | null;
+  partition_bound: string | null;
+  partition_key: string | null;
+  view_definition: string | null;
+}
+
+/**
+ * Tables, partitioned tables, views, materialized views and foreign tables with size,
+ * row estimate, comment, partitioning and view body.
+ */
+export const tablesQuery = (): string =>
+  `SELECT c.oid::int8 AS oid, n.nspname AS schema, c.relname AS name, c.relkind::text AS relkind,
+     c.reltuples::float8 AS reltuples, c.relpages::int4 AS relpages,
+     CASE WHEN c.relkind IN ('r', 'p', 'm') THEN pg_total_relation_size(c.oid) ELSE 0 END::text AS total_bytes,
+     ds.description AS comment,
+     (SELECT pn.nspname || '.' || p.relname FROM pg_inherits i
+        JOIN pg_class p ON p.oid = i.inhparent JOIN pg_namespace pn ON pn.oid = p.relnamespace
+       WHERE i.inhrelid = c.oid AND c.relispartition LIMIT 1) AS partition_of,
+     CASE WHEN c.relispartition THEN pg_get_expr(c.relpartbound, c.oid) END AS partition_bound,
+     CASE WHEN c.relkind = 'p' THEN pg_get_partkeydef(c.oid) END AS partition_key,
+     CASE WHEN c.relkind IN ('v', 'm') THEN pg_get_viewdef(c.oid, true) END AS view_definition
+   FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+   LEFT JOIN pg_description ds ON ds.objoid = c.oid AND ds.classoid = 'pg_class'::regclass AND ds.objsubid = 0
+   WHERE c.relkind IN ${SNAPSHOT_RELKINDS} AND ${userSchema('n')}
+   ORDER BY n.nspname, c.relname`;

@@ -1,0 +1,71 @@
+import type { Queryable } from '../store/store';
+import type { SchemaSnapshot } from './schema-snapshot';
+import { isConnectionId } from '../connections/connection-id';
+
+/** Stores one snapshot (history is kept: every introspection adds a row). */
+export async function saveSnapshot(db: Queryable, userId: string, snapshot: SchemaSnapshot, durationMs: number): Promise<void> {
+  await db.query(
+    `INSERT INTO schema_snapshots (id, connection_id, user_id, introspected_at, table_count, duration_ms, snapshot)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)`,
+    [snapshot.snapshot_id, snapshot.connection_id, userId, snapshot.introspected_at, snapshot.tables.length, Math.round(durationMs), JSON.stringify(snapshot)],
+  );
+}
+
+const parse = (v: unknown): SchemaSnapshot => (typeof v === 'string' ? (JSON.parse(v) as SchemaSnapshot) : (v as SchemaSnapshot));
+
+/**
+ * Parsed snapshots by id. Snapshots never change once stored and ids are random, so a hit is
+ * always right; the id is looked up with the user filter first, so the cache never widens access.
+ * Analyses read the latest snapshot on every request, and a 1,000-table snapshot is megabytes
+ * of JSON, so this saves a large read and parse per request.
+ */
+const cache = new Map<string, SchemaSnapshot>();
+const CACHE_ENTRIES = 8;
+
+const remember = (s: SchemaSnapshot): void => {
+  cache.delete(s.snapshot_id);
+  cache.set(s.snapshot_id, s);
+  while (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+};
+
+/** The newest snapshot of the user's connection, or null when it was never introspected (or is not theirs). */
+export async function getLatestSnapshot(db: Queryable, userId: string, connectionId: string): Promise<SchemaSnapshot | null> {
+  if (!isConnectionId(connectionId)) return null;
+  const latest = await db.query<{ id: string }>(
+    `SELECT id FROM schema_snapshots WHERE connection_id = $1 AND user_id = $2
+     ORDER BY introspected_at DESC, id DESC LIMIT 1`,
+    [connectionId, userId],
+  );
+  const id = latest.rows[0]?.id;
+  if (!id) return null;
+  const hit = cache.get(id);
+  // A copy, so a caller that annotates its snapshot cannot change what the next caller reads.
+  if (hit) return structuredClone(hit);
+  const res = await db.query<{ snapshot: unknown }>('SELECT snapshot FROM schema_snapshots WHERE id = $1', [id]);
+  if (!res.rows[0]) return null;
+  const snapshot = parse(res.rows[0].snapshot);
+  remember(snapshot);
+  return structuredClone(snapshot);
+}
+
+/** One snapshot by id, for reports that cite the snapshot they used; null when not the user's. */
+export async function getSnapshot(db: Queryable, userId: string, snapshotId: string): Promise<SchemaSnapshot | null> {
+  if (!isConnectionId(snapshotId)) return null;
+  const res = await db.query<{ snapshot: unknown }>('SELECT snapshot FROM schema_snapshots WHERE id = $1 AND user_id = $2', [snapshotId, userId]);
+  return res.rows[0] ? parse(res.rows[0].snapshot) : null;
+}
+
+/** Snapshot history of a connection, newest first, without the bodies. */
+export async function listSnapshots(
+  db: Queryable,
+  userId: string,
+  connectionId: string,
+): Promise<Array<{ snapshot_id: string; introspected_at: string; table_count: number }>> {
+  if (!isConnectionId(connectionId)) return [];
+  const res = await db.query<{ id: string; introspected_at: unknown; table_count: number }>(
+    `SELECT id, introspected_at, table_count FROM schema_snapshots WHERE connection_id = $1 AND user_id = $2
+     ORDER BY introspected_at DESC, id DESC`,
+    [connectionId, userId],
+  );
+  return res.rows.map((r) => ({ snapshot_id: r.id, introspected_at: new Date(r.introspected_at as string).toISOString(), table_count: Number(r.table_count) }));
+}
