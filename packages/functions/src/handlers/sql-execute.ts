@@ -1,4 +1,32 @@
-import { notImplemented } from '../http/define-handler';
+import { executeOnConnection } from '@dbops/core/sql-execution/run-on-connection';
+import { z } from 'zod';
+import { defineHandler } from '../http/define-handler';
+import { ok } from '../http/responses';
+import { domainDeps } from '../runtime/domain-deps';
 
-/** Not built yet: answers 501 with the envelope until its issue lands. */
-export const handler = notImplemented('sql-execute');
+/** Longest `sql` accepted, in characters (the spec sets none; see docs/sql-execution.md). */
+const MAX_SQL_CHARS = 1_000_000;
+
+const body = z.object({
+  connection_id: z.uuid(),
+  sql: z.string().min(1).max(MAX_SQL_CHARS),
+  caller: z.enum(['human', 'agent']).default('human'),
+  guardrail: z.enum(['strict', 'moderate', 'permissive']).default('strict'),
+  row_limit: z.number().int().min(1).max(10_000).default(1000),
+  timeout_seconds: z.number().min(1).max(120).default(30),
+});
+
+/** POST /api/v1/execute: runs SQL on a connection; agents are held to the guardrail matrix. */
+export const handler = defineHandler('sql-execute', {
+  body,
+  async handle({ body, auth, container }) {
+    const result = await executeOnConnection(domainDeps(container), auth.userId, body.connection_id, {
+      sql: body.sql,
+      caller: body.caller,
+      guardrail: body.guardrail,
+      rowLimit: body.row_limit,
+      timeoutSeconds: body.timeout_seconds,
+    });
+    return ok(result);
+  },
+});

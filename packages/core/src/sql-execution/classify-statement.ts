@@ -1,0 +1,199 @@
+import type { ParsedStatement, PgNode } from './parse-sql';
+import { type Finding, type StatementKind, worseKind } from './guardrail';
+import { kindOfFunctionName } from './function-policy';
+
+/** A function called somewhere in the statement; `schema` when the call is qualified. */
+export interface FunctionRef {
+  schema: string | null;
+  name: string;
+}
+
+/** The statement's kind, why, and the names the catalog must still be asked about. */
+export interface Classification {
+  kind: StatementKind;
+  /** Display name of the statement, e.g. `SELECT`, `DROP TABLE`, `EXPLAIN ANALYZE`. */
+  label: string;
+  findings: Finding[];
+  functions: FunctionRef[];
+  operators: string[];
+}
+
+const DML_NODES: Record<string, string> = { InsertStmt: 'INSERT', UpdateStmt: 'UPDATE', DeleteStmt: 'DELETE', MergeStmt: 'MERGE' };
+
+/** Statements that change the schema or privileges and can run inside a transaction block. */
+const DDL_NODES: Record<string, string> = {
+  CreateStmt: 'CREATE TABLE', AlterTableStmt: 'ALTER TABLE', IndexStmt: 'CREATE INDEX', ViewStmt: 'CREATE VIEW',
+  CreateSeqStmt: 'CREATE SEQUENCE', AlterSeqStmt: 'ALTER SEQUENCE', CreateFunctionStmt: 'CREATE FUNCTION', AlterFunctionStmt: 'ALTER FUNCTION',
+  RenameStmt: 'RENAME', CommentStmt: 'COMMENT', GrantStmt: 'GRANT/REVOKE', CreateSchemaStmt: 'CREATE SCHEMA', CreateEnumStmt: 'CREATE TYPE',
+  AlterEnumStmt: 'ALTER TYPE', CompositeTypeStmt: 'CREATE TYPE', CreateRangeStmt: 'CREATE TYPE', CreateDomainStmt: 'CREATE DOMAIN',
+  AlterDomainStmt: 'ALTER DOMAIN', DefineStmt: 'CREATE', TruncateStmt: 'TRUNCATE', CreateTrigStmt: 'CREATE TRIGGER', RuleStmt: 'CREATE RULE',
+  CreatePolicyStmt: 'CREATE POLICY', AlterPolicyStmt: 'ALTER POLICY', CreateTableAsStmt: 'CREATE TABLE AS', RefreshMatViewStmt: 'REFRESH MATERIALIZED VIEW',
+  AlterObjectSchemaStmt: 'ALTER ... SET SCHEMA', AlterOwnerStmt: 'ALTER ... OWNER', CreateStatsStmt: 'CREATE STATISTICS', AlterStatsStmt: 'ALTER STATISTICS',
+  AlterDefaultPrivilegesStmt: 'ALTER DEFAULT PRIVILEGES', CreateExtensionStmt: 'CREATE EXTENSION', AlterExtensionStmt: 'ALTER EXTENSION',
+  AlterExtensionContentsStmt: 'ALTER EXTENSION', CreateForeignTableStmt: 'CREATE FOREIGN TABLE', CreateCastStmt: 'CREATE CAST',
+  CreateOpClassStmt: 'CREATE OPERATOR CLASS', CreateOpFamilyStmt: 'CREATE OPERATOR FAMILY', AlterOpFamilyStmt: 'ALTER OPERATOR FAMILY',
+  CreateConversionStmt: 'CREATE CONVERSION', AlterCollationStmt: 'ALTER COLLATION', AlterTypeStmt: 'ALTER TYPE', AlterOperatorStmt: 'ALTER OPERATOR',
+  CreateTransformStmt: 'CREATE TRANSFORM', AlterTSConfigurationStmt: 'ALTER TEXT SEARCH CONFIGURATION', AlterTSDictionaryStmt: 'ALTER TEXT SEARCH DICTIONARY',
+  CreateAmStmt: 'CREATE ACCESS METHOD', SecLabelStmt: 'SECURITY LABEL', AlterTableMoveAllStmt: 'ALTER TABLE ALL IN TABLESPACE',
+};
+
+/** Everything else a statement can be, named for the violation message; unknown nodes are `other` too. */
+const OTHER_NODES: Record<string, string> = {
+  TransactionStmt: 'transaction control', CopyStmt: 'COPY', DoStmt: 'DO', CallStmt: 'CALL', ListenStmt: 'LISTEN', UnlistenStmt: 'UNLISTEN',
+  NotifyStmt: 'NOTIFY', PrepareStmt: 'PREPARE', ExecuteStmt: 'EXECUTE', DeallocateStmt: 'DEALLOCATE', LockStmt: 'LOCK', VacuumStmt: 'VACUUM/ANALYZE',
+  ClusterStmt: 'CLUSTER', ReindexStmt: 'REINDEX', CheckPointStmt: 'CHECKPOINT', LoadStmt: 'LOAD', DiscardStmt: 'DISCARD', AlterSystemStmt: 'ALTER SYSTEM',
+  VariableSetStmt: 'SET', DeclareCursorStmt: 'DECLARE CURSOR', FetchStmt: 'FETCH/MOVE', ClosePortalStmt: 'CLOSE', CreatedbStmt: 'CREATE DATABASE',
+  DropdbStmt: 'DROP DATABASE', AlterDatabaseStmt: 'ALTER DATABASE', AlterDatabaseSetStmt: 'ALTER DATABASE', CreateRoleStmt: 'CREATE ROLE',
+  AlterRoleStmt: 'ALTER ROLE', AlterRoleSetStmt: 'ALTER ROLE', DropRoleStmt: 'DROP ROLE', GrantRoleStmt: 'GRANT ROLE', CreateTableSpaceStmt: 'CREATE TABLESPACE',
+  DropTableSpaceStmt: 'DROP TABLESPACE', CreateSubscriptionStmt: 'CREATE SUBSCRIPTION', CreatePublicationStmt: 'CREATE PUBLICATION',
+  CreateEventTrigStmt: 'CREATE EVENT TRIGGER', CreatePLangStmt: 'CREATE LANGUAGE', CreateFdwStmt: 'CREATE FOREIGN DATA WRAPPER',
+  CreateForeignServerStmt: 'CREATE SERVER', CreateUserMappingStmt: 'CREATE USER MAPPING', AlterUserMappingStmt: 'ALTER USER MAPPING',
+  ImportForeignSchemaStmt: 'IMPORT FOREIGN SCHEMA', DropOwnedStmt: 'DROP OWNED', ReassignOwnedStmt: 'REASSIGN OWNED', ConstraintsSetStmt: 'SET CONSTRAINTS',
+};
+
+const TRANSACTION_KINDS: Record<string, string> = {
+  TRANS_STMT_BEGIN: 'BEGIN', TRANS_STMT_START: 'START TRANSACTION', TRANS_STMT_COMMIT: 'COMMIT', TRANS_STMT_ROLLBACK: 'ROLLBACK',
+  TRANS_STMT_SAVEPOINT: 'SAVEPOINT', TRANS_STMT_RELEASE: 'RELEASE SAVEPOINT', TRANS_STMT_ROLLBACK_TO: 'ROLLBACK TO SAVEPOINT',
+  TRANS_STMT_PREPARE: 'PREPARE TRANSACTION', TRANS_STMT_COMMIT_PREPARED: 'COMMIT PREPARED', TRANS_STMT_ROLLBACK_PREPARED: 'ROLLBACK PREPARED',
+};
+
+const LOCK_STRENGTH: Record<string, string> = {
+  LCS_FORUPDATE: 'FOR UPDATE', LCS_FORNOKEYUPDATE: 'FOR NO KEY UPDATE', LCS_FORSHARE: 'FOR SHARE', LCS_FORKEYSHARE: 'FOR KEY SHARE',
+};
+
+const asRecord = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+
+const stringsOf = (list: unknown): string[] =>
+  Array.isArray(list) ? list.map((n) => (asRecord(asRecord(n)?.String)?.sval as string | undefined) ?? '').filter((s) => s !== '') : [];
+
+/** `EXPLAIN (ANALYZE)`, `EXPLAIN ANALYZE`, `(ANALYZE true)` run the statement; `(ANALYZE false|off|0)` does not. */
+function explainRuns(node: Record<string, unknown>): boolean {
+  const options = Array.isArray(node.options) ? node.options : [];
+  let runs = false;
+  for (const o of options) {
+    const def = asRecord(asRecord(o)?.DefElem);
+    if (def?.defname !== 'analyze') continue;
+    const arg = asRecord(def.arg);
+    if (!arg) {
+      runs = true;
+      continue;
+    }
+    const c = asRecord(arg.A_Const) ?? asRecord(arg.Boolean) ?? arg;
+    const text = JSON.stringify(c).toLowerCase();
+    // Anything we do not recognise as "false" counts as running: the safe side.
+    runs = !(/"boolval":\{\}|"boolval":false|"sval":"(false|off|no|0)"|"ival":\{\}|"ival":0\b/.test(text));
+  }
+  return runs;
+}
+
+function labelOf(type: string, node: Record<string, unknown>): string {
+  if (type === 'ExplainStmt') return explainRuns(node) ? 'EXPLAIN ANALYZE' : 'EXPLAIN';
+  if (type === 'DropStmt') return `DROP ${String(node.removeType ?? 'OBJECT').replace(/^OBJECT_/, '').replace(/_/g, ' ')}`;
+  if (type === 'TransactionStmt') return TRANSACTION_KINDS[String(node.kind)] ?? 'transaction control';
+  if (type === 'VariableSetStmt') {
+    const name = String(node.name ?? '').toUpperCase();
+    if (name === 'TRANSACTION' || name === 'SESSION CHARACTERISTICS') return `SET ${name}`;
+    return node.kind === 'VAR_RESET' || node.kind === 'VAR_RESET_ALL' ? 'RESET' : 'SET';
+  }
+  return DML_NODES[type] ?? DDL_NODES[type] ?? OTHER_NODES[type] ?? type.replace(/Stmt$/, '');
+}
+
+/** The kind a statement has by its own node type, before looking inside it. */
+function ownKind(type: string, node: Record<string, unknown>): StatementKind {
+  if (type === 'SelectStmt') return node.intoClause ? 'ddl' : 'select';
+  if (type === 'VariableShowStmt' || type === 'ExplainStmt') return 'select';
+  if (DML_NODES[type]) return 'dml';
+  if (type === 'DropStmt' || DDL_NODES[type]) return 'ddl';
+  return 'other';
+}
+
+/**
+ * Classifies one statement by walking its WHOLE parse tree: the top node gives the base kind;
+ * every nested data-modifying statement, row-locking clause, SELECT INTO and function call can
+ * raise it. Function calls whose kind depends on the catalog are returned for a volatility look-up.
+ */
+export function classifyStatement(statement: Pick<ParsedStatement, 'type' | 'node'>): Classification {
+  const findings: Finding[] = [];
+  const functions: FunctionRef[] = [];
+  const operators = new Set<string>();
+  const seenFunctions = new Set<string>();
+
+  const top = statement.type;
+  const label = labelOf(top, statement.node);
+  let kind = ownKind(top, statement.node);
+  findings.push({ kind, what: label });
+
+  const add = (k: StatementKind, what: string) => {
+    findings.push({ kind: k, what });
+    kind = worseKind(kind, k);
+  };
+
+  /** `executes` is false below a plain EXPLAIN: statements there are planned, never run. */
+  const walk = (value: unknown, executes: boolean, isTop: boolean): void => {
+    if (Array.isArray(value)) {
+      for (const v of value) walk(v, executes, false);
+      return;
+    }
+    const obj = asRecord(value);
+    if (!obj) return;
+    for (const [key, child] of Object.entries(obj)) {
+      const node = asRecord(child);
+      if (node && /^[A-Z]/.test(key)) {
+        visitNode(key, node, executes, isTop);
+      } else {
+        walk(child, executes, false);
+      }
+    }
+  };
+
+  const visitNode = (type: string, node: Record<string, unknown>, executes: boolean, isTop: boolean): void => {
+    let childExecutes = executes;
+    if (!isTop && executes) {
+      if (DML_NODES[type]) add('dml', `data-modifying statement inside the query (${DML_NODES[type]})`);
+      else if (type !== 'SelectStmt' && (DDL_NODES[type] || OTHER_NODES[type] || type === 'DropStmt')) add(ownKind(type, node), labelOf(type, node));
+    }
+    if (type === 'SelectStmt' && executes) {
+      if (node.intoClause) add('ddl', 'SELECT INTO (creates a table)');
+      if (Array.isArray(node.lockingClause) && node.lockingClause.length > 0) {
+        const strength = String(asRecord(asRecord(node.lockingClause[0])?.LockingClause)?.strength ?? '');
+        add('dml', `SELECT ... ${LOCK_STRENGTH[strength] ?? 'FOR UPDATE/SHARE'} (row locks)`);
+      }
+    }
+    if (type === 'ExplainStmt') {
+      const runs = explainRuns(node);
+      childExecutes = executes && runs;
+      const inner = asRecord(node.query);
+      if (inner && childExecutes) {
+        const [innerType, innerNode] = Object.entries(inner)[0] as [string, Record<string, unknown>];
+        const innerKind = ownKind(innerType, innerNode);
+        if (innerKind !== 'select') add(innerKind, `EXPLAIN ANALYZE ${labelOf(innerType, innerNode)} (runs the statement)`);
+      }
+      walkChildren(node, childExecutes);
+      return;
+    }
+    if (type === 'FuncCall') {
+      const parts = stringsOf(node.funcname);
+      const name = parts[parts.length - 1] ?? '';
+      const schema = parts.length > 1 ? parts[parts.length - 2]! : null;
+      const byName = kindOfFunctionName(name);
+      if (byName) add(byName, `function ${parts.join('.')}()`);
+      const key = `${schema ?? ''}.${name}`;
+      if (!seenFunctions.has(key)) {
+        seenFunctions.add(key);
+        functions.push({ schema, name });
+      }
+    }
+    if (type === 'A_Expr') {
+      const op = stringsOf(node.name).pop();
+      if (op) operators.add(op);
+    }
+    walkChildren(node, childExecutes);
+  };
+
+  const walkChildren = (node: Record<string, unknown>, executes: boolean) => {
+    for (const child of Object.values(node)) walk(child, executes, false);
+  };
+
+  visitNode(top, statement.node, true, true);
+  return { kind, label, findings, functions, operators: [...operators] };
+}

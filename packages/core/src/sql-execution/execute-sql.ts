@@ -1,0 +1,169 @@
+import type pg from 'pg';
+import { enforceGuardrail, multipleStatements } from './check-guardrail';
+import { classifyStatement } from './classify-statement';
+import type { Caller, GuardrailLevel } from './guardrail';
+import type { JsonValue } from './json-values';
+import { type ParsedStatement, parseSql, SqlSyntaxError } from './parse-sql';
+import { PortalReader, type StatementResult } from './portal-reader';
+import { mapExecutionError, sqlError } from './sql-errors';
+import { volatileFindings } from './volatility';
+
+/** A POST /execute request after validation (defaults applied). */
+export interface ExecuteRequest {
+  sql: string;
+  caller: Caller;
+  guardrail: GuardrailLevel;
+  /** 1-10000. */
+  rowLimit: number;
+  /** 1-120. */
+  timeoutSeconds: number;
+}
+
+/** The spec's SQL execution result; `affected_rows` only for INSERT/UPDATE/DELETE/MERGE. */
+export interface ExecuteResult {
+  columns: string[];
+  rows: JsonValue[][];
+  row_count: number;
+  truncated: boolean;
+  affected_rows?: number;
+}
+
+export interface ExecuteOptions {
+  /** Cancels (or, with `terminate`, ends) backend `pid` from another session; used by the watchdog. */
+  cancelBackend(pid: number, terminate: boolean): Promise<void>;
+  /** How long past `timeout_seconds` the watchdog waits for the server's own statement_timeout. Default 1000 ms. */
+  watchdogGraceMs?: number;
+  /**
+   * Set when the session was opened with {@link SESSION_STARTUP_OPTIONS} and this
+   * statement_timeout (a pooled session after `DISCARD ALL`): a human request with the same
+   * timeout then needs no settings round trip.
+   */
+  sessionDefaults?: { statementTimeoutMs: number };
+}
+
+/** Startup `options` that give a session the output settings json-values.ts expects. */
+export const SESSION_STARTUP_OPTIONS = '-c DateStyle=ISO -c IntervalStyle=iso_8601 -c bytea_output=hex';
+
+const DML_TYPES = new Set(['InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt']);
+const DML_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
+
+/** Session settings every request runs with: values must come back in the forms json-values.ts expects. */
+const OUTPUT_SETTINGS = ["DateStyle = 'ISO, MDY'", "IntervalStyle = 'iso_8601'", "bytea_output = 'hex'"];
+
+function runStatement(client: pg.Client, text: string, keep: number, drain: boolean): Promise<StatementResult> {
+  const reader = new PortalReader(text, keep, drain);
+  client.query(reader as unknown as pg.Submittable);
+  return reader.promise;
+}
+
+function toResult(r: StatementResult): ExecuteResult {
+  const out: ExecuteResult = { columns: r.columns, rows: r.rows, row_count: r.rows.length, truncated: r.truncated };
+  if (r.command && DML_COMMANDS.has(r.command) && r.commandCount !== null) out.affected_rows = r.commandCount;
+  return out;
+}
+
+async function parseForCaller(sql: string, caller: Caller): Promise<ParsedStatement[]> {
+  try {
+    return await parseSql(sql);
+  } catch (error) {
+    if (!(error instanceof SqlSyntaxError)) throw error;
+    // An agent's text must be understood before it runs; a human's goes to the server, whose
+    // error is the authoritative one (its version may differ from the parser's).
+    if (caller === 'agent') throw sqlError('42601', error.message, error.position);
+    return [{ type: 'Unparsed', node: {}, text: sql, offset: 0 }];
+  }
+}
+
+/**
+ * Runs a request on a connected client (the caller owns and closes it).
+ *
+ * Agents: exactly one statement, classified over its whole parse tree and checked against the
+ * guardrail; then, inside a transaction with `SET LOCAL` timeouts (READ ONLY and always rolled
+ * back at `strict`), the catalog is asked about VOLATILE functions before the statement runs
+ * through the extended protocol. Humans: every statement runs as given, each through the
+ * extended protocol with the same row limit; several statements share one transaction unless
+ * they control transactions themselves; the result is the last statement's.
+ *
+ * In both cases a watchdog cancels the backend if the server's statement_timeout did not end
+ * the request by `timeout_seconds` + grace (and terminates it two seconds later).
+ */
+export async function executeSql(client: pg.Client, req: ExecuteRequest, options: ExecuteOptions): Promise<ExecuteResult> {
+  const statements = await parseForCaller(req.sql, req.caller);
+  if (statements.length === 0) throw sqlError(null, 'The request holds no SQL statement (only whitespace or comments).', null);
+  const timeoutMs = Math.round(req.timeoutSeconds * 1000);
+  const agent = req.caller === 'agent';
+  const strict = agent && req.guardrail === 'strict';
+
+  let classification: ReturnType<typeof classifyStatement> | undefined;
+  if (agent) {
+    if (statements.length > 1) throw multipleStatements(statements.length, req.guardrail);
+    classification = classifyStatement(statements[0]!);
+    enforceGuardrail(classification, [], req.guardrail);
+  }
+
+  const pid = (client as unknown as { processID: number }).processID;
+  let timedOut = false;
+  let hardTimer: NodeJS.Timeout | undefined;
+  const watchdog = setTimeout(() => {
+    timedOut = true;
+    options.cancelBackend(pid, false).catch(() => undefined);
+    hardTimer = setTimeout(() => {
+      options.cancelBackend(pid, true).catch(() => undefined);
+      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    }, 2000);
+  }, timeoutMs + (options.watchdogGraceMs ?? 1000));
+
+  let current: ParsedStatement = statements[0]!;
+  let inTransaction = false;
+  try {
+    if (agent) {
+      const begin = strict ? 'BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY' : 'BEGIN';
+      // standard_conforming_strings as the parser assumes it, so the server lexes quotes and
+      // backslashes of the statement exactly as the classifier did.
+      const locals = [
+        `statement_timeout = ${timeoutMs}`,
+        `idle_in_transaction_session_timeout = ${timeoutMs + 5000}`,
+        'standard_conforming_strings = on',
+        ...OUTPUT_SETTINGS,
+      ];
+      await client.query(`${begin}; ${locals.map((s) => `SET LOCAL ${s}`).join('; ')}`);
+      inTransaction = true;
+      enforceGuardrail({ findings: [] }, await volatileFindings(client, classification!), req.guardrail);
+      const result = await runStatement(client, current.text, req.rowLimit, DML_TYPES.has(current.type));
+      await client.query(strict ? 'ROLLBACK' : 'COMMIT');
+      inTransaction = false;
+      return toResult(result);
+    }
+
+    const wrap = statements.length > 1 && !statements.some((s) => s.type === 'TransactionStmt' || s.type === 'Unparsed');
+    const prelude = options.sessionDefaults
+      ? options.sessionDefaults.statementTimeoutMs === timeoutMs
+        ? []
+        : [`SET statement_timeout = ${timeoutMs}`]
+      : [`statement_timeout = ${timeoutMs}`, ...OUTPUT_SETTINGS].map((s) => `SET ${s}`);
+    if (wrap) prelude.push('BEGIN');
+    if (prelude.length > 0) await client.query(prelude.join('; '));
+    inTransaction = wrap;
+    let last: StatementResult | undefined;
+    for (const s of statements) {
+      current = s;
+      last = await runStatement(client, s.text, req.rowLimit, DML_TYPES.has(s.type));
+    }
+    if (wrap) {
+      await client.query('COMMIT');
+      inTransaction = false;
+    }
+    return toResult(last!);
+  } catch (error) {
+    if (inTransaction && !timedOut) await client.query('ROLLBACK').catch(() => undefined);
+    throw mapExecutionError(error, {
+      timedOut,
+      timeoutSeconds: req.timeoutSeconds,
+      statementOffset: current.offset,
+      strictLevel: strict ? req.guardrail : null,
+    });
+  } finally {
+    clearTimeout(watchdog);
+    if (hardTimer) clearTimeout(hardTimer);
+  }
+}

@@ -1,0 +1,69 @@
+import type { CoreDeps } from '../deps';
+import type { KeyProvider } from '../crypto/key-provider';
+import { connectPg } from '../connections/connect-pg';
+import { loadConnectionTarget } from '../connections/load-connection-target';
+import type { ConnectionTarget } from '../connections/connection-target';
+import { AppError } from '../errors/app-error';
+import { type ExecuteRequest, type ExecuteResult, executeSql } from './execute-sql';
+import { acquireSession, type SessionPoolSettings } from './session-pool';
+
+/** Shown in the user's `pg_stat_activity.application_name`, so DBAs can tell our sessions apart. */
+export const EXECUTE_APPLICATION_NAME = 'dbops-execute';
+
+/** Pool settings from the environment: `DBOPS_EXECUTE_POOL_SIZE` (default 10, 0 = a new session per request). */
+export function executePoolSettings(env: Readonly<Record<string, string | undefined>>): SessionPoolSettings {
+  const raw = env.DBOPS_EXECUTE_POOL_SIZE;
+  const n = raw === undefined || raw === '' ? 10 : Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`DBOPS_EXECUTE_POOL_SIZE must be a non-negative integer, got ${JSON.stringify(raw)}`);
+  return { maxPerConnection: n, idleMs: 30_000, applicationName: EXECUTE_APPLICATION_NAME, defaultStatementTimeoutMs: 30_000 };
+}
+
+/** Cancels or terminates backend `pid` from a second session with the same credentials (a role may signal its own backends). */
+async function signalBackend(target: ConnectionTarget, pid: number, terminate: boolean): Promise<void> {
+  const { client } = await connectPg(target, { applicationName: `${EXECUTE_APPLICATION_NAME}-cancel`, connectTimeoutMs: 5000 });
+  try {
+    await client.query(terminate ? 'SELECT pg_catalog.pg_terminate_backend($1)' : 'SELECT pg_catalog.pg_cancel_backend($1)', [pid]);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Errors after which the session is still in a known state and may serve another request. */
+const keepsSession = (e: unknown): boolean => e instanceof AppError && (e.code === 'SQL_ERROR' || e.code === 'GUARDRAIL_VIOLATION');
+
+/**
+ * POST /execute's work: the caller's connection (NOT_FOUND for another user's), a session,
+ * the request, and the session cleaned (or closed after a timeout or a lost connection).
+ */
+export async function executeOnConnection(
+  deps: CoreDeps & { keyProvider: KeyProvider },
+  userId: string,
+  connectionId: string,
+  req: ExecuteRequest,
+): Promise<ExecuteResult> {
+  const target = await loadConnectionTarget(deps, userId, connectionId);
+  const settings = executePoolSettings(deps.settings.env);
+  const options = { cancelBackend: (pid: number, terminate: boolean) => signalBackend(target, pid, terminate) };
+
+  if (settings.maxPerConnection === 0) {
+    const { client } = await connectPg(target, { applicationName: EXECUTE_APPLICATION_NAME, statementTimeoutMs: Math.round(req.timeoutSeconds * 1000) });
+    try {
+      return await executeSql(client, req, options);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  const session = await acquireSession(target, settings);
+  let reusable = true;
+  try {
+    return await executeSql(session.client, req, session.defaults ? { ...options, sessionDefaults: session.defaults } : options);
+  } catch (error) {
+    reusable = keepsSession(error);
+    throw error;
+  } finally {
+    // Always reset, strict agents included: a function hidden in a view can still take a
+    // session-level advisory lock, which survives the rollback.
+    await session.release(reusable);
+  }
+}

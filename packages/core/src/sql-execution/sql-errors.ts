@@ -1,0 +1,56 @@
+import { AppError } from '../errors/app-error';
+import type { GuardrailLevel } from './guardrail';
+import { guardrailViolation } from './check-guardrail';
+
+/** The fields of a PostgreSQL error (pg's DatabaseError) that callers see. */
+interface PgErrorLike {
+  code?: string;
+  message?: string;
+  position?: string;
+  detail?: string;
+  hint?: string;
+}
+
+const isPgError = (e: unknown): e is PgErrorLike & Error =>
+  e instanceof Error && typeof (e as PgErrorLike).code === 'string' && /^[0-9A-Z]{5}$/.test((e as PgErrorLike).code!);
+
+/** SQL_ERROR (400) with SQLSTATE, message and a 1-based character position in the request (or null). */
+export function sqlError(sqlstate: string | null, message: string, position: number | null, extra: { detail?: string; hint?: string } = {}): AppError {
+  return new AppError('SQL_ERROR', message, {
+    details: {
+      sqlstate,
+      message,
+      position,
+      ...(extra.detail ? { detail: extra.detail } : {}),
+      ...(extra.hint ? { hint: extra.hint } : {}),
+    },
+  });
+}
+
+export const timeoutError = (timeoutSeconds: number): AppError =>
+  new AppError('TIMEOUT', `The statement exceeded timeout_seconds (${timeoutSeconds} s) and was cancelled on the server.`, {
+    details: { timeout_seconds: timeoutSeconds },
+  });
+
+/**
+ * Turns what went wrong while running a statement into the answer:
+ * - the watchdog fired, or the server's statement_timeout cancelled it (57014): TIMEOUT;
+ * - a write refused by the READ ONLY transaction of `strict` (25006): GUARDRAIL_VIOLATION, the
+ *   second line of defence after the classifier;
+ * - any other server error: SQL_ERROR with SQLSTATE, message and position (mapped to the request);
+ * - the connection dropping: CONNECTION_FAILED.
+ */
+export function mapExecutionError(
+  error: unknown,
+  ctx: { timedOut: boolean; timeoutSeconds: number; statementOffset: number; strictLevel: GuardrailLevel | null },
+): AppError {
+  if (error instanceof AppError) return error;
+  if (ctx.timedOut) return timeoutError(ctx.timeoutSeconds);
+  if (isPgError(error)) {
+    if (error.code === '57014' && /statement timeout/i.test(error.message)) return timeoutError(ctx.timeoutSeconds);
+    if (error.code === '25006' && ctx.strictLevel) return guardrailViolation('dml', `a write refused by the read-only transaction (${error.message})`, ctx.strictLevel);
+    const pos = error.position ? Number(error.position) : NaN;
+    return sqlError(error.code!, error.message, Number.isFinite(pos) ? ctx.statementOffset + pos : null, { detail: error.detail, hint: error.hint });
+  }
+  return new AppError('CONNECTION_FAILED', 'The connection to the database was lost while the statement ran.', { details: { reason: 'connection_lost' } });
+}

@@ -1,0 +1,56 @@
+import { createScratchDatabase, sql } from './scratch-database';
+import { registerConnection } from './connections';
+import { startTestRuntime, type ApiResponse, type TestRuntime } from './test-runtime';
+
+/** A runtime, a scratch database registered as a connection of `user`, and an API key. */
+export interface ExecuteFixture {
+  t: TestRuntime;
+  db: { url: string; name: string; drop(): Promise<void> };
+  user: string;
+  apiKey: string;
+  connectionId: string;
+  /** POST /execute with the connection filled in. */
+  execute<T = any>(body: Record<string, unknown>, apiKey?: string): Promise<ApiResponse<T>>;
+  close(): Promise<void>;
+}
+
+export async function startExecuteFixture(options: { user?: string; setupSql?: string; env?: Record<string, string> } = {}): Promise<ExecuteFixture> {
+  const t = await startTestRuntime(options.env ? { env: options.env } : {});
+  const db = await createScratchDatabase('sqlexec');
+  if (options.setupSql) await sql(db.url, options.setupSql);
+  const user = options.user ?? 'sql-exec-user';
+  const connection = await registerConnection(t, user, db.url);
+  const apiKey = await t.apiKey(user);
+  return {
+    t,
+    db,
+    user,
+    apiKey,
+    connectionId: connection.id,
+    execute: (body, key = apiKey) => t.request('POST', '/execute', { apiKey: key, body: { connection_id: connection.id, ...body } }),
+    async close() {
+      await t.close();
+      await db.drop();
+    },
+  };
+}
+
+/**
+ * Everything a blocked statement could have changed in the fixture database: the relations of
+ * schema public, the contents of table `t`, the sequence `s`, large objects, advisory locks
+ * held by anyone in this database (pg_locks is server-wide; other test files share the server), and whether the `sentinel` session is still alive.
+ */
+export async function databaseFingerprint(url: string): Promise<Record<string, unknown>> {
+  const [row] = await sql(
+    url,
+    `SELECT
+       (SELECT string_agg(c.relname || ':' || c.relkind::text, ',' ORDER BY c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public') AS relations,
+       (SELECT md5(string_agg(t::text, ',' ORDER BY id)) FROM t) AS t_rows,
+       (SELECT last_value || '/' || is_called FROM s) AS seq,
+       (SELECT count(*)::int FROM pg_largeobject_metadata) AS large_objects,
+       (SELECT count(*)::int FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())) AS advisory_locks,
+       (SELECT count(*)::int FROM audit) AS audit_rows,
+       (SELECT count(*)::int FROM pg_stat_activity WHERE application_name = 'sentinel' AND datname = current_database()) AS sentinels`,
+  );
+  return row!;
+}
