@@ -1,0 +1,90 @@
+import type { RankedDocumentChunk } from '../context/document-context';
+import type { SchemaSnapshot } from '../introspection/schema-snapshot';
+import { rollbackPlan } from '../rollback/rollback-plan';
+import { runSandbox, type SandboxOptions } from '../sandbox/run-sandbox';
+import { analyzeStatements, type LintSettings, nonTransactional } from './analyze-statements';
+import { businessNarrative } from './business-narrative';
+import { parseStatements } from './parse-statements';
+import { riskCategory } from './risk-score';
+import { buildSchemaIndex } from './schema-index';
+import type { AffectedTable, AnalysisReport, SandboxResult } from './types';
+
+export interface AnalyzeOptions extends LintSettings {
+  connectionId: string;
+  /** Run the sandbox (default true); `false` gives a `sandbox_result` with passed false and a note. */
+  sandbox?: boolean | SandboxOptions;
+  /** Document chunks relevant to the migration (default: none, so the narrative is schema-only). */
+  findDocuments?: (input: { query: string; tableNames: string[] }) => Promise<RankedDocumentChunk[]>;
+}
+
+const SKIPPED_SANDBOX: SandboxResult = {
+  passed: false,
+  migration_applied: false,
+  migration_error: 'sandbox not run',
+  tables_created: 0,
+  rows_inserted: 0,
+  validation_results: [],
+  duration_ms: 0,
+};
+
+/** Whole-migration affected tables: each table once, `direct` winning over `cascade`. */
+function mergeAffected(lists: readonly AffectedTable[][]): AffectedTable[] {
+  const out = new Map<string, AffectedTable>();
+  for (const list of lists) {
+    for (const a of list) {
+      const cur = out.get(a.table);
+      if (!cur || (cur.impact === 'cascade' && a.impact === 'direct')) out.set(a.table, a);
+    }
+  }
+  return [...out.values()];
+}
+
+/**
+ * The migration analysis of spec section 2 from SQL plus a schema snapshot. No network and no
+ * access to the user's database: the sandbox is an in-process PGlite. `approval_token` is left
+ * null here; the caller issues it when `sandbox_result.passed` (it needs the signing key).
+ */
+export async function analyzeMigration(sql: string, snapshot: SchemaSnapshot, options: AnalyzeOptions): Promise<AnalysisReport> {
+  const parsed = await parseStatements(sql);
+  const schema = buildSchemaIndex(snapshot);
+  const items = analyzeStatements(parsed, schema, options);
+  const statements = items.map((i) => i.report);
+  const affected = mergeAffected(statements.map((s) => s.affected_tables));
+  const score = Math.max(0, ...statements.map((s) => s.risk_score));
+  const category = riskCategory(score);
+  const plan = rollbackPlan(items.map((i) => ({ ...i.report.rollback, non_transactional: i.rollbackNonTransactional })));
+
+  const sandboxOpts = options.sandbox ?? true;
+  const sandboxPromise =
+    sandboxOpts === false
+      ? Promise.resolve(SKIPPED_SANDBOX)
+      : runSandbox(snapshot, parsed, items.map((i) => i.facts), statements.map((s) => s.affected_tables), sandboxOpts === true ? {} : sandboxOpts);
+  const tableNames = affected.map((a) => a.table.split('.').pop()!);
+  const docsPromise = options.findDocuments
+    ? // Documents only enrich the narrative: a failing lookup must not fail the analysis.
+      options.findDocuments({ query: `${statements.map((s) => s.statement_type.toLowerCase().replace(/_/g, ' ')).join(', ')} on ${tableNames.join(', ')}`, tableNames }).catch(() => [])
+    : Promise.resolve([]);
+  const [sandbox, chunks] = await Promise.all([sandboxPromise, docsPromise]);
+
+  const warnings = [...new Set(statements.flatMap((s) => s.warnings.map((w) => `Statement ${s.index}: ${w}`)))];
+  if (plan.has_irreversible) warnings.push('The rollback plan has irreversible steps: data removed or changed by this migration cannot be restored automatically.');
+  if (sandbox.migration_error && sandboxOpts !== false) warnings.push(`Sandbox: ${sandbox.migration_error}`);
+
+  const narrative = businessNarrative(statements, affected, score, category, chunks);
+  return {
+    connection_id: options.connectionId,
+    total_statements: statements.length,
+    risk_score: score,
+    risk_category: category,
+    statements,
+    affected_tables: affected,
+    rollback_plan: plan,
+    warnings,
+    business_narrative: narrative,
+    impact_chains: items.flatMap((i) => i.chains),
+    sandbox_result: sandbox,
+    approval_token: null,
+    non_transactional_statements: nonTransactional(items),
+    context_used: !narrative.schema_only,
+  };
+}

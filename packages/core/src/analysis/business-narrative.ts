@@ -1,0 +1,72 @@
+import type { RankedDocumentChunk } from '../context/document-context';
+import { blockedOperations, lockRank } from './lock-modes';
+import type { AffectedTable, BusinessNarrative, StatementReport } from './types';
+
+const verbs: [RegExp, string][] = [
+  [/^CREATE_TABLE/, 'creates table'],
+  [/^DROP_TABLE/, 'drops table'],
+  [/^ALTER_TABLE_ADD_COLUMN/, 'adds a column to'],
+  [/^ALTER_TABLE_DROP_COLUMN/, 'drops a column of'],
+  [/^ALTER_TABLE_ALTER_COLUMN_TYPE/, 'changes a column type of'],
+  [/INDEX/, 'changes indexes of'],
+  [/^ALTER_TABLE/, 'alters'],
+  [/^RENAME/, 'renames objects of'],
+  [/^(UPDATE|DELETE|INSERT|MERGE|TRUNCATE)/, 'changes data of'],
+];
+
+/** One plain-language sentence per kind of change, then the main risk. */
+export function narrativeSummary(statements: readonly StatementReport[], affected: readonly AffectedTable[], maxScore: number, category: string): string {
+  const parts = new Map<string, Set<string>>();
+  for (const s of statements) {
+    if (!s.table) continue;
+    const verb = verbs.find(([re]) => re.test(s.statement_type))?.[1];
+    if (!verb) continue;
+    (parts.get(verb) ?? parts.set(verb, new Set()).get(verb)!).add(s.table);
+  }
+  const changes = [...parts].map(([v, t]) => `${v} ${[...t].join(', ')}`).join('; ');
+  const top = [...statements].sort((a, b) => b.risk_score - a.risk_score)[0];
+  const cascade = affected.filter((a) => a.impact === 'cascade').length;
+  const risk = top
+    ? ` The riskiest step is statement ${top.index} (${top.statement_type}${top.table ? ` on ${top.table}` : ''}, ${top.lock_type} for ~${Math.round(top.lock_duration_ms)} ms), overall risk ${maxScore}/100 (${category}).`
+    : '';
+  const fk = cascade ? ` ${cascade} more table(s) are affected through foreign keys.` : '';
+  return `This migration has ${statements.length} statement(s)${changes ? ` and ${changes}` : ''}.${risk}${fk}`;
+}
+
+/** Day-to-day operations on the touched tables that the migration disturbs, derived from the locks. */
+export function affectedProcesses(statements: readonly StatementReport[]): string[] {
+  const out = new Set<string>();
+  for (const s of statements) {
+    if (!s.table || lockRank(s.lock_type) < lockRank('SHARE')) continue;
+    const b = blockedOperations(s.lock_type);
+    const what = b.reads ? 'Reads and writes of' : 'Writes to';
+    out.add(`${what} ${s.table} (statement ${s.index}, ~${Math.round(s.lock_duration_ms)} ms)`);
+  }
+  for (const s of statements) {
+    if (/^(DROP_TABLE|TRUNCATE|DELETE|UPDATE)/.test(s.statement_type) || s.statement_type.includes('DROP_COLUMN')) out.add(`Anything reading data of ${s.table} that the migration removes or changes (statement ${s.index})`);
+  }
+  return [...out];
+}
+
+/** The business narrative; citations come from uploaded documents when there are any. */
+export function businessNarrative(
+  statements: readonly StatementReport[],
+  affected: readonly AffectedTable[],
+  maxScore: number,
+  category: string,
+  chunks: readonly RankedDocumentChunk[],
+): BusinessNarrative {
+  let summary = narrativeSummary(statements, affected, maxScore, category);
+  const processes = affectedProcesses(statements);
+  if (chunks.length) {
+    const files = [...new Set(chunks.map((c) => c.document_filename))];
+    summary += ` Business documents (${files.join(', ')}) mention the affected tables; see the citations.`;
+    for (const c of chunks.slice(0, 3)) processes.push(`Documented in ${c.document_filename}: ${c.excerpt.slice(0, 160).replace(/\s+/g, ' ').trim()}`);
+  }
+  return {
+    summary,
+    affected_processes: processes,
+    citations: chunks.map((c) => ({ document_filename: c.document_filename, excerpt: c.excerpt, relevance: Math.round(c.relevance * 1000) / 1000 })),
+    schema_only: chunks.length === 0,
+  };
+}

@@ -1,0 +1,12 @@
+import { nodeBody, nodeKind } from '../ast';
+import { finding, type Rule } from './rule';
+
+/** ALTER DOMAIN ADD CONSTRAINT scans every column of every table using the domain. */
+export const banAlterDomainWithAddConstraint: Rule = {
+  name: 'ban-alter-domain-with-add-constraint',
+  doc: 'ALTER DOMAIN ... ADD CONSTRAINT scans every table using the domain.',
+  check(ctx) {
+    if (nodeKind(ctx.stmt.stmt) !== 'AlterDomainStmt' || nodeBody(ctx.stmt.stmt).subtype !== 'C') return [];
+    return [finding(this.name, 'ALTER DOMAIN ... ADD CONSTRAINT checks every column of every table that uses the domain, under lock.', 'ADD CONSTRAINT ... NOT VALID, then VALIDATE CONSTRAINT.')];
+  },
+};

@@ -1,0 +1,13 @@
+import { subcommands } from './helpers';
+import { finding, type Rule } from './rule';
+
+/** Dropping a column loses its data and breaks clients selecting it. */
+export const banDropColumn: Rule = {
+  name: 'ban-drop-column',
+  doc: 'Dropping a column loses data and breaks clients that still read it.',
+  check(ctx) {
+    return subcommands(ctx, 'AT_DropColumn').map((c) =>
+      finding(this.name, `Dropping ${ctx.facts.table}.${c.name} deletes its data permanently and breaks queries that still reference it.`, 'stop reading and writing the column in the application first, deploy, then drop it; back it up if the data may be needed.'),
+    );
+  },
+};

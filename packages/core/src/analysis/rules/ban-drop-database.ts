@@ -1,0 +1,11 @@
+import { finding, type Rule } from './rule';
+
+/** A migration should never drop a database. */
+export const banDropDatabase: Rule = {
+  name: 'ban-drop-database',
+  doc: 'Dropping a database loses everything in it.',
+  check(ctx) {
+    if (ctx.facts.statement_type !== 'DROP_DATABASE') return [];
+    return [finding(this.name, 'DROP DATABASE deletes every table and all data of the database.', 'do this manually, after a verified backup, never in a migration.')];
+  },
+};

@@ -1,0 +1,15 @@
+import { nodeBody, nodeKind } from '../ast';
+import { finding, type Rule } from './rule';
+
+/** A BEGIN never committed leaves the migration's work rolled back at disconnect. */
+export const banUncommittedTransaction: Rule = {
+  name: 'ban-uncommitted-transaction',
+  doc: 'A BEGIN without a COMMIT later in the migration.',
+  check(ctx) {
+    if (nodeKind(ctx.stmt.stmt) !== 'TransactionStmt') return [];
+    const k = String(nodeBody(ctx.stmt.stmt).kind);
+    if (k !== 'TRANS_STMT_BEGIN' && k !== 'TRANS_STMT_START') return [];
+    const closed = ctx.following.some(({ stmt }) => nodeKind(stmt.stmt) === 'TransactionStmt' && /COMMIT|ROLLBACK|PREPARE/.test(String(nodeBody(stmt.stmt).kind)));
+    return closed ? [] : [finding(this.name, 'BEGIN is never followed by COMMIT; the work is rolled back when the session ends.', 'add COMMIT at the end.')];
+  },
+};

@@ -1,0 +1,14 @@
+import { addedConstraints } from './helpers';
+import { finding, isExisting, type Rule } from './rule';
+
+/** ADD UNIQUE builds its index under ACCESS EXCLUSIVE. */
+export const disallowedUniqueConstraint: Rule = {
+  name: 'disallowed-unique-constraint',
+  doc: 'Add unique constraints USING INDEX of an index built CONCURRENTLY.',
+  check(ctx) {
+    if (!isExisting(ctx)) return [];
+    return addedConstraints(ctx)
+      .filter((c) => c.contype === 'CONSTR_UNIQUE' && !c.indexname)
+      .map(() => finding(this.name, `ADD UNIQUE builds an index on ${ctx.facts.table} under ACCESS EXCLUSIVE and fails if duplicates exist.`, 'CREATE UNIQUE INDEX CONCURRENTLY ...; then ADD CONSTRAINT ... UNIQUE USING INDEX ...'));
+  },
+};

@@ -1,0 +1,19 @@
+import { blockedOperations, lockRank } from '../lock-modes';
+import { finding, isExisting, type Rule } from './rule';
+
+const fmt = (ms: number): string => (ms >= 60_000 ? `${(ms / 60_000).toFixed(1)} min` : ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
+
+/** States, for every existing table a statement locks, the mode, the estimated hold time and what it blocks. */
+export const lockImpact: Rule = {
+  name: 'lock-impact',
+  doc: 'Which lock each statement takes on existing tables, for how long, and what it blocks.',
+  check(ctx) {
+    return ctx.facts.locks
+      .filter((l) => lockRank(l.mode) >= lockRank('SHARE UPDATE EXCLUSIVE') && isExisting(ctx, l.table))
+      .map((l) => {
+        const main = l.table === ctx.facts.table;
+        const how = main ? ` for ~${fmt(ctx.lockDurationMs)} (${ctx.facts.effect.replace('_', ' ')}: ${ctx.facts.effect_reason})` : '';
+        return finding(this.name, `Takes ${l.mode} on ${l.table}${how}; ${blockedOperations(l.mode).text}.`);
+      });
+  },
+};

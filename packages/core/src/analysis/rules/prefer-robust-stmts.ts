@@ -1,0 +1,18 @@
+import { nodeBody, nodeKind } from '../ast';
+import { finding, type Rule } from './rule';
+
+/** Outside a transaction a failed migration stops halfway; re-running needs idempotent statements. */
+export const preferRobustStmts: Rule = {
+  name: 'prefer-robust-stmts',
+  doc: 'Outside a transaction, use IF NOT EXISTS / IF EXISTS so a half-applied migration can be re-run.',
+  check(ctx) {
+    if (ctx.inTransaction) return [];
+    const kind = nodeKind(ctx.stmt.stmt);
+    const b = nodeBody(ctx.stmt.stmt);
+    const missing =
+      ((kind === 'CreateStmt' || kind === 'IndexStmt') && !b.if_not_exists && (kind !== 'IndexStmt' || b.concurrent)) ||
+      (kind === 'DropStmt' && !b.missing_ok && b.concurrent);
+    if (!missing) return [];
+    return [finding(this.name, `${ctx.facts.statement_type} cannot be re-run if the migration fails after it.`, kind === 'DropStmt' ? 'DROP ... IF EXISTS.' : 'CREATE ... IF NOT EXISTS.')];
+  },
+};

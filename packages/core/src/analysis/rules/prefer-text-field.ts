@@ -1,0 +1,13 @@
+import { newColumnTypes } from './helpers';
+import { finding, type Rule } from './rule';
+
+/** Raising a varchar limit later needs ACCESS EXCLUSIVE; a CHECK constraint can be changed NOT VALID. */
+export const preferTextField: Rule = {
+  name: 'prefer-text-field',
+  doc: 'Use text with a CHECK on length instead of varchar(n).',
+  check(ctx) {
+    return newColumnTypes(ctx)
+      .filter((c) => /^(varchar|character varying)\(/.test(c.type))
+      .map((c) => finding(this.name, `Column ${c.name} is ${c.type}; changing the limit later takes ACCESS EXCLUSIVE.`, 'text with CHECK (char_length(col) <= n), which can be replaced with NOT VALID + VALIDATE.'));
+  },
+};

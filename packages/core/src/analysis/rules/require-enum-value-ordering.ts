@@ -1,0 +1,14 @@
+import { nodeBody, nodeKind } from '../ast';
+import { finding, type Rule } from './rule';
+
+/** Enum values sort by declaration order; appending by default may give a wrong order. */
+export const requireEnumValueOrdering: Rule = {
+  name: 'require-enum-value-ordering',
+  doc: 'ALTER TYPE ... ADD VALUE should say BEFORE or AFTER which value.',
+  check(ctx) {
+    if (nodeKind(ctx.stmt.stmt) !== 'AlterEnumStmt') return [];
+    const b = nodeBody(ctx.stmt.stmt);
+    if (b.oldVal || b.newValNeighbor) return [];
+    return [finding(this.name, `ADD VALUE '${b.newVal}' appends it at the end; enum comparisons and ORDER BY use declaration order.`, `ADD VALUE '${b.newVal}' BEFORE/AFTER '<existing value>'.`)];
+  },
+};

@@ -1,0 +1,13 @@
+import { settingBefore } from './helpers';
+import { finding, isExisting, type Rule } from './rule';
+
+/** Long scans or rewrites under a lock should be bounded so a surprise does not hold the lock for minutes. */
+export const requireStatementTimeout: Rule = {
+  name: 'require-statement-timeout',
+  doc: 'Set statement_timeout before statements that scan, rewrite or index an existing table.',
+  check(ctx) {
+    const slow = ['scan', 'rewrite', 'index_build'].includes(ctx.facts.effect);
+    if (!slow || !isExisting(ctx) || ctx.facts.non_transactional || settingBefore(ctx, 'statement_timeout')) return [];
+    return [finding(this.name, `No statement_timeout is set before a statement that reads every row of ${ctx.facts.table}.`, "SET statement_timeout = '5min'; (sized to the table) before it.")];
+  },
+};

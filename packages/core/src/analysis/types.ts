@@ -1,0 +1,118 @@
+/** The migration analysis report of spec section 2 and its parts. */
+
+export type RiskCategory = 'low' | 'medium' | 'high' | 'critical';
+
+/** PostgreSQL table-level lock modes (explicit-locking chapter), plus "NONE" for statements that lock no table. */
+export type LockMode =
+  | 'ACCESS SHARE'
+  | 'ROW SHARE'
+  | 'ROW EXCLUSIVE'
+  | 'SHARE UPDATE EXCLUSIVE'
+  | 'SHARE'
+  | 'SHARE ROW EXCLUSIVE'
+  | 'EXCLUSIVE'
+  | 'ACCESS EXCLUSIVE'
+  | 'NONE';
+
+export interface AffectedTable {
+  table: string;
+  impact: 'direct' | 'cascade';
+  /** Table names from the directly affected table to this one; null for `direct`. */
+  cascade_path: string[] | null;
+}
+
+export interface RollbackStep {
+  statement_index: number;
+  sql: string;
+  reversible: boolean;
+  warning: string | null;
+}
+
+export interface RollbackPlan {
+  steps: RollbackStep[];
+  combined_script: string;
+  has_irreversible: boolean;
+}
+
+export interface StatementReport {
+  index: number;
+  sql: string;
+  statement_type: string;
+  table: string;
+  lock_type: LockMode;
+  lock_duration_ms: number;
+  risk_score: number;
+  risk_category: RiskCategory;
+  affected_tables: AffectedTable[];
+  rollback: RollbackStep;
+  warnings: string[];
+}
+
+export interface Citation {
+  document_filename: string;
+  excerpt: string;
+  relevance: number;
+}
+
+export interface BusinessNarrative {
+  summary: string;
+  affected_processes: string[];
+  citations: Citation[];
+  schema_only: boolean;
+}
+
+/**
+ * One foreign-key chain reached from a directly modified table (documented shape, the spec
+ * leaves it open): `root` is the modified table, `path` the tables in order from the root,
+ * `via` the constraint names linking consecutive tables, `action` what PostgreSQL does at the
+ * last hop (`cascade`, `set_null`, `set_default`, `restrict`, `no_action`), `depth` = hops.
+ */
+export interface ImpactChain {
+  statement_index: number;
+  root: string;
+  path: string[];
+  via: string[];
+  action: string;
+  depth: number;
+  description: string;
+}
+
+export interface ValidationResult {
+  check: string;
+  passed: boolean;
+  detail: string;
+}
+
+export interface SandboxResult {
+  passed: boolean;
+  migration_applied: boolean;
+  migration_error: string | null;
+  tables_created: number;
+  rows_inserted: number;
+  validation_results: ValidationResult[];
+  duration_ms: number;
+}
+
+export interface NonTransactionalStatement {
+  statement_index: number;
+  statement_type: string;
+  sql: string;
+  reason: string;
+}
+
+export interface AnalysisReport {
+  connection_id: string;
+  total_statements: number;
+  risk_score: number;
+  risk_category: RiskCategory;
+  statements: StatementReport[];
+  affected_tables: AffectedTable[];
+  rollback_plan: RollbackPlan;
+  warnings: string[];
+  business_narrative: BusinessNarrative;
+  impact_chains: ImpactChain[];
+  sandbox_result: SandboxResult;
+  approval_token: string | null;
+  non_transactional_statements: NonTransactionalStatement[];
+  context_used: boolean;
+}

@@ -1,0 +1,39 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { analyzeStatements } from '../analysis/analyze-statements';
+import { parseStatements } from '../analysis/parse-statements';
+import { buildSchemaIndex } from '../analysis/schema-index';
+import { shopSnapshot } from '../analysis/test-schema';
+import { runSandbox } from './run-sandbox';
+import { closeSandboxSpare } from './sandbox-pool';
+
+async function sandbox(sql: string) {
+  const snapshot = shopSnapshot();
+  const parsed = await parseStatements(sql);
+  const items = analyzeStatements(parsed, buildSchemaIndex(snapshot), { rules: [] });
+  return runSandbox(snapshot, parsed, items.map((i) => i.facts), items.map((i) => i.report.affected_tables));
+}
+
+describe('runSandbox (PGlite)', () => {
+  afterAll(closeSandboxSpare);
+
+  it('clones the schema, inserts keyed synthetic rows and validates a passing migration', async () => {
+    const r = await sandbox('ALTER TABLE orders ADD COLUMN note text; CREATE INDEX CONCURRENTLY orders_note_idx ON orders (note); DELETE FROM customers WHERE id = 1');
+    expect(r).toMatchObject({ passed: true, migration_applied: true, migration_error: null, tables_created: 6, rows_inserted: 18 });
+    expect(r.validation_results.map((v) => v.check)).toEqual(['schema_cloned', 'synthetic_rows', 'migration_applied', 'object_exists', 'object_exists', 'row_counts_kept', 'indexes_valid']);
+    // The cascade delete is expected to change counts of the reached tables only.
+    expect(r.validation_results.find((v) => v.check === 'row_counts_kept')!.detail).toMatch(/^2 table/);
+  }, 120_000);
+
+  it('fails on a NOT NULL column without default on a populated table', async () => {
+    const r = await sandbox('ALTER TABLE products ADD COLUMN weight int NOT NULL');
+    expect(r.passed).toBe(false);
+    expect(r.migration_applied).toBe(false);
+    expect(r.migration_error).toMatch(/^Statement 0 \(ALTER_TABLE_ADD_COLUMN\) failed: .*contains null values/);
+  }, 120_000);
+
+  it('fails on a type mismatch', async () => {
+    const r = await sandbox("ALTER TABLE orders ALTER COLUMN total TYPE int USING 'x'");
+    expect(r.passed).toBe(false);
+    expect(r.migration_error).toMatch(/invalid input syntax for type integer/);
+  }, 120_000);
+});
