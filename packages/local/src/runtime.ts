@@ -21,6 +21,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createGateway } from './gateway/emulator';
 import { installInProcessMigrationQueue } from './queue/install-migration-queue';
+import { installEmbeddedSharedInstance } from './shared-instance/install-shared-instance';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, type LocalIssuer, loadLocalIssuer } from './local-issuer';
 
 /** Options of {@link startLocalRuntime}; every field has a default from the environment. */
@@ -74,6 +75,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   setContainer(container);
   // Migrations run in this process; close() waits for them through container.background.
   installInProcessMigrationQueue(container);
+  // Managed databases: an embedded PostgreSQL under DBOPS_HOME, started on first need only.
+  const stopSharedInstance = installEmbeddedSharedInstance(container);
 
   const maxBodyBytes = Number(env.DBOPS_MAX_BODY_BYTES ?? API_GATEWAY_PAYLOAD_LIMIT);
   const server = createGateway({
@@ -112,6 +115,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         server.closeAllConnections();
       });
       await Promise.allSettled([...container.background]);
+      await stopSharedInstance();
       setContainer(undefined);
       await store.close();
     },

@@ -1,4 +1,16 @@
-import { notImplemented } from '../http/define-handler';
+import { executionSettings } from '@dbops/core/migration-execution/execution-settings';
+import { expireStaleRequests, getRequest } from '@dbops/core/migration-execution/request-store';
+import { defineHandler, uuidParam } from '../http/define-handler';
+import { bare } from '../http/responses';
 
-/** Not built yet: answers 501 with the envelope until its issue lands. */
-export const handler = notImplemented('migrations-request-get');
+/** GET /api/v1/migrations/requests/{request_id}: the bare request record; 404 for another user's id. */
+export const handler = defineHandler('migrations-request-get', {
+  params: uuidParam('request_id'),
+  async handle({ params, auth, container }) {
+    // A request whose executor vanished is failed here, on the poll that notices it.
+    await expireStaleRequests(container.store, container.clock.now(), executionSettings(container.settings.env).pendingTimeoutMs, {
+      requestId: params.request_id,
+    });
+    return bare(await getRequest(container.store, auth.userId, params.request_id));
+  },
+});

@@ -1,4 +1,22 @@
-import { notImplemented } from '../http/define-handler';
+import { loadConnectionTarget } from '@dbops/core/connections/load-connection-target';
+import { executionSettings } from '@dbops/core/migration-execution/execution-settings';
+import { expireStaleRequests, listRequests } from '@dbops/core/migration-execution/request-store';
+import { z } from 'zod';
+import { defineHandler, uuidParam } from '../http/define-handler';
+import { ok } from '../http/responses';
+import { domainDeps } from '../runtime/domain-deps';
 
-/** Not built yet: answers 501 with the envelope until its issue lands. */
-export const handler = notImplemented('migrations-request-list');
+const query = z.object({ limit: z.coerce.number().int().min(1).max(100).default(100) });
+
+/** GET /api/v1/connections/{connection_id}/migrations/requests: the connection's requests, newest first. */
+export const handler = defineHandler('migrations-request-list', {
+  params: uuidParam('connection_id'),
+  query,
+  async handle({ params, query, auth, container }) {
+    await loadConnectionTarget(domainDeps(container), auth.userId, params.connection_id);
+    await expireStaleRequests(container.store, container.clock.now(), executionSettings(container.settings.env).pendingTimeoutMs, {
+      connectionId: params.connection_id,
+    });
+    return ok(await listRequests(container.store, auth.userId, params.connection_id, query.limit));
+  },
+});

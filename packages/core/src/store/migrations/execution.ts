@@ -1,4 +1,38 @@
 import type { SchemaMigration } from '../migrate';
 
-/** Schema of the execution feature; owned by its issue. Append, never edit an applied entry. */
-export const executionMigrations: readonly SchemaMigration[] = [];
+/**
+ * Schema of the execution feature: one row per accepted approval token.
+ * Append, never edit an applied entry.
+ */
+export const executionMigrations: readonly SchemaMigration[] = [
+  {
+    id: '0301_migration_requests',
+    statements: [
+      `CREATE TABLE migration_requests (
+        id uuid PRIMARY KEY,
+        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        connection_id uuid NOT NULL REFERENCES connections(id) ON DELETE CASCADE,
+        token_nonce text NOT NULL,
+        sql text NOT NULL,
+        sql_sha256 text NOT NULL,
+        status text NOT NULL CHECK (status IN ('pending', 'executing', 'completed', 'failed')),
+        progress text,
+        result jsonb,
+        error jsonb,
+        attempt_id uuid,
+        lease_expires_at timestamptz,
+        current_statement integer,
+        applied jsonb NOT NULL DEFAULT '[]'::jsonb,
+        created_at timestamptz NOT NULL,
+        started_at timestamptz,
+        completed_at timestamptz
+      )`,
+      // Single use of a token: concurrent replays collapse onto one row (spec section 3).
+      `CREATE UNIQUE INDEX migration_requests_nonce ON migration_requests (token_nonce)`,
+      // One migration at a time per connection (spec section 8), enforced by the database.
+      `CREATE UNIQUE INDEX migration_requests_one_active ON migration_requests (connection_id) WHERE status IN ('pending', 'executing')`,
+      `CREATE INDEX migration_requests_connection_recent ON migration_requests (connection_id, created_at DESC, id DESC)`,
+      `CREATE INDEX migration_requests_leases ON migration_requests (lease_expires_at) WHERE status = 'executing'`,
+    ],
+  },
+];

@@ -1,0 +1,114 @@
+import type pg from 'pg';
+import type { ConnectionTarget } from '../connections/connection-target';
+import { isAppError } from '../errors/app-error';
+import type { CoreDeps } from '../deps';
+import { executionSettings } from './execution-settings';
+import { type PlannedStatement, planMigration } from './migration-plan';
+import { EXECUTOR_CODES, emptyFailure } from './migration-outcome';
+import { type ClaimedRequest, claimRequest, expireStaleRequests, finishRequest, recordApplied, renewLease, setProgress } from './request-store';
+import { type RunOutcome, runMigration } from './run-migration';
+
+/** What the executor needs besides the core deps: how to reach the user's database. */
+export interface ExecutorPorts {
+  /** The request's connection (decrypted), or a thrown AppError (e.g. deactivated connection). */
+  loadTarget(claim: ClaimedRequest): Promise<ConnectionTarget>;
+  /** A connected client to the target (TLS per sslmode); a thrown AppError says why it failed. */
+  connect(target: ConnectionTarget): Promise<pg.Client>;
+  /** Runs after statements were applied (re-introspection); failures are logged, never fatal. */
+  afterApplied?(claim: ClaimedRequest): Promise<void>;
+  /** Where problems that do not belong in the request go. */
+  log?(message: string, fields: Record<string, unknown>): void;
+}
+
+export type ExecutionDisposition = 'ignored' | 'completed' | 'failed';
+
+/**
+ * Runs one request to its end, at most once: claims it (`pending -> executing`, or does
+ * nothing when it is not pending), keeps a lease alive with heartbeats, runs the migration on
+ * the user's database and records `completed` or `failed`. Throws only when the state store
+ * itself failed, so the queue redelivers; the redelivery then finds the request not pending.
+ */
+export async function executeMigrationRequest(
+  deps: CoreDeps,
+  ports: ExecutorPorts,
+  requestId: string,
+  options: { remainingMs?: () => number } = {},
+): Promise<ExecutionDisposition> {
+  const settings = executionSettings(deps.settings.env);
+  const now = () => deps.clock.now();
+  await expireStaleRequests(deps.store, now(), settings.pendingTimeoutMs);
+  const claim = await claimRequest(deps.store, requestId, now(), settings.leaseMs);
+  if (!claim) return 'ignored';
+
+  let client: pg.Client | undefined;
+  let leaseLost = false;
+  const heartbeat = setInterval(() => {
+    renewLease(deps.store, claim, now(), settings.leaseMs)
+      .then((owned) => {
+        if (owned || leaseLost) return;
+        // Someone failed the request as lost: stop, so the open transaction rolls back.
+        leaseLost = true;
+        void client?.end().catch(() => undefined);
+      })
+      .catch((error: unknown) => ports.log?.('lease renewal failed', { requestId, error: String(error) }));
+  }, settings.heartbeatMs);
+  heartbeat.unref?.();
+
+  let outcome: RunOutcome;
+  const applied: number[] = [];
+  try {
+    try {
+      const target = await ports.loadTarget(claim);
+      client = await ports.connect(target);
+    } catch (error) {
+      const message = isAppError(error) ? error.message : 'Could not connect to the database.';
+      outcome = { status: 'failed', error: emptyFailure(EXECUTOR_CODES.CONNECTION_FAILED, message, 'Check the connection, then execute again with a new analysis.') };
+      await finishRequest(deps.store, claim, outcome, now());
+      return 'failed';
+    }
+    let byIndex = new Map<number, PlannedStatement>();
+    try {
+      const version = Number((await client.query<{ v: string }>('SELECT current_setting($1) AS v', ['server_version_num'])).rows[0]?.v ?? 0);
+      const plan = await planMigration(claim.sql, version);
+      byIndex = new Map(plan.map((s) => [s.index, s]));
+      outcome = await runMigration({
+        client,
+        plan,
+        settings,
+        ...(options.remainingMs ? { remainingMs: options.remainingMs } : {}),
+        onProgress: (text, index) => setProgress(deps.store, claim, text, index, now(), settings.leaseMs),
+        onApplied: async (indexes) => {
+          applied.push(...indexes);
+          await recordApplied(
+            deps.store,
+            claim,
+            indexes.map((i) => ({ statement_index: i, sql: byIndex.get(i)?.sql ?? '', transactional: byIndex.get(i)?.mode === 'transactional' })),
+          );
+        },
+      });
+    } catch (error) {
+      if (leaseLost) return 'failed';
+      // Not a statement's failure (the state store, most likely): details go to the log only.
+      ports.log?.('migration run failed outside its statements', { requestId, error: String(error) });
+      const message = isAppError(error) ? error.message : 'The executor failed outside the migration statements; any open transaction was rolled back.';
+      const failure = emptyFailure(EXECUTOR_CODES.EXECUTOR_ERROR, message);
+      for (const i of applied) {
+        const s = byIndex.get(i);
+        if (s?.mode === 'transactional') failure.committed_transactional.push(i);
+        else failure.applied_non_transactional.push({ statement_index: i, sql: s?.sql ?? '' });
+      }
+      outcome = { status: 'failed', error: failure };
+    }
+    // Re-introspect before the request reads `completed`, so an analysis started right after
+    // the poll sees the new schema. A failure here never fails the migration.
+    if (applied.length > 0 && ports.afterApplied && !leaseLost) {
+      await setProgress(deps.store, claim, 're-introspecting the schema', null, now(), settings.leaseMs);
+      await ports.afterApplied(claim).catch((error: unknown) => ports.log?.('re-introspection after migration failed', { requestId, error: String(error) }));
+    }
+    const recorded = await finishRequest(deps.store, claim, outcome, now());
+    return recorded ? outcome.status : 'failed';
+  } finally {
+    clearInterval(heartbeat);
+    await client?.end().catch(() => undefined);
+  }
+}

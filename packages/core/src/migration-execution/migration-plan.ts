@@ -1,0 +1,143 @@
+import { loadModule, parseSync } from 'libpg-query';
+import { AppError } from '../errors/app-error';
+
+/**
+ * How a statement runs: inside the migration's transaction, on its own outside any
+ * transaction (PostgreSQL refuses it in a transaction block), or not at all (the script's own
+ * BEGIN/COMMIT, since the executor manages the transaction).
+ */
+export type StatementMode = 'transactional' | 'non_transactional' | 'skipped';
+
+export interface PlannedStatement {
+  /** 0-based position in the submitted script (the analysis report uses the same numbering). */
+  index: number;
+  sql: string;
+  /** Parse-tree node name, e.g. "AlterTableStmt". */
+  nodeType: string;
+  mode: StatementMode;
+  /** Why a statement is non-transactional or skipped. */
+  reason: string | null;
+  /** Name of the index a CREATE INDEX CONCURRENTLY builds, for INVALID-index reporting. */
+  concurrentIndexName: string | null;
+}
+
+/** Statements run together: one transaction, or one non-transactional statement. */
+export interface PlanSegment {
+  transactional: boolean;
+  statements: PlannedStatement[];
+}
+
+type Node = Record<string, unknown>;
+
+let parserReady: Promise<void> | undefined;
+/** Loads the WASM parser once per process. */
+export const ensureParser = (): Promise<void> => (parserReady ??= loadModule());
+
+const has = (params: unknown, name: string): boolean =>
+  Array.isArray(params) && params.some((p) => ((p as Node).DefElem as Node | undefined)?.defname === name);
+
+/**
+ * Classifies one parsed statement. Only statements PostgreSQL rejects inside a transaction
+ * block are non-transactional; everything else runs in the transaction so it rolls back.
+ */
+export function classify(nodeType: string, node: Node, serverVersionNum: number): { mode: StatementMode; reason: string | null } {
+  const non = (reason: string) => ({ mode: 'non_transactional' as const, reason });
+  switch (nodeType) {
+    case 'TransactionStmt': {
+      const kind = String(node.kind);
+      if (['TRANS_STMT_BEGIN', 'TRANS_STMT_START', 'TRANS_STMT_COMMIT'].includes(kind)) {
+        return { mode: 'skipped', reason: 'transaction control is managed by the executor' };
+      }
+      break;
+    }
+    case 'IndexStmt':
+      if (node.concurrent === true) return non('CREATE INDEX CONCURRENTLY cannot run inside a transaction block');
+      break;
+    case 'DropStmt':
+      if (node.concurrent === true) return non('DROP INDEX CONCURRENTLY cannot run inside a transaction block');
+      break;
+    case 'ReindexStmt':
+      if (has(node.params, 'concurrently')) return non('REINDEX CONCURRENTLY cannot run inside a transaction block');
+      if (node.kind === 'REINDEX_OBJECT_SYSTEM' || node.kind === 'REINDEX_OBJECT_DATABASE') return non('REINDEX DATABASE/SYSTEM cannot run inside a transaction block');
+      break;
+    case 'VacuumStmt':
+      if (node.is_vacuumcmd === true) return non('VACUUM cannot run inside a transaction block');
+      break;
+    case 'ClusterStmt':
+      if (node.relation === undefined) return non('CLUSTER without a table cannot run inside a transaction block');
+      break;
+    case 'CreatedbStmt':
+    case 'DropdbStmt':
+    case 'CreateTableSpaceStmt':
+    case 'DropTableSpaceStmt':
+    case 'AlterSystemStmt':
+    case 'CreateSubscriptionStmt':
+    case 'DropSubscriptionStmt':
+      return non(`${nodeType.replace(/Stmt$/, '')} cannot run inside a transaction block`);
+    case 'AlterEnumStmt':
+      // Allowed in a transaction block since PostgreSQL 12.
+      if (node.newVal !== undefined && node.oldVal === undefined && serverVersionNum < 120000) {
+        return non('ALTER TYPE ... ADD VALUE cannot run inside a transaction block before PostgreSQL 12');
+      }
+      break;
+    case 'AlterTableStmt': {
+      const cmds = Array.isArray(node.cmds) ? (node.cmds as Node[]) : [];
+      const detach = cmds.some((c) => {
+        const cmd = c.AlterTableCmd as Node | undefined;
+        return cmd?.subtype === 'AT_DetachPartition' && ((cmd.def as Node | undefined)?.PartitionCmd as Node | undefined)?.concurrent === true;
+      });
+      if (detach) return non('DETACH PARTITION CONCURRENTLY cannot run inside a transaction block');
+      break;
+    }
+    default:
+      break;
+  }
+  return { mode: 'transactional', reason: null };
+}
+
+/**
+ * Splits a migration on the parser's statement locations (byte offsets into the UTF-8 text)
+ * and classifies each statement. The SQL was already parsed and sandbox-tested at analysis,
+ * so a parse failure here is unexpected; it is still a clean SQL_PARSE_ERROR.
+ */
+export async function planMigration(sql: string, serverVersionNum: number): Promise<PlannedStatement[]> {
+  await ensureParser();
+  let tree: { stmts?: Array<{ stmt: Node; stmt_location?: number; stmt_len?: number }> };
+  try {
+    tree = parseSync(sql) as typeof tree;
+  } catch (error) {
+    throw new AppError('SQL_PARSE_ERROR', `The migration could not be parsed: ${(error as Error).message}`);
+  }
+  const bytes = Buffer.from(sql, 'utf8');
+  return (tree.stmts ?? []).map((entry, index) => {
+    const start = entry.stmt_location ?? 0;
+    const end = entry.stmt_len === undefined || entry.stmt_len === 0 ? bytes.length : start + entry.stmt_len;
+    const text = bytes.subarray(start, end).toString('utf8').trim();
+    const [nodeType, raw] = Object.entries(entry.stmt)[0] as [string, Node];
+    const { mode, reason } = classify(nodeType, raw, serverVersionNum);
+    const concurrentIndexName = nodeType === 'IndexStmt' && raw.concurrent === true && typeof raw.idxname === 'string' ? raw.idxname : null;
+    return { index, sql: text, nodeType, mode, reason, concurrentIndexName };
+  });
+}
+
+/**
+ * Groups statements in script order: consecutive transactional statements share one
+ * transaction; each non-transactional statement is a segment of its own. A script without
+ * non-transactional statements is therefore exactly one transaction.
+ */
+export function segmentPlan(plan: readonly PlannedStatement[]): PlanSegment[] {
+  const segments: PlanSegment[] = [];
+  for (const statement of plan) {
+    if (statement.mode === 'skipped') continue;
+    const last = segments.at(-1);
+    if (statement.mode === 'transactional' && last?.transactional) last.statements.push(statement);
+    else segments.push({ transactional: statement.mode === 'transactional', statements: [statement] });
+  }
+  return segments;
+}
+
+/** Short progress text of a statement: its first line, whitespace collapsed, at most 80 characters. */
+export function statementSummary(sql: string): string {
+  const flat = sql.replace(/\s+/g, ' ').trim();
+  return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
+}

@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, notFound } from '../errors/app-error';
+import type { Queryable, Store } from '../store/store';
+import type { MigrationError, MigrationResult } from './migration-outcome';
+import { EXECUTOR_CODES } from './migration-outcome';
+import { REQUEST_COLUMNS, type MigrationRequestRecord, type RequestRow, toRecord } from './request-record';
+
+const ONE_ACTIVE_INDEX = 'migration_requests_one_active';
+
+interface PgLikeError {
+  code?: string;
+  constraint?: string;
+  message?: string;
+}
+
+const isUniqueViolationOf = (e: unknown, index: string): boolean => {
+  const err = e as PgLikeError;
+  return err?.code === '23505' && (err.constraint === index || (err.message ?? '').includes(index));
+};
+
+async function findByNonce(db: Queryable, nonce: string): Promise<RequestRow | undefined> {
+  const res = await db.query<RequestRow>(`SELECT ${REQUEST_COLUMNS} FROM migration_requests WHERE token_nonce = $1`, [nonce]);
+  return res.rows[0];
+}
+
+/**
+ * Records a new `pending` request for a token, or finds the one the token already created.
+ * Both rules live in the database: the unique nonce makes concurrent replays collapse onto one
+ * row, and the partial unique index on active requests makes a second migration on the
+ * connection fail with MIGRATION_IN_PROGRESS, whatever the interleaving.
+ */
+export async function createOrReplayRequest(
+  store: Store,
+  input: { userId: string; connectionId: string; nonce: string; sql: string; sqlSha256: string; now: Date },
+): Promise<{ row: RequestRow; created: boolean }> {
+  try {
+    const res = await store.query<RequestRow>(
+      `INSERT INTO migration_requests (id, user_id, connection_id, token_nonce, sql, sql_sha256, status, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7)
+       ON CONFLICT (token_nonce) DO NOTHING
+       RETURNING ${REQUEST_COLUMNS}`,
+      [randomUUID(), input.userId, input.connectionId, input.nonce, input.sql, input.sqlSha256, input.now],
+    );
+    if (res.rows[0]) return { row: res.rows[0], created: true };
+  } catch (error) {
+    if (!isUniqueViolationOf(error, ONE_ACTIVE_INDEX)) throw error;
+    // A concurrent replay of this very token may have won the race on the other index.
+    const mine = await findByNonce(store, input.nonce);
+    if (mine) return { row: mine, created: false };
+    throw new AppError('MIGRATION_IN_PROGRESS', 'Another migration is already pending or executing on this connection; retry after it ends.');
+  }
+  const existing = await findByNonce(store, input.nonce);
+  if (!existing) throw new Error('token nonce vanished between insert and read');
+  return { row: existing, created: false };
+}
+
+/** The caller's request; NOT_FOUND for an unknown id or another user's request. */
+export async function getRequest(store: Store, userId: string, requestId: string): Promise<MigrationRequestRecord> {
+  const res = await store.query<RequestRow>(`SELECT ${REQUEST_COLUMNS} FROM migration_requests WHERE id = $1 AND user_id = $2`, [requestId, userId]);
+  if (!res.rows[0]) throw notFound('Migration request');
+  return toRecord(res.rows[0]);
+}
+
+/** The caller's requests on one connection, newest first. */
+export async function listRequests(store: Store, userId: string, connectionId: string, limit = 100): Promise<MigrationRequestRecord[]> {
+  const res = await store.query<RequestRow>(
+    `SELECT ${REQUEST_COLUMNS} FROM migration_requests WHERE connection_id = $1 AND user_id = $2 ORDER BY created_at DESC, id DESC LIMIT $3`,
+    [connectionId, userId, limit],
+  );
+  return res.rows.map(toRecord);
+}
+
+/** What the executor needs of a request it now owns. */
+export interface ClaimedRequest {
+  requestId: string;
+  userId: string;
+  connectionId: string;
+  sql: string;
+  attemptId: string;
+}
+
+/**
+ * Moves `pending -> executing` atomically and takes the lease. Null when the request is not
+ * pending (already started, finished or failed): a redelivered message then does nothing.
+ */
+export async function claimRequest(store: Store, requestId: string, now: Date, leaseMs: number): Promise<ClaimedRequest | null> {
+  const attemptId = randomUUID();
+  const res = await store.query<{ user_id: string; connection_id: string; sql: string }>(
+    `UPDATE migration_requests
+        SET status = 'executing', started_at = $2, attempt_id = $3, lease_expires_at = $4, progress = 'starting'
+      WHERE id = $1 AND status = 'pending'
+      RETURNING user_id, connection_id, sql`,
+    [requestId, now, attemptId, new Date(now.getTime() + leaseMs)],
+  );
+  const row = res.rows[0];
+  return row ? { requestId, userId: row.user_id, connectionId: row.connection_id, sql: row.sql, attemptId } : null;
+}
+
+/** Renews the lease; false when this attempt no longer owns the request (it was expired). */
+export async function renewLease(store: Store, claim: ClaimedRequest, now: Date, leaseMs: number): Promise<boolean> {
+  const res = await store.query(
+    `UPDATE migration_requests SET lease_expires_at = $3 WHERE id = $1 AND attempt_id = $2 AND status = 'executing'`,
+    [claim.requestId, claim.attemptId, new Date(now.getTime() + leaseMs)],
+  );
+  return res.rowCount > 0;
+}
+
+/** Sets the progress text and the statement being run; renews the lease on the way. */
+export async function setProgress(store: Store, claim: ClaimedRequest, text: string, statementIndex: number | null, now: Date, leaseMs: number): Promise<void> {
+  await store.query(
+    `UPDATE migration_requests SET progress = $3, current_statement = $4, lease_expires_at = $5
+      WHERE id = $1 AND attempt_id = $2 AND status = 'executing'`,
+    [claim.requestId, claim.attemptId, text, statementIndex, new Date(now.getTime() + leaseMs)],
+  );
+}
+
+/** Remembers statements that are applied for good, so a lost executor can still say which. */
+export async function recordApplied(store: Store, claim: ClaimedRequest, applied: Array<{ statement_index: number; sql: string; transactional: boolean }>): Promise<void> {
+  await store.query(
+    `UPDATE migration_requests SET applied = applied || $3::jsonb WHERE id = $1 AND attempt_id = $2`,
+    [claim.requestId, claim.attemptId, JSON.stringify(applied)],
+  );
+}
+
+/** `executing -> completed | failed`, only by the attempt that owns the request. */
+export async function finishRequest(
+  store: Store,
+  claim: ClaimedRequest,
+  outcome: { status: 'completed'; result: MigrationResult } | { status: 'failed'; error: MigrationError },
+  now: Date,
+): Promise<boolean> {
+  const res = await store.query(
+    `UPDATE migration_requests
+        SET status = $3, result = $4::jsonb, error = $5::jsonb, progress = NULL, completed_at = $6, lease_expires_at = NULL
+      WHERE id = $1 AND attempt_id = $2 AND status = 'executing'`,
+    [
+      claim.requestId,
+      claim.attemptId,
+      outcome.status,
+      outcome.status === 'completed' ? JSON.stringify(outcome.result) : null,
+      outcome.status === 'failed' ? JSON.stringify(outcome.error) : null,
+      now,
+    ],
+  );
+  return res.rowCount > 0;
+}
+
+const LOST_MESSAGE =
+  'The executor stopped renewing its lease while the migration was running (process killed, crashed or timed out). ' +
+  'The migration was not retried. PostgreSQL rolls back the open transaction when the session ends, so only statements ' +
+  'listed in applied_non_transactional and committed_transactional are applied.';
+const LOST_HINT = 'Check the schema (introspect the connection), look for INVALID indexes if the script used CREATE INDEX CONCURRENTLY, then analyze what remains.';
+const NOT_STARTED_MESSAGE = 'No executor picked up the request in time; nothing was run on the database.';
+
+/**
+ * Fails requests whose executor is gone: `executing` with an expired lease (never re-run), and
+ * `pending` older than the pending timeout. Optionally limited to one connection or request.
+ * Returns how many requests it failed.
+ */
+export async function expireStaleRequests(
+  store: Store,
+  now: Date,
+  pendingTimeoutMs: number,
+  scope: { connectionId?: string; requestId?: string } = {},
+): Promise<number> {
+  const filter = scope.requestId ? 'AND id = $3' : scope.connectionId ? 'AND connection_id = $3' : 'AND $3::uuid IS NULL';
+  const target = scope.requestId ?? scope.connectionId ?? null;
+  const lost = await store.query(
+    `UPDATE migration_requests
+        SET status = 'failed', progress = NULL, completed_at = $1, lease_expires_at = NULL,
+            error = jsonb_build_object(
+              'code', '${EXECUTOR_CODES.EXECUTOR_LOST}',
+              'message', $2::text,
+              'statement_index', current_statement,
+              'applied_non_transactional', COALESCE((SELECT jsonb_agg(jsonb_build_object('statement_index', e->'statement_index', 'sql', e->'sql'))
+                                                       FROM jsonb_array_elements(applied) e WHERE NOT (e->>'transactional')::boolean), '[]'::jsonb),
+              'committed_transactional', COALESCE((SELECT jsonb_agg(e->'statement_index')
+                                                     FROM jsonb_array_elements(applied) e WHERE (e->>'transactional')::boolean), '[]'::jsonb),
+              'rolled_back', true,
+              'invalid_indexes', '[]'::jsonb,
+              'hint', $4::text)
+      WHERE status = 'executing' AND lease_expires_at < $1 ${filter}`,
+    [now, LOST_MESSAGE, target, LOST_HINT],
+  );
+  const stale = await store.query(
+    `UPDATE migration_requests
+        SET status = 'failed', progress = NULL, completed_at = $1,
+            error = jsonb_build_object('code', '${EXECUTOR_CODES.NOT_STARTED}', 'message', $2::text, 'statement_index', NULL,
+              'applied_non_transactional', '[]'::jsonb, 'committed_transactional', '[]'::jsonb, 'rolled_back', false,
+              'invalid_indexes', '[]'::jsonb, 'hint', 'Analyze the migration again and execute it with the new token.')
+      WHERE status = 'pending' AND created_at < $4 ${filter}`,
+    [now, NOT_STARTED_MESSAGE, target, new Date(now.getTime() - pendingTimeoutMs)],
+  );
+  return lost.rowCount + stale.rowCount;
+}

@@ -1,0 +1,207 @@
+import type pg from 'pg';
+import type { Queryable } from '../store/store';
+import { type CatalogState, diffCatalog, newInvalidIndexes, readCatalog } from './catalog-diff';
+import { type ExecutionSettings, lockBackoffMs } from './execution-settings';
+import { type PlannedStatement, segmentPlan, statementSummary } from './migration-plan';
+import type { AppliedStatement, MigrationError, MigrationResult } from './migration-outcome';
+
+export type RunOutcome = { status: 'completed'; result: MigrationResult } | { status: 'failed'; error: MigrationError };
+
+export interface RunMigrationOptions {
+  /** A connected client to the user's database, used for this run only. */
+  client: pg.Client;
+  plan: readonly PlannedStatement[];
+  settings: Pick<ExecutionSettings, 'lockTimeoutMs' | 'statementTimeoutMs' | 'lockRetries' | 'lockRetryBaseMs' | 'lockRetryMaxMs'>;
+  /** Called before each statement (and each retry) with the progress text. */
+  onProgress(text: string, statementIndex: number): Promise<void>;
+  /** Called whenever statements become durably applied (commit, or a non-transactional statement). */
+  onApplied?(statementIndexes: number[]): Promise<void>;
+  sleep?(ms: number): Promise<void>;
+  random?(): number;
+  /** Monotonic milliseconds, for execution_time_ms. */
+  nowMs?(): number;
+  /**
+   * Time left to the executor (Lambda's getRemainingTimeInMillis). Each statement's
+   * statement_timeout is capped so it ends before the executor is killed, and no statement
+   * starts without a minimum budget: the run then fails cleanly (rolled back) instead.
+   */
+  remainingMs?(): number;
+}
+
+/** Kept back from the executor's remaining time to record the outcome. */
+export const DEADLINE_RESERVE_MS = 20_000;
+/** A statement is not started with less budget than this. */
+const MIN_STATEMENT_BUDGET_MS = 1_000;
+
+/** The state store failed while recording progress: not the statement's fault. */
+class StateStoreFailure extends Error {
+  constructor(readonly inner: unknown) {
+    super(messageOf(inner));
+  }
+}
+
+class DeadlineReached extends Error {
+  readonly code = 'EXECUTOR_DEADLINE';
+  constructor() {
+    super('The executor ran out of time before this statement could start; the migration was stopped and its open transaction rolled back.');
+  }
+}
+
+const LOCK_NOT_AVAILABLE = '55P03';
+
+interface PgErrorLike {
+  code?: string;
+  message?: string;
+}
+
+const sqlState = (e: unknown): string => {
+  if (e instanceof DeadlineReached) return e.code;
+  const code = (e as PgErrorLike | undefined)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : '08006';
+};
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+const queryable = (client: pg.Client): Queryable => ({
+  async query<R extends object>(text: string, params: readonly unknown[] = []) {
+    const res = await client.query(text, params as unknown[]);
+    return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
+  },
+});
+
+class StatementFailure extends Error {
+  constructor(
+    readonly statement: PlannedStatement,
+    readonly pgError: unknown,
+    readonly rolledBack: boolean,
+  ) {
+    super(messageOf(pgError));
+  }
+}
+
+/**
+ * Runs a planned migration on the user's database: session `lock_timeout` and
+ * `statement_timeout`, consecutive transactional statements in one transaction, each
+ * non-transactional statement on its own, in script order. A lock timeout is retried with
+ * full-jitter backoff (the whole transaction, releasing every lock in between). Reports the
+ * schema change as a before/after catalog diff.
+ */
+export async function runMigration(options: RunMigrationOptions): Promise<RunOutcome> {
+  const { client, plan, settings } = options;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const nowMs = options.nowMs ?? (() => performance.now());
+  const db = queryable(client);
+  const total = plan.length;
+
+  await client.query(`SET lock_timeout = ${Math.round(settings.lockTimeoutMs)}`);
+  await client.query(`SET statement_timeout = ${Math.round(settings.statementTimeoutMs)}`);
+  const before = await readCatalog(db);
+
+  const appliedNonTx: AppliedStatement[] = [];
+  const committedTx: number[] = [];
+  const progress = (s: PlannedStatement, attempt: number) =>
+    options.onProgress(
+      `statement ${s.index + 1} of ${total}: ${statementSummary(s.sql)}${attempt > 0 ? ` (lock retry ${attempt} of ${settings.lockRetries})` : ''}`,
+      s.index,
+    );
+
+  // Caps statement_timeout to the executor's remaining time before each statement.
+  const budget = async (): Promise<void> => {
+    if (!options.remainingMs) return;
+    const left = options.remainingMs() - DEADLINE_RESERVE_MS;
+    if (left < MIN_STATEMENT_BUDGET_MS) throw new DeadlineReached();
+    await client.query(`SET statement_timeout = ${Math.round(Math.min(settings.statementTimeoutMs, left))}`);
+  };
+
+  const started = nowMs();
+  try {
+    for (const segment of segmentPlan(plan)) {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const prepare = async (s: PlannedStatement) => {
+            await progress(s, attempt).catch((e: unknown) => {
+              throw new StateStoreFailure(e);
+            });
+            await budget();
+          };
+          if (segment.transactional) await runTransaction(client, segment.statements, prepare);
+          else await runAlone(client, db, before, segment.statements[0]!, () => prepare(segment.statements[0]!));
+          break;
+        } catch (error) {
+          if (!(error instanceof StatementFailure) || sqlState(error.pgError) !== LOCK_NOT_AVAILABLE || attempt >= settings.lockRetries) throw error;
+          await sleep(lockBackoffMs(settings, attempt + 1, options.random));
+        }
+      }
+      const indexes = segment.statements.map((s) => s.index);
+      if (segment.transactional) committedTx.push(...indexes);
+      else appliedNonTx.push(...segment.statements.map((s) => ({ statement_index: s.index, sql: s.sql })));
+      await options.onApplied?.(indexes);
+    }
+  } catch (error) {
+    if (!(error instanceof StatementFailure)) throw error;
+    const after = await readCatalog(db).catch(() => undefined);
+    const invalid = after ? newInvalidIndexes(before, after) : [];
+    const code = sqlState(error.pgError);
+    const hints: string[] = [];
+    if (code === LOCK_NOT_AVAILABLE) hints.push(`The lock was still unavailable after ${settings.lockRetries} retries; retry when the table is less busy.`);
+    if (code === '57014') hints.push('The statement exceeded the statement timeout.');
+    if (code === 'EXECUTOR_DEADLINE') hints.push('Split the migration into smaller ones, or raise the executor timeout.');
+    if (invalid.length > 0) hints.push(`Drop the INVALID index left behind (DROP INDEX CONCURRENTLY ${invalid.join(', ')}) before retrying.`);
+    if (appliedNonTx.length > 0 || committedTx.length > 0) hints.push('Some statements stay applied (see applied_non_transactional and committed_transactional); analyze a migration of the remaining statements.');
+    return {
+      status: 'failed',
+      error: {
+        code,
+        message: messageOf(error.pgError),
+        statement_index: error.statement.index,
+        applied_non_transactional: appliedNonTx,
+        committed_transactional: committedTx,
+        rolled_back: error.rolledBack,
+        invalid_indexes: invalid,
+        hint: hints.length > 0 ? hints.join(' ') : null,
+      },
+    };
+  }
+  const elapsed = Math.max(0, Math.round(nowMs() - started));
+  const after = await readCatalog(db);
+  return { status: 'completed', result: { ...diffCatalog(before, after), execution_time_ms: elapsed } };
+}
+
+async function runTransaction(client: pg.Client, statements: readonly PlannedStatement[], prepare: (s: PlannedStatement) => Promise<void>): Promise<void> {
+  await client.query('BEGIN');
+  let current = statements[0]!;
+  try {
+    for (const s of statements) {
+      current = s;
+      await prepare(s);
+      await client.query(s.sql);
+    }
+    // A deferred constraint fails at COMMIT: blame the last statement of the transaction.
+    current = statements.at(-1)!;
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    if (error instanceof StateStoreFailure) throw error.inner;
+    throw new StatementFailure(current, error, true);
+  }
+}
+
+async function runAlone(client: pg.Client, db: Queryable, before: CatalogState, s: PlannedStatement, prepare: () => Promise<void>): Promise<void> {
+  try {
+    await prepare();
+    await client.query(s.sql);
+  } catch (error) {
+    if (error instanceof StateStoreFailure) throw error.inner;
+    // A CREATE INDEX CONCURRENTLY that timed out on a lock may leave its INVALID index behind;
+    // it is ours (it did not exist before the run), so drop it so that a retry can build it again.
+    if (sqlState(error) === LOCK_NOT_AVAILABLE && s.concurrentIndexName) {
+      const now = await readCatalog(db).catch(() => undefined);
+      for (const name of now ? newInvalidIndexes(before, now) : []) {
+        if (name.endsWith(`.${s.concurrentIndexName}`)) {
+          const [schema, index] = [name.slice(0, name.lastIndexOf('.')), s.concurrentIndexName];
+          await client.query(`DROP INDEX CONCURRENTLY IF EXISTS "${schema.replace(/"/g, '""')}"."${index.replace(/"/g, '""')}"`).catch(() => undefined);
+        }
+      }
+    }
+    throw new StatementFailure(s, error, false);
+  }
+}

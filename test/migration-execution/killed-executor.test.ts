@@ -1,0 +1,151 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type LocalRuntime, startLocalRuntime } from '@dbops/local';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withSslDisabled } from '../support/connections';
+import { issueToken } from '../support/migration-execution';
+import { createScratchDatabase, sql } from '../support/scratch-database';
+import type { TestRuntime } from '../support/test-runtime';
+
+const LEASE_SECONDS = '2';
+const repoRoot = path.resolve(__dirname, '../..');
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+
+/** The service as `npm start` runs it, in its own OS process, on a state directory we share. */
+async function startServiceProcess(home: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/local/src/main.ts'], {
+    cwd: repoRoot,
+    env: { ...process.env, DBOPS_HOME: home, PORT: String(port), DBOPS_MIGRATION_LEASE_SECONDS: LEASE_SECONDS, DBOPS_LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`service did not start: ${out}`)), 90_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('dbops is running')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${out}`)));
+  });
+  return child;
+}
+
+/** A runtime in this process on the same home directory (state on disk), with request helpers. */
+async function inProcess(home: string): Promise<{ runtime: LocalRuntime; t: TestRuntime }> {
+  const runtime = await startLocalRuntime({
+    port: 0,
+    env: { ...process.env, DBOPS_HOME: home, DBOPS_MIGRATION_LEASE_SECONDS: LEASE_SECONDS, DBOPS_LOG_LEVEL: 'silent' },
+  });
+  const request = async (method: string, p: string, o: { apiKey?: string; jwt?: string; body?: unknown } = {}) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (o.apiKey) headers['x-api-key'] = o.apiKey;
+    if (o.jwt) headers.authorization = `Bearer ${o.jwt}`;
+    const res = await fetch(`${runtime.baseUrl}${p}`, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined, text };
+  };
+  const t = { runtime, baseUrl: runtime.baseUrl, request, jwt: (u: string) => runtime.issuer.sign(u) } as unknown as TestRuntime;
+  return { runtime, t };
+}
+
+describe('a killed executor', () => {
+  let home: string;
+  let db: { url: string; drop(): Promise<void> };
+  let child: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    home = await mkdtemp(path.join(tmpdir(), 'dbops-kill-'));
+    db = await createScratchDatabase('mkill');
+    await sql(db.url, 'CREATE TABLE audit (id serial PRIMARY KEY, note text)');
+  });
+  afterAll(async () => {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+    await db?.drop();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('leaves a request that is later marked failed, never re-run, with the transaction rolled back', { timeout: 240_000 }, async () => {
+    // 1. Set up the user, an API key, the connection and an approval token, then stop.
+    const migration = "INSERT INTO audit (note) VALUES ('should never be committed');\nSELECT pg_sleep(20);";
+    let setup = await inProcess(home);
+    const key = (await setup.t.request('POST', '/api-keys', { jwt: await setup.runtime.issuer.sign('alice'), body: { name: 'k' } })).body.data.key as string;
+    const conn = await setup.t.request('POST', '/connections', {
+      apiKey: key,
+      body: { name: 'db', db_type: 'postgresql_local', connection_string: withSslDisabled(db.url) },
+    });
+    expect(conn.status).toBe(201);
+    const connectionId = conn.body.data.id as string;
+    const token = await issueToken(setup.t, connectionId, migration);
+    await setup.runtime.close();
+
+    // 2. The service in its own process accepts the migration; kill it mid-statement.
+    const port = await freePort();
+    child = await startServiceProcess(home, port);
+    const base = `http://127.0.0.1:${port}/api/v1`;
+    const accepted = await fetch(`${base}/migrations/execute`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({ approval_token: token, sql: migration, connection_id: connectionId }),
+    });
+    expect(accepted.status).toBe(202);
+    const requestId = ((await accepted.json()) as { data: { request_id: string } }).data.request_id;
+    for (let i = 0; ; i++) {
+      const r = (await (await fetch(`${base}/migrations/requests/${requestId}`, { headers: { 'x-api-key': key } })).json()) as { progress: string | null };
+      if (r.progress?.startsWith('statement 2 of 2')) break;
+      if (i > 400) throw new Error('migration never reached statement 2');
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    child.kill('SIGKILL');
+    await new Promise((res) => child!.once('exit', res));
+
+    // 3. A fresh process finds the request executing until the lease runs out, then failed.
+    setup = await inProcess(home);
+    try {
+      const first = await setup.t.request('GET', `/migrations/requests/${requestId}`, { apiKey: key });
+      expect(first.status).toBe(200);
+      let record = first.body;
+      const deadline = Date.now() + 15_000;
+      while (record.status === 'executing' && Date.now() < deadline) {
+        await new Promise((res) => setTimeout(res, 200));
+        record = (await setup.t.request('GET', `/migrations/requests/${requestId}`, { apiKey: key })).body;
+      }
+      expect(record).toMatchObject({
+        status: 'failed',
+        progress: null,
+        result: null,
+        error: { code: 'EXECUTOR_LOST', statement_index: 1, applied_non_transactional: [], committed_transactional: [], rolled_back: true },
+      });
+      expect(record.error.message).toMatch(/stopped renewing its lease/);
+      expect(record.completed_at).toEqual(expect.any(String));
+
+      // Never re-run: a redelivery does nothing, the insert never committed, the connection is free.
+      const { handler } = await import('@dbops/functions/executor/migration-executor');
+      const redelivery = { Records: [{ messageId: 'm', body: JSON.stringify({ requestId }) }] } as Parameters<typeof handler>[0];
+      expect(await handler(redelivery)).toEqual({ batchItemFailures: [] });
+      expect(await sql(db.url, 'SELECT count(*)::int AS n FROM audit')).toEqual([{ n: 0 }]);
+      const next = 'SELECT 1;';
+      const again = await setup.t.request('POST', '/migrations/execute', {
+        apiKey: key,
+        body: { approval_token: await issueToken(setup.t, connectionId, next), sql: next, connection_id: connectionId },
+      });
+      expect(again.status).toBe(202);
+    } finally {
+      await setup.runtime.close();
+    }
+  });
+});
