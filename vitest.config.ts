@@ -9,6 +9,7 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    env: { DBOPS_LOG_LEVEL: 'silent' },
+    // DBOPS_LOG_LEVEL=error npm test shows the service's logs, e.g. the cause of an unexpected 500.
+    env: { DBOPS_LOG_LEVEL: process.env.DBOPS_LOG_LEVEL ?? 'silent' },
   },
 });

@@ -106,7 +106,7 @@ describe('local gateway', () => {
       expect(res.status, `${route.method} ${route.path}`).not.toBe(500);
       if (res.status === 501) expect(res.body.error.code).toBe('NOT_IMPLEMENTED');
     }
-  });
+  }, 120_000);
 
   it('serves the local issuer JWKS', async () => {
     const res = await fetch(`${t.runtime.origin}/.well-known/jwks.json`);

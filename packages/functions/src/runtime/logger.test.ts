@@ -10,6 +10,10 @@ describe('redact', () => {
     expect(text).toContain('postgresql://app:***@db.example:5432/prod');
   });
 
+  it('masks a password that holds unescaped slashes or at-signs', () => {
+    expect(redact('postgres://u:pa/ss@w0rd@host/db')).toBe('postgres://u:***@host/db');
+  });
+
   it('masks Stripe secret and webhook keys', () => {
     const text = redact('stripe failed with sk_live_51HxYzAbCdEfGh and whsec_AbCdEfGh12345678');
     expect(text).toBe('stripe failed with sk_live_*** and whsec_***');

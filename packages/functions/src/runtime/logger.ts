@@ -8,7 +8,7 @@ const order: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 
 
 const SECRET_PATTERNS: Array<[RegExp, string]> = [
   // user:password@ in any URL, e.g. postgresql://app:s3cret@host/db
-  [/([a-z][a-z0-9+.-]*:\/\/[^:/?#\s@]*:)[^@\s/]*@/gi, '$1***@'],
+  [/([a-z][a-z0-9+.-]*:\/\/[^:/?#\s@]*:)[^\s]*@/gi, '$1***@'],
   [/\bdbo_[A-Za-z0-9_-]{8,}/g, 'dbo_***'],
   // Stripe secret, restricted and webhook signing keys.
   [/\b(sk|rk)_(live|test)_[A-Za-z0-9]{8,}/g, '$1_$2_***'],
