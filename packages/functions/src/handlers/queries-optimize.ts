@@ -1,4 +1,47 @@
-import { notImplemented } from '../http/define-handler';
+import type { IndexSuggester } from '@dbops/core/optimization/index-suggester';
+import { OfflineIndexSuggester } from '@dbops/core/optimization/offline-index-suggester';
+import { optimizeOnConnection } from '@dbops/core/optimization/optimize-connection';
+import { optimizationSettings } from '@dbops/core/optimization/optimization-settings';
+import { memoPer } from '@dbops/core/util/memo-per';
+import { z } from 'zod';
+import { defineHandler, uuidParam } from '../http/define-handler';
+import { bare } from '../http/responses';
+import type { Container } from '../runtime/container';
+import { domainDeps } from '../runtime/domain-deps';
 
-/** Not built yet: answers 501 with the envelope until its issue lands. */
-export const handler = notImplemented('queries-optimize');
+const body = z.object({ sql: z.string().min(1).max(100_000) });
+
+/** `?analyze=true|false` (also 1/0); absent means false. */
+const query = z.object({
+  analyze: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
+});
+
+/** The index suggester: OpenAI when `DBOPS_INDEX_SUGGESTER=openai` and a key is set, else offline patterns. */
+const getSuggester = memoPer<Container, Promise<IndexSuggester>>(async (c) => {
+  if (optimizationSettings(c.settings).suggester === 'openai') {
+    const { openAiIndexSuggesterFromEnv } = await import('@dbops/adapters/openai/index-suggester');
+    const openai = openAiIndexSuggesterFromEnv(c.settings.env);
+    if (openai) return openai;
+  }
+  return new OfflineIndexSuggester();
+});
+
+/** POST /api/v1/connections/{connection_id}/queries/optimize: the bare optimization result. */
+export const handler = defineHandler('queries-optimize', {
+  params: uuidParam('connection_id'),
+  body,
+  query,
+  async handle({ body, params, query, auth, container }) {
+    const { result } = await optimizeOnConnection(domainDeps(container), {
+      userId: auth.userId,
+      connectionId: params.connection_id,
+      sql: body.sql,
+      analyze: query.analyze,
+      suggester: await getSuggester(container),
+    });
+    return bare(result);
+  },
+});
