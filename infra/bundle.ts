@@ -1,0 +1,100 @@
+/**
+ * Bundles one Lambda entry the way SST's Node runtime does for our functions (esbuild, ESM,
+ * node22, minified, a `require` shim for CommonJS dependencies), so the benchmark and the tests
+ * measure what would be deployed. Plain Node: no SST globals.
+ */
+import { build, type Metafile, type Plugin } from 'esbuild';
+import path from 'node:path';
+import { HEAVY_PACKAGES, type HeavyPackage } from './route-plan';
+
+/** Lambda's runtime for every function (see infra/api.ts). */
+export const NODE_TARGET = 'node22';
+
+/**
+ * Never bundled: the heavy packages (shipped through SST's `nodejs.install`) and `pg-native`,
+ * an optional native binding of `pg` that we do not use. The AWS SDK is bundled on purpose: it
+ * pins the SDK version we test with instead of whatever the Lambda runtime ships, and a single
+ * bundled file loads faster than the runtime's many-file SDK.
+ */
+export const EXTERNALS: readonly string[] = [...HEAVY_PACKAGES, 'pg-native'];
+
+/** ESM output has no `require`; CommonJS dependencies inside the bundle need one. */
+export const REQUIRE_BANNER =
+  "import { createRequire as topLevelCreateRequire } from 'module';const require = topLevelCreateRequire(import.meta.url);";
+
+export interface BundleResult {
+  entry: string;
+  /** The bundled JavaScript (present when `write` is false). */
+  code?: Uint8Array;
+  /** Bytes of the bundled JavaScript. */
+  bytes: number;
+  /** Heavy packages the entry imports (they must be installed next to the bundle). */
+  heavy: HeavyPackage[];
+  /** Input bytes per top-level package, largest first (for the size report). */
+  topInputs: { name: string; bytes: number }[];
+}
+
+const packageOf = (input: string): string => {
+  const i = input.lastIndexOf('node_modules/');
+  if (i < 0) return input.startsWith('packages/') ? input.split('/').slice(0, 2).join('/') : input;
+  const rest = input.slice(i + 'node_modules/'.length).split('/');
+  return rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]!;
+};
+
+const heavyOf = (metafile: Metafile): HeavyPackage[] => {
+  const found = new Set<HeavyPackage>();
+  for (const input of Object.values(metafile.inputs)) {
+    for (const imp of input.imports) {
+      if (!imp.external) continue;
+      const pkg = HEAVY_PACKAGES.find((h) => imp.path === h || imp.path.startsWith(`${h}/`));
+      if (pkg) found.add(pkg);
+    }
+  }
+  return HEAVY_PACKAGES.filter((h) => found.has(h));
+};
+
+/**
+ * Bundles `entry` (a path relative to `root`). With `outfile` the bundle is written there;
+ * otherwise it is kept in memory.
+ */
+export async function bundleEntry(
+  entry: string,
+  options: { root: string; outfile?: string; minify?: boolean; plugins?: Plugin[] },
+): Promise<BundleResult> {
+  const result = await build({
+    absWorkingDir: options.root,
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: NODE_TARGET,
+    mainFields: ['module', 'main'],
+    minify: options.minify ?? true,
+    sourcemap: false,
+    external: [...EXTERNALS],
+    banner: { js: REQUIRE_BANNER },
+    metafile: true,
+    plugins: options.plugins ?? [],
+    write: options.outfile !== undefined,
+    ...(options.outfile ? { outfile: options.outfile } : { outdir: path.join(options.root, '.bundle-tmp') }),
+    logLevel: 'silent',
+  });
+  const metafile = result.metafile!;
+  const outputs = Object.values(metafile.outputs);
+  const bytes = outputs.reduce((n, o) => n + o.bytes, 0);
+  const perPackage = new Map<string, number>();
+  for (const output of outputs) {
+    for (const [input, info] of Object.entries(output.inputs)) {
+      const name = packageOf(input);
+      perPackage.set(name, (perPackage.get(name) ?? 0) + info.bytesInOutput);
+    }
+  }
+  const topInputs = [...perPackage.entries()].map(([name, b]) => ({ name, bytes: b })).sort((a, b) => b.bytes - a.bytes);
+  return {
+    entry,
+    ...(result.outputFiles?.[0] ? { code: result.outputFiles[0].contents } : {}),
+    bytes,
+    heavy: heavyOf(metafile),
+    topInputs,
+  };
+}

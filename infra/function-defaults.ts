@@ -1,0 +1,84 @@
+import type { StageSettings } from '../stacks/types';
+import type { HeavyPackage } from './route-plan';
+
+/** What every function of the service shares. */
+export interface ServiceRuntime {
+  settings: StageSettings;
+  vpc: sst.aws.Vpc;
+  key: aws.kms.Key;
+  /** Connection URL of the state database (through RDS Proxy). */
+  databaseUrl: $util.Output<string>;
+  secretsPrefix: string;
+  secretArns: $util.Output<string>[];
+  queueUrl: $util.Output<string>;
+  queueArn: $util.Output<string>;
+  jwt: { issuer: $util.Input<string>; audience: $util.Input<string>; jwksUrl: $util.Input<string> };
+}
+
+/** Which AWS permissions a function gets, beyond what SST adds for its own wiring. */
+export interface Grants {
+  /** kms:Encrypt/Decrypt/GenerateDataKey on the service key (connection strings). */
+  kms?: boolean;
+  /** secretsmanager:GetSecretValue on the service's secrets. */
+  secrets?: boolean;
+  /** sqs:SendMessage on the migration queue. */
+  enqueue?: boolean;
+}
+
+/**
+ * The environment every function reads (packages/core/src/config.ts and
+ * packages/functions/src/runtime/container.ts). Migrations run at deploy time, not on cold start.
+ */
+export function serviceEnvironment(rt: ServiceRuntime): Record<string, $util.Input<string>> {
+  return {
+    DBOPS_MODE: 'cloud',
+    DBOPS_HOME: '/tmp/dbops',
+    DBOPS_PGLITE_CACHE: '/tmp',
+    DBOPS_DATABASE_URL: rt.databaseUrl,
+    DBOPS_MIGRATE_ON_START: 'false',
+    DBOPS_JWT_ISSUER: rt.jwt.issuer,
+    DBOPS_JWT_AUDIENCE: rt.jwt.audience,
+    DBOPS_JWT_JWKS_URL: rt.jwt.jwksUrl,
+    DBOPS_KMS_KEY_ID: rt.key.arn,
+    DBOPS_SECRETS_PREFIX: rt.secretsPrefix,
+    DBOPS_MIGRATION_QUEUE_URL: rt.queueUrl,
+    DBOPS_LOG_LEVEL: 'info',
+  };
+}
+
+/** Least-privilege statements for a function's grants. */
+export function permissionsFor(rt: ServiceRuntime, grants: Grants): sst.aws.FunctionArgs['permissions'] {
+  const statements: { actions: string[]; resources: $util.Input<string>[] }[] = [];
+  if (grants.kms) statements.push({ actions: ['kms:Encrypt', 'kms:Decrypt', 'kms:GenerateDataKey'], resources: [rt.key.arn] });
+  if (grants.secrets) statements.push({ actions: ['secretsmanager:GetSecretValue'], resources: rt.secretArns });
+  if (grants.enqueue) statements.push({ actions: ['sqs:SendMessage'], resources: [rt.queueArn] });
+  return statements;
+}
+
+/** Function arguments shared by API handlers, authorizers, the executor and the migrator. */
+export function functionArgs(
+  rt: ServiceRuntime,
+  options: { handler: string; memoryMb: number; timeoutSeconds: number; install: readonly HeavyPackage[]; grants: Grants; description: string },
+): sst.aws.FunctionArgs {
+  return {
+    handler: options.handler,
+    description: options.description,
+    runtime: 'nodejs22.x',
+    architecture: rt.settings.lambdaArchitecture,
+    memory: `${options.memoryMb} MB`,
+    timeout: `${options.timeoutSeconds} seconds`,
+    vpc: rt.vpc,
+    environment: serviceEnvironment(rt),
+    permissions: permissionsFor(rt, options.grants),
+    logging: { retention: rt.settings.logRetention, format: 'json' },
+    nodejs: {
+      format: 'esm',
+      minify: true,
+      sourcemap: true,
+      // Read their WASM/data files from disk at run time, so they ship as packages.
+      install: [...options.install],
+    },
+    // The environment holds the database URL: encrypt it with the service key, not AWS's.
+    transform: { function: { kmsKeyArn: rt.key.arn } },
+  };
+}

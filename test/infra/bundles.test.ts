@@ -1,0 +1,32 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { bundleEntry } from '../../infra/bundle';
+import { AUTHORIZER_MODULES, type AuthorizerName, DEPLOY_MIGRATE_MODULE, EXECUTOR_MODULE, type HeavyPackage, installFor, planFunctions } from '../../infra/route-plan';
+
+const ROOT = path.resolve(__dirname, '../..');
+const FIVE_MB = 5 * 1024 * 1024;
+
+const entries: [string, string, HeavyPackage[]][] = [
+  ...planFunctions().map((f) => [f.handlerName, f.handlerFile, f.install] as [string, string, HeavyPackage[]]),
+  ...(Object.entries(AUTHORIZER_MODULES) as [AuthorizerName, string][]).map(([n, f]) => [`authorizer ${n}`, f, installFor(n)] as [string, string, HeavyPackage[]]),
+  ['executor', EXECUTOR_MODULE, installFor('executor')],
+  ['deploy-migrate', DEPLOY_MIGRATE_MODULE, installFor('deploy-migrate')],
+];
+
+/**
+ * Bundles every function as SST would (infra/bundle.ts) and checks what a deploy would break
+ * on: a bundle that imports a WASM/data package its function does not ship fails at cold start.
+ */
+describe('Lambda bundles', () => {
+  it.each(entries)('%s bundles under 5 MB and ships every heavy package it imports', { timeout: 120_000 }, async (_name, file, install) => {
+    const result = await bundleEntry(file, { root: ROOT });
+    expect(result.bytes).toBeGreaterThan(0);
+    expect(result.bytes).toBeLessThan(FIVE_MB);
+    expect(result.heavy.filter((h) => !install.includes(h))).toEqual([]);
+  });
+
+  it('keeps the deploy-time migrator free of PGlite and the parser', async () => {
+    const result = await bundleEntry(DEPLOY_MIGRATE_MODULE, { root: ROOT });
+    expect(result.heavy).toEqual([]);
+  });
+});
