@@ -88,9 +88,9 @@ export const PDF_HANDLERS: readonly HandlerName[] = ['documents-upload', 'mcp'];
 /**
  * The heavy packages shipped with a function (SST `nodejs.install`). The parser (1.2 MB) goes to
  * every function: handlers keep gaining SQL parsing, and a function that imports it without
- * shipping it fails at cold start. PGlite goes to every function today because
- * packages/functions/src/runtime/container.ts imports `@dbops/core`'s index, which imports
- * PGlite at module level (docs/deploy.md, "Bundles"). pdf.js (39 MB) only where PDFs are read.
+ * shipping it fails at cold start. PGlite is shipped everywhere but loaded only on demand: the
+ * container imports it dynamically when no DBOPS_DATABASE_URL is set, and the migration sandbox
+ * when it runs, so cloud cold starts do not load it. pdf.js (39 MB) only where PDFs are read.
  * test/infra/bundles.test.ts fails when a bundle imports a heavy package this list lacks.
  */
 export function installFor(entry: HandlerName | 'executor' | 'deploy-migrate' | AuthorizerName): HeavyPackage[] {

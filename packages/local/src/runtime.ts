@@ -1,14 +1,11 @@
-import {
-  type Clock,
-  createJwtVerifier,
-  loadSettings,
-  migrate,
-  PgliteStore,
-  PgStore,
-  serviceMigrations,
-  type Store,
-  systemClock,
-} from '@dbops/core';
+import { createJwtVerifier } from '@dbops/core/auth/jwt-verifier';
+import { loadSettings } from '@dbops/core/config';
+import { migrate } from '@dbops/core/store/migrate';
+import { serviceMigrations } from '@dbops/core/store/migrations/index';
+import { PgStore } from '@dbops/core/store/pg-store';
+import { PgliteStore } from '@dbops/core/store/pglite-store';
+import { type Store } from '@dbops/core/store/store';
+import { type Clock, systemClock } from '@dbops/core/util/clock';
 import { handler as apiKeyOrJwt } from '@dbops/functions/authorizers/api-key-or-jwt';
 import { handler as jwtOnly } from '@dbops/functions/authorizers/jwt-only';
 import { handlerLoaders } from '@dbops/functions/handlers/index';

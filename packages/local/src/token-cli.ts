@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { loadSettings } from '@dbops/core';
+import { loadSettings } from '@dbops/core/config';
 import { loadLocalIssuer } from './local-issuer';
 
 /** `npm run -s token -- --user <name> [--ttl <seconds>]`: prints a JWT the local service accepts. */

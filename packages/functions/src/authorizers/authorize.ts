@@ -1,4 +1,5 @@
-import { ensureUser, findApiKeyOwner } from '@dbops/core';
+import { findApiKeyOwner } from '@dbops/core/accounts/api-keys';
+import { ensureUser } from '@dbops/core/accounts/users';
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
 import type { AuthContext } from '../http/auth-context';
 import { getContainer } from '../runtime/container';

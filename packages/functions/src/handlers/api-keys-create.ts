@@ -1,4 +1,4 @@
-import { createApiKey } from '@dbops/core';
+import { createApiKey } from '@dbops/core/accounts/api-keys';
 import { z } from 'zod';
 import { defineHandler } from '../http/define-handler';
 import { ok } from '../http/responses';

@@ -1,4 +1,4 @@
-import { getBalance } from '@dbops/core';
+import { getBalance } from '@dbops/core/billing/meter';
 import { defineHandler } from '../http/define-handler';
 import { ok } from '../http/responses';
 

@@ -1,4 +1,6 @@
-import { AppError, chargeRequest, consumeRateLimit } from '@dbops/core';
+import { consumeRateLimit } from '@dbops/core/accounts/rate-limiter';
+import { chargeRequest } from '@dbops/core/billing/meter';
+import { AppError } from '@dbops/core/errors/app-error';
 import middy from '@middy/core';
 import { z } from 'zod';
 import { type HandlerName, routeOf } from '../routes';

@@ -1,4 +1,5 @@
-import { AppError, RequestValidationError } from '@dbops/core';
+import { AppError } from '@dbops/core/errors/app-error';
+import { RequestValidationError } from '@dbops/core/errors/validation-error';
 import { errorFields, logger } from '../runtime/logger';
 import { bare, failure, type HttpResult } from './responses';
 

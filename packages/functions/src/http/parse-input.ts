@@ -1,4 +1,4 @@
-import { RequestValidationError, type ValidationIssue } from '@dbops/core';
+import { RequestValidationError, type ValidationIssue } from '@dbops/core/errors/validation-error';
 import type { z } from 'zod';
 import { bodyBytes, type ApiEvent } from './event';
 import { toValidationIssue } from './zod-issues';

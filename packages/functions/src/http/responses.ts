@@ -1,4 +1,4 @@
-import type { ErrorBody } from '@dbops/core';
+import type { ErrorBody } from '@dbops/core/errors/app-error';
 
 /** What a handler returns: API Gateway HTTP API payload 2.0 structured response. */
 export interface HttpResult {

@@ -1,16 +1,10 @@
-import {
-  type Clock,
-  createRemoteJwtVerifier,
-  type JwtVerifier,
-  loadSettings,
-  migrate,
-  PgliteStore,
-  PgStore,
-  serviceMigrations,
-  type ServiceSettings,
-  type Store,
-  systemClock,
-} from '@dbops/core';
+import { createRemoteJwtVerifier, type JwtVerifier } from '@dbops/core/auth/jwt-verifier';
+import { loadSettings, type ServiceSettings } from '@dbops/core/config';
+import { migrate } from '@dbops/core/store/migrate';
+import { serviceMigrations } from '@dbops/core/store/migrations/index';
+import { PgStore } from '@dbops/core/store/pg-store';
+import { type Store } from '@dbops/core/store/store';
+import { type Clock, systemClock } from '@dbops/core/util/clock';
 import path from 'node:path';
 
 /**
@@ -42,9 +36,10 @@ export function getContainer(): Promise<Container> {
 
 async function createCloudContainer(settings: ServiceSettings): Promise<Container> {
   const env = settings.env;
+  // PGlite (24 MB of WASM) is loaded only when it is the store, so cloud functions never pay for it.
   const store = settings.databaseUrl
     ? new PgStore({ connectionString: settings.databaseUrl })
-    : await PgliteStore.open(path.join(settings.home, 'state'));
+    : await (await import('@dbops/core/store/pglite-store')).PgliteStore.open(path.join(settings.home, 'state'));
   if (env.DBOPS_MIGRATE_ON_START !== 'false') await migrate(store, serviceMigrations);
   const issuer = env.DBOPS_JWT_ISSUER;
   const audience = env.DBOPS_JWT_AUDIENCE;
