@@ -69,9 +69,10 @@ export const connectionsMigrations: readonly SchemaMigration[] = [
         created_at timestamptz NOT NULL DEFAULT now(),
         UNIQUE (connection_id, table_schema, table_name)
       )`,
-      // m/ef_construction below pgvector's defaults (16/64): building the graph is 3x cheaper,
-      // which matters in embedded PGlite (WASM); recall stays high at schema-chunk scale.
-      `CREATE INDEX schema_chunks_embedding ON schema_chunks USING hnsw (embedding vector_cosine_ops) WITH (m = 8, ef_construction = 32)`,
+      // No HNSW index: retrieval is always within one connection (a few thousand chunks at
+      // most), which the unique key above narrows to before an exact cosine scan. A global
+      // approximate index would not be used by that query and made the first introspection
+      // of 1,000 tables cost ~10-30 s of graph building in embedded PGlite.
     ],
   },
 ];
