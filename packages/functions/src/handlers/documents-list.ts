@@ -1,4 +1,14 @@
-import { notImplemented } from '../http/define-handler';
+import { requireDocumentConnection } from '@dbops/core/documents/document-connection';
+import { listDocuments } from '@dbops/core/documents/document-store';
+import { defineHandler, uuidParam } from '../http/define-handler';
+import { ok } from '../http/responses';
+import { domainDeps } from '../runtime/domain-deps';
 
-/** Not built yet: answers 501 with the envelope until its issue lands. */
-export const handler = notImplemented('documents-list');
+/** GET /api/v1/connections/{connection_id}/documents: every document, newest first. */
+export const handler = defineHandler('documents-list', {
+  params: uuidParam('connection_id'),
+  async handle({ params, auth, container }) {
+    await requireDocumentConnection(domainDeps(container), auth.userId, params.connection_id, { active: false });
+    return ok(await listDocuments(container.store, auth.userId, params.connection_id));
+  },
+});

@@ -1,4 +1,23 @@
-import { notImplemented } from '../http/define-handler';
+import { ingestDocuments } from '@dbops/core/documents/ingest-documents';
+import { requireDocumentConnection } from '@dbops/core/documents/document-connection';
+import { MAX_FILE_BYTES, MAX_FILES_PER_BATCH } from '@dbops/core/documents/limits';
+import { defineHandler, uuidParam } from '../http/define-handler';
+import { readMultipartFiles } from '../http/multipart-files';
+import { ok } from '../http/responses';
+import { domainDeps } from '../runtime/domain-deps';
 
-/** Not built yet: answers 501 with the envelope until its issue lands. */
-export const handler = notImplemented('documents-upload');
+/**
+ * POST /api/v1/connections/{connection_id}/documents/upload: multipart, repeated `files` parts.
+ * The whole batch is checked, extracted and embedded first, then stored in one transaction;
+ * a file of the same name replaces the stored one.
+ */
+export const handler = defineHandler('documents-upload', {
+  params: uuidParam('connection_id'),
+  async handle({ params, auth, container, event }) {
+    const deps = domainDeps(container);
+    await requireDocumentConnection(deps, auth.userId, params.connection_id, { active: true });
+    const files = await readMultipartFiles(event, { field: 'files', maxFileBytes: MAX_FILE_BYTES, maxFiles: MAX_FILES_PER_BATCH });
+    const result = await ingestDocuments(deps, { userId: auth.userId, connectionId: params.connection_id, files });
+    return ok(result);
+  },
+});

@@ -1,0 +1,108 @@
+import { rejectDocument } from './document-rejection';
+
+interface TextItem {
+  str: string;
+  hasEOL: boolean;
+  transform: number[];
+  width: number;
+  height: number;
+}
+
+type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+
+let loaded: Promise<PdfJs> | undefined;
+
+/**
+ * pdfjs-dist's legacy build (the one meant for Node). Its worker module is installed on
+ * `globalThis.pdfjsWorker` so parsing runs in-process without a dynamic worker import, which
+ * also lets a bundler see the dependency.
+ */
+function pdfjs(): Promise<PdfJs> {
+  loaded ??= (async () => {
+    const worker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
+    return import('pdfjs-dist/legacy/build/pdf.mjs');
+  })();
+  return loaded;
+}
+
+/** One page's text with line breaks, and blank lines where the vertical gap says a paragraph ends. */
+function pageText(items: readonly TextItem[]): string {
+  const lines: Array<{ y: number; size: number; text: string }> = [];
+  let text = '';
+  let y: number | null = null;
+  let size = 0;
+  let endX: number | null = null;
+  const endLine = (): void => {
+    if (text.trim() !== '' && y !== null) lines.push({ y, size, text: text.trim() });
+    text = '';
+    endX = null;
+  };
+  for (const item of items) {
+    const itemSize = Math.abs(item.transform[3] ?? item.height) || item.height || 10;
+    const x = item.transform[4] ?? 0;
+    const itemY = item.transform[5] ?? 0;
+    if (y !== null && Math.abs(itemY - y) > itemSize / 2) endLine();
+    if (item.str !== '') {
+      if (text === '') {
+        y = itemY;
+        size = itemSize;
+      } else if (endX !== null && x > endX + itemSize * 0.15 && !text.endsWith(' ') && !item.str.startsWith(' ')) {
+        text += ' ';
+      }
+      text += item.str;
+      endX = x + item.width;
+    }
+    if (item.hasEOL) endLine();
+  }
+  endLine();
+  let out = '';
+  lines.forEach((line, i) => {
+    const prev = lines[i - 1];
+    if (prev) out += Math.abs(prev.y - line.y) > Math.max(prev.size, line.size) * 1.6 ? '\n\n' : '\n';
+    out += line.text;
+  });
+  return out;
+}
+
+/**
+ * The text of a PDF, pages separated by blank lines. Encrypted and unreadable files are
+ * rejected with DOCUMENT_REJECTED naming `filename`.
+ */
+export async function extractPdfText(filename: string, bytes: Uint8Array): Promise<string> {
+  const { getDocument, VerbosityLevel } = await pdfjs();
+  // pdfjs takes ownership of (detaches) the buffer it is given, so hand it a copy.
+  const task = getDocument({
+    data: new Uint8Array(bytes),
+    verbosity: VerbosityLevel.ERRORS,
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    stopAtErrors: false,
+  });
+  let doc;
+  try {
+    doc = await task.promise;
+  } catch (error) {
+    const name = error instanceof Error ? error.name : '';
+    throw rejectDocument(
+      filename,
+      name === 'PasswordException' ? 'encrypted_pdf' : 'unreadable_pdf',
+      name === 'PasswordException' ? `${filename} is a password-protected PDF` : `${filename} is not a readable PDF`,
+    );
+  }
+  try {
+    const pages: string[] = [];
+    for (let n = 1; n <= doc.numPages; n++) {
+      const page = await doc.getPage(n);
+      const content = await page.getTextContent();
+      pages.push(pageText(content.items.filter((i): i is Extract<(typeof content.items)[number], { str: string }> => 'str' in i)));
+      page.cleanup();
+    }
+    return pages.filter((p) => p.trim() !== '').join('\n\n');
+  } catch {
+    throw rejectDocument(filename, 'unreadable_pdf', `${filename} is not a readable PDF`);
+  } finally {
+    await doc.destroy();
+  }
+}
