@@ -7,8 +7,9 @@ export default defineConfig({
     // Each test file starts its own runtime and state store; two cores, so two workers.
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: CI has two cores and end-to-end tests start whole runtimes and sandboxes.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     // DBOPS_LOG_LEVEL=error npm test shows the service's logs, e.g. the cause of an unexpected 500.
     env: { DBOPS_LOG_LEVEL: process.env.DBOPS_LOG_LEVEL ?? 'silent' },
   },

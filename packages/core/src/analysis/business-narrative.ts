@@ -54,8 +54,10 @@ export function businessNarrative(
   affected: readonly AffectedTable[],
   maxScore: number,
   category: string,
-  chunks: readonly RankedDocumentChunk[],
+  ranked: readonly RankedDocumentChunk[],
 ): BusinessNarrative {
+  // Cite only chunks that name an affected table, so the summary's claim below holds.
+  const chunks = ranked.filter((c) => (c.mentioned_tables?.length ?? 0) > 0);
   let summary = narrativeSummary(statements, affected, maxScore, category);
   const processes = affectedProcesses(statements);
   if (chunks.length) {

@@ -141,11 +141,16 @@ export function createGateway(options: GatewayOptions): Server {
     send(res, normalize(result), requestId);
   };
 
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       options.onError?.(error);
       if (!res.headersSent) send(res, envelope(500, 'INTERNAL_ERROR', 'Internal Server Error'), 'unknown');
       else res.destroy();
     });
   });
+  // Keep idle connections open longer than clients do (undici: 4 s), so a client never reuses
+  // a socket the server is closing at that instant (ECONNRESET under load).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  return server;
 }
