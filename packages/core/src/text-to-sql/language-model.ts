@@ -10,7 +10,7 @@ export interface FailedAttempt {
 export interface GenerationRequest {
   question: string;
   /** Retrieved tables (plus one foreign-key hop), best match first, with their similarity. */
-  tables: ReadonlyArray<{ table: TableInfo; similarity: number }>;
+  tables: ReadonlyArray<{ table: TableInfo; similarity: number; via_foreign_key?: boolean }>;
   enums: readonly EnumInfo[];
   /** Business-document excerpts retrieved for the question. */
   documents: ReadonlyArray<{ filename: string; excerpt: string; relevance: number }>;

@@ -65,6 +65,10 @@ describe('offline SQL generator', () => {
     ['How many orders in 2024?', "SELECT count(*) FROM orders WHERE created_at >= '2024-01-01' AND created_at < '2025-01-01'"],
     ['Top 2 products by price', 'SELECT * FROM products ORDER BY price DESC LIMIT 2'],
     ['Customers with more than 1 orders', 'SELECT c.* FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.id HAVING count(o.id) > 1'],
+    ['Order items with quantity 1', 'SELECT * FROM order_items WHERE quantity = 1'],
+    ['Total order item quantity per product', 'SELECT p.name, sum(oi.quantity) FROM order_items oi JOIN products p ON p.id = oi.product_id GROUP BY p.name'],
+    ['Top 2 orders by total', 'SELECT * FROM orders ORDER BY total DESC, id LIMIT 2'],
+    ['Average quantity per product', 'SELECT p.name, round(avg(oi.quantity), 2) FROM products p JOIN order_items oi ON oi.product_id = p.id GROUP BY p.id, p.name'],
     ['Number of orders by status', 'SELECT status, count(*) FROM orders GROUP BY status'],
     ['Which customer has the most orders?', 'SELECT c.id, c.name, count(o.id) FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.id, c.name ORDER BY 3 DESC LIMIT 1'],
   ])('answers %s', async (question, reference) => {
@@ -72,6 +76,12 @@ describe('offline SQL generator', () => {
     expect(out.sql, out.reasoning).not.toBe('');
     expect(out.confidence).toBeGreaterThanOrEqual(0.5);
     expect((await rows(out.sql)).sort(), out.sql).toEqual((await rows(reference)).sort());
+  });
+
+  it('is honest about question shapes it has no rule for', () => {
+    const out = generateOffline(request('Customers who never placed an order'));
+    expect(out.confidence).toBeLessThan(0.5);
+    expect(out.warnings.join(' ')).toMatch(/negation/);
   });
 
   it('is honest when the schema does not cover the question', () => {

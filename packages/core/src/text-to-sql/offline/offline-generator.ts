@@ -1,9 +1,11 @@
 import type { GeneratedSql, GenerationRequest, SqlGenerator } from '../language-model';
 import { findComparisons } from './comparisons';
 import { findDateRange } from './date-ranges';
+import { findImplicitEquals } from './implicit-equals';
 import { type JoinStep, joinPath } from './join-paths';
 import { type ColumnMention, findMentions, type TableMention } from './mentions';
 import { columnRef, type IndexedColumn, type IndexedTable, indexSchema, keyColumn, labelColumn } from './schema-index';
+import { unsupportedConstructs } from './unsupported-constructs';
 import { questionWords, STOP_WORDS, type Word } from './words';
 
 type Aggregate = 'count' | 'sum' | 'avg' | 'max' | 'min';
@@ -115,7 +117,10 @@ export function generateOffline(request: GenerationRequest): GeneratedSql {
   // "total" is an aggregate unless it names a column ("orders with total over 100").
   const freeText = ` ${words.map((w) => (mentions.used.has(w.index) ? '_' : w.lower)).join(' ')} `;
   const sumPhrase = words.some(
-    (w) => /^(total|sum)$/.test(w.lower) && (words[w.index + 1]?.lower === 'of' || mentions.columns.some((c) => c.start === w.index + 1 && c.column.kind === 'number')),
+    (w) =>
+      /^(total|sum)$/.test(w.lower) &&
+      // "total of ...", "total quantity", "total payment amount": a numeric column within three words.
+      (words[w.index + 1]?.lower === 'of' || mentions.columns.some((c) => c.start > w.index && c.start - w.index <= 3 && c.column.kind === 'number')),
   );
   const aggregate = isCount ? undefined : (AGGREGATE_WORDS.find(([re]) => re.test(freeText))?.[1] ?? (sumPhrase ? 'sum' : undefined));
 
@@ -123,7 +128,10 @@ export function generateOffline(request: GenerationRequest): GeneratedSql {
   applyValueFilters(plan, words, mentions.columns, mentions.tables, used);
   const dateRange = findDateRange(lower);
   if (dateRange) applyDateRange(plan, dateRange, mentions.columns, used);
-  const comparisons = findComparisons(lower, (i) => words[i]?.kind === 'number');
+  const isNumber = (i: number): boolean => words[i]?.kind === 'number' && !used.has(i);
+  const explicit = findComparisons(lower, isNumber);
+  const numericEnds = mentions.columns.filter((c) => c.column.kind === 'number').map((c) => c.end);
+  const comparisons = [...explicit, ...findImplicitEquals(lower, numericEnds, isNumber, explicit)];
 
   // Top-N: "top 5 X by Y", "5 most expensive X", "which X has the most Y".
   const topMatch = /\btop (\d+)\b/.exec(text) ?? /\b(\d+) (?:most|least|highest|lowest|largest|smallest|biggest|best|cheapest)\b/.exec(text);
@@ -145,8 +153,11 @@ export function generateOffline(request: GenerationRequest): GeneratedSql {
   for (const t of mentions.tables) if (t.table !== main) plan.join(t.table);
 
   const unplaced = words.filter((w) => w.kind === 'word' && !used.has(w.index) && !STOP_WORDS.has(w.lower) && !STOP_WORDS.has(w.stem) && w.lower.length > 2);
-  const confidence = Math.max(0.3, Math.min(1, 1 - 0.12 * unplaced.length - (plan.warnings.length > 0 ? 0.15 : 0)));
+  const unsupported = unsupportedConstructs(text);
+  let confidence = Math.max(0.3, Math.min(1, 1 - 0.12 * unplaced.length - (plan.warnings.length > 0 ? 0.15 : 0)));
+  if (unsupported.length > 0) confidence = Math.min(confidence, 0.4);
   if (unplaced.length > 0) plan.warnings.push(`Not matched to the schema: ${unplaced.map((w) => w.text).join(', ')}.`);
+  if (unsupported.length > 0) plan.warnings.push(`The question asks for ${unsupported.join(' and ')}, which the offline generator cannot express; the SQL is a partial answer.`);
 
   return {
     sql: plan.sql(),
@@ -268,6 +279,9 @@ function findGroupTarget(words: readonly Word[], tms: readonly TableMention[], c
     if (col && !(col.column.kind === 'number' && col.table === main)) return { table: col.table, column: col.column };
     const t = tms.find((m) => m.start === next || m.start === next + 1);
     if (t && t.table !== main) return { table: t.table };
+    // "average rating per product" over products: the measure lives in a related table, so
+    // the rows of the main table itself are the groups.
+    if (t && cms.some((c) => c.table !== main && c.column.kind === 'number')) return { table: main };
   }
   return undefined;
 }
@@ -278,6 +292,9 @@ function applyGroup(plan: Plan, target: { table: IndexedTable; column?: IndexedC
   if (!col) return;
   const ref = columnRef(target.table, col);
   plan.select.push(ref);
+  // Grouping "per customer" by name alone would merge two customers of the same name.
+  const key = target.column ? undefined : keyColumn(target.table);
+  if (key && key !== col) plan.groupBy.push(columnRef(target.table, key));
   plan.groupBy.push(ref);
   plan.notes.push(`Grouped by ${target.table.table.name}.${col.column.name}.`);
 }
@@ -351,6 +368,8 @@ function buildTopN(
   if (measure && measure.t === main) {
     plan.select.push(`${main.alias}.*`);
     plan.orderBy.push(`${columnRef(main, measure.c)} ${dir}`);
+    // Ties are broken by the key so that "top 5" always names the same rows.
+    if (key && key !== measure.c) plan.orderBy.push(`${columnRef(main, key)} ASC`);
     if (plan.joins.length > 0) plan.distinct = true;
   } else if (related && key) {
     const group = [columnRef(main, key), ...(label && label !== key ? [columnRef(main, label)] : [])];
@@ -365,6 +384,8 @@ function buildTopN(
       plan.select.push(`count(${rk ? columnRef(related.table, rk) : '*'}) AS ${related.table.table.name}_count`);
       plan.orderBy.push(`${related.table.table.name}_count ${dir}`);
     }
+    // Ties are broken by the key so that "which X has the most Y" names one row deterministically.
+    plan.orderBy.push(`${columnRef(main, key)} ASC`);
   } else {
     plan.select.push(`${main.alias}.*`);
     const dateCol = main.columns.find((c) => c.kind === 'date');
