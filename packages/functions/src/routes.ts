@@ -75,6 +75,9 @@ export const routes = [
   route('DELETE', '/provision/{provision_id}', 'provision-delete', KEY, false, 'Drop a managed database'),
 
   route('POST', '/mcp', 'mcp', KEY, false, 'MCP streamable HTTP endpoint'),
+  // Stateless server: GET (server-initiated stream) and DELETE (session end) answer 405, as the transport spec allows.
+  route('GET', '/mcp', 'mcp', KEY, false, 'MCP streamable HTTP: no standalone stream (405)'),
+  route('DELETE', '/mcp', 'mcp', KEY, false, 'MCP streamable HTTP: no sessions (405)'),
 ] as const satisfies readonly RouteDefinition[];
 
 

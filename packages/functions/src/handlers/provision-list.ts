@@ -1,4 +1,10 @@
-import { notImplemented } from '../http/define-handler';
+import { listProvisionedDatabases } from '@dbops/core/provisioning/provision-service';
+import { defineHandler } from '../http/define-handler';
+import { ok } from '../http/responses';
 
-/** Not built yet: answers 501 with the envelope until its issue lands. */
-export const handler = notImplemented('provision-list');
+/** GET /api/v1/provision: `{databases, count, limit}` of the caller's active managed databases. */
+export const handler = defineHandler('provision-list', {
+  async handle({ auth, container }) {
+    return ok(await listProvisionedDatabases(container, auth.userId));
+  },
+});

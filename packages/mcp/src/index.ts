@@ -1,0 +1,2 @@
+export { loadStdioConfig, type StdioConfig } from './config';
+export { httpCaller } from './http-caller';
