@@ -150,7 +150,7 @@ async function benchServer(label: string, adminUrl: string): Promise<string[]> {
   const warm = await time(() => introspectConnection(deps, userId, conn.id), Math.max(2, Math.min(RUNS, 3)));
   await store.close();
   await rm(home, { recursive: true, force: true });
-  lines.push(`full introspection, first (connect, read, store snapshot JSON, embed and index ${relations} chunks in PGlite/HNSW): ${cold[0]!.toFixed(0)} ms`);
+  lines.push(`full introspection, first (connect, read, store snapshot JSON, embed and store the table chunks in PGlite): ${cold[0]!.toFixed(0)} ms`);
   lines.push(`full introspection, schema unchanged (chunks kept): ${fmt(warm)}`);
   const full = warm;
 
