@@ -4,7 +4,7 @@
  * with the PGlite sandbox (p50 over several runs). Prints the figures.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { analyzeMigration } from '../packages/core/src/analysis/analyze-migration';
@@ -33,7 +33,13 @@ async function main() {
   const oursMs = performance.now() - t0;
 
   // squawk-cli on the same files, one process for the whole corpus (its best case).
-  const squawk = path.join(process.cwd(), 'node_modules/.bin/squawk');
+  // squawk-cli is not a project dependency: its lockfile entry breaks `npm ci` where the registry
+  // lacks its other-platform packages. The bench installs it into a cache folder on first use.
+  const tools = path.join(process.cwd(), 'node_modules/.cache/dbops-bench-tools');
+  const squawk = path.join(tools, 'node_modules/.bin/squawk');
+  if (!existsSync(squawk)) {
+    execFileSync('npm', ['install', '--prefix', tools, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', 'squawk-cli@2.66.0'], { stdio: 'ignore' });
+  }
   t0 = performance.now();
   let squawkOut = '';
   try {
