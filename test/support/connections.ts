@@ -1,5 +1,8 @@
 import type { ConnectionView } from '@dbops/core/connections/connection-view';
-import type { TestRuntime } from './test-runtime';
+import { createScratchDatabase, sql } from './scratch-database';
+import { startTestRuntime, type TestRuntime } from './test-runtime';
+
+type ScratchDatabase = Awaited<ReturnType<typeof createScratchDatabase>>;
 
 /** `url` with `sslmode=disable` added unless it already names an sslmode (the test server has no TLS). */
 export function withSslDisabled(url: string): string {
@@ -25,4 +28,37 @@ export async function registerConnection(
   });
   if (res.status !== 201) throw new Error(`could not register connection: ${res.status} ${res.text}`);
   return res.body.data;
+}
+
+/** A running service with one user, an API key and a registered scratch database. */
+export interface ConnectedRuntime {
+  t: TestRuntime;
+  db: ScratchDatabase;
+  user: string;
+  apiKey: string;
+  connectionId: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the service, creates a scratch database (running `setupSql` on it), and registers it
+ * for `user`, who also gets an API key: the common start of feature fixtures.
+ */
+export async function startConnectedRuntime(options: { prefix: string; user: string; setupSql?: string; env?: Record<string, string> }): Promise<ConnectedRuntime> {
+  const t = await startTestRuntime(options.env ? { env: options.env } : {});
+  const db = await createScratchDatabase(options.prefix);
+  if (options.setupSql) await sql(db.url, options.setupSql);
+  const connection = await registerConnection(t, options.user, db.url);
+  const apiKey = await t.apiKey(options.user);
+  return {
+    t,
+    db,
+    user: options.user,
+    apiKey,
+    connectionId: connection.id,
+    async close() {
+      await t.close();
+      await db.drop();
+    },
+  };
 }

@@ -1,6 +1,6 @@
-import { createScratchDatabase, sql } from './scratch-database';
-import { registerConnection } from './connections';
-import { startTestRuntime, type ApiResponse, type TestRuntime } from './test-runtime';
+import { sql } from './scratch-database';
+import { startConnectedRuntime } from './connections';
+import type { ApiResponse, TestRuntime } from './test-runtime';
 
 /** A runtime, a scratch database registered as a connection of `user`, and an API key. */
 export interface ExecuteFixture {
@@ -15,23 +15,11 @@ export interface ExecuteFixture {
 }
 
 export async function startExecuteFixture(options: { user?: string; setupSql?: string; env?: Record<string, string> } = {}): Promise<ExecuteFixture> {
-  const t = await startTestRuntime(options.env ? { env: options.env } : {});
-  const db = await createScratchDatabase('sqlexec');
-  if (options.setupSql) await sql(db.url, options.setupSql);
-  const user = options.user ?? 'sql-exec-user';
-  const connection = await registerConnection(t, user, db.url);
-  const apiKey = await t.apiKey(user);
+  const base = await startConnectedRuntime({ ...options, prefix: 'sqlexec', user: options.user ?? 'sql-exec-user' });
+  const { t, apiKey, connectionId } = base;
   return {
-    t,
-    db,
-    user,
-    apiKey,
-    connectionId: connection.id,
-    execute: (body, key = apiKey) => t.request('POST', '/execute', { apiKey: key, body: { connection_id: connection.id, ...body } }),
-    async close() {
-      await t.close();
-      await db.drop();
-    },
+    ...base,
+    execute: (body, key = apiKey) => t.request('POST', '/execute', { apiKey: key, body: { connection_id: connectionId, ...body } }),
   };
 }
 

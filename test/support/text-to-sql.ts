@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { registerConnection } from './connections';
-import { createScratchDatabase, sql } from './scratch-database';
-import { type ApiResponse, startTestRuntime, type TestRuntime } from './test-runtime';
+import { startConnectedRuntime } from './connections';
+import { sql } from './scratch-database';
+import type { ApiResponse, TestRuntime } from './test-runtime';
 
 /** A small shop: enough tables and foreign keys for joins, enums, booleans and dates. */
 export const SHOP_SQL = `
@@ -106,23 +106,11 @@ export interface TextToSqlFixture {
 }
 
 export async function startTextToSqlFixture(options: { user?: string; env?: Record<string, string>; setupSql?: string } = {}): Promise<TextToSqlFixture> {
-  const t = await startTestRuntime(options.env ? { env: options.env } : {});
-  const db = await createScratchDatabase('t2s');
-  await sql(db.url, options.setupSql ?? SHOP_SQL);
-  const user = options.user ?? 't2s-user';
-  const connection = await registerConnection(t, user, db.url);
-  const apiKey = await t.apiKey(user);
+  const base = await startConnectedRuntime({ ...options, prefix: 't2s', user: options.user ?? 't2s-user', setupSql: options.setupSql ?? SHOP_SQL });
+  const { t, apiKey, connectionId } = base;
   return {
-    t,
-    db,
-    user,
-    apiKey,
-    connectionId: connection.id,
-    generate: (body, o = {}) => t.request('POST', `/connections/${o.connectionId ?? connection.id}/queries/generate`, { apiKey: o.apiKey ?? apiKey, body }),
-    async close() {
-      await t.close();
-      await db.drop();
-    },
+    ...base,
+    generate: (body, o = {}) => t.request('POST', `/connections/${o.connectionId ?? connectionId}/queries/generate`, { apiKey: o.apiKey ?? apiKey, body }),
   };
 }
 
