@@ -16,17 +16,11 @@ export interface ConnectionView {
 /** The columns behind {@link ConnectionView}; the ciphertext is never selected with them. */
 export const CONNECTION_VIEW_COLUMNS = 'id, name, db_type, host, port, database_name, is_active, created_at, last_introspected_at';
 
-export interface ConnectionViewRow {
-  id: string;
-  name: string;
-  db_type: string;
-  host: string;
-  port: number;
-  database_name: string;
-  is_active: boolean;
+/** A row as the drivers return it: timestamps may be Date or text until {@link iso} maps them. */
+export type ConnectionViewRow = Omit<ConnectionView, 'created_at' | 'last_introspected_at'> & {
   created_at: unknown;
   last_introspected_at: unknown;
-}
+};
 
 export const toConnectionView = (r: ConnectionViewRow): ConnectionView => ({
   id: r.id,

@@ -17,18 +17,8 @@ export interface PaymentRecord {
   completed_at: string | null;
 }
 
-interface Row {
-  id: string;
-  session_id: string;
-  amount_cents: number;
-  currency: string;
-  credits: string;
-  credits_added: string;
-  status: PaymentRecord['status'];
-  receipt_url: string | null;
-  created_at: unknown;
-  completed_at: unknown;
-}
+/** A row as the drivers return it: timestamps may be Date or text until mapped. */
+type Row = Omit<PaymentRecord, 'created_at' | 'completed_at'> & { created_at: unknown; completed_at: unknown };
 
 /** The user's payments, newest first. */
 export async function listPayments(db: Queryable, userId: string): Promise<PaymentRecord[]> {
