@@ -92,6 +92,18 @@ const lambdaContext = (requestId: string, name: string): Context =>
  */
 export function createGateway(options: GatewayOptions): Server {
   const match = createRouteMatcher(options.routes);
+  // A Lambda instance imports its module once; so does the emulator. Re-running import() per
+  // request is not free under a loader hook (tsx resolves every call on its worker thread).
+  const handlers = new Map<RouteDefinition, Promise<ApiHandler>>();
+  const handlerFor = (route: RouteDefinition): Promise<ApiHandler> => {
+    let loading = handlers.get(route);
+    if (!loading) {
+      loading = options.loadHandler(route);
+      loading.catch(() => handlers.delete(route));
+      handlers.set(route, loading);
+    }
+    return loading;
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const requestId = randomUUID();
@@ -136,7 +148,7 @@ export function createGateway(options: GatewayOptions): Server {
       authorizerContext = { ...decision.context };
     }
 
-    const handler = await options.loadHandler(route);
+    const handler = await handlerFor(route);
     const result = await handler(buildHandlerEvent(request, route, params, authorizerContext), lambdaContext(requestId, route.handler));
     send(res, normalize(result), requestId);
   };
