@@ -1,19 +1,9 @@
 import { PGlite } from '@electric-sql/pglite';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { oneTripQuery } from './pglite-one-trip-query';
 import { createPgliteFromTemplate, pgliteExtensions } from './pglite-template';
 import type { Queryable, QueryResult, Store } from './store';
-
-interface PgliteLike {
-  query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>;
-}
-
-const wrap = (db: PgliteLike): Queryable => ({
-  async query<R extends object>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
-    const res = await db.query<R>(sql, params as unknown[]);
-    return { rows: res.rows, rowCount: res.rows.length > 0 ? res.rows.length : (res.affectedRows ?? 0) };
-  },
-});
 
 /**
  * State store on embedded PostgreSQL (PGlite, WASM) with the pgvector extension.
@@ -27,7 +17,12 @@ export class PgliteStore implements Store {
 
   private constructor(db: PGlite) {
     this.#db = db;
-    this.#q = wrap(db);
+    // Outside a transaction a statement takes both of PGlite's locks, as PGlite.query does, so
+    // it never lands between the statements of someone else's transaction.
+    this.#q = {
+      query: <R extends object>(sql: string, params: readonly unknown[] = []) =>
+        db._runExclusiveTransaction(() => db._runExclusiveQuery(() => oneTripQuery<R>(db, sql, params, true))),
+    };
   }
 
   /** Opens (or creates) the store in `dataDir`; `undefined` keeps it in memory. */
@@ -42,7 +37,17 @@ export class PgliteStore implements Store {
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.#db.transaction((tx) => fn(wrap(tx)));
+    const db = this.#db;
+    // PGlite.transaction holds the transaction lock for the whole callback; each statement in it
+    // takes only the query lock, and the file-system sync waits for COMMIT.
+    return db.transaction((tx) =>
+      fn({
+        query: <R extends object>(sql: string, params: readonly unknown[] = []) => {
+          if (tx.closed) throw new Error('Transaction is closed');
+          return db._runExclusiveQuery(() => oneTripQuery<R>(db, sql, params, false));
+        },
+      }),
+    );
   }
 
   async exec(script: string): Promise<void> {

@@ -57,6 +57,57 @@ describe.each(subjects)('store contract: $name', (subject) => {
     expect(res.rowCount).toBe(1);
   });
 
+  it('prepares parameters and parses results the same way on both stores', async () => {
+    const at = new Date('2026-01-02T03:04:05.678Z');
+    const res = await store.query<Record<string, unknown>>(
+      `SELECT $1::numeric(20,4) AS money, $2::bigint AS big, $3::timestamptz AS at, $4::jsonb AS doc, $5::text[] AS tags,
+              $6::bytea AS raw, $7::boolean AS flag, $8::text AS nothing, $9::uuid AS id`,
+      ['12.3400', '9007199254740993', at, { a: [1, 'x'] }, ['a', 'b,c', 'd"e'], Buffer.from([0, 255]), true, null, '00000000-0000-0000-0000-00000000000a'],
+    );
+    const row = res.rows[0]!;
+    expect(row.money).toBe('12.3400');
+    expect(String(row.big)).toBe('9007199254740993');
+    expect(new Date(row.at as string | Date).toISOString()).toBe(at.toISOString());
+    expect(row.doc).toEqual({ a: [1, 'x'] });
+    expect(row.tags).toEqual(['a', 'b,c', 'd"e']);
+    expect(Buffer.from(row.raw as Uint8Array)).toEqual(Buffer.from([0, 255]));
+    expect(row.flag).toBe(true);
+    expect(row.nothing).toBeNull();
+    expect(row.id).toBe('00000000-0000-0000-0000-00000000000a');
+  });
+
+  it('reports affected rows of DML and raises statement errors with their SQLSTATE', async () => {
+    await store.exec('CREATE TABLE dml_probe (v int PRIMARY KEY)');
+    const ins = await store.query('INSERT INTO dml_probe SELECT g FROM generate_series(1, 3) g');
+    expect(ins.rowCount).toBe(3);
+    const upd = await store.query('UPDATE dml_probe SET v = v + 10 WHERE v > $1', [1]);
+    expect(upd.rowCount).toBe(2);
+    await expect(store.query('INSERT INTO dml_probe VALUES ($1)', [1])).rejects.toMatchObject({ code: '23505' });
+    // The store is usable after an error.
+    expect((await store.query<{ n: number }>('SELECT count(*)::int AS n FROM dml_probe')).rows).toEqual([{ n: 3 }]);
+  });
+
+  it('never runs a statement between the statements of another transaction', async () => {
+    await store.exec('CREATE TABLE iso_probe (v int)');
+    let release!: () => void;
+    let inserted!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const midway = new Promise<void>((r) => (inserted = r));
+    const tx = store.transaction(async (q) => {
+      await q.query('INSERT INTO iso_probe VALUES (1)');
+      inserted();
+      await gate;
+      await q.query('DELETE FROM iso_probe');
+    });
+    await midway;
+    // On a server this read sees the committed state (empty); on PGlite it waits for the transaction.
+    const outside = store.query<{ n: number }>('SELECT count(*)::int AS n FROM iso_probe');
+    await new Promise((r) => setTimeout(r, 20));
+    release();
+    await tx;
+    expect((await outside).rows).toEqual([{ n: 0 }]);
+  });
+
   it('commits a transaction that resolves and rolls back one that throws', async () => {
     await store.exec('CREATE TABLE tx_probe (v int)');
     await store.transaction(async (tx) => {
