@@ -10,29 +10,49 @@ export interface RateLimitSettings {
   windowMs: number;
 }
 
-/**
- * Counts a request against the user's fixed window in the state store (so the count holds
- * across Lambda instances) and throws RATE_LIMITED with Retry-After once it is spent.
- */
-export async function consumeRateLimit(db: Queryable, userId: string, settings: RateLimitSettings, clock: Clock): Promise<void> {
+/** The fixed window a request falls in. */
+export interface RateWindow {
+  nowMs: number;
+  startMs: number;
+}
+
+export function rateWindowOf(settings: RateLimitSettings, clock: Clock): RateWindow {
   const nowMs = clock.now().getTime();
-  const windowStartMs = Math.floor(nowMs / settings.windowMs) * settings.windowMs;
-  const res = await db.query<{ count: number }>(
-    `INSERT INTO rate_limit_windows (user_id, window_start, count) VALUES ($1, $2, 1)
+  return { nowMs, startMs: Math.floor(nowMs / settings.windowMs) * settings.windowMs };
+}
+
+/**
+ * The upsert that counts one request in its window, as SQL to embed in a larger statement;
+ * `user` and `windowStart` name its parameters. It returns the window's new `count`.
+ */
+export const countRequestSql = (user: string, windowStart: string): string =>
+  `INSERT INTO rate_limit_windows (user_id, window_start, count) VALUES (${user}, ${windowStart}, 1)
      ON CONFLICT (user_id, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
-     RETURNING count`,
-    [userId, new Date(windowStartMs)],
-  );
-  const count = Number(res.rows[0]?.count ?? 0);
+     RETURNING count`;
+
+/**
+ * What follows counting: on the first request of a window the user's older windows go (they are
+ * of no further use), and over the limit the request is refused with Retry-After.
+ */
+export async function settleRateCount(db: Queryable, userId: string, count: number, settings: RateLimitSettings, window: RateWindow): Promise<void> {
   if (count === 1) {
-    // First request of a new window: old windows of this user are of no further use.
-    await db.query('DELETE FROM rate_limit_windows WHERE user_id = $1 AND window_start < $2', [userId, new Date(windowStartMs)]);
+    await db.query('DELETE FROM rate_limit_windows WHERE user_id = $1 AND window_start < $2', [userId, new Date(window.startMs)]);
   }
   if (count > settings.limit) {
-    const retryAfter = Math.max(1, Math.ceil((windowStartMs + settings.windowMs - nowMs) / 1000));
+    const retryAfter = Math.max(1, Math.ceil((window.startMs + settings.windowMs - window.nowMs) / 1000));
     throw new AppError('RATE_LIMITED', `Rate limit of ${settings.limit} requests per ${settings.windowMs / 1000} s exceeded; retry after ${retryAfter} s.`, {
       headers: { 'Retry-After': String(retryAfter) },
       details: { limit: settings.limit, window_seconds: settings.windowMs / 1000, retry_after_seconds: retryAfter },
     });
   }
+}
+
+/**
+ * Counts a request against the user's fixed window in the state store (so the count holds
+ * across Lambda instances) and throws RATE_LIMITED with Retry-After once it is spent.
+ */
+export async function consumeRateLimit(db: Queryable, userId: string, settings: RateLimitSettings, clock: Clock): Promise<void> {
+  const window = rateWindowOf(settings, clock);
+  const res = await db.query<{ count: number }>(countRequestSql('$1', '$2'), [userId, new Date(window.startMs)]);
+  await settleRateCount(db, userId, Number(res.rows[0]?.count ?? 0), settings, window);
 }

@@ -1,5 +1,7 @@
+import { countRequestSql, type RateLimitSettings, rateWindowOf, settleRateCount } from '../accounts/rate-limiter';
 import { AppError } from '../errors/app-error';
 import type { Queryable } from '../store/store';
+import type { Clock } from '../util/clock';
 import { iso } from '../util/timestamps';
 import { PRICE_PER_REQUEST } from './prices';
 
@@ -17,6 +19,18 @@ export interface UsageRecord {
   created_at: string;
 }
 
+// $1 user, $2 price, $3 method, $4 path. The guarded UPDATE re-checks the balance under its row lock.
+const CHARGE_SQL = `UPDATE users
+          SET balance = balance - $2::numeric,
+              total_spent = total_spent + $2::numeric,
+              total_requests = total_requests + 1
+        WHERE id = $1 AND balance >= $2::numeric`;
+const RECORD_SQL = `INSERT INTO usage_records (user_id, method, path, cost) SELECT $1, $3, $4, $2::numeric FROM charged`;
+
+function insufficient(price: string): never {
+  throw new AppError('INSUFFICIENT_CREDITS', `Insufficient credits: this request costs ${price} and your balance is lower. Add credits with POST /api/v1/billing/checkout.`);
+}
+
 /**
  * Takes the price of one request from the user's credits and records the request, in one
  * statement: the guarded UPDATE re-checks the balance under its row lock, so N concurrent
@@ -29,25 +43,38 @@ export async function chargeRequest(
   price: string = PRICE_PER_REQUEST,
 ): Promise<string> {
   const res = await db.query<{ balance: string }>(
-    `WITH charged AS (
-       UPDATE users
-          SET balance = balance - $2::numeric,
-              total_spent = total_spent + $2::numeric,
-              total_requests = total_requests + 1
-        WHERE id = $1 AND balance >= $2::numeric
-       RETURNING balance
-     ), recorded AS (
-       INSERT INTO usage_records (user_id, method, path, cost)
-       SELECT $1, $3, $4, $2::numeric FROM charged
-     )
+    `WITH charged AS (${CHARGE_SQL} RETURNING balance), recorded AS (${RECORD_SQL})
      SELECT balance::text AS balance FROM charged`,
     [userId, price, request.method, request.path],
   );
-  const row = res.rows[0];
-  if (!row) {
-    throw new AppError('INSUFFICIENT_CREDITS', `Insufficient credits: this request costs ${price} and your balance is lower. Add credits with POST /api/v1/billing/checkout.`);
-  }
-  return row.balance;
+  return res.rows[0]?.balance ?? insufficient(price);
+}
+
+/**
+ * A billable request's admission in one statement: counts it against the user's rate-limit
+ * window and, only when that leaves it within the limit, charges it as {@link chargeRequest}
+ * does. One write instead of two on the path of every billable request; a rate-limited request
+ * is never charged. Throws RATE_LIMITED or INSUFFICIENT_CREDITS; returns the new balance.
+ */
+export async function chargeWithinRateLimit(
+  db: Queryable,
+  userId: string,
+  request: { method: string; path: string },
+  rateLimit: RateLimitSettings,
+  clock: Clock,
+  price: string = PRICE_PER_REQUEST,
+): Promise<string> {
+  const window = rateWindowOf(rateLimit, clock);
+  const res = await db.query<{ count: number; balance: string | null }>(
+    `WITH counted AS (${countRequestSql('$1', '$5')}),
+     charged AS (${CHARGE_SQL} AND (SELECT count FROM counted) <= $6 RETURNING balance),
+     recorded AS (${RECORD_SQL})
+     SELECT (SELECT count FROM counted) AS count, (SELECT balance::text FROM charged) AS balance`,
+    [userId, price, request.method, request.path, new Date(window.startMs), rateLimit.limit],
+  );
+  const row = res.rows[0]!;
+  await settleRateCount(db, userId, Number(row.count), rateLimit, window);
+  return row.balance ?? insufficient(price);
 }
 
 export async function getBalance(db: Queryable, userId: string): Promise<Balance> {

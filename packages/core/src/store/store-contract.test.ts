@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase } from '../../../../test/support/scratch-database';
-import { chargeRequest, getBalance, listUsage } from '../billing/meter';
+import { chargeRequest, chargeWithinRateLimit, getBalance, listUsage } from '../billing/meter';
 import { ensureUser } from '../accounts/users';
 import { migrate } from './migrate';
 import { foundationMigrations } from './migrations/foundation';
@@ -145,6 +145,21 @@ describe.each(subjects)('store contract: $name', (subject) => {
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
     const balance = await getBalance(store, userId);
     expect(balance).toEqual({ balance: '0.0000', total_spent: '0.0500', total_requests: 10, cost_per_request: '0.0050' });
+    expect(await listUsage(store, userId)).toHaveLength(10);
+  });
+
+  it('admits concurrent billable requests up to the rate limit and the credits, charging only those', async () => {
+    const userId = await ensureUser(store, 'contract', `admit-${subject.name}`);
+    await store.query('UPDATE users SET balance = 0.0500 WHERE id = $1', [userId]);
+    const clock = { now: () => new Date('2026-01-01T00:00:10Z') };
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, () => chargeWithinRateLimit(store, userId, { method: 'POST', path: '/api/v1/execute' }, { limit: 25, windowMs: 60_000 }, clock)),
+    );
+    const codes = results.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as { code: string }).code));
+    expect(codes.filter((c) => c === 'ok')).toHaveLength(10);
+    expect(codes.filter((c) => c === 'INSUFFICIENT_CREDITS')).toHaveLength(15);
+    expect(codes.filter((c) => c === 'RATE_LIMITED')).toHaveLength(15);
+    expect((await getBalance(store, userId)).balance).toBe('0.0000');
     expect(await listUsage(store, userId)).toHaveLength(10);
   });
 });

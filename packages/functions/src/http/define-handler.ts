@@ -1,5 +1,5 @@
 import { consumeRateLimit } from '@dbops/core/accounts/rate-limiter';
-import { chargeRequest } from '@dbops/core/billing/meter';
+import { chargeWithinRateLimit } from '@dbops/core/billing/meter';
 import { AppError } from '@dbops/core/errors/app-error';
 import middy from '@middy/core';
 import { z } from 'zod';
@@ -44,23 +44,32 @@ function build<BS, PS, QS, A>(name: HandlerName, spec: HandlerSpec<BS, PS, QS, A
     const container = await getContainer();
     const lambdaCtx = event.requestContext.authorizer?.lambda;
     let auth: AuthContext | null = null;
+    const rateLimit = { limit: container.settings.rateLimit, windowMs: container.settings.rateLimitWindowSeconds * 1000 };
+    // A billable request that passes validation is counted and charged in one statement; every
+    // other request (free, or failing validation) is counted on its own first. Either way the
+    // rate limit is checked before validation errors and before the charge.
+    const billable = route.billable && authenticated;
     if (authenticated) {
       if (!isAuthContext(lambdaCtx)) throw new AppError('UNAUTHORIZED', 'Missing or invalid credentials');
       auth = lambdaCtx;
-      await consumeRateLimit(
-        container.store,
-        auth.userId,
-        { limit: container.settings.rateLimit, windowMs: container.settings.rateLimitWindowSeconds * 1000 },
-        container.clock,
-      );
+      if (!billable) await consumeRateLimit(container.store, auth.userId, rateLimit, container.clock);
     }
-    const params = spec.params ? parseOrThrow(spec.params as unknown as z.ZodType, event.pathParameters ?? {}, 'path') : undefined;
-    const query = spec.query ? parseOrThrow(spec.query as unknown as z.ZodType, event.queryStringParameters ?? {}, 'query') : undefined;
-    const body = spec.body ? parseOrThrow(spec.body as unknown as z.ZodType, readJsonBody(event), 'body') : undefined;
+    let params: unknown;
+    let query: unknown;
+    let body: unknown;
+    try {
+      params = spec.params ? parseOrThrow(spec.params as unknown as z.ZodType, event.pathParameters ?? {}, 'path') : undefined;
+      query = spec.query ? parseOrThrow(spec.query as unknown as z.ZodType, event.queryStringParameters ?? {}, 'query') : undefined;
+      body = spec.body ? parseOrThrow(spec.body as unknown as z.ZodType, readJsonBody(event), 'body') : undefined;
+    } catch (error) {
+      if (billable && auth) await consumeRateLimit(container.store, auth.userId, rateLimit, container.clock);
+      throw error;
+    }
 
     let remaining: string | undefined;
-    if (route.billable && auth) {
-      remaining = await chargeRequest(container.store, auth.userId, { method: event.requestContext.http.method, path: event.rawPath });
+    if (billable && auth) {
+      const request = { method: event.requestContext.http.method, path: event.rawPath };
+      remaining = await chargeWithinRateLimit(container.store, auth.userId, request, rateLimit, container.clock);
     }
     let result: HttpResult;
     try {

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureUser } from '../accounts/users';
+import { migrate } from '../store/migrate';
+import { foundationMigrations } from '../store/migrations/foundation';
+import { PgliteStore } from '../store/pglite-store';
+import { chargeWithinRateLimit, getBalance, listUsage } from './meter';
+
+describe('chargeWithinRateLimit', () => {
+  let store: PgliteStore;
+  let now = new Date('2026-01-01T00:00:10Z');
+  const clock = { now: () => now };
+  const request = { method: 'POST', path: '/api/v1/execute' };
+
+  beforeAll(async () => {
+    store = await PgliteStore.open();
+    await migrate(store, foundationMigrations);
+  });
+  afterAll(() => store.close());
+
+  const windows = async (user: string) =>
+    (await store.query<{ count: number }>('SELECT count FROM rate_limit_windows WHERE user_id = $1 ORDER BY window_start', [user])).rows.map((r) => r.count);
+
+  it('charges within the limit and refuses over it without charging', async () => {
+    const user = await ensureUser(store, 'meter', 'a');
+    const rl = { limit: 2, windowMs: 60_000 };
+    expect(await chargeWithinRateLimit(store, user, request, rl, clock)).toBe('9.9950');
+    expect(await chargeWithinRateLimit(store, user, request, rl, clock)).toBe('9.9900');
+    const error = await chargeWithinRateLimit(store, user, request, rl, clock).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'RATE_LIMITED', headers: { 'Retry-After': '50' } });
+    expect((await getBalance(store, user)).balance).toBe('9.9900');
+    expect(await listUsage(store, user)).toHaveLength(2);
+    expect(await windows(user)).toEqual([3]);
+
+    // The next window starts afresh and forgets the old one.
+    now = new Date('2026-01-01T00:01:00Z');
+    expect(await chargeWithinRateLimit(store, user, request, rl, clock)).toBe('9.9850');
+    expect(await windows(user)).toEqual([1]);
+  });
+
+  it('counts a request it cannot charge and answers INSUFFICIENT_CREDITS', async () => {
+    const user = await ensureUser(store, 'meter', 'b');
+    await store.query('UPDATE users SET balance = 0.0040 WHERE id = $1', [user]);
+    await expect(chargeWithinRateLimit(store, user, request, { limit: 5, windowMs: 60_000 }, clock)).rejects.toMatchObject({ code: 'INSUFFICIENT_CREDITS' });
+    expect((await getBalance(store, user)).balance).toBe('0.0040');
+    expect(await listUsage(store, user)).toHaveLength(0);
+    expect(await windows(user)).toEqual([1]);
+  });
+
+  it('lets exactly as many concurrent requests through as both the credits and the limit allow', async () => {
+    const rich = await ensureUser(store, 'meter', 'c');
+    await store.query('UPDATE users SET balance = 0.0500 WHERE id = $1', [rich]);
+    const results = await Promise.allSettled(Array.from({ length: 30 }, () => chargeWithinRateLimit(store, rich, request, { limit: 1000, windowMs: 60_000 }, clock)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
+    expect((await getBalance(store, rich)).balance).toBe('0.0000');
+
+    const limited = await ensureUser(store, 'meter', 'd');
+    const capped = await Promise.allSettled(Array.from({ length: 30 }, () => chargeWithinRateLimit(store, limited, request, { limit: 7, windowMs: 60_000 }, clock)));
+    expect(capped.filter((r) => r.status === 'fulfilled')).toHaveLength(7);
+    expect(await listUsage(store, limited)).toHaveLength(7);
+  });
+});
