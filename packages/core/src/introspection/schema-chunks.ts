@@ -1,5 +1,5 @@
 import { EMBEDDING_DIMENSION, type Embedder } from '../embeddings/embedder';
-import { toPgVector } from '../embeddings/hashing-embedder';
+import { vectorParam } from '../store/vector-param';
 import { createHash } from 'node:crypto';
 import type { Queryable, Store } from '../store/store';
 import type { SchemaChunkText } from './schema-chunk-text';
@@ -50,27 +50,22 @@ export async function syncSchemaChunks(
     }
     for (let start = 0; start < changed.length; start += INSERT_BATCH) {
       const batch = changed.slice(start, start + INSERT_BATCH);
+      // $1-$5 are shared; each row adds five parameters, the embedding in binary (vectorParam).
+      const params: unknown[] = [input.snapshotId, input.connectionId, input.userId, embedder.model, embedder.dimension];
+      const rows = batch.map((c, i) => {
+        params.push(c.table_schema, c.table_name, c.content, c.sha, vectorParam(vectors[start + i] ?? []));
+        const p = 6 + i * 5;
+        return `($1::uuid, $2::uuid, $3::uuid, $${p}, $${p + 1}, $${p + 2}, $${p + 3}, $${p + 4}::vector, $4, $5::int)`;
+      });
       await tx.query(
         `INSERT INTO schema_chunks (snapshot_id, connection_id, user_id, table_schema, table_name, content, content_sha256,
            embedding, embedding_model, embedding_dimension)
-         SELECT $1, $2, $3, s, n, c, h, v::vector, $4, $5
-         FROM unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::text[]) AS u(s, n, c, h, v)
+         VALUES ${rows.join(', ')}
          ON CONFLICT (connection_id, table_schema, table_name) DO UPDATE SET
            snapshot_id = EXCLUDED.snapshot_id, content = EXCLUDED.content, content_sha256 = EXCLUDED.content_sha256,
            embedding = EXCLUDED.embedding, embedding_model = EXCLUDED.embedding_model,
            embedding_dimension = EXCLUDED.embedding_dimension, created_at = now()`,
-        [
-          input.snapshotId,
-          input.connectionId,
-          input.userId,
-          embedder.model,
-          embedder.dimension,
-          batch.map((c) => c.table_schema),
-          batch.map((c) => c.table_name),
-          batch.map((c) => c.content),
-          batch.map((c) => c.sha),
-          batch.map((_, i) => toPgVector(vectors[start + i] ?? [])),
-        ],
+        params,
       );
     }
   });
@@ -106,7 +101,7 @@ export async function searchSchemaChunks(
      )
      SELECT table_schema, table_name, content, snapshot_id, (embedding <=> $3::vector)::float8 AS distance
      FROM mine ORDER BY embedding <=> $3::vector, table_schema, table_name LIMIT $4`,
-    [input.connectionId, input.userId, toPgVector(input.embedding), input.limit, input.model ?? null],
+    [input.connectionId, input.userId, vectorParam(input.embedding), input.limit, input.model ?? null],
   );
   return res.rows.map((r) => ({
     table_schema: r.table_schema,

@@ -6,7 +6,7 @@ import { isConnectionId } from '../connections/connection-id';
 export async function saveSnapshot(db: Queryable, userId: string, snapshot: SchemaSnapshot, durationMs: number): Promise<void> {
   await db.query(
     `INSERT INTO schema_snapshots (id, connection_id, user_id, introspected_at, table_count, duration_ms, snapshot)
-     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7::json)`,
     [snapshot.snapshot_id, snapshot.connection_id, userId, snapshot.introspected_at, snapshot.tables.length, Math.round(durationMs), JSON.stringify(snapshot)],
   );
 }

@@ -8,6 +8,7 @@ import { serviceMigrations } from './migrations/index';
 import { PgStore } from './pg-store';
 import { PgliteStore } from './pglite-store';
 import type { Store } from './store';
+import { vectorParam } from './vector-param';
 
 interface Subject {
   name: string;
@@ -134,6 +135,17 @@ describe.each(subjects)('store contract: $name', (subject) => {
     await migrate(store, serviceMigrations);
     const res = await store.query<{ id: string }>('SELECT id FROM schema_migrations');
     expect(res.rows.length).toBe(serviceMigrations.length);
+  });
+
+  it('takes pgvector values as binary parameters', async (ctx) => {
+    if (!hasVector) ctx.skip();
+    await store.exec('CREATE EXTENSION IF NOT EXISTS vector');
+    const v = [0.5, -1.25, 3.1415927, 1e-7];
+    const res = await store.query<{ t: string; d: number }>('SELECT $1::vector::text AS t, ($1::vector <=> $2::vector)::float8 AS d', [vectorParam(v), vectorParam([1, 0, 0, 0])]);
+    expect((JSON.parse(res.rows[0]!.t) as number[]).map((x, i) => Math.abs(x - v[i]!) < 1e-6)).toEqual([true, true, true, true]);
+    expect(Number(res.rows[0]!.d)).toBeCloseTo(1 - 0.5 / Math.hypot(...v), 5);
+    expect(() => vectorParam([])).toThrow();
+    expect(() => vectorParam([Number.NaN])).toThrow();
   });
 
   it('lets exactly as many concurrent charges through as the credits pay for', async () => {
