@@ -52,6 +52,62 @@ function autocannonRun(url: string, headers: Record<string, string>, body: strin
   });
 }
 
+/**
+ * One client in a child process sending `count` requests back to back over one keep-alive
+ * socket (node:http), timing each with performance.now(): sub-millisecond p50/p99, which
+ * autocannon's whole-millisecond histogram cannot show at one connection.
+ */
+function sequentialRun(url: string, headers: Record<string, string>, body: string | undefined, count: number): Promise<LoadResult> {
+  const script = `
+    import http from 'node:http';
+    const { url, headers, body, count } = JSON.parse(process.env.SEQ_OPTS);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const once = () => new Promise((resolve, reject) => {
+      const req = http.request(url, { method: body === undefined ? 'GET' : 'POST', headers: body === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(body) }, agent }, (res) => {
+        res.on('data', () => undefined);
+        res.on('end', () => (res.statusCode < 300 ? resolve() : reject(new Error('HTTP ' + res.statusCode))));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    for (let i = 0; i < 200; i++) await once();
+    const lat = [];
+    const started = performance.now();
+    for (let i = 0; i < count; i++) { const t = performance.now(); await once(); lat.push(performance.now() - t); }
+    const seconds = (performance.now() - started) / 1000;
+    lat.sort((a, b) => a - b);
+    const at = (p) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))];
+    process.stdout.write(JSON.stringify({ requests: count, rps: count / seconds, p50: at(50), p99: at(99), non2xx: 0 }));
+    agent.destroy();`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...process.env, SEQ_OPTS: JSON.stringify({ url, headers, body, count }) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as LoadResult) : reject(new Error(`sequential client exited ${code}`))));
+  });
+}
+
+/** `count` SELECT 1 back to back on one connected client, each timed. */
+async function rawPgSequential(url: string, count: number): Promise<LoadResult> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  for (let i = 0; i < 200; i++) await c.query('SELECT 1');
+  const lat: number[] = [];
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    const t = performance.now();
+    await c.query('SELECT 1');
+    lat.push(performance.now() - t);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await c.end();
+  lat.sort((a, b) => a - b);
+  return { requests: count, rps: count / seconds, p50: percentile(lat, 50), p99: percentile(lat, 99), non2xx: 0 };
+}
+
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** `connections` clients, each running SELECT 1 back to back for `seconds`. */
@@ -89,7 +145,7 @@ const home = await mkdtemp(path.join(tmpdir(), 'dbops-bench-exec-'));
 const target = await startTargetServer();
 const runtime = await startLocalRuntime({
   port: 0,
-  inMemoryState: true,
+  inMemoryState: false, // on disk under DBOPS_HOME, as `npm start` keeps it
   env: { ...process.env, DBOPS_HOME: home, DBOPS_RATE_LIMIT: '100000000', DBOPS_LOG_LEVEL: 'error' },
 });
 try {
@@ -125,6 +181,19 @@ try {
   const human = JSON.stringify({ connection_id: connectionId, sql: 'SELECT 1' });
   const agent = JSON.stringify({ connection_id: connectionId, sql: 'SELECT 1', caller: 'agent', guardrail: 'strict' });
   const lines: string[] = [];
+  // Overhead at one client, precisely: the same N requests timed one by one.
+  const SEQ = 3000;
+  const seqRaw = await rawPgSequential(dbUrl.toString(), SEQ);
+  const seqFree = await sequentialRun(`${runtime.baseUrl}/billing/balance`, { 'x-api-key': headers['x-api-key'] }, undefined, SEQ);
+  const seqHuman = await sequentialRun(url, headers, human, SEQ);
+  const seqAgent = await sequentialRun(url, headers, agent, SEQ);
+  const seqLines = [
+    row('raw pg, connected client, SELECT 1', 1, seqRaw),
+    row('GET /billing/balance (free, reference)', 1, seqFree),
+    row('POST /execute SELECT 1 (human)', 1, seqHuman),
+    row('POST /execute SELECT 1 (agent, strict)', 1, seqAgent),
+  ];
+  const overhead = `p50 overhead of /execute over raw pg: human ${(seqHuman.p50 - seqRaw.p50).toFixed(2)} ms, agent strict ${(seqAgent.p50 - seqRaw.p50).toFixed(2)} ms (target < 2 ms)`;
   for (const c of [1, 10]) {
     lines.push(row('raw pg, connected client, SELECT 1', c, await rawPg(dbUrl.toString(), c)));
     // The same HTTP pipeline (gateway, authorizer, rate limit) without billing or database work.
@@ -154,6 +223,16 @@ try {
   process.stdout.write(
     [
       `POST /execute vs raw pg, ${seconds} s per line, ${new Date().toISOString()}, gc ${gc ? 'exposed' : 'not exposed'}`,
+      '',
+      `Sequential, one client, ${SEQ} requests each, timed one by one (node:http keep-alive client in a child process):`,
+      '',
+      '| what | connections | requests | req/s | p50 ms | p99 ms | non-2xx |',
+      '|---|---|---|---|---|---|---|',
+      ...seqLines,
+      '',
+      overhead,
+      '',
+      `Load, ${seconds} s per line (autocannon in a child process; whole-millisecond latency histogram):`,
       '',
       '| what | connections | requests | req/s | p50 ms | p99 ms | non-2xx |',
       '|---|---|---|---|---|---|---|',
