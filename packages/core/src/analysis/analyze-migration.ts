@@ -2,12 +2,12 @@ import type { RankedDocumentChunk } from '../context/document-context';
 import type { SchemaSnapshot } from '../introspection/schema-snapshot';
 import { rollbackPlan } from '../rollback/rollback-plan';
 import { runSandbox, type SandboxOptions } from '../sandbox/run-sandbox';
-import { analyzeStatements, type LintSettings, nonTransactional } from './analyze-statements';
+import { analyzeStatements, type LintSettings, nonTransactional, type StatementAnalysis } from './analyze-statements';
 import { businessNarrative } from './business-narrative';
 import { parseStatements } from './parse-statements';
 import { riskCategory } from './risk-score';
 import { buildSchemaIndex } from './schema-index';
-import type { AffectedTable, AnalysisReport, SandboxResult } from './types';
+import type { AffectedTable, AnalysisReport, ImpactChain, SandboxResult } from './types';
 
 export interface AnalyzeOptions extends LintSettings {
   connectionId: string;
@@ -39,6 +39,12 @@ function mergeAffected(lists: readonly AffectedTable[][]): AffectedTable[] {
   return [...out.values()];
 }
 
+function impactChains(items: readonly StatementAnalysis[]): ImpactChain[] {
+  const out: ImpactChain[] = [];
+  for (const i of items) for (const c of i.chains) out.push(c);
+  return out;
+}
+
 /**
  * The migration analysis of spec section 2 from SQL plus a schema snapshot. No network and no
  * access to the user's database: the sandbox is an in-process PGlite. `approval_token` is left
@@ -52,21 +58,37 @@ export async function analyzeMigration(sql: string, snapshot: SchemaSnapshot, op
   const affected = mergeAffected(statements.map((s) => s.affected_tables));
   const score = Math.max(0, ...statements.map((s) => s.risk_score));
   const category = riskCategory(score);
-  const plan = rollbackPlan(items.map((i) => ({ ...i.report.rollback, non_transactional: i.rollbackNonTransactional })));
+  const plan = rollbackPlan(items.map((i) => {
+    const r = i.report.rollback;
+    return { statement_index: r.statement_index, sql: r.sql, reversible: r.reversible, warning: r.warning, non_transactional: i.rollbackNonTransactional };
+  }));
 
   const sandboxOpts = options.sandbox ?? true;
-  const sandboxPromise =
-    sandboxOpts === false
-      ? Promise.resolve(SKIPPED_SANDBOX)
-      : runSandbox(snapshot, parsed, items.map((i) => i.facts), statements.map((s) => s.affected_tables), sandboxOpts === true ? {} : sandboxOpts);
-  const tableNames = affected.map((a) => a.table.split('.').pop()!);
-  const docsPromise = options.findDocuments
-    ? // Documents only enrich the narrative: a failing lookup must not fail the analysis.
-      options.findDocuments({ query: `${statements.map((s) => s.statement_type.toLowerCase().replace(/_/g, ' ')).join(', ')} on ${tableNames.join(', ')}`, tableNames }).catch(() => [])
-    : Promise.resolve([]);
-  const [sandbox, chunks] = await Promise.all([sandboxPromise, docsPromise]);
+  let sandbox = SKIPPED_SANDBOX;
+  let chunks: RankedDocumentChunk[] = [];
+  // Without sandbox and documents there is nothing to wait for (the common lint-only call).
+  if (sandboxOpts !== false || options.findDocuments) {
+    const sandboxPromise =
+      sandboxOpts === false
+        ? Promise.resolve(SKIPPED_SANDBOX)
+        : runSandbox(snapshot, parsed, items.map((i) => i.facts), statements.map((s) => s.affected_tables), sandboxOpts === true ? {} : sandboxOpts);
+    const tableNames = affected.map((a) => a.table.split('.').pop()!);
+    const docsPromise = options.findDocuments
+      ? // Documents only enrich the narrative: a failing lookup must not fail the analysis.
+        options.findDocuments({ query: `${statements.map((s) => s.statement_type.toLowerCase().replace(/_/g, ' ')).join(', ')} on ${tableNames.join(', ')}`, tableNames }).catch(() => [])
+      : Promise.resolve([]);
+    [sandbox, chunks] = await Promise.all([sandboxPromise, docsPromise]);
+  }
 
-  const warnings = [...new Set(statements.flatMap((s) => s.warnings.map((w) => `Statement ${s.index}: ${w}`)))];
+  const warnings: string[] = [];
+  for (const s of statements) {
+    const first = warnings.length;
+    for (const w of s.warnings) {
+      // Each text starts with its statement's own "Statement N:", so duplicates can only come from the same statement.
+      const text = `Statement ${s.index}: ${w}`;
+      if (!warnings.includes(text, first)) warnings.push(text);
+    }
+  }
   if (plan.has_irreversible) warnings.push('The rollback plan has irreversible steps: data removed or changed by this migration cannot be restored automatically.');
   if (sandbox.migration_error && sandboxOpts !== false) warnings.push(`Sandbox: ${sandbox.migration_error}`);
 
@@ -81,7 +103,7 @@ export async function analyzeMigration(sql: string, snapshot: SchemaSnapshot, op
     rollback_plan: plan,
     warnings,
     business_narrative: narrative,
-    impact_chains: items.flatMap((i) => i.chains),
+    impact_chains: impactChains(items),
     sandbox_result: sandbox,
     approval_token: null,
     non_transactional_statements: nonTransactional(items),

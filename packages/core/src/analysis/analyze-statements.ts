@@ -27,32 +27,84 @@ export interface StatementAnalysis {
   rollbackNonTransactional: boolean;
 }
 
+type Pair = RuleContext['previous'][number];
+
+/** The context rules see; previous/following are copied only when a rule reads them (most never do). */
+class StatementRuleContext implements RuleContext {
+  // Declared, not initialised as class fields: the constructor sets each once (cheaper per statement).
+  declare readonly stmt: ParsedStatement;
+  declare readonly facts: StatementFacts;
+  declare readonly schema: SchemaIndex;
+  declare readonly inTransaction: boolean;
+  declare readonly lockDurationMs: number;
+  declare readonly largeTableRows: number;
+  declare readonly largeTableBytes: number;
+  declare private readonly pairs: readonly Pair[];
+  declare private previousCache: readonly Pair[] | undefined;
+  declare private followingCache: readonly Pair[] | undefined;
+
+  constructor(stmt: ParsedStatement, facts: StatementFacts, schema: SchemaIndex, pairs: readonly Pair[], inTransaction: boolean, lockDurationMs: number, largeTableRows: number, largeTableBytes: number) {
+    this.stmt = stmt;
+    this.facts = facts;
+    this.schema = schema;
+    this.pairs = pairs;
+    this.inTransaction = inTransaction;
+    this.lockDurationMs = lockDurationMs;
+    this.largeTableRows = largeTableRows;
+    this.largeTableBytes = largeTableBytes;
+    this.previousCache = undefined;
+    this.followingCache = undefined;
+  }
+
+  get previous(): readonly Pair[] {
+    return (this.previousCache ??= this.pairs.slice(0, this.stmt.index));
+  }
+
+  get following(): readonly Pair[] {
+    return (this.followingCache ??= this.pairs.slice(this.stmt.index + 1));
+  }
+}
+
+const rulesByKind = new WeakMap<readonly Rule[], Map<string, Rule[]>>();
+
+/** The rules that can report on a statement kind, in their original order (cached per rule list). */
+function rulesFor(rules: readonly Rule[], kind: string): Rule[] {
+  let byKind = rulesByKind.get(rules);
+  if (!byKind) rulesByKind.set(rules, (byKind = new Map()));
+  let list = byKind.get(kind);
+  if (!list) byKind.set(kind, (list = rules.filter((r) => !r.kinds || r.kinds.includes(kind))));
+  return list;
+}
+
 /**
  * The sandbox-free part of the analysis for every statement: classification, locks, duration,
  * lint warnings, blast radius, risk and the rollback step. Pure: SQL plus a snapshot in, report out.
  */
 export function analyzeStatements(parsed: readonly ParsedStatement[], schema: SchemaIndex, settings: LintSettings = {}): StatementAnalysis[] {
-  const facts = parsed.map((p) => statementFacts(p, schema));
+  // Arrays built by push stay packed (map() can yield holey ones): the optimised loop below then
+  // sees one array shape and is not thrown away and recompiled mid-migration.
+  const facts: StatementFacts[] = [];
+  for (let i = 0; i < parsed.length; i++) facts.push(statementFacts(parsed[i]!, schema));
   const rules = settings.rules ?? RULES;
+  const largeTableRows = settings.largeTableRows ?? 1_000_000;
+  const largeTableBytes = settings.largeTableBytes ?? 2 ** 30;
   const out: StatementAnalysis[] = [];
-  const pairs = parsed.map((s) => ({ stmt: s, facts: facts[s.index]! }));
+  const pairs: Pair[] = [];
+  for (let i = 0; i < parsed.length; i++) pairs.push({ stmt: parsed[i]!, facts: facts[parsed[i]!.index]! });
   let inTx = false;
   for (const p of parsed) {
     const f = facts[p.index]!;
+    const kind = nodeKind(p.stmt);
     const duration = estimateLockDuration(f, schema.table(f.table));
-    const ctx: RuleContext = {
-      stmt: p,
-      facts: f,
-      schema,
-      previous: pairs.slice(0, p.index),
-      following: pairs.slice(p.index + 1),
-      inTransaction: inTx,
-      lockDurationMs: duration,
-      largeTableRows: settings.largeTableRows ?? 1_000_000,
-      largeTableBytes: settings.largeTableBytes ?? 2 ** 30,
-    };
-    const warnings = rules.flatMap((r) => r.check(ctx));
-    if (nodeKind(p.stmt) === 'TransactionStmt') {
+    const ctx = new StatementRuleContext(p, f, schema, pairs, inTx, duration, largeTableRows, largeTableBytes);
+    const warnings: string[] = [];
+    const applicable = rulesFor(rules, kind);
+    // Indexed loops: this runs for every rule of every statement, mostly before the JIT warms up.
+    for (let i = 0; i < applicable.length; i++) {
+      const found = applicable[i]!.check(ctx);
+      for (let j = 0; j < found.length; j++) warnings.push(found[j]!);
+    }
+    if (kind === 'TransactionStmt') {
       const k = String(nodeBody(p.stmt).kind);
       if (k === 'TRANS_STMT_BEGIN' || k === 'TRANS_STMT_START') inTx = true;
       if (k === 'TRANS_STMT_COMMIT' || k === 'TRANS_STMT_ROLLBACK') inTx = false;
@@ -72,11 +124,11 @@ export function analyzeStatements(parsed: readonly ParsedStatement[], schema: Sc
       extra: viewPenalty,
     });
     const step = rollbackStep(p, f, schema);
-    const { non_transactional: rollbackNonTransactional, ...rollback } = step;
+    const rollback = { statement_index: step.statement_index, sql: step.sql, reversible: step.reversible, warning: step.warning };
     out.push({
       facts: f,
       chains,
-      rollbackNonTransactional,
+      rollbackNonTransactional: step.non_transactional,
       report: {
         index: p.index,
         sql: p.sql,

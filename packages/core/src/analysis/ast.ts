@@ -6,7 +6,11 @@
 export type AstNode = Record<string, any>;
 
 /** The single key of a wrapped node, e.g. `{AlterTableStmt: {...}}` -> "AlterTableStmt". */
-export const nodeKind = (n: AstNode | undefined): string => (n ? (Object.keys(n)[0] ?? '') : '');
+export function nodeKind(n: AstNode | undefined): string {
+  // First own key without allocating a key array (called many times per statement).
+  if (n) for (const k in n) return k;
+  return '';
+}
 
 /** The body of a wrapped node, e.g. `{AlterTableStmt: body}` -> body. */
 export const nodeBody = (n: AstNode | undefined): AstNode => (n ? ((n[nodeKind(n)] as AstNode) ?? {}) : {});
@@ -18,16 +22,32 @@ export function rangeVarName(rv: AstNode | undefined): string {
 }
 
 /** Dotted names list (`[{String:{sval}}...]`) -> strings. */
-export const names = (list: AstNode[] | undefined): string[] => (list ?? []).map((s) => String(s.String?.sval ?? s.sval ?? ''));
+export function names(list: AstNode[] | undefined): string[] {
+  const out: string[] = [];
+  if (list) for (let i = 0; i < list.length; i++) out.push(String(list[i]!.String?.sval ?? list[i]!.sval ?? ''));
+  return out;
+}
 
 /** A type name as written, without the pg_catalog qualifier the parser adds. */
 export function typeNameText(tn: AstNode | undefined): string {
   if (!tn) return '';
-  const parts = names(tn.names).filter((p) => p !== 'pg_catalog');
-  const base = parts.join('.');
-  const mods = (tn.typmods as AstNode[] | undefined)?.map((m) => m.A_Const?.ival?.ival ?? m.A_Const?.ival ?? '').filter((v) => v !== '');
+  let base = '';
+  const parts = names(tn.names);
+  for (let i = 0, n = 0; i < parts.length; i++) {
+    if (parts[i] === 'pg_catalog') continue;
+    base += n++ ? `.${parts[i]}` : parts[i];
+  }
+  let mods = '';
+  const typmods = tn.typmods as AstNode[] | undefined;
+  if (typmods) {
+    for (let i = 0; i < typmods.length; i++) {
+      const v = typmods[i]!.A_Const?.ival?.ival ?? typmods[i]!.A_Const?.ival ?? '';
+      if (v !== '') mods += mods ? `,${v}` : `(${v}`;
+    }
+    if (mods) mods += ')';
+  }
   const arr = tn.arrayBounds ? '[]'.repeat((tn.arrayBounds as unknown[]).length) : '';
-  return `${base}${mods && mods.length ? `(${mods.join(',')})` : ''}${arr}`;
+  return `${base}${mods}${arr}`;
 }
 
 /** Walks every object in the tree, depth first. */

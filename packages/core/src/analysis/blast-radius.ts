@@ -29,6 +29,9 @@ function walkChildren(schema: SchemaIndex, root: string, follow: (e: FkEdge) => 
   return out;
 }
 
+const onDel = (e: FkEdge): string | null => (e.fk.on_delete === 'cascade' || e.fk.on_delete === 'set_null' || e.fk.on_delete === 'set_default' ? e.fk.on_delete : null);
+const onUpd = (e: FkEdge): string | null => (e.fk.on_update === 'cascade' || e.fk.on_update === 'set_null' || e.fk.on_update === 'set_default' ? e.fk.on_update : null);
+
 /**
  * Tables a statement reaches through the foreign-key graph of the snapshot:
  * DELETE follows ON DELETE CASCADE (recursively) and SET NULL/SET DEFAULT (one hop);
@@ -39,11 +42,12 @@ function walkChildren(schema: SchemaIndex, root: string, follow: (e: FkEdge) => 
  */
 export function blastRadius(f: StatementFacts, schema: SchemaIndex, statementIndex: number): { affected: AffectedTable[]; chains: ImpactChain[] } {
   if (!f.table) return { affected: [], chains: [] };
-  const directs = [...new Set(f.locks.filter((l) => l.mode !== 'NONE').map((l) => l.table).filter((t) => t === f.table || f.statement_type === 'TRUNCATE' || f.statement_type.startsWith('DROP_')))];
+  // Locked tables count as direct only for the main table, TRUNCATE and DROP (each table once, in lock order).
+  const everyLocked = f.statement_type === 'TRUNCATE' || f.statement_type.startsWith('DROP_');
+  const directs: string[] = [];
+  for (const l of f.locks) if (l.mode !== 'NONE' && (everyLocked || l.table === f.table) && !directs.includes(l.table)) directs.push(l.table);
   if (!directs.includes(f.table)) directs.unshift(f.table);
   const reaches: { root: string; r: Reach }[] = [];
-  const onDel = (e: FkEdge) => (e.fk.on_delete === 'cascade' || e.fk.on_delete === 'set_null' || e.fk.on_delete === 'set_default' ? e.fk.on_delete : null);
-  const onUpd = (e: FkEdge) => (e.fk.on_update === 'cascade' || e.fk.on_update === 'set_null' || e.fk.on_update === 'set_default' ? e.fk.on_update : null);
   for (const root of directs) {
     let rs: Reach[] = [];
     const t = f.statement_type;
@@ -66,6 +70,7 @@ export function blastRadius(f: StatementFacts, schema: SchemaIndex, statementInd
     for (const r of rs) reaches.push({ root, r });
   }
   const affected: AffectedTable[] = directs.map((t) => ({ table: t, impact: 'direct', cascade_path: null }));
+  if (!reaches.length) return { affected, chains: [] };
   const seen = new Set(directs);
   const chains: ImpactChain[] = [];
   for (const { root, r } of reaches) {

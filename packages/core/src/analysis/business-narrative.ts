@@ -24,7 +24,9 @@ export function narrativeSummary(statements: readonly StatementReport[], affecte
     (parts.get(verb) ?? parts.set(verb, new Set()).get(verb)!).add(s.table);
   }
   const changes = [...parts].map(([v, t]) => `${v} ${[...t].join(', ')}`).join('; ');
-  const top = [...statements].sort((a, b) => b.risk_score - a.risk_score)[0];
+  // The first statement with the highest score (what a stable sort by score would put first).
+  let top: StatementReport | undefined;
+  for (const s of statements) if (!top || s.risk_score > top.risk_score) top = s;
   const cascade = affected.filter((a) => a.impact === 'cascade').length;
   const risk = top
     ? ` The riskiest step is statement ${top.index} (${top.statement_type}${top.table ? ` on ${top.table}` : ''}, ${top.lock_type} for ~${Math.round(top.lock_duration_ms)} ms), overall risk ${maxScore}/100 (${category}).`

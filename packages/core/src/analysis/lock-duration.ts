@@ -1,5 +1,5 @@
 import type { TableInfo } from '../introspection/schema-snapshot';
-import type { Effect, StatementFacts } from './statement-facts';
+import type { StatementFacts } from './statement-facts';
 
 /**
  * Throughput assumptions for the estimate (a mid-size cloud instance on SSD). The point is the
@@ -32,13 +32,25 @@ export function estimateLockDuration(f: StatementFacts, table: TableInfo | undef
   const rows = table?.row_estimate ?? 0;
   const bytes = table ? heapBytes(table) : 0;
   const total = table?.total_bytes ?? 0;
-  const by: Record<Effect, () => number> = {
-    none: () => 0,
-    catalog: () => m.catalogMs,
-    scan: () => m.catalogMs + Math.max(bytes / m.scanBytesPerMs, rows * m.scanRowMs),
-    rewrite: () => m.catalogMs + Math.max(total / m.rewriteBytesPerMs, rows * m.rewriteRowMs),
-    index_build: () => (m.catalogMs + Math.max(bytes / m.scanBytesPerMs, rows * m.indexRowMs * Math.max(1, Math.log2(Math.max(rows, 2)) / 10))) * (f.statement_type.includes('CONCURRENTLY') ? m.concurrentFactor : 1),
-    data: () => m.catalogMs + rows * m.dmlRowMs * (f.has_where ? m.whereSelectivity : 1),
-  };
-  return Math.round(by[f.effect]() * 10) / 10;
+  let ms: number;
+  switch (f.effect) {
+    case 'catalog':
+      ms = m.catalogMs;
+      break;
+    case 'scan':
+      ms = m.catalogMs + Math.max(bytes / m.scanBytesPerMs, rows * m.scanRowMs);
+      break;
+    case 'rewrite':
+      ms = m.catalogMs + Math.max(total / m.rewriteBytesPerMs, rows * m.rewriteRowMs);
+      break;
+    case 'index_build':
+      ms = (m.catalogMs + Math.max(bytes / m.scanBytesPerMs, rows * m.indexRowMs * Math.max(1, Math.log2(Math.max(rows, 2)) / 10))) * (f.statement_type.includes('CONCURRENTLY') ? m.concurrentFactor : 1);
+      break;
+    case 'data':
+      ms = m.catalogMs + rows * m.dmlRowMs * (f.has_where ? m.whereSelectivity : 1);
+      break;
+    default:
+      ms = 0;
+  }
+  return Math.round(ms * 10) / 10;
 }

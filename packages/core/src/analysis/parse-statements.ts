@@ -79,15 +79,27 @@ export function parseStatementsSync(sql: string): ParsedStatement[] {
       details: { statement_index: index, line, parser_message: message },
     });
   }
-  const bytes = Buffer.from(sql, 'utf8');
+  // Locations are byte offsets; in pure-ASCII text (the usual case) they are character offsets.
+  const ascii = Buffer.byteLength(sql, 'utf8') === sql.length;
+  const bytes = ascii ? null : Buffer.from(sql, 'utf8');
+  const totalBytes = bytes ? bytes.length : sql.length;
   const out: ParsedStatement[] = [];
+  // Statements come in text order, so lines are counted once, incrementally.
+  let linePos = 0;
+  let line = 1;
   for (const s of tree.stmts ?? []) {
     const start = s.stmt_location ?? 0;
-    const end = s.stmt_len ? start + s.stmt_len : bytes.length;
-    const raw = bytes.subarray(start, end).toString('utf8');
+    const end = s.stmt_len ? start + s.stmt_len : totalBytes;
+    const raw = bytes ? bytes.subarray(start, end).toString('utf8') : sql.slice(start, end);
     const lead = raw.length - raw.trimStart().length;
-    const charStart = bytes.subarray(0, start).toString('utf8').length + lead;
-    out.push({ index: out.length, sql: raw.trim(), stmt: s.stmt, line: lineAt(sql, charStart) });
+    const charStart = (bytes ? bytes.subarray(0, start).toString('utf8').length : start) + lead;
+    if (charStart < linePos) {
+      linePos = 0;
+      line = 1;
+    }
+    for (let i = sql.indexOf('\n', linePos); i >= 0 && i < charStart; i = sql.indexOf('\n', i + 1)) line++;
+    linePos = charStart;
+    out.push({ index: out.length, sql: raw.trim(), stmt: s.stmt, line });
   }
   if (out.length === 0) throw new AppError('SQL_PARSE_ERROR', 'The migration contains no SQL statement', { details: { statement_index: 0, line: 1, parser_message: 'empty input' } });
   return out;

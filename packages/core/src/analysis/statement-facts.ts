@@ -196,7 +196,9 @@ function alterTable(body: AstNode, schema: SchemaIndex): StatementFacts {
   if (objtype !== 'OBJECT_TABLE' && objtype !== 'OBJECT_FOREIGN_TABLE') {
     const what = objtype.replace('OBJECT_', '').replace('MATVIEW', 'MATERIALIZED_VIEW');
     const mode = objtype === 'OBJECT_INDEX' ? 'SHARE UPDATE EXCLUSIVE' : strongest(cmds.map(subcommandLock));
-    return { ...base(`ALTER_${what}`, table, mode, 'catalog', 'catalog-only change'), subcommands: cmds };
+    const f = base(`ALTER_${what}`, table, mode, 'catalog', 'catalog-only change');
+    f.subcommands = cmds;
+    return f;
   }
   const modes = cmds.map(subcommandLock);
   let effect: Effect = 'catalog';
@@ -228,7 +230,12 @@ function alterTable(body: AstNode, schema: SchemaIndex): StatementFacts {
   const f = base(type, table, strongest(modes), effect, reason);
   f.locks = [{ table, mode: f.lock_type }, ...fkTargets.map((t) => ({ table: t, mode: 'SHARE ROW EXCLUSIVE' as LockMode }))];
   if (cmds.some((c) => c.subtype === 'AT_DetachPartition' && c.def?.PartitionCmd?.concurrent)) f.non_transactional = 'DETACH PARTITION CONCURRENTLY cannot run inside a transaction block';
-  return { ...f, narrowing, fk_targets: fkTargets, destructive, subcommands: cmds, cascade: cmds.some((c) => c.behavior === 'DROP_CASCADE') };
+  f.narrowing = narrowing;
+  f.fk_targets = fkTargets;
+  f.destructive = destructive;
+  f.subcommands = cmds;
+  f.cascade = cmds.some((c) => c.behavior === 'DROP_CASCADE');
+  return f;
 }
 
 function indexComplexity(body: AstNode): number {
@@ -253,7 +260,8 @@ function dropStmt(body: AstNode, schema: SchemaIndex): StatementFacts {
     const table = schema.tableOfIndex(idx) ?? '';
     const f = base(body.concurrent ? 'DROP_INDEX_CONCURRENTLY' : 'DROP_INDEX', table, body.concurrent ? 'SHARE UPDATE EXCLUSIVE' : 'ACCESS EXCLUSIVE', 'catalog', 'the index is removed from the catalog');
     if (body.concurrent) f.non_transactional = 'DROP INDEX CONCURRENTLY cannot run inside a transaction block';
-    return { ...f, cascade };
+    f.cascade = cascade;
+    return f;
   }
   const relKinds = ['OBJECT_TABLE', 'OBJECT_VIEW', 'OBJECT_MATVIEW', 'OBJECT_FOREIGN_TABLE', 'OBJECT_SEQUENCE'];
   if (relKinds.includes(rt)) {
@@ -263,12 +271,14 @@ function dropStmt(body: AstNode, schema: SchemaIndex): StatementFacts {
     });
     const f = base(`DROP_${what}`, tables[0] ?? '', 'ACCESS EXCLUSIVE', 'catalog', 'the relation and its data are removed');
     f.locks = tables.map((t) => ({ table: t, mode: 'ACCESS EXCLUSIVE' as LockMode }));
-    const destructive = rt === 'OBJECT_TABLE' ? 'DROP TABLE' : rt === 'OBJECT_MATVIEW' ? 'DROP MATERIALIZED VIEW' : null;
-    return { ...f, cascade, destructive };
+    f.cascade = cascade;
+    f.destructive = rt === 'OBJECT_TABLE' ? 'DROP TABLE' : rt === 'OBJECT_MATVIEW' ? 'DROP MATERIALIZED VIEW' : null;
+    return f;
   }
   const f = base(`DROP_${what}`, '', 'NONE', 'none', 'no table lock');
-  const destructive = rt === 'OBJECT_SCHEMA' ? 'DROP SCHEMA' : rt === 'OBJECT_TYPE' && cascade ? 'DROP TYPE CASCADE' : null;
-  return { ...f, cascade, destructive };
+  f.cascade = cascade;
+  f.destructive = rt === 'OBJECT_SCHEMA' ? 'DROP SCHEMA' : rt === 'OBJECT_TYPE' && cascade ? 'DROP TYPE CASCADE' : null;
+  return f;
 }
 
 /** Classifies a statement and models the locks PostgreSQL takes for it. */
@@ -287,7 +297,8 @@ export function statementFacts(stmt: ParsedStatement, schema: SchemaIndex): Stat
       const f = base(b.partbound ? 'CREATE_TABLE_PARTITION' : 'CREATE_TABLE', table, 'ACCESS EXCLUSIVE', 'catalog', 'a new table is only visible to this transaction until commit');
       f.locks = [{ table, mode: 'ACCESS EXCLUSIVE' }, ...fks.map((t) => ({ table: t, mode: 'SHARE ROW EXCLUSIVE' as LockMode }))];
       if (b.partbound && parent) f.locks.push({ table: rangeVarName(parent), mode: 'ACCESS EXCLUSIVE' });
-      return { ...f, fk_targets: fks };
+      f.fk_targets = fks;
+      return f;
     }
     case 'AlterTableStmt':
       return alterTable(b, schema);
@@ -297,7 +308,8 @@ export function statementFacts(stmt: ParsedStatement, schema: SchemaIndex): Stat
       const type = `CREATE_${b.unique ? 'UNIQUE_' : ''}INDEX${conc ? '_CONCURRENTLY' : ''}`;
       const f = base(type, table, conc ? 'SHARE UPDATE EXCLUSIVE' : 'SHARE', 'index_build', conc ? 'the index is built in two table scans while reads and writes continue' : 'the index is built under a SHARE lock');
       if (conc) f.non_transactional = 'CREATE INDEX CONCURRENTLY cannot run inside a transaction block';
-      return { ...f, index_complexity: indexComplexity(b) };
+      f.index_complexity = indexComplexity(b);
+      return f;
     }
     case 'DropStmt':
       return dropStmt(b, schema);
@@ -313,17 +325,23 @@ export function statementFacts(stmt: ParsedStatement, schema: SchemaIndex): Stat
       const tables = ((b.relations ?? []) as AstNode[]).map((r) => rangeVarName(r.RangeVar));
       const f = base('TRUNCATE', tables[0] ?? '', 'ACCESS EXCLUSIVE', 'catalog', 'the table files are replaced by empty ones');
       f.locks = tables.map((t) => ({ table: t, mode: 'ACCESS EXCLUSIVE' as LockMode }));
-      return { ...f, cascade: b.behavior === 'DROP_CASCADE', destructive: 'TRUNCATE' };
+      f.cascade = b.behavior === 'DROP_CASCADE';
+      f.destructive = 'TRUNCATE';
+      return f;
     }
     case 'InsertStmt':
       return base('INSERT', rangeVarName(b.relation), 'ROW EXCLUSIVE', 'data', 'rows are inserted');
     case 'UpdateStmt': {
       const f = base('UPDATE', rangeVarName(b.relation), 'ROW EXCLUSIVE', 'data', 'rows are updated and locked until commit');
-      return { ...f, has_where: !!b.whereClause, destructive: b.whereClause ? null : 'UPDATE without WHERE' };
+      f.has_where = !!b.whereClause;
+      f.destructive = b.whereClause ? null : 'UPDATE without WHERE';
+      return f;
     }
     case 'DeleteStmt': {
       const f = base('DELETE', rangeVarName(b.relation), 'ROW EXCLUSIVE', 'data', 'rows are deleted and locked until commit');
-      return { ...f, has_where: !!b.whereClause, destructive: b.whereClause ? 'DELETE' : 'DELETE without WHERE' };
+      f.has_where = !!b.whereClause;
+      f.destructive = b.whereClause ? 'DELETE' : 'DELETE without WHERE';
+      return f;
     }
     case 'MergeStmt':
       return base('MERGE', rangeVarName(b.relation), 'ROW EXCLUSIVE', 'data', 'rows are merged');

@@ -42,6 +42,8 @@ export function parseTypeText(text: string): ParsedType {
 
 const INT_WIDTH: Record<string, number> = { smallint: 2, integer: 4, bigint: 8 };
 
+const textual = (x: string): boolean => x === 'text' || x === 'varchar' || x === 'char';
+
 export function classifyTypeChange(from: string | undefined, to: string): TypeChange {
   if (!from) return { rewrite: true, narrowing: false };
   const a = parseTypeText(from);
@@ -69,7 +71,6 @@ export function classifyTypeChange(from: string | undefined, to: string): TypeCh
   if (a.base === 'cidr' && b.base === 'inet') return { rewrite: false, narrowing: false };
   if (a.base in INT_WIDTH && b.base in INT_WIDTH) return { rewrite: true, narrowing: INT_WIDTH[b.base]! < INT_WIDTH[a.base]! };
   if (a.base === 'timestamp with time zone' && b.base === 'timestamp') return { rewrite: true, narrowing: true };
-  const textual = (x: string) => x === 'text' || x === 'varchar' || x === 'char';
   // Anything converted from text into a stricter type may fail on existing values.
   return { rewrite: true, narrowing: textual(a.base) && !textual(b.base) };
 }

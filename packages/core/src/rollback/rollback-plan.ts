@@ -1,5 +1,14 @@
 import type { RollbackPlan, RollbackStep } from '../analysis/types';
 
+function everyLineIsComment(text: string): boolean {
+  for (let i = 0; ; ) {
+    if (!text.startsWith('--', i)) return false;
+    const nl = text.indexOf('\n', i);
+    if (nl < 0) return true;
+    i = nl + 1;
+  }
+}
+
 /**
  * Combines the steps in reverse statement order. Consecutive transactional steps share one
  * BEGIN/COMMIT block; a step that cannot run in a transaction (DROP INDEX CONCURRENTLY...)
@@ -8,9 +17,10 @@ import type { RollbackPlan, RollbackStep } from '../analysis/types';
 export function rollbackPlan(steps: readonly (RollbackStep & { non_transactional: boolean })[]): RollbackPlan {
   const lines: string[] = [];
   let inTx = false;
-  for (const s of [...steps].reverse()) {
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const s = steps[i]!;
     const body = s.sql.trim();
-    const isComment = body.split('\n').every((l) => l.startsWith('--'));
+    const isComment = everyLineIsComment(body);
     if (s.non_transactional && !isComment) {
       if (inTx) lines.push('COMMIT;');
       inTx = false;
@@ -23,7 +33,7 @@ export function rollbackPlan(steps: readonly (RollbackStep & { non_transactional
   }
   if (inTx) lines.push('COMMIT;');
   return {
-    steps: steps.map(({ non_transactional: _nt, ...step }) => step),
+    steps: steps.map((s) => ({ statement_index: s.statement_index, sql: s.sql, reversible: s.reversible, warning: s.warning })),
     combined_script: lines.join('\n'),
     has_irreversible: steps.some((s) => !s.reversible),
   };

@@ -6,6 +6,7 @@ import { finding, isExisting, type Rule } from './rule';
 export const addingFieldWithDefault: Rule = {
   name: 'adding-field-with-default',
   doc: 'Adding a column with a volatile DEFAULT (random(), gen_random_uuid(), clock_timestamp()) rewrites the table.',
+  kinds: ['AlterTableStmt'],
   check(ctx) {
     if (!ctx.facts.statement_type.startsWith('ALTER_TABLE') || !isExisting(ctx)) return [];
     return columnDefs(ctx)

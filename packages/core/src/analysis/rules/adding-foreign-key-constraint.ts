@@ -5,6 +5,7 @@ import { finding, isExisting, type Rule } from './rule';
 export const addingForeignKeyConstraint: Rule = {
   name: 'adding-foreign-key-constraint',
   doc: 'Adding a foreign key blocks writes on both the referencing and the referenced table.',
+  kinds: ['AlterTableStmt'],
   check(ctx) {
     if (!isExisting(ctx)) return [];
     return addedConstraints(ctx)

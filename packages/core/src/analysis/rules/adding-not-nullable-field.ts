@@ -5,6 +5,7 @@ import { finding, isExisting, type Rule } from './rule';
 export const addingNotNullableField: Rule = {
   name: 'adding-not-nullable-field',
   doc: 'SET NOT NULL scans the table under ACCESS EXCLUSIVE; prove it first with a CHECK ... NOT VALID then VALIDATE.',
+  kinds: ['AlterTableStmt'],
   check(ctx) {
     if (!isExisting(ctx) || ctx.facts.effect !== 'scan') return [];
     return subcommands(ctx, 'AT_SetNotNull').map((c) =>

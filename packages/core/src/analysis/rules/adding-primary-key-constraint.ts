@@ -5,6 +5,7 @@ import { finding, isExisting, type Rule } from './rule';
 export const addingPrimaryKeyConstraint: Rule = {
   name: 'adding-primary-key-constraint',
   doc: 'Add a primary key USING INDEX of an index built CONCURRENTLY.',
+  kinds: ['AlterTableStmt'],
   check(ctx) {
     if (!isExisting(ctx)) return [];
     return addedConstraints(ctx)

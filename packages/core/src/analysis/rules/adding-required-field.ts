@@ -5,6 +5,7 @@ import { finding, isExisting, type Rule } from './rule';
 export const addingRequiredField: Rule = {
   name: 'adding-required-field',
   doc: 'A new NOT NULL column without a DEFAULT fails on a populated table and breaks old inserts.',
+  kinds: ['AlterTableStmt'],
   check(ctx) {
     if (!ctx.facts.statement_type.startsWith('ALTER_TABLE') || !isExisting(ctx)) return [];
     return columnDefs(ctx)

@@ -5,6 +5,7 @@ import { finding, isExisting, type Rule } from './rule';
 export const addingSerialPrimaryKeyField: Rule = {
   name: 'adding-serial-primary-key-field',
   doc: 'Adding a primary-key column to an existing table rewrites it and builds an index under ACCESS EXCLUSIVE.',
+  kinds: ['AlterTableStmt'],
   check(ctx) {
     if (!ctx.facts.statement_type.startsWith('ALTER_TABLE') || !isExisting(ctx)) return [];
     return columnDefs(ctx)

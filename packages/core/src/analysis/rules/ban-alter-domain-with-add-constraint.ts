@@ -5,6 +5,7 @@ import { finding, type Rule } from './rule';
 export const banAlterDomainWithAddConstraint: Rule = {
   name: 'ban-alter-domain-with-add-constraint',
   doc: 'ALTER DOMAIN ... ADD CONSTRAINT scans every table using the domain.',
+  kinds: ['AlterDomainStmt'],
   check(ctx) {
     if (nodeKind(ctx.stmt.stmt) !== 'AlterDomainStmt' || nodeBody(ctx.stmt.stmt).subtype !== 'C') return [];
     return [finding(this.name, 'ALTER DOMAIN ... ADD CONSTRAINT checks every column of every table that uses the domain, under lock.', 'ADD CONSTRAINT ... NOT VALID, then VALIDATE CONSTRAINT.')];

@@ -5,6 +5,7 @@ import { finding, type Rule } from './rule';
 export const banCharField: Rule = {
   name: 'ban-char-field',
   doc: 'Use text or varchar instead of char(n).',
+  kinds: ['CreateStmt', 'AlterTableStmt'],
   check(ctx) {
     return newColumnTypes(ctx)
       .filter((c) => /^(bpchar|char|character)(\(|$)/.test(c.type))

@@ -5,6 +5,7 @@ import { finding, type Rule } from './rule';
 export const banCreateDomainWithConstraint: Rule = {
   name: 'ban-create-domain-with-constraint',
   doc: 'Put CHECK constraints on tables, not on domains.',
+  kinds: ['CreateDomainStmt'],
   check(ctx) {
     if (nodeKind(ctx.stmt.stmt) !== 'CreateDomainStmt' || !(nodeBody(ctx.stmt.stmt).constraints ?? []).length) return [];
     return [finding(this.name, 'A domain with constraints is checked on every column using it; changing it later scans all of them.', 'a plain type plus table-level CHECK constraints.')];

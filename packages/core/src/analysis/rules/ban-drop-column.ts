@@ -5,6 +5,7 @@ import { finding, type Rule } from './rule';
 export const banDropColumn: Rule = {
   name: 'ban-drop-column',
   doc: 'Dropping a column loses data and breaks clients that still read it.',
+  kinds: ['AlterTableStmt'],
   check(ctx) {
     return subcommands(ctx, 'AT_DropColumn').map((c) =>
       finding(this.name, `Dropping ${ctx.facts.table}.${c.name} deletes its data permanently and breaks queries that still reference it.`, 'stop reading and writing the column in the application first, deploy, then drop it; back it up if the data may be needed.'),

@@ -4,6 +4,7 @@ import { finding, type Rule } from './rule';
 export const banDropDatabase: Rule = {
   name: 'ban-drop-database',
   doc: 'Dropping a database loses everything in it.',
+  kinds: ['DropdbStmt', 'DropStmt'],
   check(ctx) {
     if (ctx.facts.statement_type !== 'DROP_DATABASE') return [];
     return [finding(this.name, 'DROP DATABASE deletes every table and all data of the database.', 'do this manually, after a verified backup, never in a migration.')];

@@ -5,6 +5,7 @@ import { finding, type Rule } from './rule';
 export const banDropNotNull: Rule = {
   name: 'ban-drop-not-null',
   doc: 'Dropping NOT NULL can break clients that expect a value.',
+  kinds: ['AlterTableStmt'],
   check(ctx) {
     return subcommands(ctx, 'AT_DropNotNull').map((c) =>
       finding(this.name, `Dropping NOT NULL on ${ctx.facts.table}.${c.name} lets NULLs in; readers that assume a value may break.`, 'make sure every reader handles NULL before deploying the change.'),

@@ -4,6 +4,7 @@ import { finding, type Rule } from './rule';
 export const banDropTable: Rule = {
   name: 'ban-drop-table',
   doc: 'Dropping a table loses all its data.',
+  kinds: ['DropStmt'],
   check(ctx) {
     if (ctx.facts.statement_type !== 'DROP_TABLE') return [];
     const tables = ctx.facts.locks.map((l) => l.table).join(', ');

@@ -4,6 +4,7 @@ import { finding, type Rule } from './rule';
 export const banTruncateCascade: Rule = {
   name: 'ban-truncate-cascade',
   doc: 'TRUNCATE ... CASCADE silently empties every table that references the target.',
+  kinds: ['TruncateStmt'],
   check(ctx) {
     if (ctx.facts.statement_type !== 'TRUNCATE' || !ctx.facts.cascade) return [];
     return [finding(this.name, `TRUNCATE ... CASCADE on ${ctx.facts.table} also empties every table referencing it through foreign keys, recursively.`, 'truncate the intended tables explicitly by name, without CASCADE.')];

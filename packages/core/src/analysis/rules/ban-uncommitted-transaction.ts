@@ -5,6 +5,7 @@ import { finding, type Rule } from './rule';
 export const banUncommittedTransaction: Rule = {
   name: 'ban-uncommitted-transaction',
   doc: 'A BEGIN without a COMMIT later in the migration.',
+  kinds: ['TransactionStmt'],
   check(ctx) {
     if (nodeKind(ctx.stmt.stmt) !== 'TransactionStmt') return [];
     const k = String(nodeBody(ctx.stmt.stmt).kind);

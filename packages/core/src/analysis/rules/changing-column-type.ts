@@ -5,6 +5,7 @@ import { finding, isExisting, type Rule } from './rule';
 export const changingColumnType: Rule = {
   name: 'changing-column-type',
   doc: 'ALTER COLUMN TYPE usually rewrites the table under ACCESS EXCLUSIVE and can break clients.',
+  kinds: ['AlterTableStmt'],
   check(ctx) {
     if (!isExisting(ctx)) return [];
     const cmds = subcommands(ctx, 'AT_AlterColumnType');

@@ -5,6 +5,7 @@ import { finding, isExisting, type Rule } from './rule';
 export const constraintMissingNotValid: Rule = {
   name: 'constraint-missing-not-valid',
   doc: 'Add CHECK and FOREIGN KEY constraints NOT VALID, then VALIDATE them separately.',
+  kinds: ['AlterTableStmt'],
   check(ctx) {
     if (!isExisting(ctx)) return [];
     return addedConstraints(ctx)

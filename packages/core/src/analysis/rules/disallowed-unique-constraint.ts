@@ -5,6 +5,7 @@ import { finding, isExisting, type Rule } from './rule';
 export const disallowedUniqueConstraint: Rule = {
   name: 'disallowed-unique-constraint',
   doc: 'Add unique constraints USING INDEX of an index built CONCURRENTLY.',
+  kinds: ['AlterTableStmt'],
   check(ctx) {
     if (!isExisting(ctx)) return [];
     return addedConstraints(ctx)

@@ -4,6 +4,7 @@ import { finding, type Rule } from './rule';
 export const dmlWithoutWhere: Rule = {
   name: 'dml-without-where',
   doc: 'UPDATE or DELETE without WHERE touches every row and holds all row locks until commit.',
+  kinds: ['UpdateStmt', 'DeleteStmt'],
   check(ctx) {
     if ((ctx.facts.statement_type !== 'UPDATE' && ctx.facts.statement_type !== 'DELETE') || ctx.facts.has_where) return [];
     const rows = ctx.schema.table(ctx.facts.table)?.row_estimate;

@@ -4,6 +4,7 @@ import { finding, type Rule } from './rule';
 export const dropReferencedTable: Rule = {
   name: 'drop-referenced-table',
   doc: 'Dropping a table that other tables reference through foreign keys.',
+  kinds: ['DropStmt'],
   check(ctx) {
     if (ctx.facts.statement_type !== 'DROP_TABLE') return [];
     const dropped = new Set(ctx.facts.locks.map((l) => l.table));

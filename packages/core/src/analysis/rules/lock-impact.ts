@@ -8,12 +8,13 @@ export const lockImpact: Rule = {
   name: 'lock-impact',
   doc: 'Which lock each statement takes on existing tables, for how long, and what it blocks.',
   check(ctx) {
-    return ctx.facts.locks
-      .filter((l) => lockRank(l.mode) >= lockRank('SHARE UPDATE EXCLUSIVE') && isExisting(ctx, l.table))
-      .map((l) => {
-        const main = l.table === ctx.facts.table;
-        const how = main ? ` for ~${fmt(ctx.lockDurationMs)} (${ctx.facts.effect.replace('_', ' ')}: ${ctx.facts.effect_reason})` : '';
-        return finding(this.name, `Takes ${l.mode} on ${l.table}${how}; ${blockedOperations(l.mode).text}.`);
-      });
+    const out: string[] = [];
+    for (const l of ctx.facts.locks) {
+      if (lockRank(l.mode) < lockRank('SHARE UPDATE EXCLUSIVE') || !isExisting(ctx, l.table)) continue;
+      const main = l.table === ctx.facts.table;
+      const how = main ? ` for ~${fmt(ctx.lockDurationMs)} (${ctx.facts.effect.replace('_', ' ')}: ${ctx.facts.effect_reason})` : '';
+      out.push(finding(this.name, `Takes ${l.mode} on ${l.table}${how}; ${blockedOperations(l.mode).text}.`));
+    }
+    return out;
   },
 };

@@ -5,6 +5,7 @@ import { finding, type Rule } from './rule';
 export const preferBigintOverInt: Rule = {
   name: 'prefer-bigint-over-int',
   doc: 'Use bigint instead of integer for columns that may grow (ids, counters).',
+  kinds: ['CreateStmt', 'AlterTableStmt'],
   check(ctx) {
     return newColumnTypes(ctx)
       .filter((c) => /^(int|int4|integer|serial|serial4)$/.test(c.type))

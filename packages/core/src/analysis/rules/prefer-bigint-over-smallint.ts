@@ -5,6 +5,7 @@ import { finding, type Rule } from './rule';
 export const preferBigintOverSmallint: Rule = {
   name: 'prefer-bigint-over-smallint',
   doc: 'Use bigint (or integer) instead of smallint for values that may grow.',
+  kinds: ['CreateStmt', 'AlterTableStmt'],
   check(ctx) {
     return newColumnTypes(ctx)
       .filter((c) => /^(int2|smallint|smallserial|serial2)$/.test(c.type))

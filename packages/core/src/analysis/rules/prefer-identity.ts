@@ -5,6 +5,7 @@ import { finding, type Rule } from './rule';
 export const preferIdentity: Rule = {
   name: 'prefer-identity',
   doc: 'Use GENERATED ... AS IDENTITY instead of serial types.',
+  kinds: ['CreateStmt', 'AlterTableStmt'],
   check(ctx) {
     return newColumnTypes(ctx)
       .filter((c) => /^(small|big)?serial[248]?$/.test(c.type))

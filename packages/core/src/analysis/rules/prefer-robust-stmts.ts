@@ -5,6 +5,7 @@ import { finding, type Rule } from './rule';
 export const preferRobustStmts: Rule = {
   name: 'prefer-robust-stmts',
   doc: 'Outside a transaction, use IF NOT EXISTS / IF EXISTS so a half-applied migration can be re-run.',
+  kinds: ['CreateStmt', 'IndexStmt', 'DropStmt'],
   check(ctx) {
     if (ctx.inTransaction) return [];
     const kind = nodeKind(ctx.stmt.stmt);

@@ -5,6 +5,7 @@ import { finding, type Rule } from './rule';
 export const preferTextField: Rule = {
   name: 'prefer-text-field',
   doc: 'Use text with a CHECK on length instead of varchar(n).',
+  kinds: ['CreateStmt', 'AlterTableStmt'],
   check(ctx) {
     return newColumnTypes(ctx)
       .filter((c) => /^(varchar|character varying)\(/.test(c.type))

@@ -5,6 +5,7 @@ import { finding, type Rule } from './rule';
 export const preferTimestamptz: Rule = {
   name: 'prefer-timestamptz',
   doc: 'Use timestamptz instead of timestamp without time zone.',
+  kinds: ['CreateStmt', 'AlterTableStmt'],
   check(ctx) {
     const fromAlter = ctx.facts.subcommands
       .filter((c) => c.subtype === 'AT_AlterColumnType')

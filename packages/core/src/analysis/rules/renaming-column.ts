@@ -4,6 +4,7 @@ import { finding, type Rule } from './rule';
 export const renamingColumn: Rule = {
   name: 'renaming-column',
   doc: 'Renaming a column breaks clients that still use the old name.',
+  kinds: ['RenameStmt'],
   check(ctx) {
     if (ctx.facts.statement_type !== 'RENAME_COLUMN') return [];
     return [finding(this.name, `Renaming a column of ${ctx.facts.table} breaks every deployed query that uses the old name.`, 'add the new column, write to both, backfill, move readers, then drop the old column (or expose the new name through a view).')];

@@ -4,6 +4,7 @@ import { finding, type Rule } from './rule';
 export const renamingTable: Rule = {
   name: 'renaming-table',
   doc: 'Renaming a table breaks clients that still use the old name.',
+  kinds: ['RenameStmt'],
   check(ctx) {
     if (ctx.facts.statement_type !== 'RENAME_TABLE') return [];
     return [finding(this.name, `Renaming ${ctx.facts.table} breaks every deployed query that uses the old name.`, 'rename, then create a view with the old name until all clients moved.')];

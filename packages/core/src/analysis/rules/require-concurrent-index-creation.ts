@@ -4,6 +4,7 @@ import { finding, isExisting, type Rule } from './rule';
 export const requireConcurrentIndexCreation: Rule = {
   name: 'require-concurrent-index-creation',
   doc: 'Create indexes on existing tables with CREATE INDEX CONCURRENTLY.',
+  kinds: ['IndexStmt'],
   check(ctx) {
     if (!/^CREATE_(UNIQUE_)?INDEX$/.test(ctx.facts.statement_type) || !isExisting(ctx)) return [];
     return [finding(this.name, `CREATE INDEX on ${ctx.facts.table} takes a SHARE lock and blocks INSERT, UPDATE and DELETE until the build ends.`, 'CREATE INDEX CONCURRENTLY (outside a transaction block).')];

@@ -4,6 +4,7 @@ import { finding, type Rule } from './rule';
 export const requireConcurrentIndexDeletion: Rule = {
   name: 'require-concurrent-index-deletion',
   doc: 'Drop indexes with DROP INDEX CONCURRENTLY.',
+  kinds: ['DropStmt'],
   check(ctx) {
     if (ctx.facts.statement_type !== 'DROP_INDEX') return [];
     return [finding(this.name, `DROP INDEX takes ACCESS EXCLUSIVE on ${ctx.facts.table || 'the indexed table'} and blocks reads and writes while it waits.`, 'DROP INDEX CONCURRENTLY (outside a transaction block).')];

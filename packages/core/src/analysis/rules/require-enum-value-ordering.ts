@@ -5,6 +5,7 @@ import { finding, type Rule } from './rule';
 export const requireEnumValueOrdering: Rule = {
   name: 'require-enum-value-ordering',
   doc: 'ALTER TYPE ... ADD VALUE should say BEFORE or AFTER which value.',
+  kinds: ['AlterEnumStmt'],
   check(ctx) {
     if (nodeKind(ctx.stmt.stmt) !== 'AlterEnumStmt') return [];
     const b = nodeBody(ctx.stmt.stmt);

@@ -24,6 +24,11 @@ export interface RuleContext {
 export interface Rule {
   name: string;
   doc: string;
+  /**
+   * Statement node kinds (e.g. `AlterTableStmt`) the rule can report on; omitted means every
+   * statement. The analyzer skips the rule for other kinds, so `check` must return [] for them.
+   */
+  kinds?: readonly string[];
   check(ctx: RuleContext): string[];
 }
 

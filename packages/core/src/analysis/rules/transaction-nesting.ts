@@ -5,6 +5,7 @@ import { finding, type Rule } from './rule';
 export const transactionNesting: Rule = {
   name: 'transaction-nesting',
   doc: 'BEGIN inside a transaction or COMMIT/ROLLBACK without one.',
+  kinds: ['TransactionStmt'],
   check(ctx) {
     if (nodeKind(ctx.stmt.stmt) !== 'TransactionStmt') return [];
     const k = String(nodeBody(ctx.stmt.stmt).kind);

@@ -5,6 +5,7 @@ import { finding, type Rule } from './rule';
 export const viewDependsOnColumn: Rule = {
   name: 'view-depends-on-column',
   doc: 'Dropping or retyping a column (or dropping a table) that a view reads, per the snapshot view dependencies.',
+  kinds: ['AlterTableStmt', 'DropStmt'],
   check(ctx) {
     const out: string[] = [];
     const t = ctx.facts.table;
