@@ -24,6 +24,18 @@ describe('runSandbox (PGlite)', () => {
     expect(r.validation_results.find((v) => v.check === 'row_counts_kept')!.detail).toMatch(/^2 table/);
   }, 120_000);
 
+  it('checks removed and renamed objects in one catalog query, in statement order', async () => {
+    const r = await sandbox('DROP INDEX orders_customer_id_idx; ALTER TABLE shipments DROP COLUMN carrier; ALTER TABLE products RENAME COLUMN sku TO code; CREATE TABLE audit (id int)');
+    expect(r.passed).toBe(true);
+    expect(r.validation_results.filter((v) => v.check.startsWith('object_')).map((v) => [v.check, v.passed, v.detail])).toEqual([
+      ['object_removed', true, 'public.orders_customer_id_idx is gone after statement 0 (DROP_INDEX)'],
+      ['object_removed', true, 'column public.shipments.carrier is gone after statement 1 (ALTER_TABLE_DROP_COLUMN)'],
+      ['object_exists', true, 'column public.products.code exists after statement 2 (RENAME_COLUMN)'],
+      ['object_removed', true, 'column public.products.sku is gone after statement 2 (RENAME_COLUMN)'],
+      ['object_exists', true, 'public.audit exists after statement 3 (CREATE_TABLE)'],
+    ]);
+  }, 120_000);
+
   it('fails on a NOT NULL column without default on a populated table', async () => {
     const r = await sandbox('ALTER TABLE products ADD COLUMN weight int NOT NULL');
     expect(r.passed).toBe(false);

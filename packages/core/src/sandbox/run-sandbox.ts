@@ -1,12 +1,14 @@
-import type { PGlite } from '@electric-sql/pglite';
+import { type PGlite, protocol } from '@electric-sql/pglite';
 import type { ParsedStatement } from '../analysis/parse-statements';
 import type { StatementFacts } from '../analysis/statement-facts';
 import type { AffectedTable, SandboxResult, ValidationResult } from '../analysis/types';
 import type { SchemaSnapshot } from '../introspection/schema-snapshot';
-import { takeSandboxDatabase } from './sandbox-pool';
-import { schemaDdl } from './schema-ddl';
+import { captureDataDir, type DataDirImage } from './data-dir-image';
+import { type CloneState, type PreparedSandbox, type SandboxImageCache, sandboxCacheKey, sharedSandboxCache } from './sandbox-cache';
+import { prepareSandboxSpare, takeSandboxDatabase } from './sandbox-pool';
+import { type DdlStep, schemaDdl } from './schema-ddl';
 import { rowCounts, runValidations } from './sandbox-validations';
-import { insertSyntheticRows } from './synthetic-rows';
+import { insertSyntheticRows, syntheticRowsScript } from './synthetic-rows';
 
 /** Sandbox settings. */
 export interface SandboxOptions {
@@ -17,8 +19,14 @@ export interface SandboxOptions {
   timeoutMs?: number;
   /** Synthetic rows per table (default 3). */
   rowsPerTable?: number;
-  /** Source of the throwaway database (default: a fresh PGlite from the prepared template). */
+  /**
+   * Source of the throwaway database. Default: a fresh PGlite started from the cached clone of
+   * the snapshot (schema and synthetic rows), or from an empty base that is then cloned into and
+   * cached. A custom source is always cloned into and never cached.
+   */
   createDatabase?: () => Promise<PGlite>;
+  /** Cache of schema clones (default: the process-wide one, see sandbox-cache.ts); false: no cache. */
+  cache?: SandboxImageCache | false;
 }
 
 /** Statement types the sandbox does not run because they act on the server, not the schema. */
@@ -32,6 +40,112 @@ export function adaptForSandbox(p: ParsedStatement, f: StatementFacts): string |
 }
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
+
+/** Clones the schema into `db` (one call when everything is supported, object by object otherwise) and fills it. */
+async function cloneAndFill(db: PGlite, snapshot: SchemaSnapshot, steps: readonly DdlStep[], rowsPerTable: number): Promise<CloneState> {
+  const skipped: CloneState['skipped'] = [];
+  try {
+    await db.exec(`BEGIN;\n${steps.map((s) => `${s.sql};`).join('\n')}\nCOMMIT;`);
+  } catch {
+    await db.exec('ROLLBACK').catch(() => undefined);
+    for (const s of steps) {
+      try {
+        await db.exec(s.sql);
+      } catch (e) {
+        skipped.push({ object: `${s.kind} ${s.object}`, error: message(e) });
+      }
+    }
+  }
+  const created = (await db.query<{ t: string }>(`SELECT n.nspname || '.' || c.relname AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN ('r','p') AND n.nspname NOT IN ('pg_catalog','information_schema','pg_toast')`)).rows.map((r) => r.t);
+  await db.exec('BEGIN');
+  const rows = await insertSyntheticRows(db, snapshot, rowsPerTable, new Set(created));
+  await db.exec('COMMIT');
+  const countsBefore = [...(await rowCounts(db, created))];
+  return { created, skipped, rows, countsBefore };
+}
+
+/** Sandbox runs in progress in this process (a spare is only prepared when none is left). */
+let running = 0;
+
+/** Clones being built, by cache key: a concurrent analysis of the same snapshot waits for it. */
+const building = new Map<string, Promise<PreparedSandbox | undefined>>();
+
+/**
+ * A throwaway database holding the clone of `snapshot` with its synthetic rows, and what the
+ * clone produced. With the cache, a snapshot analysed before starts from a copy of its clone;
+ * otherwise the clone is built, checkpointed and put in the cache before the migration touches
+ * it. `image` is what the instance started from (the next analysis most likely needs it again).
+ */
+async function clonedDatabase(snapshot: SchemaSnapshot, rowsPerTable: number, options: SandboxOptions): Promise<{ db: PGlite; state: CloneState; image?: DataDirImage }> {
+  const steps = schemaDdl(snapshot);
+  const cache = options.createDatabase ? false : (options.cache ?? sharedSandboxCache());
+  if (cache === false) {
+    const db = await (options.createDatabase ?? takeSandboxDatabase)();
+    try {
+      return { db, state: await cloneAndFill(db, snapshot, steps, rowsPerTable) };
+    } catch (e) {
+      await db.close().catch(() => undefined);
+      throw e;
+    }
+  }
+  const key = sandboxCacheKey(snapshot, steps, syntheticRowsScript(snapshot, rowsPerTable).sql, rowsPerTable);
+  const startFrom = async (ready: PreparedSandbox | undefined) => {
+    if (!ready) return undefined;
+    try {
+      return { db: await takeSandboxDatabase(ready.image), state: ready.state, image: ready.image };
+    } catch {
+      await cache.delete(key); // an image that does not start: build it again
+      return undefined;
+    }
+  };
+  const pending = building.get(key);
+  if (pending) {
+    const started = await startFrom(await pending);
+    if (started) return started;
+  }
+  let finish: (v: PreparedSandbox | undefined) => void = () => undefined;
+  const mine = new Promise<PreparedSandbox | undefined>((resolve) => (finish = resolve));
+  building.set(key, mine);
+  let db: PGlite | undefined;
+  try {
+    const hit = await cache.get(key);
+    if (hit) {
+      finish(hit);
+      const started = await startFrom(hit);
+      if (started) return started;
+    }
+    db = await takeSandboxDatabase();
+    const state = await cloneAndFill(db, snapshot, steps, rowsPerTable);
+    let image: DataDirImage | undefined;
+    try {
+      await db.exec('CHECKPOINT'); // an instance started from the image then has no WAL to replay
+      image = captureDataDir(db);
+    } catch {
+      // Not cached this time; the analysis itself goes on.
+    }
+    if (image) cache.put(key, { image, state });
+    finish(image && { image, state });
+    return { db, state, ...(image ? { image } : {}) };
+  } catch (e) {
+    finish(undefined);
+    await db?.close().catch(() => undefined);
+    throw e;
+  } finally {
+    if (building.get(key) === mine) building.delete(key);
+  }
+}
+
+/**
+ * Builds and caches the clone of `snapshot` ahead of its first analysis (for instance right after
+ * an introspection, while nobody waits), so that analysis starts from a copy. No-op when cached.
+ */
+export async function prepareSandboxClone(snapshot: SchemaSnapshot, options: Pick<SandboxOptions, 'rowsPerTable' | 'cache'> = {}): Promise<void> {
+  const cache = options.cache ?? sharedSandboxCache();
+  const rowsPerTable = options.rowsPerTable ?? 3;
+  if (cache === false || (await cache.get(sandboxCacheKey(snapshot, schemaDdl(snapshot), syntheticRowsScript(snapshot, rowsPerTable).sql, rowsPerTable)))) return;
+  const { db } = await clonedDatabase(snapshot, rowsPerTable, { ...options, cache });
+  await db.close();
+}
 
 /**
  * Clones the snapshot's schema into an isolated in-process PostgreSQL (PGlite), fills each table
@@ -51,46 +165,33 @@ export async function runSandbox(
   const elapsed = () => Math.round(performance.now() - started);
   const result: SandboxResult = { passed: false, migration_applied: false, migration_error: null, tables_created: 0, rows_inserted: 0, validation_results: [], duration_ms: 0 };
   let db: PGlite | undefined;
+  let nextImage: DataDirImage | undefined;
+  running++;
   try {
-    db = await (options.createDatabase ?? takeSandboxDatabase)();
-    // Clone: one round trip when everything is supported, object by object otherwise.
-    const steps = schemaDdl(snapshot);
-    const skipped: { object: string; error: string }[] = [];
-    try {
-      await db.exec(`BEGIN;\n${steps.map((s) => `${s.sql};`).join('\n')}\nCOMMIT;`);
-    } catch {
-      await db.exec('ROLLBACK').catch(() => undefined);
-      for (const s of steps) {
-        try {
-          await db.exec(s.sql);
-        } catch (e) {
-          skipped.push({ object: `${s.kind} ${s.object}`, error: message(e) });
-        }
-      }
-    }
-    const created = new Set((await db.query<{ t: string }>(`SELECT n.nspname || '.' || c.relname AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN ('r','p') AND n.nspname NOT IN ('pg_catalog','information_schema','pg_toast')`)).rows.map((r) => r.t));
+    const rowsPerTable = options.rowsPerTable ?? 3;
+    const clone = await clonedDatabase(snapshot, rowsPerTable, options);
+    db = clone.db;
+    nextImage = clone.image;
+    const { skipped, rows } = clone.state;
+    const created = new Set(clone.state.created);
     result.tables_created = created.size;
     const touched = new Set(facts.flatMap((f) => [f.table, ...f.locks.map((l) => l.table)]).filter(Boolean));
     const blocking = skipped.filter((s) => [...touched].some((t) => s.object.endsWith(` ${t}`)));
-    const clone: ValidationResult = {
+    const cloned: ValidationResult = {
       check: 'schema_cloned',
       passed: blocking.length === 0,
       detail: skipped.length
         ? `${skipped.length} object(s) could not be cloned (${skipped.slice(0, 5).map((s) => `${s.object}: ${s.error}`).join('; ')})${blocking.length ? '' : ', none of them used by the migration'}`
         : `${created.size} table(s) cloned from the snapshot`,
     };
-    result.validation_results.push(clone);
-
-    await db.exec('BEGIN');
-    const rows = await insertSyntheticRows(db, snapshot, options.rowsPerTable ?? 3, created);
-    await db.exec('COMMIT');
+    result.validation_results.push(cloned);
     result.rows_inserted = rows.inserted;
     result.validation_results.push({
       check: 'synthetic_rows',
       passed: true,
       detail: rows.failures.length ? `${rows.inserted} row(s) inserted; fewer than asked in ${rows.failures.map((f) => `${f.table} (${f.error})`).slice(0, 5).join('; ')}` : `${rows.inserted} row(s) inserted`,
     });
-    const before = await rowCounts(db, [...created]);
+    const before = new Map(clone.state.countsBefore);
 
     migrationStarted = performance.now();
     const migrationElapsed = () => performance.now() - migrationStarted;
@@ -100,7 +201,9 @@ export async function runSandbox(
       const sql = adaptForSandbox(p, f);
       if (sql === null) continue;
       try {
-        await db.exec(sql);
+        // One simple-protocol Query, results unparsed: `exec` adds a Sync (a second turn of
+        // PGlite's main loop) and parses rows nobody reads, a third of the cost of a statement.
+        await db.execProtocol(protocol.serialize.query(sql), { throwOnError: true, syncToFs: false });
       } catch (e) {
         result.migration_error = `Statement ${p.index} (${f.statement_type}) failed: ${message(e)}`;
         result.validation_results.push({ check: 'migration_applied', passed: false, detail: result.migration_error });
@@ -126,5 +229,7 @@ export async function runSandbox(
   } finally {
     result.duration_ms = elapsed();
     await db?.close().catch(() => undefined);
+    running--;
+    if (!options.createDatabase && running === 0) prepareSandboxSpare(nextImage);
   }
 }

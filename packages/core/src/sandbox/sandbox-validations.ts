@@ -39,6 +39,26 @@ export function expectedObjects(parsed: readonly ParsedStatement[], facts: reado
   return [...last.values()];
 }
 
+/**
+ * Whether each relation (or column, when given) exists, in one catalog query for all of them:
+ * a migration of 100 statements would otherwise cost 100 calls into PGlite.
+ */
+async function objectsPresent(db: PGlite, objects: readonly { relation: string; column?: string }[]): Promise<boolean[]> {
+  if (!objects.length) return [];
+  const rows = objects.map((e, k) => {
+    const dot = e.relation.indexOf('.');
+    return `(${k}, ${quoteLiteral(e.relation.slice(0, dot))}, ${quoteLiteral(e.relation.slice(dot + 1))}, ${e.column ? quoteLiteral(e.column) : 'NULL'})`;
+  });
+  const sql = `SELECT e.k, CASE WHEN e.col IS NULL
+      THEN EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = e.s AND c.relname = e.r)
+      ELSE EXISTS (SELECT 1 FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = e.s AND c.relname = e.r AND a.attname = e.col AND NOT a.attisdropped)
+    END AS present
+    FROM (VALUES ${rows.join(', ')}) AS e(k, s, r, col)`;
+  const out: boolean[] = objects.map(() => false);
+  for (const r of (await db.exec(sql))[0]!.rows as { k: number; present: boolean }[]) out[r.k] = r.present;
+  return out;
+}
+
 /** Checks run in the sandbox after the migration applied. */
 export async function runValidations(
   db: PGlite,
@@ -48,15 +68,13 @@ export async function runValidations(
   dataChanged: ReadonlySet<string>,
 ): Promise<ValidationResult[]> {
   const results: ValidationResult[] = [];
-  for (const e of expectedObjects(parsed, facts)) {
-    const [schema, rel] = [e.relation.slice(0, e.relation.indexOf('.')), e.relation.slice(e.relation.indexOf('.') + 1)];
-    const q = e.column
-      ? `SELECT count(*)::int AS n FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ${quoteLiteral(schema)} AND c.relname = ${quoteLiteral(rel)} AND a.attname = ${quoteLiteral(e.column)} AND NOT a.attisdropped`
-      : `SELECT count(*)::int AS n FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ${quoteLiteral(schema)} AND c.relname = ${quoteLiteral(rel)}`;
-    const n = (await db.query<{ n: number }>(q)).rows[0]?.n ?? 0;
+  const expected = expectedObjects(parsed, facts);
+  const found = await objectsPresent(db, expected);
+  expected.forEach((e, k) => {
+    const present = found[k]!;
     const target = e.column ? `column ${e.relation}.${e.column}` : e.relation;
-    results.push({ check: e.exists ? 'object_exists' : 'object_removed', passed: (n > 0) === e.exists, detail: `${target} ${e.exists ? 'exists' : 'is gone'} after ${e.why}${(n > 0) === e.exists ? '' : ': NOT as expected'}` });
-  }
+    results.push({ check: e.exists ? 'object_exists' : 'object_removed', passed: present === e.exists, detail: `${target} ${e.exists ? 'exists' : 'is gone'} after ${e.why}${present === e.exists ? '' : ': NOT as expected'}` });
+  });
   const kept = [...countsBefore].filter(([t]) => !dataChanged.has(t));
   if (kept.length) {
     const after = await rowCounts(db, kept.map(([t]) => t));

@@ -1,5 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { quoteIdent, quoteQualified } from '../analysis/sql-ident';
+import { quoteIdent, quoteLiteral, quoteQualified } from '../analysis/sql-ident';
 import type { EnumInfo, SchemaSnapshot, TableInfo } from '../introspection/schema-snapshot';
 import { qualifiedName } from '../introspection/schema-snapshot';
 import { tablesInDependencyOrder } from './schema-ddl';
@@ -13,13 +13,15 @@ export interface SyntheticRowsResult {
   failures: { table: string; error: string }[];
 }
 
+/** Value of foreign key column `childColumn` of row `i`: `column` of a parent row already inserted, or null when there is none. */
+type ParentValue = (parent: string, column: string, i: number, childColumn: string) => unknown;
+
 /** Column values of synthetic row `i` of `t`; foreign keys point at rows already inserted in the parent. */
-function rowValues(t: TableInfo, i: number, inserted: ReadonlyMap<string, Row[]>, enums: ReadonlyMap<string, EnumInfo>, nullOptional: boolean): Map<string, unknown> {
+function rowValues(t: TableInfo, i: number, parentValue: ParentValue, enums: ReadonlyMap<string, EnumInfo>, nullOptional: boolean): Map<string, unknown> {
   const values = new Map<string, unknown>();
   const self = qualifiedName(t);
   for (const fk of t.foreign_keys) {
     const parent = `${fk.referenced_schema}.${fk.referenced_table}`;
-    const rows = inserted.get(parent) ?? [];
     fk.columns.forEach((c, k) => {
       if (parent === self) {
         const col = t.columns.find((x) => x.name === c);
@@ -27,8 +29,7 @@ function rowValues(t: TableInfo, i: number, inserted: ReadonlyMap<string, Row[]>
         values.set(c, col?.nullable ? null : String(i));
         return;
       }
-      const row = rows.length ? rows[(i - 1) % rows.length] : undefined;
-      values.set(c, row ? row[fk.referenced_columns[k]!] : null);
+      values.set(c, parentValue(parent, fk.referenced_columns[k]!, i, c));
     });
   }
   const keyCols = new Set([...(t.primary_key ?? []), ...t.constraints.filter((c) => c.type === 'unique').flatMap((c) => c.columns)]);
@@ -43,6 +44,15 @@ function rowValues(t: TableInfo, i: number, inserted: ReadonlyMap<string, Row[]>
   }
   return values;
 }
+
+/** Parent values from the rows RETURNING gave back, row `i` pointing at parent row `(i - 1) % n`. */
+const fromInserted =
+  (inserted: ReadonlyMap<string, Row[]>): ParentValue =>
+  (parent, column, i) => {
+    const rows = inserted.get(parent) ?? [];
+    const row = rows.length ? rows[(i - 1) % rows.length] : undefined;
+    return row ? row[column] : null;
+  };
 
 async function insertRow(db: PGlite, t: TableInfo, values: Map<string, unknown>): Promise<Row> {
   return (await insertRows(db, t, [values]))[0]!;
@@ -62,27 +72,101 @@ async function insertRows(db: PGlite, t: TableInfo, rows: Map<string, unknown>[]
   return (await db.query<Row>(sql, params)).rows;
 }
 
-/**
- * Inserts `rowsPerTable` rows per table, parents first, respecting keys, types, enums and (by
- * retrying with optional columns NULL) most check constraints. Partitioned tables are skipped:
- * a synthetic row rarely fits an arbitrary partition bound.
- */
-export async function insertSyntheticRows(db: PGlite, snapshot: SchemaSnapshot, rowsPerTable: number, tables?: ReadonlySet<string>): Promise<SyntheticRowsResult> {
+/** Tables that get synthetic rows, parents first. */
+const fillable = (snapshot: SchemaSnapshot, tables?: ReadonlySet<string>): TableInfo[] =>
+  tablesInDependencyOrder(snapshot).filter((t) => t.kind === 'table' && !t.partition_of && (!tables || tables.has(qualifiedName(t))));
+
+const enumsByName = (snapshot: SchemaSnapshot): Map<string, EnumInfo> => {
   const enums = new Map<string, EnumInfo>();
   for (const e of snapshot.enums) {
     enums.set(e.name, e);
     enums.set(`${e.schema}.${e.name}`, e);
   }
+  return enums;
+};
+
+/** A value written as an SQL expression rather than a literal. */
+class SqlExpr {
+  constructor(readonly sql: string) {}
+}
+
+const sqlValue = (v: unknown): string => (v === null || v === undefined ? 'NULL' : v instanceof SqlExpr ? v.sql : quoteLiteral(String(v)));
+
+/**
+ * Every synthetic row as one SQL script: the INSERTs the table-by-table path sends when each
+ * table takes its rows on the first try (the common case), one multi-row INSERT per table. Where
+ * that path copies a foreign key from the parent row RETURNING gave back, the script repeats the
+ * text the parent column was given (same type, so the same value) or, for defaults, sequences
+ * and other types, reads the parent row back by insertion order (ctid): the same rows either way.
+ */
+export function syntheticRowsScript(snapshot: SchemaSnapshot, rowsPerTable: number, tables?: ReadonlySet<string>): { sql: string; inserted: number } {
+  if (rowsPerTable <= 0) return { sql: '', inserted: 0 };
+  const enums = enumsByName(snapshot);
+  const byName = new Map(snapshot.tables.map((t) => [qualifiedName(t), t]));
+  /** Rows written so far, by table: what each column was given (absent: left to its default). */
+  const written = new Map<string, Map<string, unknown>[]>();
+  const parentValue =
+    (child: TableInfo): ParentValue =>
+    (parent, column, i, childColumn) => {
+      const rows = written.get(parent);
+      if (!rows) return null;
+      const k = (i - 1) % rows.length;
+      const given = rows[k]!.get(column);
+      // The text the parent row was given, when it went into a column of the same type, is the
+      // value it holds; anything else (defaults, sequences, other types) is read back.
+      const type = byName.get(parent)?.columns.find((c) => c.name === column)?.data_type;
+      if (given !== undefined && type !== undefined && type === child.columns.find((c) => c.name === childColumn)?.data_type) return given;
+      return new SqlExpr(`(SELECT ${quoteIdent(column)} FROM ${quoteQualified(parent)} ORDER BY ctid LIMIT 1 OFFSET ${k})`);
+    };
+  const statements: string[] = [];
+  let inserted = 0;
+  for (const t of fillable(snapshot, tables)) {
+    const name = quoteQualified(qualifiedName(t));
+    const batch = Array.from({ length: rowsPerTable }, (_, k) => rowValues(t, k + 1, parentValue(t), enums, false));
+    const sameColumns = batch.every((b) => [...b.keys()].join() === [...batch[0]!.keys()].join());
+    for (const rows of sameColumns ? [batch] : batch.map((b) => [b])) {
+      const cols = [...rows[0]!.keys()];
+      if (!cols.length) for (let i = 0; i < rows.length; i++) statements.push(`INSERT INTO ${name} DEFAULT VALUES`);
+      else statements.push(`INSERT INTO ${name} (${cols.map(quoteIdent).join(', ')}) VALUES ${rows.map((r) => `(${cols.map((c) => sqlValue(r.get(c))).join(', ')})`).join(', ')}`);
+    }
+    written.set(qualifiedName(t), batch);
+    inserted += rowsPerTable;
+  }
+  return { sql: statements.join(';\n'), inserted };
+}
+
+/**
+ * Inserts `rowsPerTable` rows per table, parents first, respecting keys, types, enums and (by
+ * retrying with optional columns NULL) most check constraints. Partitioned tables are skipped:
+ * a synthetic row rarely fits an arbitrary partition bound. Runs inside the caller's transaction.
+ */
+export async function insertSyntheticRows(db: PGlite, snapshot: SchemaSnapshot, rowsPerTable: number, tables?: ReadonlySet<string>): Promise<SyntheticRowsResult> {
+  // Fast path: the whole data set in one call into PGlite. When any table rejects its rows, undo
+  // it and go table by table, which finds out which tables need retries.
+  const script = syntheticRowsScript(snapshot, rowsPerTable, tables);
+  if (script.sql) {
+    try {
+      await db.exec(`SAVEPOINT synthetic_script;\n${script.sql};\nRELEASE SAVEPOINT synthetic_script`);
+      return { inserted: script.inserted, failures: [] };
+    } catch {
+      await db.exec('ROLLBACK TO SAVEPOINT synthetic_script');
+    }
+  }
+  return insertSyntheticRowsTableByTable(db, snapshot, rowsPerTable, tables);
+}
+
+/** `insertSyntheticRows` one table (and, on failure, one row) at a time, with a savepoint around each try. */
+export async function insertSyntheticRowsTableByTable(db: PGlite, snapshot: SchemaSnapshot, rowsPerTable: number, tables?: ReadonlySet<string>): Promise<SyntheticRowsResult> {
+  const enums = enumsByName(snapshot);
   const inserted = new Map<string, Row[]>();
   const failures: SyntheticRowsResult['failures'] = [];
   let count = 0;
-  for (const t of tablesInDependencyOrder(snapshot)) {
+  for (const t of fillable(snapshot, tables)) {
     const name = qualifiedName(t);
-    if (t.kind !== 'table' || t.partition_of || (tables && !tables.has(name))) continue;
     let rows: Row[] = [];
     let lastError = '';
-    // Fast path: every row in one statement; per-row retries only when that fails.
-    const batch = Array.from({ length: rowsPerTable }, (_, k) => rowValues(t, k + 1, inserted, enums, false));
+    // Every row in one statement; per-row retries only when that fails.
+    const batch = Array.from({ length: rowsPerTable }, (_, k) => rowValues(t, k + 1, fromInserted(inserted), enums, false));
     const sameColumns = batch.every((b) => [...b.keys()].join() === [...batch[0]!.keys()].join());
     if (sameColumns && rowsPerTable > 0) {
       await db.exec('SAVEPOINT synthetic_batch');
@@ -98,7 +182,7 @@ export async function insertSyntheticRows(db: PGlite, snapshot: SchemaSnapshot, 
       for (const nullOptional of [false, true]) {
         await db.exec('SAVEPOINT synthetic_row');
         try {
-          rows.push(await insertRow(db, t, rowValues(t, i, inserted, enums, nullOptional)));
+          rows.push(await insertRow(db, t, rowValues(t, i, fromInserted(inserted), enums, nullOptional)));
           await db.exec('RELEASE SAVEPOINT synthetic_row');
           break;
         } catch (error) {
