@@ -1,7 +1,7 @@
 import { bareTableName } from '../documents/identifiers';
-import { compactPgVector } from '../documents/vector-text';
 import type { Embedder } from '../embeddings/embedder';
 import type { Queryable } from '../store/store';
+import { vectorParam } from '../store/vector-param';
 import { excerptAround } from './excerpt';
 import { combinedRelevance } from './relevance';
 
@@ -45,6 +45,14 @@ interface CandidateRow {
 /** Nearest neighbours considered before re-scoring: generous so the mention boost has room to act. */
 const candidatesFor = (limit: number): number => Math.min(400, Math.max(40, limit * 4));
 
+/**
+ * HNSW search breadth. The index is built with m = 8 (cheap inserts in PGlite, see migration
+ * 0402), whose sparser graph needs a wide search: over 100,000 chunks, ef_search 40 found 42 %
+ * of the exact top 10 among the candidates and 400 found 82 %, for 11 ms instead of 3 ms
+ * (docs/benchmarks.md, "Documents").
+ */
+const EF_SEARCH = 400;
+
 type MaybeStore = Queryable & { transaction?: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T> };
 
 /**
@@ -69,7 +77,9 @@ async function withIterativeScan<T>(db: MaybeStore, efSearch: number, fn: (q: Qu
  * Document chunks of a connection most relevant to `query` and `tableNames`, best first.
  *
  * Candidates are the nearest chunks to the query by cosine distance (HNSW) plus the nearest
- * chunks that name one of the tables (GIN on identifiers); each is then scored by
+ * chunks that name one of the tables (the planner picks the GIN index on identifiers when few
+ * chunks name them, else the HNSW scan with the mention as a filter; an exact sort of every
+ * mentioning chunk took 450 ms over 28,000 of them); each is then scored by
  * {@link combinedRelevance}: vector similarity to the query and to the table names, and a
  * step for naming a requested table exactly, so a chunk that names the table always ranks
  * above one that does not. Only vectors of the current embedder's model are compared.
@@ -83,7 +93,7 @@ export async function findRelevantDocumentChunks(db: Queryable, embedder: Embedd
   const tableText = tables.join(' ');
   const [queryVector, tableVector] = await embedder.embed([query || tableText, tableText || query]);
   const k = candidatesFor(limit);
-  const rows = await withIterativeScan(db as MaybeStore, k, async (q) =>
+  const rows = await withIterativeScan(db as MaybeStore, Math.max(k, EF_SEARCH), async (q) =>
     (
       await q.query<CandidateRow>(
         `WITH by_query AS (
@@ -93,14 +103,14 @@ export async function findRelevantDocumentChunks(db: Queryable, embedder: Embedd
          ), by_mention AS (
            SELECT id FROM document_chunks
            WHERE user_id = $1 AND connection_id = $2 AND embedding_model = $3 AND identifiers && $7::text[]
-           ORDER BY (embedding <=> $4::vector) + 0 LIMIT $6
+           ORDER BY embedding <=> $4::vector LIMIT $6
          )
          SELECT c.document_id, d.filename, c.chunk_index, c.heading, c.content, c.identifiers,
                 1 - (c.embedding <=> $4::vector) AS sim_query,
                 1 - (c.embedding <=> $5::vector) AS sim_tables
          FROM document_chunks c JOIN documents d ON d.id = c.document_id
          WHERE c.id IN (SELECT id FROM by_query UNION SELECT id FROM by_mention)`,
-        [input.userId, input.connectionId, embedder.model, compactPgVector(queryVector!), compactPgVector(tableVector!), k, tables],
+        [input.userId, input.connectionId, embedder.model, vectorParam(queryVector!), vectorParam(tableVector!), k, tables],
       )
     ).rows,
   );

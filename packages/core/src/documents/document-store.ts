@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Embedder } from '../embeddings/embedder';
 import { notFound } from '../errors/app-error';
 import type { Queryable, Store } from '../store/store';
+import { vectorParam } from '../store/vector-param';
 import { iso } from '../util/timestamps';
 import type { DocumentChunk } from './chunk';
 import { identifierTokens } from './identifiers';
 import type { PreparedDocument } from './prepare-document';
-import { compactPgVector } from './vector-text';
 
 /** A stored document as listed. */
 export interface DocumentSummary {
@@ -61,7 +61,7 @@ async function insertChunks(
     const rows: string[] = [];
     chunks.slice(start, start + INSERT_BATCH).forEach((c, i) => {
       const p = params.length;
-      params.push(c.index, c.heading, c.content, identifierTokens(embeddingText(c)), compactPgVector(vectors[start + i]!));
+      params.push(c.index, c.heading, c.content, identifierTokens(embeddingText(c)), vectorParam(vectors[start + i]!));
       rows.push(`($1, $2, $3, $${p + 1}, $${p + 2}, $${p + 3}, $${p + 4}::text[], $${p + 5}::vector, $4, $5)`);
     });
     await tx.query(

@@ -13,15 +13,39 @@ type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let loaded: Promise<PdfJs> | undefined;
 
 /**
+ * Built-ins that the core-js polyfills bundled in pdfjs-dist's legacy build replace on Node 20
+ * (V8 11), for the whole process and not only for pdfjs: `Array.prototype.push` by a JavaScript
+ * loop (about a sixth of pdfjs's own text-extraction time), `JSON.stringify` by a version about
+ * 5x slower (every API response after the first PDF upload), and `Function.prototype.toString`
+ * to make the polyfills look native. Node's own versions are correct for everything pdfjs does, so
+ * they are put back once pdfjs is loaded; what core-js only adds (`Promise.withResolvers`,
+ * `Map.prototype.getOrInsertComputed`, ...) stays, because pdfjs needs it.
+ */
+function keepNativeBuiltins(): () => void {
+  const saved = { push: Array.prototype.push, stringify: JSON.stringify, parse: JSON.parse, toString: Function.prototype.toString };
+  return () => {
+    Array.prototype.push = saved.push;
+    JSON.stringify = saved.stringify;
+    JSON.parse = saved.parse;
+    Function.prototype.toString = saved.toString;
+  };
+}
+
+/**
  * pdfjs-dist's legacy build (the one meant for Node). Its worker module is installed on
  * `globalThis.pdfjsWorker` so parsing runs in-process without a dynamic worker import, which
  * also lets a bundler see the dependency.
  */
 function pdfjs(): Promise<PdfJs> {
   loaded ??= (async () => {
-    const worker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
-    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
-    return import('pdfjs-dist/legacy/build/pdf.mjs');
+    const restore = keepNativeBuiltins();
+    try {
+      const worker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+      (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
+      return await import('pdfjs-dist/legacy/build/pdf.mjs');
+    } finally {
+      restore();
+    }
   })();
   return loaded;
 }

@@ -5,8 +5,8 @@
  */
 export function identifierTokens(text: string): string[] {
   const seen = new Set<string>();
-  for (const m of text.toLowerCase().matchAll(/[a-z_][a-z0-9_$]*/g)) {
-    if (m[0].length > 1 && m[0].length <= 63) seen.add(m[0]);
+  for (const word of text.toLowerCase().match(/[a-z_][a-z0-9_$]*/g) ?? []) {
+    if (word.length > 1 && word.length <= 63) seen.add(word);
   }
   return [...seen];
 }

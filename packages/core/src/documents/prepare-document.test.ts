@@ -30,6 +30,9 @@ async function rejection(p: Promise<unknown>): Promise<{ code: string; status: n
   throw new Error('expected a rejection');
 }
 
+// Captured before the first PDF loads pdfjs, whose bundled core-js replaces some of them.
+const natives = { push: Array.prototype.push, stringify: JSON.stringify, parse: JSON.parse, toString: Function.prototype.toString };
+
 describe('prepareDocument', () => {
   it('extracts PDF text with lines and paragraph breaks', async () => {
     const bytes = await pdfOf([['Refund policy', '', 'The orders table holds every order.', 'Refunds reference orders.'], ['Second page about invoices.']]);
@@ -40,6 +43,14 @@ describe('prepareDocument', () => {
     expect(all).toContain('Refund policy\n\nThe orders table holds every order.\nRefunds reference orders.');
     expect(all).toContain('Second page about invoices.');
     expect(d.sizeBytes).toBe(bytes.length);
+  });
+
+  it('leaves the process its native push and JSON after loading pdfjs', async () => {
+    await prepareDocument({ filename: 'a.pdf', bytes: await pdfOf([['Some text.']]) });
+    expect(Array.prototype.push).toBe(natives.push);
+    expect(JSON.stringify).toBe(natives.stringify);
+    expect(JSON.parse).toBe(natives.parse);
+    expect(Function.prototype.toString).toBe(natives.toString);
   });
 
   it('rejects a PDF without text, a fake PDF and an unsupported type', async () => {

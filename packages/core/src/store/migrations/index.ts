@@ -3,6 +3,7 @@ import { analysisMigrations } from './analysis';
 import { billingMigrations } from './billing';
 import { connectionsMigrations } from './connections';
 import { documentsMigrations } from './documents';
+import { documentsVectorIndexMigrations } from './documents-vector-index';
 import { executionMigrations } from './execution';
 import { foundationMigrations } from './foundation';
 import { provisioningMigrations } from './provisioning';
@@ -20,6 +21,7 @@ export const serviceMigrations: readonly SchemaMigration[] = [
   ...analysisMigrations,
   ...executionMigrations,
   ...documentsMigrations,
+  ...documentsVectorIndexMigrations,
   ...textToSqlMigrations,
   ...billingMigrations,
   ...provisioningMigrations,
