@@ -43,6 +43,10 @@ export function serviceEnvironment(rt: ServiceRuntime): Record<string, $util.Inp
     DBOPS_SECRETS_PREFIX: rt.secretsPrefix,
     DBOPS_MIGRATION_QUEUE_URL: rt.queueUrl,
     DBOPS_LOG_LEVEL: 'info',
+    // Lambda's /tmp is 512 MB by default and also holds the PGlite template: keep the sandbox's
+    // clone cache small there; the memory layer stays well inside the 2 GB analysis function.
+    DBOPS_SANDBOX_CACHE_DISK_MB: '128',
+    DBOPS_SANDBOX_CACHE_MB: '256',
   };
 }
 
