@@ -46,9 +46,10 @@ function impactChains(items: readonly StatementAnalysis[]): ImpactChain[] {
 }
 
 /**
- * The migration analysis of spec section 2 from SQL plus a schema snapshot. No network and no
- * access to the user's database: the sandbox is an in-process PGlite. `approval_token` is left
- * null here; the caller issues it when `sandbox_result.passed` (it needs the signing key).
+ * The migration analysis of spec section 2 from SQL plus a schema snapshot. No access to the
+ * user's database: the sandbox is an in-process PGlite or, when `sandbox.server` is given, a
+ * dedicated throwaway PostgreSQL server. `approval_token` is left null here; the caller issues
+ * it when `sandbox_result.passed` (it needs the signing key).
  */
 export async function analyzeMigration(sql: string, snapshot: SchemaSnapshot, options: AnalyzeOptions): Promise<AnalysisReport> {
   const parsed = await parseStatements(sql);

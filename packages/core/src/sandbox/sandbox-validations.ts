@@ -1,9 +1,9 @@
-import type { PGlite } from '@electric-sql/pglite';
 import { names, nodeBody, nodeKind, rangeVarName } from '../analysis/ast';
 import type { ParsedStatement } from '../analysis/parse-statements';
 import { quoteLiteral } from '../analysis/sql-ident';
 import type { StatementFacts } from '../analysis/statement-facts';
 import type { ValidationResult } from '../analysis/types';
+import type { SandboxSession } from './sandbox-session';
 
 /** Which objects must exist (or be gone) after the migration, derived from its statements. */
 export function expectedObjects(parsed: readonly ParsedStatement[], facts: readonly StatementFacts[]): { relation: string; column?: string; exists: boolean; why: string }[] {
@@ -41,9 +41,9 @@ export function expectedObjects(parsed: readonly ParsedStatement[], facts: reado
 
 /**
  * Whether each relation (or column, when given) exists, in one catalog query for all of them:
- * a migration of 100 statements would otherwise cost 100 calls into PGlite.
+ * a migration of 100 statements would otherwise cost 100 calls into PGlite (or round trips).
  */
-async function objectsPresent(db: PGlite, objects: readonly { relation: string; column?: string }[]): Promise<boolean[]> {
+async function objectsPresent(db: SandboxSession, objects: readonly { relation: string; column?: string }[]): Promise<boolean[]> {
   if (!objects.length) return [];
   const rows = objects.map((e, k) => {
     const dot = e.relation.indexOf('.');
@@ -55,13 +55,13 @@ async function objectsPresent(db: PGlite, objects: readonly { relation: string; 
     END AS present
     FROM (VALUES ${rows.join(', ')}) AS e(k, s, r, col)`;
   const out: boolean[] = objects.map(() => false);
-  for (const r of (await db.exec(sql))[0]!.rows as { k: number; present: boolean }[]) out[r.k] = r.present;
+  for (const r of (await db.query<{ k: number; present: boolean }>(sql)).rows) out[r.k] = r.present;
   return out;
 }
 
 /** Checks run in the sandbox after the migration applied. */
 export async function runValidations(
-  db: PGlite,
+  db: SandboxSession,
   parsed: readonly ParsedStatement[],
   facts: readonly StatementFacts[],
   countsBefore: ReadonlyMap<string, number>,
@@ -91,7 +91,7 @@ export async function runValidations(
 }
 
 /** Row counts of existing tables (missing ones are left out). */
-export async function rowCounts(db: PGlite, tables: readonly string[]): Promise<Map<string, number>> {
+export async function rowCounts(db: SandboxSession, tables: readonly string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   if (!tables.length) return out;
   const present = (await db.query<{ t: string }>(`SELECT n.nspname || '.' || c.relname AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN ('r','p') AND n.nspname || '.' || c.relname = ANY($1)`, [tables])).rows.map((r) => r.t);

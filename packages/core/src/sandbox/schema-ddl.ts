@@ -65,7 +65,13 @@ export function tablesInDependencyOrder(snapshot: SchemaSnapshot): TableInfo[] {
 export function schemaDdl(snapshot: SchemaSnapshot): DdlStep[] {
   const steps: DdlStep[] = [];
   for (const s of snapshot.schemas) if (s !== 'public') steps.push({ object: s, kind: 'schema', sql: `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(s)}` });
-  for (const e of snapshot.extensions) if (e.name !== 'plpgsql') steps.push({ object: e.name, kind: 'extension', sql: `CREATE EXTENSION IF NOT EXISTS ${quoteIdent(e.name)}` });
+  for (const e of snapshot.extensions) {
+    if (e.name === 'plpgsql') continue;
+    // In the schema it was installed in (types then resolve as `schema.type`, as the snapshot names them).
+    const own = e.schema && e.schema !== 'public' && e.schema !== 'pg_catalog';
+    if (own && !snapshot.schemas.includes(e.schema)) steps.push({ object: e.schema, kind: 'schema', sql: `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(e.schema)}` });
+    steps.push({ object: e.name, kind: 'extension', sql: `CREATE EXTENSION IF NOT EXISTS ${quoteIdent(e.name)}${own ? ` SCHEMA ${quoteIdent(e.schema)}` : ''}` });
+  }
   for (const e of snapshot.enums) steps.push({ object: `${e.schema}.${e.name}`, kind: 'enum', sql: `CREATE TYPE ${quoteQualified(`${e.schema}.${e.name}`)} AS ENUM (${e.values.map(quoteLiteral).join(', ')})` });
   const identityCols = new Set(snapshot.tables.flatMap((t) => t.columns.filter((c) => c.identity).map((c) => `${qualifiedName(t)}.${c.name}`)));
   for (const s of snapshot.sequences) {

@@ -4,6 +4,7 @@ import { buildSnapshot } from '../analysis/snapshot-builder';
 import { shopSnapshot } from '../analysis/test-schema';
 import type { SchemaSnapshot } from '../introspection/schema-snapshot';
 import { closeSandboxSpare, takeSandboxDatabase } from './sandbox-pool';
+import { pgliteSession } from './sandbox-session';
 import { schemaDdl } from './schema-ddl';
 import { insertSyntheticRows, insertSyntheticRowsTableByTable, syntheticRowsScript } from './synthetic-rows';
 
@@ -28,7 +29,7 @@ async function filled(snapshot: SchemaSnapshot, insert: typeof insertSyntheticRo
   try {
     await db.exec(schemaDdl(snapshot).map((s) => `${s.sql};`).join('\n'));
     await db.exec('BEGIN');
-    const result = await insert(db, snapshot, 3);
+    const result = await insert(pgliteSession(db), snapshot, 3);
     await db.exec('COMMIT');
     const rows: unknown[] = [];
     // now() defaults differ between two runs; everything else must be identical.

@@ -1,7 +1,7 @@
-import type { PGlite } from '@electric-sql/pglite';
 import { quoteIdent, quoteLiteral, quoteQualified } from '../analysis/sql-ident';
 import type { EnumInfo, SchemaSnapshot, TableInfo } from '../introspection/schema-snapshot';
 import { qualifiedName } from '../introspection/schema-snapshot';
+import type { SandboxSession } from './sandbox-session';
 import { tablesInDependencyOrder } from './schema-ddl';
 import { syntheticValue } from './synthetic-values';
 
@@ -54,12 +54,12 @@ const fromInserted =
     return row ? row[column] : null;
   };
 
-async function insertRow(db: PGlite, t: TableInfo, values: Map<string, unknown>): Promise<Row> {
+async function insertRow(db: SandboxSession, t: TableInfo, values: Map<string, unknown>): Promise<Row> {
   return (await insertRows(db, t, [values]))[0]!;
 }
 
 /** One multi-row INSERT ... RETURNING * when all rows set the same columns (one round trip per table). */
-async function insertRows(db: PGlite, t: TableInfo, rows: Map<string, unknown>[]): Promise<Row[]> {
+async function insertRows(db: SandboxSession, t: TableInfo, rows: Map<string, unknown>[]): Promise<Row[]> {
   const cols = [...rows[0]!.keys()];
   if (!cols.length) {
     const out: Row[] = [];
@@ -140,9 +140,10 @@ export function syntheticRowsScript(snapshot: SchemaSnapshot, rowsPerTable: numb
  * retrying with optional columns NULL) most check constraints. Partitioned tables are skipped:
  * a synthetic row rarely fits an arbitrary partition bound. Runs inside the caller's transaction.
  */
-export async function insertSyntheticRows(db: PGlite, snapshot: SchemaSnapshot, rowsPerTable: number, tables?: ReadonlySet<string>): Promise<SyntheticRowsResult> {
-  // Fast path: the whole data set in one call into PGlite. When any table rejects its rows, undo
-  // it and go table by table, which finds out which tables need retries.
+export async function insertSyntheticRows(db: SandboxSession, snapshot: SchemaSnapshot, rowsPerTable: number, tables?: ReadonlySet<string>): Promise<SyntheticRowsResult> {
+  // Fast path: the whole data set in one call (into PGlite, or one round trip to a server). When
+  // any table rejects its rows, undo it and go table by table, which finds out which tables need
+  // retries.
   const script = syntheticRowsScript(snapshot, rowsPerTable, tables);
   if (script.sql) {
     try {
@@ -156,7 +157,7 @@ export async function insertSyntheticRows(db: PGlite, snapshot: SchemaSnapshot, 
 }
 
 /** `insertSyntheticRows` one table (and, on failure, one row) at a time, with a savepoint around each try. */
-export async function insertSyntheticRowsTableByTable(db: PGlite, snapshot: SchemaSnapshot, rowsPerTable: number, tables?: ReadonlySet<string>): Promise<SyntheticRowsResult> {
+export async function insertSyntheticRowsTableByTable(db: SandboxSession, snapshot: SchemaSnapshot, rowsPerTable: number, tables?: ReadonlySet<string>): Promise<SyntheticRowsResult> {
   const enums = enumsByName(snapshot);
   const inserted = new Map<string, Row[]>();
   const failures: SyntheticRowsResult['failures'] = [];

@@ -1,7 +1,9 @@
 import { analyzeMigration } from '@dbops/core/analysis/analyze-migration';
 import { APPROVAL_KEY_SECRET, issueApprovalToken } from '@dbops/core/approval/approval-token';
 import { findRelevantDocumentChunks } from '@dbops/core/context/document-context';
+import { getConnection } from '@dbops/core/connections/connection-service';
 import { ensureSnapshot } from '@dbops/core/introspection/introspect-connection';
+import { sandboxServerSettings } from '@dbops/core/sandbox/sandbox-server-settings';
 import { z } from 'zod';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { bare } from '../http/responses';
@@ -29,8 +31,21 @@ export const handler = defineHandler('migrations-analyze', {
     const deps = domainDeps(container);
     const connectionId = params.connection_id;
     const snapshot = await ensureSnapshot(deps, auth.userId, connectionId);
+    const server = sandboxServerSettings(container.settings.env);
     const report = await analyzeMigration(body.sql, snapshot, {
       connectionId,
+      // With a sandbox server, its address is checked against this connection's before use.
+      sandbox: server
+        ? {
+            server: {
+              ...server,
+              analysedDatabase: async () => {
+                const c = await getConnection(deps, auth.userId, connectionId);
+                return { host: c.host, port: c.port, database: c.database_name };
+              },
+            },
+          }
+        : true,
       findDocuments: ({ query, tableNames }) => findRelevantDocumentChunks(deps.store, deps.embedder, { userId: auth.userId, connectionId, query, tableNames, limit: 5 }),
     });
     if (report.sandbox_result.passed) {

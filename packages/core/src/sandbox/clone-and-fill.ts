@@ -1,0 +1,43 @@
+import type { SchemaSnapshot } from '../introspection/schema-snapshot';
+import type { CloneState } from './sandbox-cache';
+import type { SandboxSession } from './sandbox-session';
+import type { DdlStep } from './schema-ddl';
+import { rowCounts } from './sandbox-validations';
+import { insertSyntheticRows } from './synthetic-rows';
+
+/** First line of an error's message (PostgreSQL adds DETAIL and HINT lines). */
+export const firstLine = (e: unknown): string => (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
+
+/**
+ * Tables of the clone, `schema.name`. Tables that belong to an extension (PostGIS's
+ * spatial_ref_sys, say) are the extension's business: they get no synthetic rows.
+ */
+const CREATED_TABLES = `SELECT n.nspname || '.' || c.relname AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE c.relkind IN ('r','p') AND n.nspname NOT IN ('pg_catalog','information_schema','pg_toast')
+    AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')`;
+
+/**
+ * Clones the schema into the session's database (one call when everything is supported, object
+ * by object otherwise, recording what was refused) and fills it with synthetic rows.
+ */
+export async function cloneAndFill(db: SandboxSession, snapshot: SchemaSnapshot, steps: readonly DdlStep[], rowsPerTable: number): Promise<CloneState> {
+  const skipped: CloneState['skipped'] = [];
+  try {
+    await db.exec(`BEGIN;\n${steps.map((s) => `${s.sql};`).join('\n')}\nCOMMIT;`);
+  } catch {
+    await db.exec('ROLLBACK').catch(() => undefined);
+    for (const s of steps) {
+      try {
+        await db.exec(s.sql);
+      } catch (e) {
+        skipped.push({ object: `${s.kind} ${s.object}`, error: firstLine(e) });
+      }
+    }
+  }
+  const created = (await db.query<{ t: string }>(CREATED_TABLES)).rows.map((r) => r.t);
+  await db.exec('BEGIN');
+  const rows = await insertSyntheticRows(db, snapshot, rowsPerTable, new Set(created));
+  await db.exec('COMMIT');
+  const countsBefore = [...(await rowCounts(db, created))];
+  return { created, skipped, rows, countsBefore };
+}
