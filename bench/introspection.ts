@@ -6,11 +6,12 @@
  *
  *   npx tsx bench/introspection.ts [--tables 1000] [--runs 5]
  *
- * Figures: catalog read (the 11 catalog queries and assembly of the snapshot), full
- * introspection as the endpoint does it (plus storing the JSON snapshot in the embedded on-disk
- * state store and embedding and storing one chunk per table: the first introspection of N new
- * connections, and re-runs on an unchanged schema, where chunks are kept), and pg_dump; median
- * and best of N.
+ * Figures: catalog read (the catalog queries and assembly of the snapshot: on one open
+ * connection, on two as introspection reads, and on two new ones, whose backends start with cold
+ * caches as an introspection's do), full introspection as the endpoint does it (plus storing the
+ * snapshot in the embedded on-disk state store and embedding and storing one chunk per table:
+ * the first introspection of N new connections, and re-runs on an unchanged schema, where chunks
+ * are kept), and pg_dump; median and best of N.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
@@ -23,7 +24,8 @@ import { loadSettings, migrate, PgliteStore, serviceMigrations, systemClock, ens
 import { createConnection } from '../packages/core/src/connections/connection-service';
 import { LocalKeyFileProvider } from '../packages/core/src/crypto/local-key-file-provider';
 import { HashingEmbedder } from '../packages/core/src/embeddings/hashing-embedder';
-import { introspectConnection, readTargetSchema } from '../packages/core/src/introspection/introspect-connection';
+import { readTargetSchema } from '../packages/core/src/introspection/catalog-read';
+import { introspectConnection } from '../packages/core/src/introspection/introspect-connection';
 import { startTargetServer } from '../test/support/target-server';
 
 const run = promisify(execFile);
@@ -127,18 +129,30 @@ async function benchServer(label: string, adminUrl: string): Promise<string[]> {
   const url = await generateSchema(adminUrl);
   lines.push(`### ${label}`, `schema generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-  // Catalog read alone, on one open connection (what a snapshot costs the user's server).
+  // Catalog read alone, on open connections (what a snapshot costs the user's server): on one,
+  // and on two at once as introspection reads. Caches of the backends are warm after the first.
   const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const second = new pg.Client({ connectionString: url });
+  await Promise.all([client.connect(), second.connect()]);
   const first = await readTargetSchema(client);
   const relations = first.tables.length;
   const columns = first.tables.reduce((n, t) => n + t.columns.length, 0);
   const fks = first.tables.reduce((n, t) => n + t.foreign_keys.length, 0);
   const indexes = first.tables.reduce((n, t) => n + t.indexes.length, 0);
   const read = await time(() => readTargetSchema(client), RUNS);
-  await client.end();
+  await readTargetSchema(client, undefined, second);
+  const readTwo = await time(() => readTargetSchema(client, undefined, second), RUNS);
+  await Promise.all([client.end(), second.end()]);
+  const readFresh = await time(async () => {
+    const pair = [new pg.Client({ connectionString: url }), new pg.Client({ connectionString: url })] as const;
+    await Promise.all(pair.map((c) => c.connect()));
+    await readTargetSchema(pair[0], undefined, pair[1]);
+    await Promise.all(pair.map((c) => c.end()));
+  }, RUNS);
   lines.push(`snapshot: ${relations} tables, ${columns} columns, ${fks} foreign keys, ${indexes} indexes, server ${first.server_version}`);
   lines.push(`catalog read (connect excluded): ${fmt(read)}`);
+  lines.push(`catalog read on two connections (connect excluded): ${fmt(readTwo)}`);
+  lines.push(`catalog read on two new connections (connect included, cold caches): ${fmt(readFresh)}`);
 
   // The whole introspection as the endpoint runs it, with the embedded state store on disk (as
   // `npm start` keeps it). "First" is a connection never introspected before, so every table

@@ -57,6 +57,8 @@ describe('sslmode against a server that offers TLS (self-signed certificate)', (
     proxy.sessions.length = 0;
     const intro = await t.request('POST', `/connections/${res.body.data.id}/introspect`, { jwt: await t.jwt('tina') });
     expect(intro.status).toBe(200);
-    expect(proxy.sessions).toEqual(['tls']);
+    // The catalog is read over one or two sessions (catalog-read.ts); every one must be TLS.
+    expect(proxy.sessions.length).toBeGreaterThan(0);
+    expect(new Set(proxy.sessions)).toEqual(new Set(['tls']));
   });
 });

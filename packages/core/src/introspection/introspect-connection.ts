@@ -2,18 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { connectPg } from '../connections/connect-pg';
 import { connectTimeoutMs } from '../connections/connection-settings';
+import type { ConnectionTarget } from '../connections/connection-target';
 import { isConnectionId } from '../connections/connection-id';
 import { loadConnectionTarget } from '../connections/load-connection-target';
 import type { KeyProvider } from '../crypto/key-provider';
 import type { CoreDeps } from '../deps';
 import type { Embedder } from '../embeddings/embedder';
 import { AppError, notFound } from '../errors/app-error';
-import type { Queryable } from '../store/store';
-import { readSchema, type SchemaContent } from './read-schema';
+import { startSchemaRead } from './catalog-read';
+import type { SchemaContent } from './read-schema';
 import { buildSchemaChunks } from './schema-chunk-text';
-import { syncSchemaChunks } from './schema-chunks';
+import { loadStoredChunks, planSchemaChunks, writeSchemaChunks, type SchemaChunkPlan } from './schema-chunks';
 import { qualifiedName, type SchemaSnapshot } from './schema-snapshot';
-import { getLatestSnapshot, saveSnapshot } from './snapshot-store';
+import { encodeSnapshot, getLatestSnapshot, saveSnapshot } from './snapshot-store';
 
 /** What introspection needs; `DomainDeps` satisfies it. */
 export type IntrospectionDeps = CoreDeps & { keyProvider: KeyProvider; embedder: Embedder };
@@ -42,28 +43,6 @@ const introspectionTimeoutMs = (deps: CoreDeps): number => {
   return Number.isInteger(n) && n > 0 ? n : 60_000;
 };
 
-const clientQueryable = (client: pg.Client): Queryable => ({
-  async query<R extends object>(sql: string, params: readonly unknown[] = []) {
-    const res = await client.query(sql, params as unknown[]);
-    return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
-  },
-});
-
-/**
- * Reads the schema of the user's database in one read-only REPEATABLE READ transaction, so
- * every catalog query sees the same moment.
- */
-export async function readTargetSchema(client: pg.Client, statementTimeoutMs?: number): Promise<SchemaContent> {
-  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-  try {
-    // SET LOCAL rather than a startup parameter, which transaction poolers (PgBouncer) refuse.
-    if (statementTimeoutMs !== undefined) await client.query(`SET LOCAL statement_timeout = ${Math.floor(statementTimeoutMs)}`);
-    return await readSchema(clientQueryable(client));
-  } finally {
-    await client.query('ROLLBACK').catch(() => undefined);
-  }
-}
-
 function introspectionFailure(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const e = error as { code?: string; message?: string };
@@ -82,44 +61,94 @@ function introspectionFailure(error: unknown): AppError {
 }
 
 /**
+ * Two connections to the user's database, so the catalog reads run side by side (see
+ * startSchemaRead), or one when the second is refused (a connection limit, say). Fails only
+ * when neither connects, with the first connection's error.
+ */
+async function openIntrospectionClients(target: ConnectionTarget, deps: CoreDeps): Promise<[pg.Client, pg.Client?]> {
+  const options = { applicationName: 'dbops-introspection', connectTimeoutMs: connectTimeoutMs(deps.settings) };
+  const [first, second] = await Promise.allSettled([connectPg(target, options), connectPg(target, options)]);
+  if (first.status === 'fulfilled') return second.status === 'fulfilled' ? [first.value.client, second.value.client] : [first.value.client];
+  if (second.status === 'fulfilled') return [second.value.client];
+  // Two sessions that start at once can each count the other against a connection limit and
+  // both be refused where one alone is let in: a server's refusal is worth one more try, alone.
+  const refused = first.reason instanceof AppError && first.reason.details?.reason === 'server_error';
+  if (refused) return [(await connectPg(target, options)).client];
+  throw first.reason;
+}
+
+/** Longest wait for the read's ROLLBACKs before its connections are closed regardless. */
+const CLOSE_AFTER_MS = 10_000;
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+const settle = <T>(p: Promise<T>): Promise<Settled<T>> =>
+  p.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+
+const embeddingFailure = (snapshotId: string, error: unknown): AppError =>
+  new AppError('INTROSPECTION_FAILED', 'The snapshot was stored, but embedding its table descriptions failed; introspect again to retry.', {
+    details: { reason: 'embedding_failed', snapshot_id: snapshotId },
+    cause: error,
+  });
+
+/**
  * Takes a new snapshot of the user's connection: reads every non-system schema, stores the
  * snapshot (history is kept), replaces the connection's table chunks and their embeddings,
  * and sets `last_introspected_at`. NOT_FOUND for another user's or a deactivated connection.
+ *
+ * The table chunks depend on the schema's structure only, which the catalogs give before the
+ * sizes: they are compared with the stored ones and embedded while the server still computes
+ * sizes, and written once the snapshot is stored.
  */
 export async function introspectConnection(deps: IntrospectionDeps, userId: string, connectionId: string): Promise<SchemaSnapshot> {
   const target = await loadConnectionTarget(deps, userId, connectionId);
   const started = performance.now();
-  const { client } = await connectPg(target, {
-    applicationName: 'dbops-introspection',
-    connectTimeoutMs: connectTimeoutMs(deps.settings),
-  });
+  // Read from the store while the target's server works on the catalogs.
+  const stored = loadStoredChunks(deps.store, userId, connectionId);
+  stored.catch(() => undefined); // reported through the chunk plan
+  const [primary, secondary] = await openIntrospectionClients(target, deps);
+  let closed = false;
+  const close = (): void => {
+    if (closed) return;
+    closed = true;
+    for (const client of [primary, secondary]) void client?.end().catch(() => undefined);
+  };
+  const read = startSchemaRead(primary, { secondary, statementTimeoutMs: introspectionTimeoutMs(deps) });
+  const chunkPlan = settle(
+    read.structure.then(async (structure) => planSchemaChunks(deps.embedder, await stored, { userId, connectionId, chunks: buildSchemaChunks(structure) })),
+  );
   let content: SchemaContent;
   try {
-    content = await readTargetSchema(client, introspectionTimeoutMs(deps));
+    content = await read.content;
   } catch (error) {
+    close(); // at once: the other connection may still be reading
     throw introspectionFailure(error);
-  } finally {
-    await client.end().catch(() => undefined);
   }
+  // Closed once their transactions are rolled back (ending a session mid-transaction makes the
+  // server log it), which nothing here waits for; at the latest after a few seconds.
+  void read.done.then(close);
+  setTimeout(close, CLOSE_AFTER_MS).unref();
   const snapshot: SchemaSnapshot = {
     snapshot_id: randomUUID(),
     connection_id: connectionId,
     introspected_at: deps.clock.now().toISOString(),
     ...content,
   };
+  const body = await encodeSnapshot(snapshot);
   await deps.store.transaction(async (tx) => {
-    await saveSnapshot(tx, userId, snapshot, performance.now() - started);
+    await saveSnapshot(tx, userId, snapshot, performance.now() - started, body);
     await tx.query('UPDATE connections SET last_introspected_at = $3 WHERE id = $1 AND user_id = $2', [connectionId, userId, snapshot.introspected_at]);
   });
   // After the snapshot is stored: a failing embeddings API must not lose the snapshot, and the
   // next introspection retries exactly the chunks that are still missing or stale.
+  const plan = await chunkPlan;
+  if (!plan.ok) throw embeddingFailure(snapshot.snapshot_id, plan.error);
   try {
-    await syncSchemaChunks(deps.store, deps.embedder, { userId, connectionId, snapshotId: snapshot.snapshot_id, chunks: buildSchemaChunks(snapshot) });
+    await writeSchemaChunks(deps.store, plan.value, snapshot.snapshot_id);
   } catch (error) {
-    throw new AppError('INTROSPECTION_FAILED', 'The snapshot was stored, but embedding its table descriptions failed; introspect again to retry.', {
-      details: { reason: 'embedding_failed', snapshot_id: snapshot.snapshot_id },
-      cause: error,
-    });
+    throw embeddingFailure(snapshot.snapshot_id, error);
   }
   return snapshot;
 }

@@ -1,19 +1,54 @@
-import type { Queryable } from '../store/store';
 import { columnsQuery, type ColumnRow } from './queries/columns';
 import { constraintsQuery, type ConstraintRow } from './queries/constraints';
 import { enumsQuery, type EnumRow } from './queries/enums';
 import { extensionsQuery, type ExtensionRow } from './queries/extensions';
 import { foreignKeysQuery, type ForeignKeyRow } from './queries/foreign-keys';
 import { indexesQuery, type IndexRow } from './queries/indexes';
+import { relationSizesQuery, type RelationSizeRow } from './queries/relation-sizes';
 import { schemasQuery, type SchemaRow } from './queries/schemas';
 import { sequencesQuery, type SequenceRow } from './queries/sequences';
 import { serverInfoQuery, type ServerInfoRow } from './queries/server-info';
 import { tablesQuery, type TableRow } from './queries/tables';
 import { viewDependenciesQuery, type ViewDependencyRow } from './queries/view-dependencies';
-import type { ColumnInfo, ConstraintInfo, ForeignKeyInfo, ReferentialAction, RelationKind, SchemaSnapshot, TableInfo } from './schema-snapshot';
+import type { ColumnInfo, ConstraintInfo, ForeignKeyInfo, IndexInfo, ReferentialAction, RelationKind, SchemaSnapshot, TableInfo } from './schema-snapshot';
 
 /** The snapshot without its identity (id, connection, time), as read from the catalogs. */
 export type SchemaContent = Omit<SchemaSnapshot, 'snapshot_id' | 'connection_id' | 'introspected_at'>;
+
+/** A relation without its storage figures (indexes and total size), which are read apart. */
+export type TableStructure = Omit<TableInfo, 'indexes' | 'total_bytes'>;
+
+/** The schema without storage figures: all that table chunks are built from. */
+export type SchemaStructure = Omit<SchemaContent, 'tables'> & { tables: TableStructure[] };
+
+/**
+ * The catalog reads, in two batches that can run on two connections at once. The storage batch
+ * opens every table, TOAST table and index (sizes, index definitions), the costliest part in the
+ * fresh backend of an introspection; the structure batch touches catalogs only, so it ends first
+ * and the table chunks can be prepared while the storage batch still runs.
+ */
+export const STRUCTURE_QUERIES: readonly string[] = [
+  serverInfoQuery(),
+  extensionsQuery(),
+  schemasQuery(),
+  tablesQuery(),
+  columnsQuery(),
+  constraintsQuery(),
+  foreignKeysQuery(),
+  enumsQuery(),
+  sequencesQuery(),
+  viewDependenciesQuery(),
+];
+export const STORAGE_QUERIES: readonly string[] = [relationSizesQuery(), indexesQuery()];
+
+/** Rows of one batch, in the order of its queries. */
+export type BatchRows = ReadonlyArray<readonly object[]>;
+
+/** The structure and, for joining the storage rows, each table's oid (same order). */
+export interface StructureRead {
+  structure: SchemaStructure;
+  oids: readonly string[];
+}
 
 const KINDS: Record<TableRow['relkind'], RelationKind> = {
   r: 'table',
@@ -38,13 +73,13 @@ const CONSTRAINT_TYPES: Record<ConstraintRow['contype'], ConstraintInfo['type']>
   x: 'exclusion',
 };
 
-const groupBy = <R extends { table_oid: number | string }>(rows: readonly R[]): Map<string, R[]> => {
-  const m = new Map<string, R[]>();
+const groupBy = <R extends { table_oid: number | string }, T>(rows: readonly R[], map: (r: R) => T): Map<string, T[]> => {
+  const m = new Map<string, T[]>();
   for (const r of rows) {
     const k = String(r.table_oid);
     const list = m.get(k);
-    if (list) list.push(r);
-    else m.set(k, [r]);
+    if (list) list.push(map(r));
+    else m.set(k, [map(r)]);
   }
   return m;
 };
@@ -52,37 +87,36 @@ const groupBy = <R extends { table_oid: number | string }>(rows: readonly R[]): 
 /** Text arrays come back as arrays from `pg`, and as arrays or `{a,b}` literals elsewhere. */
 const textArray = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
 
-/**
- * Reads the whole schema with one catalog query per object kind (run on `db` in order,
- * ideally inside one REPEATABLE READ transaction so they agree) and assembles it.
- */
-export async function readSchema(db: Queryable): Promise<SchemaContent> {
-  // One after another: a client runs one query at a time, and `pg` deprecates queueing.
-  const server = await db.query<ServerInfoRow>(serverInfoQuery());
-  const extensions = await db.query<ExtensionRow>(extensionsQuery());
-  const schemas = await db.query<SchemaRow>(schemasQuery());
-  const tables = await db.query<TableRow>(tablesQuery());
-  const columns = await db.query<ColumnRow>(columnsQuery());
-  const constraints = await db.query<ConstraintRow>(constraintsQuery());
-  const fks = await db.query<ForeignKeyRow>(foreignKeysQuery());
-  const indexes = await db.query<IndexRow>(indexesQuery());
-  const enums = await db.query<EnumRow>(enumsQuery());
-  const sequences = await db.query<SequenceRow>(sequencesQuery());
-  const deps = await db.query<ViewDependencyRow>(viewDependenciesQuery());
-  const colsBy = groupBy(columns.rows);
-  const consBy = groupBy(constraints.rows);
-  const fksBy = groupBy(fks.rows);
-  const idxBy = groupBy(indexes.rows);
+const rowsAt = <R>(batch: BatchRows, i: number): readonly R[] => {
+  const rows = batch[i];
+  if (!rows) throw new Error(`catalog batch has no result ${i}`);
+  return rows as readonly R[];
+};
 
-  const tableInfos: TableInfo[] = tables.rows.map((t) => {
+/** Assembles the rows of {@link STRUCTURE_QUERIES}. */
+export function assembleStructure(batch: BatchRows): StructureRead {
+  const server = rowsAt<ServerInfoRow>(batch, 0);
+  const extensions = rowsAt<ExtensionRow>(batch, 1);
+  const schemas = rowsAt<SchemaRow>(batch, 2);
+  const tables = rowsAt<TableRow>(batch, 3);
+  const colsBy = groupBy(rowsAt<ColumnRow>(batch, 4), toColumn);
+  const consBy = groupBy(rowsAt<ConstraintRow>(batch, 5), (c) => c);
+  const fksBy = groupBy(rowsAt<ForeignKeyRow>(batch, 6), toForeignKey);
+  const enums = rowsAt<EnumRow>(batch, 7);
+  const sequences = rowsAt<SequenceRow>(batch, 8);
+  const deps = rowsAt<ViewDependencyRow>(batch, 9);
+
+  const oids: string[] = [];
+  const tableStructures: TableStructure[] = tables.map((t) => {
     const key = String(t.oid);
+    oids.push(key);
     const cons = consBy.get(key) ?? [];
     const pk = cons.find((c) => c.contype === 'p');
     return {
       schema: t.schema,
       name: t.name,
       kind: KINDS[t.relkind],
-      columns: (colsBy.get(key) ?? []).map(toColumn),
+      columns: colsBy.get(key) ?? [],
       primary_key: pk ? textArray(pk.columns) : null,
       constraints: cons.map((c) => ({
         name: c.name,
@@ -91,22 +125,10 @@ export async function readSchema(db: Queryable): Promise<SchemaContent> {
         definition: c.definition,
         validated: c.validated,
       })),
-      foreign_keys: (fksBy.get(key) ?? []).map(toForeignKey),
-      indexes: (idxBy.get(key) ?? []).map((i) => ({
-        name: i.name,
-        definition: i.definition,
-        columns: textArray(i.columns),
-        is_unique: i.is_unique,
-        is_primary: i.is_primary,
-        is_valid: i.is_valid,
-        method: i.method,
-        predicate: i.predicate,
-        size_bytes: Number(i.size_bytes),
-      })),
+      foreign_keys: fksBy.get(key) ?? [],
       // reltuples is -1 for a table never vacuumed or analyzed (PostgreSQL 14+).
       row_estimate: Math.max(0, Math.round(Number(t.reltuples))),
       pages: Number(t.relpages),
-      total_bytes: Number(t.total_bytes),
       comment: t.comment,
       partition_of: t.partition_of,
       partition_bound: t.partition_bound,
@@ -115,21 +137,62 @@ export async function readSchema(db: Queryable): Promise<SchemaContent> {
     };
   });
 
-  const serverRow = server.rows[0];
+  const serverRow = server[0];
   return {
-    server_version: serverRow?.server_version ?? '',
-    server_version_num: Number(serverRow?.server_version_num ?? 0),
-    extensions: extensions.rows.map((e) => ({ name: e.name, version: e.version, schema: e.schema })),
-    schemas: schemas.rows.map((s) => s.name),
-    tables: tableInfos,
-    enums: enums.rows.map((e) => ({ schema: e.schema, name: e.name, values: textArray(e.values) })),
-    sequences: sequences.rows.map((s) => ({ schema: s.schema, name: s.name, data_type: s.data_type, owned_by: s.owned_by })),
-    view_dependencies: deps.rows.map((d) => ({ view: d.view, table: d.table, columns: textArray(d.columns) })),
+    oids,
+    structure: {
+      server_version: serverRow?.server_version ?? '',
+      server_version_num: Number(serverRow?.server_version_num ?? 0),
+      extensions: extensions.map((e) => ({ name: e.name, version: e.version, schema: e.schema })),
+      schemas: schemas.map((s) => s.name),
+      tables: tableStructures,
+      enums: enums.map((e) => ({ schema: e.schema, name: e.name, values: textArray(e.values) })),
+      sequences: sequences.map((s) => ({ schema: s.schema, name: s.name, data_type: s.data_type, owned_by: s.owned_by })),
+      view_dependencies: deps.map((d) => ({ view: d.view, table: d.table, columns: textArray(d.columns) })),
+    },
+  };
+}
+
+/** The whole content: the structure with the rows of {@link STORAGE_QUERIES} joined in. */
+export function assembleContent({ structure, oids }: StructureRead, storage: BatchRows): SchemaContent {
+  const sizes = new Map(rowsAt<RelationSizeRow>(storage, 0).map((r) => [String(r.table_oid), r.total_bytes]));
+  const idxBy = groupBy(rowsAt<IndexRow>(storage, 1), toIndex);
+  // Built field by field so the snapshot's JSON keeps the key order of TableInfo.
+  const tables: TableInfo[] = structure.tables.map((t, i) => {
+    const key = oids[i]!;
+    return {
+      schema: t.schema,
+      name: t.name,
+      kind: t.kind,
+      columns: t.columns,
+      primary_key: t.primary_key,
+      constraints: t.constraints,
+      foreign_keys: t.foreign_keys,
+      indexes: idxBy.get(key) ?? [],
+      row_estimate: t.row_estimate,
+      pages: t.pages,
+      // Views and foreign tables have no storage (0); null when dropped meanwhile, as before.
+      total_bytes: Number(sizes.get(key) ?? 0),
+      comment: t.comment,
+      partition_of: t.partition_of,
+      partition_bound: t.partition_bound,
+      partition_key: t.partition_key,
+      view_definition: t.view_definition,
+    };
+  });
+  return {
+    server_version: structure.server_version,
+    server_version_num: structure.server_version_num,
+    extensions: structure.extensions,
+    schemas: structure.schemas,
+    tables,
+    enums: structure.enums,
+    sequences: structure.sequences,
+    view_dependencies: structure.view_dependencies,
   };
 }
 
 function toColumn(c: ColumnRow): ColumnInfo {
-  const generated = c.generated === 's' ? 'stored' : null;
   return {
     name: c.name,
     ordinal: Number(c.ordinal),
@@ -138,7 +201,7 @@ function toColumn(c: ColumnRow): ColumnInfo {
     nullable: !c.not_null,
     default: c.generated ? null : c.default_expr,
     identity: c.identity === 'a' ? 'always' : c.identity === 'd' ? 'by_default' : null,
-    generated,
+    generated: c.generated === 's' ? 'stored' : null,
     generation_expression: c.generated ? c.default_expr : null,
     comment: c.comment,
   };
@@ -155,5 +218,19 @@ function toForeignKey(f: ForeignKeyRow): ForeignKeyInfo {
     on_update: ACTIONS[f.on_update],
     validated: f.validated,
     definition: f.definition,
+  };
+}
+
+function toIndex(i: IndexRow): IndexInfo {
+  return {
+    name: i.name,
+    definition: i.definition,
+    columns: textArray(i.columns),
+    is_unique: i.is_unique,
+    is_primary: i.is_primary,
+    is_valid: i.is_valid,
+    method: i.method,
+    predicate: i.predicate,
+    size_bytes: Number(i.size_bytes),
   };
 }

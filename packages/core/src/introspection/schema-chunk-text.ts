@@ -1,4 +1,5 @@
-import { qualifiedName, type SchemaSnapshot, type TableInfo } from './schema-snapshot';
+import type { SchemaStructure, TableStructure } from './read-schema';
+import { qualifiedName } from './schema-snapshot';
 
 /** One retrievable description of a table for text-to-SQL. */
 export interface SchemaChunkText {
@@ -11,7 +12,13 @@ const MAX_VIEW_DEFINITION = 800;
 /** Cap per chunk, well inside embedding models' input limits (8,191 tokens for OpenAI's). */
 export const MAX_CHUNK_CHARS = 12_000;
 
-const column = (t: TableInfo, c: TableInfo['columns'][number]): string => {
+/**
+ * What chunks are written from: a snapshot, or the structure alone (no sizes, no indexes), which
+ * introspection has before the sizes are read, so chunks are embedded while they still are.
+ */
+export type ChunkSource = Pick<SchemaStructure, 'tables' | 'enums'>;
+
+const column = (t: TableStructure, c: TableStructure['columns'][number]): string => {
   const flags = [
     c.nullable ? null : 'not null',
     t.primary_key?.includes(c.name) ? 'primary key' : null,
@@ -25,7 +32,7 @@ const column = (t: TableInfo, c: TableInfo['columns'][number]): string => {
  * The text of one table's chunk: kind, name, comment, columns with types, keys, foreign keys
  * both ways, and the enum labels of its enum columns, so a question can match on any of them.
  */
-export function tableChunkText(snapshot: SchemaSnapshot, t: TableInfo, referencedBy: ReadonlyMap<string, string[]> = referencesIndex(snapshot)): string {
+export function tableChunkText(snapshot: ChunkSource, t: TableStructure, referencedBy: ReadonlyMap<string, string[]> = referencesIndex(snapshot)): string {
   const name = qualifiedName(t);
   const lines = [`${t.kind.replace('_', ' ')} ${name}${t.comment ? `: ${t.comment}` : ''}`];
   if (t.partition_of) lines.push(`partition of ${t.partition_of} ${t.partition_bound ?? ''}`.trim());
@@ -44,20 +51,22 @@ export function tableChunkText(snapshot: SchemaSnapshot, t: TableInfo, reference
 }
 
 /** "referenced by" lines per referenced table, built once for the whole snapshot. */
-function referencesIndex(snapshot: SchemaSnapshot): Map<string, string[]> {
+function referencesIndex(snapshot: ChunkSource): Map<string, string[]> {
   const m = new Map<string, string[]>();
   for (const other of snapshot.tables) {
     for (const f of other.foreign_keys) {
       const target = `${f.referenced_schema}.${f.referenced_table}`;
       const line = `referenced by ${qualifiedName(other)} (${f.columns.join(', ')}) -> (${f.referenced_columns.join(', ')})`;
-      m.set(target, [...(m.get(target) ?? []), line]);
+      const lines = m.get(target);
+      if (lines) lines.push(line);
+      else m.set(target, [line]);
     }
   }
   return m;
 }
 
-/** One chunk per relation of the snapshot. */
-export function buildSchemaChunks(snapshot: SchemaSnapshot): SchemaChunkText[] {
+/** One chunk per relation of the snapshot (or of its structure: the same chunks). */
+export function buildSchemaChunks(snapshot: ChunkSource): SchemaChunkText[] {
   const refs = referencesIndex(snapshot);
   return snapshot.tables.map((t) => ({ table_schema: t.schema, table_name: t.name, content: tableChunkText(snapshot, t, refs) }));
 }

@@ -1,6 +1,6 @@
 import { SNAPSHOT_RELKINDS, userSchema } from './schema-filter';
 
-/** Row of {@link tablesQuery}; numbers that may exceed 2^31 come as text. */
+/** Row of {@link tablesQuery}. */
 export interface TableRow {
   oid: number;
   schema: string;
@@ -8,7 +8,6 @@ export interface TableRow {
   relkind: 'r' | 'p' | 'v' | 'm' | 'f';
   reltuples: number;
   relpages: number;
-  total_bytes: string;
   comment: string | null;
   partition_of: string | null;
   partition_bound: string | null;
@@ -17,13 +16,12 @@ export interface TableRow {
 }
 
 /**
- * Tables, partitioned tables, views, materialized views and foreign tables with size,
- * row estimate, comment, partitioning and view body.
+ * Tables, partitioned tables, views, materialized views and foreign tables with row estimate,
+ * comment, partitioning and view body. Their sizes come from {@link relationSizesQuery}.
  */
 export const tablesQuery = (): string =>
   `SELECT c.oid::int8 AS oid, n.nspname AS schema, c.relname AS name, c.relkind::text AS relkind,
      c.reltuples::float8 AS reltuples, c.relpages::int4 AS relpages,
-     CASE WHEN c.relkind IN ('r', 'p', 'm') THEN pg_total_relation_size(c.oid) ELSE 0 END::text AS total_bytes,
      ds.description AS comment,
      (SELECT pn.nspname || '.' || p.relname FROM pg_inherits i
         JOIN pg_class p ON p.oid = i.inhparent JOIN pg_namespace pn ON pn.oid = p.relnamespace

@@ -7,6 +7,7 @@ import { documentsVectorIndexMigrations } from './documents-vector-index';
 import { executionMigrations } from './execution';
 import { foundationMigrations } from './foundation';
 import { provisioningMigrations } from './provisioning';
+import { snapshotDeflateMigrations } from './snapshot-deflate';
 import { textToSqlMigrations } from './text-to-sql';
 
 /**
@@ -18,6 +19,7 @@ import { textToSqlMigrations } from './text-to-sql';
 export const serviceMigrations: readonly SchemaMigration[] = [
   ...foundationMigrations,
   ...connectionsMigrations,
+  ...snapshotDeflateMigrations,
   ...analysisMigrations,
   ...executionMigrations,
   ...documentsMigrations,
