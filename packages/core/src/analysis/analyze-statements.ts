@@ -3,6 +3,7 @@ import { blastRadius } from './blast-radius';
 import { estimateLockDuration } from './lock-duration';
 import type { ParsedStatement } from './parse-statements';
 import { riskCategory, riskScore } from './risk-score';
+import { resolveNames } from './resolve-names';
 import { RULES } from './rules/index';
 import type { Rule, RuleContext } from './rules/rule';
 import type { SchemaIndex } from './schema-index';
@@ -78,9 +79,12 @@ function rulesFor(rules: readonly Rule[], kind: string): Rule[] {
 
 /**
  * The sandbox-free part of the analysis for every statement: classification, locks, duration,
- * lint warnings, blast radius, risk and the rollback step. Pure: SQL plus a snapshot in, report out.
+ * lint warnings, blast radius, risk and the rollback step. SQL plus a snapshot in, report out;
+ * the parse trees get their unqualified names qualified under the snapshot's search path first
+ * (see {@link resolveNames}), so the sandbox's validations read the same names.
  */
 export function analyzeStatements(parsed: readonly ParsedStatement[], schema: SchemaIndex, settings: LintSettings = {}): StatementAnalysis[] {
+  resolveNames(parsed, schema);
   // Arrays built by push stay packed (map() can yield holey ones): the optimised loop below then
   // sees one array shape and is not thrown away and recompiled mid-migration.
   const facts: StatementFacts[] = [];

@@ -22,7 +22,15 @@ export interface SchemaIndex {
   viewsOn(table: string, column?: string): string[];
   /** Name of the index owning `indexName` -> its table. */
   tableOfIndex(indexName: string): string | undefined;
+  /** Schemas unqualified names resolve in, in order: the snapshot's search path, `public` without one. */
+  searchPath: readonly string[];
+  /** Whether `schema.name` is a relation of the snapshot (table, view, index, sequence...). */
+  hasRelation(qualified: string): boolean;
+  /** Whether `schema.name` is an enum type of the snapshot. */
+  hasType(qualified: string): boolean;
 }
+
+const PUBLIC_PATH: readonly string[] = ['public'];
 
 /** Normalises `name` / `schema.name` to `schema.name` (public by default). */
 export const qualify = (name: string): string => (name.includes('.') ? name : `public.${name}`);
@@ -51,8 +59,14 @@ function createSchemaIndex(snapshot: SchemaSnapshot): SchemaIndex {
       (children.get(edge.to) ?? children.set(edge.to, []).get(edge.to)!).push(edge);
     }
   }
+  // Only name resolution under a non-default search path reads these: built on first use.
+  let relations: Set<string> | undefined;
+  let types: Set<string> | undefined;
   return {
     snapshot,
+    searchPath: snapshot.search_path?.length ? snapshot.search_path : PUBLIC_PATH,
+    hasRelation: (q) => (relations ??= relationNames(snapshot)).has(q),
+    hasType: (q) => (types ??= new Set(snapshot.enums.map(qualifiedName))).has(q),
     table: (n) => tables.get(qualify(n)),
     referencing: (n) => children.get(qualify(n)) ?? [],
     referenced: (n) => parents.get(qualify(n)) ?? [],
@@ -60,4 +74,15 @@ function createSchemaIndex(snapshot: SchemaSnapshot): SchemaIndex {
       snapshot.view_dependencies.filter((d) => d.table === qualify(table) && (column === undefined || d.columns.includes(column))).map((d) => d.view),
     tableOfIndex: (n) => indexes.get(qualify(n)),
   };
+}
+
+/** Every relation name of the snapshot: relations, their indexes and the sequences (one namespace in PostgreSQL). */
+function relationNames(snapshot: SchemaSnapshot): Set<string> {
+  const out = new Set<string>();
+  for (const t of snapshot.tables) {
+    out.add(qualifiedName(t));
+    for (const ix of t.indexes) out.add(`${t.schema}.${ix.name}`);
+  }
+  for (const s of snapshot.sequences) out.add(qualifiedName(s));
+  return out;
 }

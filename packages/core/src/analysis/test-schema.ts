@@ -23,3 +23,27 @@ export function shopSnapshot(): SchemaSnapshot {
     },
   );
 }
+
+/**
+ * The shop schema as a managed database's introspection sees it: every object in `schema`, the
+ * role's search_path set to it, and the definitions rendered under that path (PostgreSQL leaves
+ * visible names unqualified: `REFERENCES customers(id)`, `status order_status`).
+ */
+export function tenantShopSnapshot(schema = 'tenant_x'): SchemaSnapshot {
+  const s = shopSnapshot();
+  const local = (text: string): string => text.replace(/\bpublic\./g, '');
+  return {
+    ...s,
+    schemas: [schema],
+    search_path: [schema],
+    tables: s.tables.map((t) => ({
+      ...t,
+      schema,
+      columns: t.columns.map((c) => ({ ...c, data_type: local(c.data_type) })),
+      foreign_keys: t.foreign_keys.map((fk) => ({ ...fk, referenced_schema: schema, definition: local(fk.definition) })),
+      indexes: t.indexes.map((ix) => ({ ...ix, definition: ix.definition.replace(/ ON public\./, ` ON ${schema}.`) })),
+    })),
+    enums: s.enums.map((e) => ({ ...e, schema })),
+    view_dependencies: s.view_dependencies.map((d) => ({ view: d.view.replace('public.', `${schema}.`), table: d.table.replace('public.', `${schema}.`), columns: d.columns })),
+  };
+}

@@ -59,6 +59,15 @@ describe('catalog read', () => {
     await other.drop();
   });
 
+  it("records the session's effective search path: existing schemas in order, on one connection and on two", async () => {
+    const [a, b] = [await connect(), await connect()];
+    expect((await readTargetSchema(a, 10_000)).search_path).toEqual(['public']);
+    // As a role's `ALTER ROLE ... SET search_path` gives every session of the role.
+    for (const c of [a, b]) await c.query('SET search_path = app, no_such_schema, public');
+    expect((await readTargetSchema(a, 10_000)).search_path).toEqual(['app', 'public']);
+    expect((await readTargetSchema(a, 10_000, b)).search_path).toEqual(['app', 'public']);
+  });
+
   it('reads the same snapshot on one connection and on two, and ends every transaction', async () => {
     const [a, b] = [await connect(), await connect()];
     const one = await readTargetSchema(a, 10_000);

@@ -15,9 +15,9 @@ import { migrate } from '../store/migrate';
 import { serviceMigrations } from '../store/migrations/index';
 import { PgliteStore } from '../store/pglite-store';
 import { systemClock } from '../util/clock';
-import { introspectConnection, type IntrospectionDeps } from './introspect-connection';
+import { ensureSnapshot, introspectConnection, type IntrospectionDeps } from './introspect-connection';
 import { buildSchemaChunks } from './schema-chunk-text';
-import { getSnapshot } from './snapshot-store';
+import { getLatestSnapshot, getSnapshot, saveSnapshot } from './snapshot-store';
 
 describe('introspectConnection', () => {
   let db: Awaited<ReturnType<typeof createScratchDatabase>>;
@@ -98,6 +98,20 @@ describe('introspectConnection', () => {
     // float4 as stored: each stored value is the float32 nearest the embedder's.
     expect(rows.rows.map((r) => (JSON.parse(r.embedding) as number[]).map(Math.fround))).toEqual(vectors.map((v) => v.map(Math.fround)));
     expect(rows.rows.every((r) => r.snapshot_id === snapshot.snapshot_id)).toBe(true);
+  });
+
+  it('introspects again when the latest snapshot predates search_path, and reuses a current one', async () => {
+    const id = await register(connectAs());
+    const current = await introspectConnection(deps, userId, id);
+    expect(current.search_path).toEqual(['public']);
+    expect((await ensureSnapshot(deps, userId, id)).snapshot_id).toBe(current.snapshot_id);
+    // A snapshot stored before the field existed.
+    const { search_path: _omitted, ...old } = current;
+    await saveSnapshot(store, userId, { ...old, snapshot_id: crypto.randomUUID(), introspected_at: new Date().toISOString() }, 1);
+    expect((await getLatestSnapshot(store, userId, id))?.search_path).toBeUndefined();
+    const fresh = await ensureSnapshot(deps, userId, id);
+    expect(fresh.search_path).toEqual(['public']);
+    expect((await getLatestSnapshot(store, userId, id))?.snapshot_id).toBe(fresh.snapshot_id);
   });
 
   it('stores the snapshot, and no chunks, when embedding fails', async () => {

@@ -155,11 +155,14 @@ export async function introspectConnection(deps: IntrospectionDeps, userId: stri
 
 /**
  * The latest snapshot of the user's active connection, introspecting first when there is
- * none. NOT_FOUND for another user's or a deactivated connection.
+ * none, or when the latest predates `search_path` in snapshots (without it, unqualified names
+ * of a managed database would resolve to public). NOT_FOUND for another user's or a
+ * deactivated connection.
  */
 export async function ensureSnapshot(deps: IntrospectionDeps, userId: string, connectionId: string): Promise<SchemaSnapshot> {
   if (!isConnectionId(connectionId)) throw notFound('Connection');
   const active = await deps.store.query('SELECT 1 FROM connections WHERE id = $1 AND user_id = $2 AND is_active', [connectionId, userId]);
   if (active.rows.length === 0) throw notFound('Connection');
-  return (await getLatestSnapshot(deps.store, userId, connectionId)) ?? introspectConnection(deps, userId, connectionId);
+  const latest = await getLatestSnapshot(deps.store, userId, connectionId);
+  return latest && latest.search_path !== undefined ? latest : introspectConnection(deps, userId, connectionId);
 }

@@ -14,6 +14,13 @@ export interface SchemaSnapshot {
   extensions: ExtensionInfo[];
   /** Non-system schemas that were introspected. */
   schemas: string[];
+  /**
+   * The introspecting session's effective search path (`current_schemas(false)`: the existing
+   * schemas of its `search_path` it may use, in order, implicit pg_catalog left out), e.g.
+   * `["tenant_x"]` for a managed database. Unqualified names of a migration resolve against it.
+   * Absent in snapshots taken before it was recorded: those resolve to `public`.
+   */
+  search_path?: string[];
   /** Tables, partitioned tables, views, materialized views and foreign tables. */
   tables: TableInfo[];
   enums: EnumInfo[];

@@ -101,9 +101,10 @@ function inverseSubcommand(table: string, cmd: AstNode, schema: SchemaIndex): In
   }
 }
 
+/** `schema.name` of a DROP's first object (a name list, or a TypeName for DROP TYPE). */
 function objectName(body: AstNode): string {
   const o = ((body.objects ?? []) as AstNode[])[0];
-  const parts = o?.List ? names(o.List.items) : names([o ?? {}]);
+  const parts = o?.List ? names(o.List.items) : o?.TypeName ? names(o.TypeName.names) : names([o ?? {}]);
   return parts.length > 1 ? parts.join('.') : `public.${parts[0] ?? ''}`;
 }
 

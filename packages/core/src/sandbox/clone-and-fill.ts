@@ -17,11 +17,22 @@ const CREATED_TABLES = `SELECT n.nspname || '.' || c.relname AS t FROM pg_class 
     AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')`;
 
 /**
+ * `SET search_path` to the snapshot's search path, or null without one (the default path then).
+ * The snapshot's definitions (defaults, foreign keys, views, column types) were rendered under
+ * that path, and the migration's unqualified names resolve in it, as on the user's database.
+ * Always quoted: a path entry is a schema name as it is, whatever its case.
+ */
+export const searchPathSql = (path: readonly string[] | undefined): string | null =>
+  path?.length ? `SET search_path TO ${path.map((s) => `"${s.replace(/"/g, '""')}"`).join(', ')}` : null;
+
+/**
  * Clones the schema into the session's database (one call when everything is supported, object
  * by object otherwise, recording what was refused) and fills it with synthetic rows.
  */
 export async function cloneAndFill(db: SandboxSession, snapshot: SchemaSnapshot, steps: readonly DdlStep[], rowsPerTable: number): Promise<CloneState> {
   const skipped: CloneState['skipped'] = [];
+  const setPath = searchPathSql(snapshot.search_path);
+  if (setPath) await db.exec(setPath);
   try {
     await db.exec(`BEGIN;\n${steps.map((s) => `${s.sql};`).join('\n')}\nCOMMIT;`);
   } catch {

@@ -1,16 +1,18 @@
+import { tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyzeStatements } from '../analysis/analyze-statements';
 import { parseStatements } from '../analysis/parse-statements';
 import { buildSchemaIndex } from '../analysis/schema-index';
-import { shopSnapshot } from '../analysis/test-schema';
-import { runSandbox } from './run-sandbox';
+import { shopSnapshot, tenantShopSnapshot } from '../analysis/test-schema';
+import type { SchemaSnapshot } from '../introspection/schema-snapshot';
+import { runSandbox, type SandboxOptions } from './run-sandbox';
+import { SandboxImageCache } from './sandbox-cache';
 import { closeSandboxSpare } from './sandbox-pool';
 
-async function sandbox(sql: string) {
-  const snapshot = shopSnapshot();
+async function sandbox(sql: string, snapshot: SchemaSnapshot = shopSnapshot(), options: SandboxOptions = {}) {
   const parsed = await parseStatements(sql);
   const items = analyzeStatements(parsed, buildSchemaIndex(snapshot), { rules: [] });
-  return runSandbox(snapshot, parsed, items.map((i) => i.facts), items.map((i) => i.report.affected_tables));
+  return runSandbox(snapshot, parsed, items.map((i) => i.facts), items.map((i) => i.report.affected_tables), options);
 }
 
 describe('runSandbox (PGlite)', () => {
@@ -47,5 +49,24 @@ describe('runSandbox (PGlite)', () => {
     const r = await sandbox("ALTER TABLE orders ALTER COLUMN total TYPE int USING 'x'");
     expect(r.passed).toBe(false);
     expect(r.migration_error).toMatch(/invalid input syntax for type integer/);
+  }, 120_000);
+
+  it("runs an unqualified migration in the tenant schema of a managed database's snapshot (search_path)", async () => {
+    // The snapshot's definitions are unqualified too (REFERENCES customers, status order_status):
+    // the clone needs the search path as much as the migration does. The second run starts from
+    // the cached clone, a new session that must get the path again.
+    const cache = new SandboxImageCache({ maxMemoryBytes: 64 * 1024 * 1024, maxDiskBytes: 0, dir: tmpdir() });
+    const migration =
+      "ALTER TABLE orders ADD COLUMN note text; CREATE INDEX orders_note_idx ON orders (note); CREATE TABLE refunds (id bigint PRIMARY KEY, order_id bigint REFERENCES orders(id)); INSERT INTO orders (id, customer_id, status) SELECT 99, id, 'paid'::order_status FROM customers LIMIT 1";
+    for (const run of ['cloned', 'from the cache']) {
+      const r = await sandbox(migration, tenantShopSnapshot(), { cache });
+      expect(r.migration_error, run).toBeNull();
+      expect(r, run).toMatchObject({ passed: true, migration_applied: true, tables_created: 6 });
+      expect(r.validation_results.filter((v) => v.check.startsWith('object_')).map((v) => v.detail)).toEqual([
+        'column tenant_x.orders.note exists after statement 0 (ALTER_TABLE_ADD_COLUMN)',
+        'tenant_x.orders_note_idx exists after statement 1 (CREATE_INDEX)',
+        'tenant_x.refunds exists after statement 2 (CREATE_TABLE)',
+      ]);
+    }
   }, 120_000);
 });

@@ -144,6 +144,7 @@ function runPgliteSandbox(snapshot: SchemaSnapshot, parsed: readonly ParsedState
     facts,
     affected,
     options.timeoutMs ?? 10_000,
+    snapshot.search_path,
   );
 }
 

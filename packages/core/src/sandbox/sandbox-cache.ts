@@ -40,12 +40,15 @@ export interface PreparedSandbox {
 /**
  * Cache key of the clone of `snapshot`: the connection (entries are never shared between
  * connections, so never between users) and a hash of everything the clone is built from: the
- * generated DDL, the synthetic-row script and the row count. A snapshot whose schema changed
- * in any way the clone reflects produces other DDL or rows, so it cannot hit an older entry.
+ * generated DDL, the search path it runs under, the synthetic-row script and the row count. A
+ * snapshot whose schema changed in any way the clone reflects produces other DDL or rows, so it
+ * cannot hit an older entry.
  */
 export function sandboxCacheKey(snapshot: SchemaSnapshot, steps: readonly DdlStep[], rowsScript: string, rowsPerTable: number): string {
   const h = createHash('sha256');
-  for (const part of [CACHE_VERSION, snapshot.connection_id, String(rowsPerTable), ...steps.map((s) => `${s.kind}\u0000${s.object}\u0000${s.sql}`), rowsScript]) {
+  // The search path the clone is built under (its definitions resolve there), when the snapshot has one.
+  const path = snapshot.search_path?.length ? [`search_path\u0000${snapshot.search_path.join('\u0000')}`] : [];
+  for (const part of [CACHE_VERSION, snapshot.connection_id, String(rowsPerTable), ...path, ...steps.map((s) => `${s.kind}\u0000${s.object}\u0000${s.sql}`), rowsScript]) {
     h.update(part);
     h.update('\u0001');
   }

@@ -1,7 +1,7 @@
 import type { ParsedStatement } from '../analysis/parse-statements';
 import type { StatementFacts } from '../analysis/statement-facts';
 import type { AffectedTable, SandboxResult, ValidationResult } from '../analysis/types';
-import { firstLine } from './clone-and-fill';
+import { firstLine, searchPathSql } from './clone-and-fill';
 import type { CloneState } from './sandbox-cache';
 import type { SandboxSession } from './sandbox-session';
 import { runValidations } from './sandbox-validations';
@@ -39,7 +39,8 @@ export interface SandboxEngine {
 
 /**
  * A sandbox run on `engine`: the clone's checks, the migration statement by statement within
- * `budgetMs`, then the validations. Fills `sandbox_result` the same way whichever engine ran it.
+ * `budgetMs` under the snapshot's `searchPath` (the user's database resolves its unqualified
+ * names there), then the validations. Fills `sandbox_result` the same way whichever engine ran it.
  */
 export async function runInSandbox(
   engine: SandboxEngine,
@@ -47,6 +48,7 @@ export async function runInSandbox(
   facts: readonly StatementFacts[],
   affected: readonly AffectedTable[][],
   budgetMs: number,
+  searchPath?: readonly string[],
 ): Promise<SandboxResult> {
   const started = performance.now();
   const result: SandboxResult = { passed: false, migration_applied: false, migration_error: null, tables_created: 0, rows_inserted: 0, validation_results: [], duration_ms: 0 };
@@ -74,6 +76,9 @@ export async function runInSandbox(
       detail: rows.failures.length ? `${rows.inserted} row(s) inserted; fewer than asked in ${rows.failures.map((f) => `${f.table} (${f.error})`).slice(0, 5).join('; ')}` : `${rows.inserted} row(s) inserted`,
     });
     const before = new Map(opened.state.countsBefore);
+    // Again here: a session started from a cached clone has the default path.
+    const setPath = searchPathSql(searchPath);
+    if (setPath) await session.exec(setPath);
 
     const migrationStarted = performance.now();
     const migrationElapsed = () => performance.now() - migrationStarted;

@@ -5,7 +5,7 @@ import { analyzeStatements } from '../analysis/analyze-statements';
 import { parseStatements } from '../analysis/parse-statements';
 import { buildSchemaIndex } from '../analysis/schema-index';
 import { buildSnapshot } from '../analysis/snapshot-builder';
-import { shopSnapshot } from '../analysis/test-schema';
+import { shopSnapshot, tenantShopSnapshot } from '../analysis/test-schema';
 import type { SchemaSnapshot } from '../introspection/schema-snapshot';
 import { freePort } from '../../../local/src/free-port';
 import { runSandbox, type SandboxOptions } from './run-sandbox';
@@ -116,6 +116,17 @@ describe('runSandbox on a PostgreSQL sandbox server', () => {
       if (error) expect(remote.migration_error).toMatch(error);
       expect(await sandboxDatabases()).toEqual([]);
     }
+  }, SLOW);
+
+  it("runs an unqualified migration under the snapshot's search path (a managed database's tenant schema)", async () => {
+    const r = await sandbox(tenantShopSnapshot(), 'ALTER TABLE orders ADD COLUMN note text; CREATE INDEX orders_note_idx ON orders (note); DROP TABLE shipments', { server: server() });
+    expect(r.migration_error).toBeNull();
+    expect(r.passed).toBe(true);
+    expect(r.validation_results.filter((v) => v.check.startsWith('object_')).map((v) => v.detail)).toEqual([
+      'column tenant_x.orders.note exists after statement 0 (ALTER_TABLE_ADD_COLUMN)',
+      'tenant_x.orders_note_idx exists after statement 1 (CREATE_INDEX)',
+      'tenant_x.shipments is gone after statement 2 (DROP_TABLE)',
+    ]);
   }, SLOW);
 
   it('cancels a statement that outlives the budget on the server, then drops the database', async () => {

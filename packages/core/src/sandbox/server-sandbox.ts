@@ -165,5 +165,6 @@ export function runServerSandbox(
     facts,
     affected,
     options.timeoutMs ?? 10_000,
+    snapshot.search_path,
   );
 }
