@@ -10,9 +10,11 @@ export interface OpenedClient {
   tls: boolean;
 }
 
-const isSslRefusal = (e: unknown): boolean => e instanceof Error && /does not support SSL/i.test(e.message);
+/** Whether a connect failed because the server does not offer TLS (sslmode `prefer` then goes plain). */
+export const isSslRefusal = (e: unknown): boolean => e instanceof Error && /does not support SSL/i.test(e.message);
 
-async function tryConnect(config: pg.ClientConfig): Promise<pg.Client> {
+/** A connected client, or the driver's error with the half-open client ended. */
+export async function tryConnect(config: pg.ClientConfig): Promise<pg.Client> {
   const client = new pg.Client(config);
   // A server that goes away later must not crash the process through an unhandled 'error'.
   client.on('error', () => undefined);

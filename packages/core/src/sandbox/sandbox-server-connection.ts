@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { isSslRefusal, tryConnect } from '../connections/connect-pg';
 import { parseConnectionString } from '../connections/connection-string';
 
 /** Shown in the sandbox server's `pg_stat_activity.application_name`. */
@@ -55,25 +56,15 @@ export async function connectSandboxServer(url: string, options: { database?: st
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     ...(options.statementTimeoutMs === undefined ? {} : { statement_timeout: options.statementTimeoutMs }),
   });
-  const attempt = async (tls: boolean): Promise<pg.Client> => {
-    const client = new pg.Client(config(tls));
-    // DROP DATABASE ... WITH (FORCE) ends the run's session from the other connection: that
-    // must not reach the process as an unhandled 'error'.
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      return client;
-    } catch (e) {
-      await client.end().catch(() => undefined);
-      throw e;
-    }
-  };
+  // tryConnect ignores later 'error' events: DROP DATABASE ... WITH (FORCE) ends the run's
+  // session from the other connection, which must not reach the process as an unhandled error.
+  const attempt = (tls: boolean): Promise<pg.Client> => tryConnect(config(tls));
   try {
     if (sslmode === 'disable' || (sslmode === 'prefer' && plainOnly)) return await attempt(false);
     try {
       return await attempt(true);
     } catch (e) {
-      if (sslmode !== 'prefer' || !(e instanceof Error) || !/does not support SSL/i.test(e.message)) throw e;
+      if (sslmode !== 'prefer' || !isSslRefusal(e)) throw e;
       const client = await attempt(false);
       plainOnly = true;
       return client;
