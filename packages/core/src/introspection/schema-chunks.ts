@@ -2,7 +2,7 @@ import { EMBEDDING_DIMENSION, type Embedder } from '../embeddings/embedder';
 import { vectorParam } from '../store/vector-param';
 import { createHash } from 'node:crypto';
 import type { Queryable, Store } from '../store/store';
-import { binaryArrayParam } from './binary-array-param';
+import { binaryArrayParam } from '../store/binary-array-param';
 import type { SchemaChunkText } from './schema-chunk-text';
 import { isConnectionId } from '../connections/connection-id';
 

@@ -1,3 +1,4 @@
+import { quoteIdent } from '../analysis/sql-ident';
 import type { SchemaSnapshot } from '../introspection/schema-snapshot';
 import type { CloneState } from './sandbox-cache';
 import type { SandboxSession } from './sandbox-session';
@@ -20,10 +21,8 @@ const CREATED_TABLES = `SELECT n.nspname || '.' || c.relname AS t FROM pg_class 
  * `SET search_path` to the snapshot's search path, or null without one (the default path then).
  * The snapshot's definitions (defaults, foreign keys, views, column types) were rendered under
  * that path, and the migration's unqualified names resolve in it, as on the user's database.
- * Always quoted: a path entry is a schema name as it is, whatever its case.
  */
-export const searchPathSql = (path: readonly string[] | undefined): string | null =>
-  path?.length ? `SET search_path TO ${path.map((s) => `"${s.replace(/"/g, '""')}"`).join(', ')}` : null;
+export const searchPathSql = (path: readonly string[] | undefined): string | null => (path?.length ? `SET search_path TO ${path.map(quoteIdent).join(', ')}` : null);
 
 /**
  * Clones the schema into the session's database (one call when everything is supported, object

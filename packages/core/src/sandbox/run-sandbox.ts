@@ -107,18 +107,6 @@ async function clonedDatabase(snapshot: SchemaSnapshot, rowsPerTable: number, op
 }
 
 /**
- * Builds and caches the clone of `snapshot` ahead of its first analysis (for instance right after
- * an introspection, while nobody waits), so that analysis starts from a copy. No-op when cached.
- */
-export async function prepareSandboxClone(snapshot: SchemaSnapshot, options: Pick<SandboxOptions, 'rowsPerTable' | 'cache'> = {}): Promise<void> {
-  const cache = options.cache ?? sharedSandboxCache();
-  const rowsPerTable = options.rowsPerTable ?? 3;
-  if (cache === false || (await cache.get(sandboxCacheKey(snapshot, schemaDdl(snapshot), syntheticRowsScript(snapshot, rowsPerTable).sql, rowsPerTable)))) return;
-  const { db } = await clonedDatabase(snapshot, rowsPerTable, { ...options, cache });
-  await db.close();
-}
-
-/**
  * The sandbox on an in-process PGlite: a fresh instance from the cached clone of the snapshot
  * (or cloned into now), closed after the run; once no run is left, a spare is prepared.
  */

@@ -137,12 +137,6 @@ export class SandboxImageCache {
     return this.diskWrites;
   }
 
-  /** Drops the memory layer (tests: forces the next get to read the disk). */
-  clearMemory(): void {
-    this.memory.clear();
-    this.memoryBytes = 0;
-  }
-
   private file(key: string): string {
     return path.join(this.options.dir, `${key}.img.gz`);
   }

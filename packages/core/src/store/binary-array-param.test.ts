@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { targetServerUrl } from '../../../../test/support/scratch-database';
-import { PgliteStore } from '../store/pglite-store';
-import { vectorParam } from '../store/vector-param';
+import { PgliteStore } from './pglite-store';
+import { vectorParam } from './vector-param';
 import { binaryArrayParam } from './binary-array-param';
 
 describe('binaryArrayParam', () => {
