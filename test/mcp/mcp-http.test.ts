@@ -24,6 +24,42 @@ describe('MCP over streamable HTTP at /api/v1/mcp', () => {
     expect(tools.find((t) => t.name === 'provision_database')!.inputSchema.properties).toHaveProperty('name');
   });
 
+  it('annotates every tool with its behaviour hints, and describes the two-step migration flow', async () => {
+    const { tools } = await client.listTools();
+    for (const t of tools) {
+      expect(t.annotations, t.name).toEqual({
+        readOnlyHint: expect.any(Boolean),
+        destructiveHint: expect.any(Boolean),
+        idempotentHint: expect.any(Boolean),
+        openWorldHint: false,
+      });
+      expect(t.name).toMatch(/^[a-z]+(_[a-z]+)*$/);
+    }
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    expect(byName.get('execute_sql')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(byName.get('delete_provisioned_database')?.annotations).toMatchObject({ destructiveHint: true });
+    expect(byName.get('list_connections')?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(byName.get('analyze_migration')?.description).toMatch(/approval_token[\s\S]*execute_migration/);
+    expect(byName.get('execute_migration')?.description).toMatch(/analyze_migration/);
+  });
+
+  it('offers only the read-only tools on a read-only connection (?read_only=true), and refuses the others', async () => {
+    const readOnly = await connectMcpHttp(env.t.baseUrl, apiKey, '?read_only=true');
+    try {
+      const { tools } = await readOnly.listTools();
+      const names = tools.map((t) => t.name).sort();
+      expect(names.length).toBeGreaterThan(0);
+      expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+      for (const writer of ['execute_sql', 'execute_migration', 'provision_database', 'delete_provisioned_database']) expect(names).not.toContain(writer);
+      expect(names).toEqual(EXPECTED_TOOLS.filter((n) => tools.some((t) => t.name === n)));
+      const refused = await readOnly.callTool({ name: 'provision_database', arguments: { name: 'nope' } }).catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
+      expect(refused.isError).toBe(true);
+      expect((await callTool(client, 'list_provisioned_databases')).json.count).toBe(0);
+    } finally {
+      await readOnly.close();
+    }
+  });
+
   it('provisions, lists, runs SQL as an agent under guardrails, and deletes', async () => {
     const created = await callTool(client, 'provision_database', { name: 'agent db' });
     expect(created.isError).toBe(false);

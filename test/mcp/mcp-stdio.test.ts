@@ -49,6 +49,22 @@ describe('dbops-mcp over stdio', () => {
     expect(deleted.json.status).toBe('deleted');
   }, 90_000);
 
+  it('offers only the read-only tools with --read-only', async () => {
+    const apiKey = await env.t.apiKey('desktop-reader');
+    const reader = new Client({ name: 'dbops-test', version: '0.0.0' });
+    await reader.connect(
+      new StdioClientTransport({ command: process.execPath, args: [BIN, '--base-url', env.t.baseUrl, '--read-only'], env: { ...process.env, DBOPS_API_KEY: apiKey } as Record<string, string>, stderr: 'ignore' }),
+    );
+    try {
+      const { tools } = await reader.listTools();
+      expect(tools.length).toBeGreaterThan(0);
+      expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+      expect(tools.map((t) => t.name)).not.toContain('execute_sql');
+    } finally {
+      await reader.close();
+    }
+  }, 60_000);
+
   it('refuses to start without an API key', () => {
     const env2 = { ...process.env };
     delete env2.DBOPS_API_KEY;

@@ -2,9 +2,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 /** An MCP client (the SDK's own) connected to the runtime's `/api/v1/mcp` with an API key. */
-export async function connectMcpHttp(baseUrl: string, apiKey: string): Promise<Client> {
+export async function connectMcpHttp(baseUrl: string, apiKey: string, search = ''): Promise<Client> {
   const client = new Client({ name: 'dbops-test', version: '0.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: { 'X-API-Key': apiKey } } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp${search}`), { requestInit: { headers: { 'X-API-Key': apiKey } } });
   await client.connect(transport);
   return client;
 }

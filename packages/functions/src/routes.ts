@@ -23,6 +23,21 @@ export interface RouteDefinition {
   /** Charged at the price per request (spec section 8) before the work is done. */
   billable: boolean;
   summary: string;
+  /** HTTP status of a success (the OpenAPI document and the console read it). */
+  status: number;
+  /** `envelope`: `{success, data, error}`; `bare`: the spec's bare forms; `jsonrpc`: MCP; `html`: a page. */
+  form: ResponseForm;
+  /** How the request body arrives: JSON (validated by the handler's zod schema), multipart files, raw bytes, none. */
+  body: RequestBodyKind;
+}
+
+export type ResponseForm = 'envelope' | 'bare' | 'jsonrpc' | 'html';
+export type RequestBodyKind = 'json' | 'multipart' | 'raw' | 'none';
+
+interface RouteOptions {
+  status?: number;
+  form?: ResponseForm;
+  body?: RequestBodyKind;
 }
 
 const route = <H extends string>(
@@ -32,35 +47,46 @@ const route = <H extends string>(
   auth: AuthScheme,
   billable: boolean,
   summary: string,
-): RouteDefinition & { handler: H } => ({ method, path: `/api/v1${path}`, handler, auth, billable, summary });
+  options: RouteOptions = {},
+): RouteDefinition & { handler: H } => ({
+  method,
+  path: `/api/v1${path}`,
+  handler,
+  auth,
+  billable,
+  summary,
+  status: options.status ?? 200,
+  form: options.form ?? 'envelope',
+  body: options.body ?? (method === 'POST' || method === 'PATCH' || method === 'PUT' ? 'json' : 'none'),
+});
 
 const KEY = 'api_key_or_jwt' as const;
 
 export const routes = [
   route('GET', '/health', 'health', 'none', false, 'Readiness check'),
 
-  route('POST', '/connections', 'connections-create', KEY, false, 'Register a connection'),
+  route('POST', '/connections', 'connections-create', KEY, false, 'Register a connection', { status: 201 }),
   route('GET', '/connections', 'connections-list', KEY, false, 'List connections'),
   route('GET', '/connections/{connection_id}', 'connections-get', KEY, false, 'Read a connection'),
   route('PATCH', '/connections/{connection_id}', 'connections-update', KEY, false, 'Rename or re-point a connection'),
   route('DELETE', '/connections/{connection_id}', 'connections-delete', KEY, false, 'Deactivate a connection'),
-  route('POST', '/connections/{connection_id}/introspect', 'connections-introspect', KEY, true, 'Snapshot the schema'),
+  route('POST', '/connections/{connection_id}/introspect', 'connections-introspect', KEY, true, 'Snapshot the schema', { body: 'none' }),
 
-  route('POST', '/connections/{connection_id}/migrations/analyze', 'migrations-analyze', KEY, true, 'Analyze a migration'),
-  route('POST', '/migrations/execute', 'migrations-execute', KEY, false, 'Execute an approved migration'),
-  route('GET', '/migrations/requests/{request_id}', 'migrations-request-get', KEY, false, 'Poll a migration request'),
+  route('POST', '/connections/{connection_id}/migrations/analyze', 'migrations-analyze', KEY, true, 'Analyze a migration', { form: 'bare' }),
+  route('POST', '/migrations/execute', 'migrations-execute', KEY, false, 'Execute an approved migration', { status: 202 }),
+  route('GET', '/migrations/requests/{request_id}', 'migrations-request-get', KEY, false, 'Poll a migration request', { form: 'bare' }),
   route('GET', '/connections/{connection_id}/migrations/requests', 'migrations-request-list', KEY, false, "List a connection's migration requests"),
 
-  route('POST', '/connections/{connection_id}/queries/optimize', 'queries-optimize', KEY, true, 'Optimize a query'),
+  route('POST', '/connections/{connection_id}/queries/optimize', 'queries-optimize', KEY, true, 'Optimize a query', { form: 'bare' }),
   route('POST', '/connections/{connection_id}/queries/generate', 'queries-generate', KEY, true, 'Text-to-SQL'),
   route('POST', '/execute', 'sql-execute', KEY, true, 'Run SQL with guardrails'),
 
-  route('POST', '/connections/{connection_id}/documents/upload', 'documents-upload', KEY, false, 'Upload business documents'),
+  route('POST', '/connections/{connection_id}/documents/upload', 'documents-upload', KEY, false, 'Upload business documents', { body: 'multipart' }),
   route('GET', '/connections/{connection_id}/documents', 'documents-list', KEY, false, 'List documents'),
   route('DELETE', '/connections/{connection_id}/documents/{document_id}', 'documents-delete', KEY, false, 'Delete a document'),
   route('POST', '/connections/{connection_id}/context/query', 'context-query', KEY, false, 'Schema and document context'),
 
-  route('POST', '/api-keys', 'api-keys-create', 'jwt', false, 'Create an API key'),
+  route('POST', '/api-keys', 'api-keys-create', 'jwt', false, 'Create an API key', { status: 201 }),
   route('GET', '/api-keys', 'api-keys-list', 'jwt', false, 'List active API keys'),
   route('DELETE', '/api-keys/{key_id}', 'api-keys-revoke', 'jwt', false, 'Revoke an API key'),
 
@@ -68,16 +94,16 @@ export const routes = [
   route('POST', '/billing/checkout', 'billing-checkout', KEY, false, 'Buy credits'),
   route('GET', '/billing/usage', 'billing-usage', KEY, false, 'Last 100 billable requests'),
   route('GET', '/billing/payments', 'billing-payments', KEY, false, 'Past payments'),
-  route('POST', '/billing/webhook', 'billing-webhook', 'none', false, 'Payment provider events'),
+  route('POST', '/billing/webhook', 'billing-webhook', 'none', false, 'Payment provider events', { body: 'raw' }),
 
-  route('POST', '/provision', 'provision-create', KEY, false, 'Create a managed database'),
+  route('POST', '/provision', 'provision-create', KEY, false, 'Create a managed database', { status: 201 }),
   route('GET', '/provision', 'provision-list', KEY, false, 'List managed databases'),
   route('DELETE', '/provision/{provision_id}', 'provision-delete', KEY, false, 'Drop a managed database'),
 
-  route('POST', '/mcp', 'mcp', KEY, false, 'MCP streamable HTTP endpoint'),
+  route('POST', '/mcp', 'mcp', KEY, false, 'MCP streamable HTTP endpoint', { form: 'jsonrpc', body: 'raw' }),
   // Stateless server: GET (server-initiated stream) and DELETE (session end) answer 405, as the transport spec allows.
-  route('GET', '/mcp', 'mcp', KEY, false, 'MCP streamable HTTP: no standalone stream (405)'),
-  route('DELETE', '/mcp', 'mcp', KEY, false, 'MCP streamable HTTP: no sessions (405)'),
+  route('GET', '/mcp', 'mcp', KEY, false, 'MCP streamable HTTP: no standalone stream (405)', { status: 405, form: 'jsonrpc' }),
+  route('DELETE', '/mcp', 'mcp', KEY, false, 'MCP streamable HTTP: no sessions (405)', { status: 405, form: 'jsonrpc' }),
 ] as const satisfies readonly RouteDefinition[];
 
 

@@ -4,6 +4,8 @@ export interface StdioConfig {
   baseUrl: string;
   /** The caller's API key (`--api-key`, `DBOPS_API_KEY`); required. */
   apiKey: string;
+  /** Offer only the read-only tools (`--read-only`, `DBOPS_MCP_READ_ONLY=true`). */
+  readOnly: boolean;
 }
 
 /** Reads `--base-url`/`--api-key` (also `--flag=value`), falling back to the environment. */
@@ -20,5 +22,6 @@ export function loadStdioConfig(argv: readonly string[], env: Readonly<Record<st
   if (!apiKey) throw new Error('dbops-mcp needs an API key: --api-key <key> or DBOPS_API_KEY');
   const raw = flag('base-url') ?? env.DBOPS_BASE_URL ?? 'http://127.0.0.1:4000';
   const baseUrl = raw.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
-  return { baseUrl, apiKey };
+  const readOnly = argv.includes('--read-only') || env.DBOPS_MCP_READ_ONLY === 'true';
+  return { baseUrl, apiKey, readOnly };
 }

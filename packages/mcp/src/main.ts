@@ -11,6 +11,6 @@ try {
   process.stderr.write(`${(error as Error).message}\n`);
   process.exit(2);
 }
-const server = createDbopsMcpServer(httpCaller(config));
+const server = createDbopsMcpServer(httpCaller(config), { readOnly: config.readOnly });
 await server.connect(new StdioServerTransport());
 process.stderr.write(`dbops-mcp: serving ${config.baseUrl} over stdio\n`);

@@ -1,11 +1,11 @@
 import type { HandlerName } from '../routes';
-import type { ApiHandler } from '../http/define-handler';
+import type { ContractHandler } from '../http/define-handler';
 
 /**
  * Lazy loaders for every handler module, keyed by the route table's handler names, so the
  * local runtime loads a heavy module (parser, PGlite sandbox) only when its route is called.
  */
-export const handlerLoaders: Record<HandlerName, () => Promise<{ handler: ApiHandler }>> = {
+export const handlerLoaders: Record<HandlerName, () => Promise<{ handler: ContractHandler }>> = {
   'health': () => import('./health'),
   'connections-create': () => import('./connections-create'),
   'connections-list': () => import('./connections-list'),

@@ -19,7 +19,8 @@ const methodNotAllowed = (): HttpResult => ({
 export const handler = defineHandler('mcp', {
   async handle({ event, auth }) {
     if (event.requestContext.http.method !== 'POST') return methodNotAllowed();
-    const server = createDbopsMcpServer(inProcessCaller(auth, event));
+    const readOnly = event.queryStringParameters?.read_only === 'true';
+    const server = createDbopsMcpServer(inProcessCaller(auth, event), { readOnly });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {

@@ -35,9 +35,28 @@ export interface HandlerSpec<BS, PS, QS, A> {
 
 export type ApiHandler = (event: ApiEvent, context: LambdaContext) => Promise<HttpResult>;
 
+/** The request schemas a handler validates with; the OpenAPI document is generated from them. */
+export interface HandlerContract {
+  body?: z.ZodType;
+  params?: z.ZodType;
+  query?: z.ZodType;
+}
+
+/** A route handler that carries its request schemas, so they are written once. */
+export type ContractHandler = ApiHandler & { contract: HandlerContract };
+
+const withContract = (handler: ApiHandler, spec: { body?: unknown; params?: unknown; query?: unknown }): ContractHandler =>
+  Object.assign(handler, {
+    contract: {
+      body: spec.body as z.ZodType | undefined,
+      params: spec.params as z.ZodType | undefined,
+      query: spec.query as z.ZodType | undefined,
+    },
+  });
+
 const CREDITS_HEADER = 'X-Credits-Remaining';
 
-function build<BS, PS, QS, A>(name: HandlerName, spec: HandlerSpec<BS, PS, QS, A>, authenticated: boolean): ApiHandler {
+function build<BS, PS, QS, A>(name: HandlerName, spec: HandlerSpec<BS, PS, QS, A>, authenticated: boolean): ContractHandler {
   const route = routeOf(name);
 
   const base = async (event: ApiEvent): Promise<HttpResult> => {
@@ -80,20 +99,21 @@ function build<BS, PS, QS, A>(name: HandlerName, spec: HandlerSpec<BS, PS, QS, A
     return remaining === undefined ? result : { ...result, headers: { ...result.headers, [CREDITS_HEADER]: remaining } };
   };
 
-  return middy<ApiEvent, HttpResult>()
+  const handler = middy<ApiEvent, HttpResult>()
     .use({
       onError: async (request) => {
         request.response = errorToResponse(request.error, request.event.requestContext?.requestId);
       },
     })
     .handler(base) as unknown as ApiHandler;
+  return withContract(handler, spec);
 }
 
 /** A handler behind an authorizer: identity, rate limit, validation, billing, then `handle`. */
 export function defineHandler<BS extends z.ZodType | undefined = undefined, PS extends z.ZodType | undefined = undefined, QS extends z.ZodType | undefined = undefined>(
   name: HandlerName,
   spec: HandlerSpec<BS, PS, QS, AuthContext>,
-): ApiHandler {
+): ContractHandler {
   return build(name, spec, true);
 }
 
@@ -101,7 +121,7 @@ export function defineHandler<BS extends z.ZodType | undefined = undefined, PS e
 export function definePublicHandler<BS extends z.ZodType | undefined = undefined, PS extends z.ZodType | undefined = undefined, QS extends z.ZodType | undefined = undefined>(
   name: HandlerName,
   spec: HandlerSpec<BS, PS, QS, null>,
-): ApiHandler {
+): ContractHandler {
   return build(name, spec, false);
 }
 

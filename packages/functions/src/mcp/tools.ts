@@ -6,9 +6,25 @@ import { toToolResult } from './tool-result';
 type Data = Record<string, unknown>;
 const d = (data: unknown): Data => (data ?? {}) as Data;
 
+/**
+ * MCP's behaviour hints, which clients use to decide what needs a person's confirmation.
+ * "Read-only" means the user's database and the dbops account are left as they were, apart
+ * from the credit charge and the snapshot or analysis records a call keeps.
+ */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  /** Every tool acts on the caller's own connections and dbops account: a closed world. */
+  openWorldHint: false;
+}
+
+const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
 interface ToolDefinition<S extends z.ZodRawShape> {
   name: string;
   description: string;
+  annotations: ToolAnnotations;
   input: S;
   call(args: z.infer<z.ZodObject<S>>): RouteCall;
   summarize(data: unknown): string;
@@ -24,6 +40,7 @@ const connectionId = z.string().describe('Connection id (UUID), from list_connec
 export const TOOLS = [
   tool({
     name: 'provision_database',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     description: 'Create a managed PostgreSQL database (own schema and login role on the shared instance), registered as a connection. Returns connection_string once only. Limit 3 per user. Free.',
     input: { name: z.string().describe('Display name, 1-200 characters') },
     call: (a) => ({ handler: 'provision-create', body: { name: a.name } }),
@@ -31,6 +48,7 @@ export const TOOLS = [
   }),
   tool({
     name: 'list_provisioned_databases',
+    annotations: READ,
     description: "List the caller's managed databases with count and limit. Free.",
     input: {},
     call: () => ({ handler: 'provision-list' }),
@@ -38,6 +56,7 @@ export const TOOLS = [
   }),
   tool({
     name: 'delete_provisioned_database',
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     description: 'Permanently drop a managed database (schema, all data, role) and deactivate its connection. Cannot be undone. Free.',
     input: { provision_id: z.string().describe('Managed database id (UUID)') },
     call: (a) => ({ handler: 'provision-delete', params: { provision_id: a.provision_id } }),
@@ -45,6 +64,7 @@ export const TOOLS = [
   }),
   tool({
     name: 'list_connections',
+    annotations: READ,
     description: "List the caller's active connections (ids for the other tools). Free.",
     input: {},
     call: () => ({ handler: 'connections-list' }),
@@ -52,6 +72,7 @@ export const TOOLS = [
   }),
   tool({
     name: 'introspect_schema',
+    annotations: READ,
     description: 'Take a fresh snapshot of a connection\'s schema (tables, columns, indexes, foreign keys). Billable.',
     input: { connection_id: connectionId },
     call: (a) => ({ handler: 'connections-introspect', params: { connection_id: a.connection_id } }),
@@ -59,7 +80,9 @@ export const TOOLS = [
   }),
   tool({
     name: 'analyze_migration',
-    description: 'Analyze a SQL migration before running it: risk per statement, blast radius, sandbox test, rollback plan and, when safe to run, an approval token for execute_migration. Billable.',
+    annotations: { ...READ, idempotentHint: false },
+    description:
+      'Step 1 of 2 for any schema change: analyze a SQL migration before running it (risk per statement, lock type and duration, blast radius, sandbox test, rollback plan). When the sandbox passes, the answer carries an approval_token: pass it, with the same sql byte for byte, to execute_migration. Never run DDL through execute_sql instead. Billable.',
     input: { connection_id: connectionId, sql: z.string().describe('One or more statements separated by semicolons') },
     call: (a) => ({ handler: 'migrations-analyze', params: { connection_id: a.connection_id }, body: { sql: a.sql } }),
     summarize: (x) => {
@@ -70,13 +93,16 @@ export const TOOLS = [
   }),
   tool({
     name: 'execute_migration',
-    description: 'Run an analyzed migration with its approval token (sql must equal the analyzed text byte for byte). Starts in the background; poll get_migration_status. Free.',
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    description:
+      'Step 2 of 2: run a migration analyzed by analyze_migration, with its approval_token (single use, one hour; sql must equal the analyzed text byte for byte). Starts in the background; poll get_migration_status until completed or failed. A replayed token returns the same request. Free.',
     input: { connection_id: connectionId, sql: z.string(), approval_token: z.string() },
     call: (a) => ({ handler: 'migrations-execute', body: { connection_id: a.connection_id, sql: a.sql, approval_token: a.approval_token } }),
     summarize: (x) => `Migration request ${d(x).request_id} is ${d(x).status}; poll get_migration_status.`,
   }),
   tool({
     name: 'get_migration_status',
+    annotations: READ,
     description: 'Status, progress and result of a migration request. Free.',
     input: { request_id: z.string().describe('Migration request id (UUID)') },
     call: (a) => ({ handler: 'migrations-request-get', params: { request_id: a.request_id } }),
@@ -84,6 +110,7 @@ export const TOOLS = [
   }),
   tool({
     name: 'optimize_query',
+    annotations: READ,
     description: 'Execution plan, ranked rewrites and index recommendations for a query; analyze=true runs EXPLAIN ANALYZE for real timings. Billable.',
     input: { connection_id: connectionId, sql: z.string(), analyze: z.boolean().optional() },
     call: (a) => ({
@@ -96,6 +123,7 @@ export const TOOLS = [
   }),
   tool({
     name: 'generate_sql',
+    annotations: READ,
     description: 'Turn a natural-language question into SQL, validate it, run it read-only and return the rows as a markdown table. Billable.',
     input: {
       connection_id: connectionId,
@@ -112,6 +140,7 @@ export const TOOLS = [
   }),
   tool({
     name: 'execute_sql',
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     description: 'Run SQL on a connection as an agent caller, held to a guardrail level (default strict: read-only). Billable.',
     input: {
       connection_id: connectionId,
@@ -129,10 +158,19 @@ export const TOOLS = [
   }),
 ] as const;
 
-/** Registers every tool on `server`, each running its route through `caller`. */
-export function registerDbopsTools(server: McpServer, caller: RouteCaller): void {
-  for (const t of TOOLS as readonly ToolDefinition<z.ZodRawShape>[]) {
-    server.registerTool(t.name, { description: t.description, inputSchema: t.input }, async (args: unknown) =>
+export interface ToolOptions {
+  /** Only the tools whose annotations say read-only (a read-only MCP connection). */
+  readOnly?: boolean;
+}
+
+/** The tools a server offers: all of them, or the read-only ones. */
+export const toolsFor = (options: ToolOptions = {}): readonly ToolDefinition<z.ZodRawShape>[] =>
+  (TOOLS as readonly ToolDefinition<z.ZodRawShape>[]).filter((t) => !options.readOnly || t.annotations.readOnlyHint);
+
+/** Registers the tools on `server`, each running its route through `caller`. */
+export function registerDbopsTools(server: McpServer, caller: RouteCaller, options: ToolOptions = {}): void {
+  for (const t of toolsFor(options)) {
+    server.registerTool(t.name, { description: t.description, inputSchema: t.input, annotations: t.annotations }, async (args: unknown) =>
       toToolResult(await caller(t.call(args as never)), t.summarize),
     );
   }
