@@ -1,9 +1,17 @@
+import type { SchemaModel } from './schema-model/schema-model';
+
 /**
  * The schema snapshot model every analysis reads (migration analysis, optimization, text-to-SQL,
  * context queries). Produced by introspection and stored as JSON per snapshot. Names are
  * unquoted identifiers; `schema` is the namespace ("public" for most tables).
  */
 export interface SchemaSnapshot {
+  /**
+   * Content version: absent in snapshots before the schema model (version 1), `SNAPSHOT_VERSION`
+   * (`schema-model/schema-model.ts`) since. Older stored snapshots still load; `ensureSnapshot`
+   * re-introspects them when an analysis needs the latest.
+   */
+  snapshot_version?: number;
   snapshot_id: string;
   connection_id: string;
   introspected_at: string;
@@ -27,6 +35,8 @@ export interface SchemaSnapshot {
   sequences: SequenceInfo[];
   /** Which views (and materialized views) read which table columns. */
   view_dependencies: ViewDependency[];
+  /** Everything else `schemaDdl` needs to recreate the schemas (version 2 on). */
+  model?: SchemaModel;
 }
 
 export type RelationKind = 'table' | 'partitioned_table' | 'view' | 'materialized_view' | 'foreign_table';
@@ -57,6 +67,21 @@ export interface TableInfo {
   partition_key: string | null;
   /** View body (`pg_get_viewdef`) for views and materialized views. */
   view_definition: string | null;
+  /** Version 2 on: `objectId` of the relation. */
+  id?: string;
+  /** Version 2 on: UNLOGGED tables. */
+  unlogged?: boolean;
+  /** Version 2 on: parents of a table created with INHERITS, in order. */
+  inherits?: Array<{ schema: string; name: string }>;
+  /** Version 2 on: storage parameters (`reloptions`), e.g. "fillfactor=70", "security_barrier=true". */
+  options?: string[];
+  /** Version 2 on: row-level security enabled / forced. */
+  row_security?: boolean;
+  force_row_security?: boolean;
+  /** Version 2 on: `relreplident` when not the default (d): n, f or i. */
+  replica_identity?: 'd' | 'n' | 'f' | 'i';
+  /** Version 2 on: whether a materialized view holds data. */
+  populated?: boolean;
 }
 
 export interface ColumnInfo {
@@ -75,6 +100,10 @@ export interface ColumnInfo {
   /** Expression of a generated column (then `default` is null). Added by #3; may be absent in older snapshots. */
   generation_expression?: string | null;
   comment: string | null;
+  /** Version 2 on: quoted collation when it differs from the type's default. */
+  collation?: string | null;
+  /** Version 2 on: false for a column only inherited from a parent (not declared by the table). */
+  is_local?: boolean;
 }
 
 export interface ConstraintInfo {
@@ -84,6 +113,10 @@ export interface ConstraintInfo {
   /** `pg_get_constraintdef`, e.g. "CHECK ((amount > 0))". */
   definition: string;
   validated: boolean;
+  /** Version 2 on: `objectId` of the constraint. */
+  id?: string;
+  /** Version 2 on: false for a constraint only inherited from a parent table. */
+  is_local?: boolean;
 }
 
 export type ReferentialAction = 'no_action' | 'restrict' | 'cascade' | 'set_null' | 'set_default';
@@ -99,6 +132,8 @@ export interface ForeignKeyInfo {
   validated: boolean;
   /** `pg_get_constraintdef`. */
   definition: string;
+  /** Version 2 on: `objectId` of the constraint. */
+  id?: string;
 }
 
 export interface IndexInfo {
@@ -116,12 +151,24 @@ export interface IndexInfo {
   /** Partial index predicate, or null. */
   predicate: string | null;
   size_bytes: number;
+  /** Version 2 on: `objectId` of the index. */
+  id?: string;
+  /** Version 2 on: the partitioned index this partition's index is attached to. */
+  parent?: { schema: string; name: string } | null;
+  /** Version 2 on: name of the constraint the index backs (primary key, unique, exclusion), or null. */
+  constraint?: string | null;
+  /** Version 2 on: the table is clustered on this index. */
+  clustered?: boolean;
+  /** Version 2 on: the replica identity index. */
+  replica_identity?: boolean;
 }
 
 export interface EnumInfo {
   schema: string;
   name: string;
   values: string[];
+  /** Version 2 on: `objectId` of the type. */
+  id?: string;
 }
 
 export interface SequenceInfo {
@@ -130,12 +177,24 @@ export interface SequenceInfo {
   data_type: string;
   /** `schema.table.column` that owns it (serial/identity), or null. */
   owned_by: string | null;
+  /** Version 2 on: the owning column, unambiguous where names hold dots. */
+  owner?: { schema: string; table: string; column: string; identity: boolean } | null;
+  /** Version 2 on: `objectId` and parameters. */
+  id?: string;
+  start?: string;
+  increment?: string;
+  min?: string;
+  max?: string;
+  cache?: string;
+  cycle?: boolean;
 }
 
 export interface ExtensionInfo {
   name: string;
   version: string;
   schema: string;
+  /** Version 2 on: `objectId` of the extension. */
+  id?: string;
 }
 
 export interface ViewDependency {
