@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { AppError } from '../errors/app-error';
 import type { Queryable } from '../store/store';
 import { iso } from '../util/timestamps';
+import { type KeyPolicy, storedKeyPolicy } from './key-policy';
 
 /** Every raw key starts with this, so leaked keys are recognisable by secret scanners. */
 export const API_KEY_PREFIX = 'dbo_';
@@ -13,6 +14,8 @@ export interface ApiKeySummary {
   name: string;
   prefix: string;
   created_at: string;
+  /** The owner's restrictions on the key; null when it has the owner's full rights. */
+  policy: KeyPolicy | null;
 }
 
 export interface CreatedApiKey extends ApiKeySummary {
@@ -23,20 +26,23 @@ export interface CreatedApiKey extends ApiKeySummary {
 /** Keys are 256-bit random secrets, so one SHA-256 is enough; a slow hash would only cost latency. */
 export const hashApiKey = (raw: string): string => createHash('sha256').update(raw, 'utf8').digest('hex');
 
-const toSummary = (r: { id: string; name: string; prefix: string; created_at: unknown }): ApiKeySummary => ({
+type KeyRow = { id: string; name: string; prefix: string; created_at: unknown; policy: unknown };
+
+const toSummary = (r: KeyRow): ApiKeySummary => ({
   id: r.id,
   name: r.name,
   prefix: r.prefix,
   created_at: iso(r.created_at),
+  policy: storedKeyPolicy(r.policy),
 });
 
-export async function createApiKey(db: Queryable, userId: string, name: string): Promise<CreatedApiKey> {
+export async function createApiKey(db: Queryable, userId: string, name: string, policy: KeyPolicy | null = null): Promise<CreatedApiKey> {
   const key = API_KEY_PREFIX + randomBytes(32).toString('base64url');
   const prefix = key.slice(0, VISIBLE_LENGTH);
-  const res = await db.query<{ id: string; name: string; prefix: string; created_at: unknown }>(
-    `INSERT INTO api_keys (id, user_id, name, prefix, key_hash) VALUES ($1, $2, $3, $4, $5)
-     RETURNING id, name, prefix, created_at`,
-    [randomUUID(), userId, name, prefix, hashApiKey(key)],
+  const res = await db.query<KeyRow>(
+    `INSERT INTO api_keys (id, user_id, name, prefix, key_hash, policy) VALUES ($1, $2, $3, $4, $5, $6::jsonb)
+     RETURNING id, name, prefix, created_at, policy`,
+    [randomUUID(), userId, name, prefix, hashApiKey(key), policy ? JSON.stringify(policy) : null],
   );
   const row = res.rows[0];
   if (!row) throw new Error('insert returned no row');
@@ -44,8 +50,8 @@ export async function createApiKey(db: Queryable, userId: string, name: string):
 }
 
 export async function listApiKeys(db: Queryable, userId: string): Promise<ApiKeySummary[]> {
-  const res = await db.query<{ id: string; name: string; prefix: string; created_at: unknown }>(
-    `SELECT id, name, prefix, created_at FROM api_keys
+  const res = await db.query<KeyRow>(
+    `SELECT id, name, prefix, created_at, policy FROM api_keys
      WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at, id`,
     [userId],
   );
@@ -61,13 +67,13 @@ export async function revokeApiKey(db: Queryable, userId: string, keyId: string)
   if (res.rows.length === 0) throw new AppError('NOT_FOUND', 'API key not found');
 }
 
-/** The owner of an active raw key, or null when it is unknown or revoked. */
-export async function findApiKeyOwner(db: Queryable, rawKey: string): Promise<{ userId: string; keyId: string } | null> {
+/** The owner of an active raw key and the key's policy, or null when it is unknown or revoked. */
+export async function findApiKeyOwner(db: Queryable, rawKey: string): Promise<{ userId: string; keyId: string; policy: KeyPolicy | null } | null> {
   if (!rawKey.startsWith(API_KEY_PREFIX)) return null;
-  const res = await db.query<{ id: string; user_id: string }>(
-    'SELECT id, user_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+  const res = await db.query<{ id: string; user_id: string; policy: unknown }>(
+    'SELECT id, user_id, policy FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
     [hashApiKey(rawKey)],
   );
   const row = res.rows[0];
-  return row ? { userId: row.user_id, keyId: row.id } : null;
+  return row ? { userId: row.user_id, keyId: row.id, policy: storedKeyPolicy(row.policy) } : null;
 }

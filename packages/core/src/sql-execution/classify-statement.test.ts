@@ -32,10 +32,10 @@ describe('classifyStatement', () => {
     ['EXPLAIN ANALYZE DELETE FROM t', 'dml'],
     ['EXPLAIN (ANALYZE, COSTS off) UPDATE t SET a = 1', 'dml'],
     ['EXPLAIN (ANALYZE true) INSERT INTO t VALUES (1)', 'dml'],
-    ["SELECT nextval('s')", 'dml'],
-    ["SELECT * FROM setval('s', 10)", 'dml'],
-    ['SELECT pg_advisory_lock(1)', 'dml'],
-    ['SELECT pg_try_advisory_xact_lock(1)', 'dml'],
+    ["SELECT nextval('s')", 'other'],
+    ["SELECT * FROM setval('s', 10)", 'other'],
+    ['SELECT pg_advisory_lock(1)', 'other'],
+    ['SELECT pg_try_advisory_xact_lock(1)', 'other'],
     ['CREATE TABLE x (a int)', 'ddl'],
     ['ALTER TABLE t ADD COLUMN b int', 'ddl'],
     ['DROP TABLE t', 'ddl'],
@@ -79,6 +79,16 @@ describe('classifyStatement', () => {
     ['CREATE DATABASE x', 'other'],
     ['ALTER SYSTEM SET work_mem = 1', 'other'],
     ['CREATE ROLE r', 'other'],
+    ["UPDATE pg_catalog.pg_class SET relname = 'x' WHERE relname = 't'", 'other'],
+    ["DELETE FROM pg_constraint WHERE conname = 'c'", 'other'],
+    ["INSERT INTO information_schema.sql_features VALUES ('x')", 'other'],
+    ["WITH d AS (DELETE FROM pg_catalog.pg_constraint RETURNING 1) SELECT 1", 'other'],
+    ['UPDATE pg_stuff_is_mine SET a = 1', 'other'],
+    ["SELECT lo_from_bytea(0, 'x')", 'other'],
+    ["SELECT pg_notify('c', 'x')", 'other'],
+    ["CREATE FUNCTION f() RETURNS int LANGUAGE sql AS $$ COPY (SELECT 1) TO PROGRAM 'id'; SELECT 1 $$", 'other'],
+    ["CREATE FUNCTION f() RETURNS int LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'COPY t TO PROGRAM ''id'''; RETURN 1; END $$", 'other'],
+    ["CREATE FUNCTION f() RETURNS int LANGUAGE sql AS $$ INSERT INTO t VALUES (1) RETURNING 1 $$", 'ddl'],
   ])('%s -> %s', async (sql, kind) => {
     expect((await classify(sql)).kind).toBe(kind);
   });
@@ -91,6 +101,14 @@ describe('classifyStatement', () => {
       { schema: null, name: 'h' },
     ]);
     expect(c.operators).toEqual(expect.arrayContaining(['###', '>']));
+  });
+
+  it('knows when a statement names nothing the catalog defines', async () => {
+    expect((await classify('SELECT 1')).reachesCatalog).toBe(false);
+    expect((await classify("SELECT 1, 'a', true")).reachesCatalog).toBe(false);
+    expect((await classify('SELECT 1 + 1')).reachesCatalog).toBe(true);
+    expect((await classify('SELECT * FROM t')).reachesCatalog).toBe(true);
+    expect((await classify('SELECT a FROM t WHERE a = ANY (SELECT b FROM u)')).operators).toContain('=');
   });
 
   it('names the construct that raised the kind', async () => {

@@ -1,6 +1,7 @@
 import type { ParsedStatement, PgNode } from './parse-sql';
 import { type Finding, type StatementKind, worseKind } from './guardrail';
 import { kindOfFunctionName } from './function-policy';
+import { createdFunctionBodyFindings } from './function-body';
 
 /** A function called somewhere in the statement; `schema` when the call is qualified. */
 export interface FunctionRef {
@@ -16,6 +17,29 @@ export interface Classification {
   findings: Finding[];
   functions: FunctionRef[];
   operators: string[];
+  /** Relation names the tree reads or writes (views among them hide functions). */
+  relations: string[];
+  /**
+   * False when the tree holds nothing the catalog could define (no function, operator, type,
+   * relation or sub-query: `SELECT 1`), so no catalog look-up is needed.
+   */
+  reachesCatalog: boolean;
+}
+
+/** Node types that name nothing user-definable: a statement made only of these needs no catalog look-up. */
+const CATALOG_FREE_NODES = new Set(['SelectStmt', 'ResTarget', 'A_Const', 'Integer', 'Float', 'String', 'Boolean', 'BitString', 'VariableShowStmt', 'DefElem']);
+
+/** Schemas of the system catalogs: writing to them is not data change but surgery on the server's own state. */
+const CATALOG_SCHEMAS = new Set(['pg_catalog', 'pg_toast', 'information_schema']);
+
+/** The DML target a RangeVar names is a system catalog (an unqualified `pg_*` name resolves to pg_catalog first). */
+function isCatalogTarget(relation: unknown): string | null {
+  const rv = asRecord(relation);
+  if (!rv) return null;
+  const schema = typeof rv.schemaname === 'string' ? rv.schemaname.toLowerCase() : null;
+  const name = String(rv.relname ?? '');
+  if (schema ? CATALOG_SCHEMAS.has(schema) : name.toLowerCase().startsWith('pg_')) return schema ? `${schema}.${name}` : name;
+  return null;
 }
 
 const DML_NODES: Record<string, string> = { InsertStmt: 'INSERT', UpdateStmt: 'UPDATE', DeleteStmt: 'DELETE', MergeStmt: 'MERGE' };
@@ -116,7 +140,9 @@ export function classifyStatement(statement: Pick<ParsedStatement, 'type' | 'nod
   const findings: Finding[] = [];
   const functions: FunctionRef[] = [];
   const operators = new Set<string>();
+  const relations = new Set<string>();
   const seenFunctions = new Set<string>();
+  let reachesCatalog = false;
 
   const top = statement.type;
   const label = labelOf(top, statement.node);
@@ -148,6 +174,15 @@ export function classifyStatement(statement: Pick<ParsedStatement, 'type' | 'nod
 
   const visitNode = (type: string, node: Record<string, unknown>, executes: boolean, isTop: boolean): void => {
     let childExecutes = executes;
+    if (!CATALOG_FREE_NODES.has(type)) reachesCatalog = true;
+    if (DML_NODES[type]) {
+      const target = isCatalogTarget(node.relation);
+      if (target) add('other', `${DML_NODES[type]} on system catalog ${target}`);
+    }
+    if (type === 'RangeVar' && typeof node.relname === 'string') relations.add(node.relname);
+    if (type === 'CreateFunctionStmt') {
+      for (const f of createdFunctionBodyFindings(node)) add(f.kind, f.what);
+    }
     if (!isTop && executes) {
       if (DML_NODES[type]) add('dml', `data-modifying statement inside the query (${DML_NODES[type]})`);
       else if (type !== 'SelectStmt' && (DDL_NODES[type] || OTHER_NODES[type] || type === 'DropStmt')) add(ownKind(type, node), labelOf(type, node));
@@ -183,6 +218,10 @@ export function classifyStatement(statement: Pick<ParsedStatement, 'type' | 'nod
         functions.push({ schema, name });
       }
     }
+    if (type === 'SubLink') {
+      const op = stringsOf(node.operName).pop();
+      if (op) operators.add(op);
+    }
     if (type === 'A_Expr') {
       const op = stringsOf(node.name).pop();
       if (op) operators.add(op);
@@ -195,5 +234,5 @@ export function classifyStatement(statement: Pick<ParsedStatement, 'type' | 'nod
   };
 
   visitNode(top, statement.node, true, true);
-  return { kind, label, findings, functions, operators: [...operators] };
+  return { kind, label, findings, functions, operators: [...operators], relations: [...relations], reachesCatalog };
 }

@@ -95,13 +95,15 @@ describe('executeSql', () => {
     expect(await sql(db.url, 'SELECT count(*)::int AS n FROM audit')).toEqual([{ n: 0 }]);
   });
 
-  it('asks the catalog about VOLATILE functions', async () => {
-    for (const guardrail of ['strict', 'moderate'] as const) {
-      const err = await fail(run('SELECT touch()', { caller: 'agent', guardrail }));
-      expect(err.code).toBe('GUARDRAIL_VIOLATION');
-      expect(err.message).toContain('touch()');
-    }
-    expect((await run('SELECT touch()', { caller: 'agent', guardrail: 'permissive' })).rows).toEqual([[1]]);
+  it('judges a user function by its body in the catalog, not by its label', async () => {
+    const err = await fail(run('SELECT touch()', { caller: 'agent', guardrail: 'strict' }));
+    expect(err.code).toBe('GUARDRAIL_VIOLATION');
+    expect(err.message).toContain('INSERT in function touch()');
+    expect(err.details).toMatchObject({ statement_kind: 'dml' });
+    expect(await sql(db.url, 'SELECT count(*)::int AS n FROM audit')).toEqual([{ n: 0 }]);
+    // Its body is an INSERT: DML, which moderate allows.
+    expect((await run('SELECT touch()', { caller: 'agent', guardrail: 'moderate' })).rows).toEqual([[1]]);
+    expect(await sql(db.url, 'SELECT count(*)::int AS n FROM audit')).toEqual([{ n: 1 }]);
     expect((await run('SELECT random() < 2 AS ok, gen_random_uuid() IS NOT NULL AS u', { caller: 'agent' })).rows).toEqual([[true, true]]);
     await sql(db.url, 'DELETE FROM audit');
   });

@@ -6,7 +6,7 @@ import type { JsonValue } from './json-values';
 import { type ParsedStatement, parseSql, SqlSyntaxError } from './parse-sql';
 import { PortalReader, type StatementResult } from './portal-reader';
 import { mapExecutionError, sqlError } from './sql-errors';
-import { volatileFindings } from './volatility';
+import { catalogFindings } from './catalog-check';
 
 /** A POST /execute request after validation (defaults applied). */
 export interface ExecuteRequest {
@@ -17,6 +17,8 @@ export interface ExecuteRequest {
   rowLimit: number;
   /** 1-120. */
   timeoutSeconds: number;
+  /** The API key's policy lets agents call functions whose effects cannot be read (see catalog-check.ts). */
+  allowOpaque?: boolean;
 }
 
 /** The spec's SQL execution result; `affected_rows` only for INSERT/UPDATE/DELETE/MERGE. */
@@ -98,7 +100,7 @@ export async function executeSql(client: pg.Client, req: ExecuteRequest, options
   if (agent) {
     if (statements.length > 1) throw multipleStatements(statements.length, req.guardrail);
     classification = classifyStatement(statements[0]!);
-    enforceGuardrail(classification, [], req.guardrail);
+    enforceGuardrail(classification, [], req.guardrail, req.allowOpaque);
   }
 
   const pid = (client as unknown as { processID: number }).processID;
@@ -117,7 +119,10 @@ export async function executeSql(client: pg.Client, req: ExecuteRequest, options
   let inTransaction = false;
   try {
     if (agent) {
-      const begin = strict ? 'BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY' : 'BEGIN';
+      // The catalog check creates (and rolls back) a probe function, so a strict transaction
+      // becomes READ ONLY only after it; a statement that reaches no catalog object needs none.
+      const probes = classification!.reachesCatalog;
+      const begin = strict ? `BEGIN ISOLATION LEVEL READ COMMITTED${probes ? '' : ' READ ONLY'}` : 'BEGIN';
       // standard_conforming_strings as the parser assumes it, so the server lexes quotes and
       // backslashes of the statement exactly as the classifier did.
       const locals = [
@@ -128,7 +133,8 @@ export async function executeSql(client: pg.Client, req: ExecuteRequest, options
       ];
       await client.query(`${begin}; ${locals.map((s) => `SET LOCAL ${s}`).join('; ')}`);
       inTransaction = true;
-      enforceGuardrail({ findings: [] }, await volatileFindings(client, classification!), req.guardrail);
+      enforceGuardrail({ findings: [] }, await catalogFindings(client, current, classification!), req.guardrail, req.allowOpaque);
+      if (strict && probes) await client.query('SET TRANSACTION READ ONLY');
       const result = await runStatement(client, current.text, req.rowLimit, DML_TYPES.has(current.type));
       await client.query(strict ? 'ROLLBACK' : 'COMMIT');
       inTransaction = false;

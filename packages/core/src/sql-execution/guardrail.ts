@@ -34,4 +34,14 @@ export const worseKind = (a: StatementKind, b: StatementKind): StatementKind => 
 export interface Finding {
   kind: StatementKind;
   what: string;
+  /**
+   * A function whose effects cannot be read (dynamic SQL, a compiled language): `ddl`-level,
+   * so refused at strict and moderate unless the API key's policy allows opaque functions.
+   */
+  opaque?: boolean;
+  /**
+   * Reached through a function labelled STABLE or IMMUTABLE: the planner may run it while
+   * planning, so even a plain EXPLAIN would run it.
+   */
+  foldable?: boolean;
 }

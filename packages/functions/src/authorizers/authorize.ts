@@ -36,7 +36,10 @@ export async function authorize(event: APIGatewayRequestAuthorizerEventV2, optio
 
     if (apiKey && options.acceptApiKey) {
       const owner = await findApiKeyOwner(container.store, apiKey);
-      return owner ? allow({ userId: owner.userId, authMethod: 'api_key', keyId: owner.keyId }) : deny('Invalid or revoked API key');
+      if (!owner) return deny('Invalid or revoked API key');
+      const context: AuthContext = { userId: owner.userId, authMethod: 'api_key', keyId: owner.keyId };
+      if (owner.policy) context.keyPolicy = JSON.stringify(owner.policy);
+      return allow(context);
     }
     if (bearer) {
       const identity = await container.verifyJwt(bearer);

@@ -1,6 +1,8 @@
+import { executeUnderPolicy } from '@dbops/core/accounts/key-policy';
 import { executeOnConnection } from '@dbops/core/sql-execution/run-on-connection';
 import { z } from 'zod';
 import { defineHandler } from '../http/define-handler';
+import { keyPolicyOf } from '../http/key-policy';
 import { ok } from '../http/responses';
 import { domainDeps } from '../runtime/domain-deps';
 
@@ -10,7 +12,8 @@ const MAX_SQL_CHARS = 1_000_000;
 const body = z.object({
   connection_id: z.uuid(),
   sql: z.string().min(1).max(MAX_SQL_CHARS),
-  caller: z.enum(['human', 'agent']).default('human'),
+  // Default `human` (the spec), unless the API key's policy is agent-only: see executeUnderPolicy.
+  caller: z.enum(['human', 'agent']).optional(),
   guardrail: z.enum(['strict', 'moderate', 'permissive']).default('strict'),
   row_limit: z.number().int().min(1).max(10_000).default(1000),
   timeout_seconds: z.number().min(1).max(120).default(30),
@@ -20,10 +23,12 @@ const body = z.object({
 export const handler = defineHandler('sql-execute', {
   body,
   async handle({ body, auth, container }) {
+    const { caller, guardrail, allowOpaque } = executeUnderPolicy(keyPolicyOf(auth), { caller: body.caller, guardrail: body.guardrail });
     const result = await executeOnConnection(domainDeps(container), auth.userId, body.connection_id, {
       sql: body.sql,
-      caller: body.caller,
-      guardrail: body.guardrail,
+      caller,
+      guardrail,
+      allowOpaque,
       rowLimit: body.row_limit,
       timeoutSeconds: body.timeout_seconds,
     });

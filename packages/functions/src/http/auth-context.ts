@@ -7,6 +7,10 @@ export interface AuthContext {
   authMethod: 'api_key' | 'jwt';
   /** Set when the caller used an API key. */
   keyId?: string;
+  /** The key's policy as JSON (a flat string, as API Gateway requires); absent when it has none. */
+  keyPolicy?: string;
+  /** Set on tool calls of the MCP endpoint, which run the route handlers in-process. */
+  via?: 'mcp';
 }
 
 export const isAuthContext = (value: unknown): value is AuthContext => {

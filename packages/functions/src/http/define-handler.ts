@@ -7,6 +7,7 @@ import { type HandlerName, routeOf } from '../routes';
 import { type Container, getContainer } from '../runtime/container';
 import { type AuthContext, isAuthContext } from './auth-context';
 import { errorToResponse } from './error-response';
+import { enforceKeyPolicyOnRoute, keyPolicyOf } from './key-policy';
 import type { ApiEvent, LambdaContext } from './event';
 import { parseOrThrow, readJsonBody } from './parse-input';
 import type { HttpResult } from './responses';
@@ -80,6 +81,8 @@ function build<BS, PS, QS, A>(name: HandlerName, spec: HandlerSpec<BS, PS, QS, A
       params = spec.params ? parseOrThrow(spec.params as unknown as z.ZodType, event.pathParameters ?? {}, 'path') : undefined;
       query = spec.query ? parseOrThrow(spec.query as unknown as z.ZodType, event.queryStringParameters ?? {}, 'query') : undefined;
       body = spec.body ? parseOrThrow(spec.body as unknown as z.ZodType, readJsonBody(event), 'body') : undefined;
+      // Refused before the charge, like invalid input: the key may not make this request at all.
+      enforceKeyPolicyOnRoute(name, keyPolicyOf(auth), params, body);
     } catch (error) {
       if (billable && auth) await consumeRateLimit(container.store, auth.userId, rateLimit, container.clock);
       throw error;

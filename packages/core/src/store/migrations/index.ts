@@ -6,6 +6,7 @@ import { documentsMigrations } from './documents';
 import { documentsVectorIndexMigrations } from './documents-vector-index';
 import { executionMigrations } from './execution';
 import { foundationMigrations } from './foundation';
+import { guardrailsMigrations } from './guardrails';
 import { provisioningMigrations } from './provisioning';
 import { snapshotDeflateMigrations } from './snapshot-deflate';
 import { textToSqlMigrations } from './text-to-sql';
@@ -13,7 +14,7 @@ import { textToSqlMigrations } from './text-to-sql';
 /**
  * The service's schema, in the order it is applied. Each feature owns one file and uses its
  * own id range (foundation 00xx, connections 01xx, analysis 02xx, execution 03xx,
- * documents 04xx, text-to-sql 05xx, billing 06xx, provisioning 07xx), so features can add
+ * documents 04xx, text-to-sql 05xx, billing 06xx, provisioning 07xx, guardrails 08xx), so features can add
  * steps without touching each other; ids are never reused or edited once shipped.
  */
 export const serviceMigrations: readonly SchemaMigration[] = [
@@ -27,4 +28,5 @@ export const serviceMigrations: readonly SchemaMigration[] = [
   ...textToSqlMigrations,
   ...billingMigrations,
   ...provisioningMigrations,
+  ...guardrailsMigrations,
 ];
