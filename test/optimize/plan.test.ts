@@ -62,13 +62,14 @@ describe('execution plan', { timeout: 120_000 }, () => {
     ['UPDATE', `UPDATE customers SET name = 'x'`, 'customers'],
     ['INSERT', `INSERT INTO blocked SELECT g FROM generate_series(100000, 100999) g`, 'blocked'],
     ['MERGE', `MERGE INTO blocked b USING (SELECT 200000 AS id) s ON b.customer_id = s.id WHEN NOT MATCHED THEN INSERT VALUES (s.id)`, 'blocked'],
-  ])('analyzed %s is measured and rolled back', async (_kind, statement, table) => {
+  ])('%s with analyze=true is only EXPLAINed (strict guardrail), says so, and changes nothing', async (kind, statement, table) => {
     const before = await count(table);
     const sample = await sql(db.url, `SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) AS h FROM ${table} t`);
     const res = await optimize(t, key, conn, statement, { analyze: true });
     expect(res.status).toBe(200);
-    expect(res.body.execution_plan.analyzed).toBe(true);
-    expect(res.body.execution_plan.root.actual_loops).toBe(1);
+    expect(res.body.execution_plan.analyzed).toBe(false);
+    expect(res.body.execution_plan.root.actual_loops).toBeUndefined();
+    expect(res.body.analyze_skipped).toMatchObject({ code: 'GUARDRAIL_VIOLATION', statement_kind: 'dml', statement: kind });
     expect(await count(table)).toBe(before);
     expect(await sql(db.url, `SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) AS h FROM ${table} t`)).toEqual(sample);
   });
@@ -77,6 +78,7 @@ describe('execution plan', { timeout: 120_000 }, () => {
     const res = await optimize(t, key, conn, `SELECT * FROM orders WHERE customer_id = $1 AND created_at > $2`, { analyze: true });
     expect(res.status).toBe(200);
     expect(res.body.execution_plan.analyzed).toBe(false);
+    expect(res.body.analyze_skipped).toMatchObject({ code: 'HAS_PARAMETERS' });
     expect(res.body.execution_plan.raw_plan_text).toMatch(/\$1/);
     expect(res.body.index_recommendations.map((r) => r.columns)).toContainEqual(['customer_id', 'created_at']);
   });

@@ -14,8 +14,8 @@ export interface ApiKeySummary {
   name: string;
   prefix: string;
   created_at: string;
-  /** The owner's restrictions on the key; null when it has the owner's full rights. */
-  policy: KeyPolicy | null;
+  /** The owner's restrictions on the key; absent when it has the owner's full rights (the spec's shape). */
+  policy?: KeyPolicy;
 }
 
 export interface CreatedApiKey extends ApiKeySummary {
@@ -28,13 +28,10 @@ export const hashApiKey = (raw: string): string => createHash('sha256').update(r
 
 type KeyRow = { id: string; name: string; prefix: string; created_at: unknown; policy: unknown };
 
-const toSummary = (r: KeyRow): ApiKeySummary => ({
-  id: r.id,
-  name: r.name,
-  prefix: r.prefix,
-  created_at: iso(r.created_at),
-  policy: storedKeyPolicy(r.policy),
-});
+const toSummary = (r: KeyRow): ApiKeySummary => {
+  const policy = storedKeyPolicy(r.policy);
+  return { id: r.id, name: r.name, prefix: r.prefix, created_at: iso(r.created_at), ...(policy ? { policy } : {}) };
+};
 
 export async function createApiKey(db: Queryable, userId: string, name: string, policy: KeyPolicy | null = null): Promise<CreatedApiKey> {
   const key = API_KEY_PREFIX + randomBytes(32).toString('base64url');

@@ -5,6 +5,7 @@ import { findRelevantDocumentChunks, type RankedDocumentChunk } from '../context
 import { isAppError } from '../errors/app-error';
 import { ensureSnapshot, type IntrospectionDeps } from '../introspection/introspect-connection';
 import type { IndexSuggester } from './index-suggester';
+import { guardAnalyze } from './analyze-guardrail';
 import { optimizationSettings } from './optimization-settings';
 import { optimizeQuery, type OptimizationDiagnostics } from './optimize-query';
 import { parseSql, walkAst } from './sql-parser';
@@ -31,12 +32,12 @@ async function queryTables(sql: string): Promise<string[]> {
  */
 export async function optimizeOnConnection(
   deps: IntrospectionDeps,
-  input: { userId: string; connectionId: string; sql: string; analyze: boolean; suggester: IndexSuggester },
+  input: { userId: string; connectionId: string; sql: string; analyze: boolean; suggester: IndexSuggester; allowOpaque?: boolean },
 ): Promise<{ result: OptimizationResult; diagnostics: OptimizationDiagnostics }> {
   const settings = optimizationSettings(deps.settings);
   const target = await loadConnectionTarget(deps, input.userId, input.connectionId);
   // Refuse what cannot be optimized before any work on the user's database.
-  await checkStatement(input.sql);
+  const checked = await checkStatement(input.sql);
 
   let documents: RankedDocumentChunk[] = [];
   try {
@@ -62,17 +63,25 @@ export async function optimizeOnConnection(
   });
   try {
     const version = await client.query<{ v: string }>('SHOW server_version_num');
-    return await optimizeQuery({
+    const serverVersionNum = Number(version.rows[0]!.v);
+    const skipped =
+      (await guardAnalyze(client, input.sql, { analyze: input.analyze, allowOpaque: input.allowOpaque ?? false, serverVersionNum })) ??
+      (input.analyze && checked.paramCount > 0
+        ? { code: 'HAS_PARAMETERS' as const, message: 'The query has $n parameters and no values to run with: its generic plan was explained without ANALYZE.' }
+        : null);
+    const out = await optimizeQuery({
       connectionId: input.connectionId,
       sql: input.sql,
-      analyze: input.analyze,
+      analyze: input.analyze && !skipped,
       client,
-      serverVersionNum: Number(version.rows[0]!.v),
+      serverVersionNum,
       suggester: input.suggester,
       documents,
       analyzeTimeoutMs: settings.analyzeTimeoutMs,
       hypopg: settings.hypopg,
     });
+    if (skipped) out.result.analyze_skipped = skipped;
+    return out;
   } finally {
     await client.end().catch(() => undefined);
   }

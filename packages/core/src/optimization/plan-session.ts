@@ -58,6 +58,9 @@ export class PlanSession {
    */
   async analyze(sql: string): Promise<{ plan: RawPlanNode; text: string }> {
     return this.rolledBack(async () => {
+      // Only statements the strict guardrail allows get here (analyze-guardrail.ts); READ ONLY
+      // is its backstop for anything the check could not see.
+      await this.client.query('SET TRANSACTION READ ONLY');
       await this.client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(this.analyzeTimeoutMs))}`);
       await this.client.query('SAVEPOINT dbops_analyze');
       const json = await this.client.query(`EXPLAIN (ANALYZE, FORMAT JSON, VERBOSE, BUFFERS) ${sql}`);

@@ -1,3 +1,5 @@
+import type { AnalyzeSkipped } from './analyze-guardrail';
+
 /** A node of the execution plan as the spec's optimization result carries it (section 2). */
 export interface PlanNode {
   node_type: string;
@@ -72,4 +74,9 @@ export interface OptimizationResult {
   alternatives: Alternative[];
   index_recommendations: IndexRecommendation[];
   context_used: boolean;
+  /**
+   * Present when `analyze=true` was asked and a plain EXPLAIN ran instead: the statement is
+   * more than a read the strict guardrail allows, or has parameters (docs/query-optimization.md).
+   */
+  analyze_skipped?: AnalyzeSkipped;
 }

@@ -5,6 +5,7 @@ import { optimizationSettings } from '@dbops/core/optimization/optimization-sett
 import { memoPer } from '@dbops/core/util/memo-per';
 import { z } from 'zod';
 import { defineHandler, uuidParam } from '../http/define-handler';
+import { keyPolicyOf } from '../http/key-policy';
 import { bare } from '../http/responses';
 import type { Container } from '../runtime/container';
 import { domainDeps } from '../runtime/domain-deps';
@@ -41,6 +42,7 @@ export const handler = defineHandler('queries-optimize', {
       sql: body.sql,
       analyze: query.analyze,
       suggester: await getSuggester(container),
+      allowOpaque: keyPolicyOf(auth)?.allow_opaque_functions ?? false,
     });
     return bare(result);
   },

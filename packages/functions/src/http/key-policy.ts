@@ -2,9 +2,18 @@ import { enforceConnectionPolicy, enforceReadOnlyPolicy, type KeyPolicy, storedK
 import type { HandlerName } from '../routes';
 import type { AuthContext } from './auth-context';
 
-/** The policy of the API key a request came with; null for a JWT or a key without one. */
+/**
+ * What an MCP tool call may do when its key has no policy: an agent at strict. Whoever holds a
+ * key cannot raise the level by asking; the key's owner grants more with a policy.
+ */
+export const MCP_DEFAULT_POLICY: KeyPolicy = { max_caller: 'agent', max_guardrail: 'strict', read_only: false, connection_ids: null, allow_opaque_functions: false };
+
+/**
+ * The policy a request runs under: its API key's; for MCP tool calls without one,
+ * {@link MCP_DEFAULT_POLICY}; otherwise null (a JWT or a key without a policy: full rights).
+ */
 export function keyPolicyOf(auth: AuthContext | null | undefined): KeyPolicy | null {
-  if (!auth?.keyPolicy) return null;
+  if (!auth?.keyPolicy) return auth?.via === 'mcp' ? MCP_DEFAULT_POLICY : null;
   try {
     return storedKeyPolicy(JSON.parse(auth.keyPolicy));
   } catch {

@@ -28,7 +28,8 @@ export function inProcessCaller(auth: AuthContext, parent: ApiEvent): RouteCalle
         routeKey,
         requestId: `${parent.requestContext.requestId}-tool-${++n}`,
         http: { ...parent.requestContext.http, method, path },
-        authorizer: { lambda: { ...auth } },
+        // Marked so that an agent reaching a route through MCP gets MCP's defaults (http/key-policy.ts).
+        authorizer: { lambda: { ...auth, via: 'mcp' } },
       },
     } as unknown as ApiEvent;
     const { handler } = await handlerLoaders[call.handler]();

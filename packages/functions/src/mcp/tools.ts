@@ -111,7 +111,8 @@ export const TOOLS = [
   tool({
     name: 'optimize_query',
     annotations: READ,
-    description: 'Execution plan, ranked rewrites and index recommendations for a query; analyze=true runs EXPLAIN ANALYZE for real timings. Billable.',
+    description:
+      'Execution plan, ranked rewrites and index recommendations for a query; analyze=true runs EXPLAIN ANALYZE for real timings when the statement passes the strict guardrail (otherwise a plain EXPLAIN, and analyze_skipped says why). Billable.',
     input: { connection_id: connectionId, sql: z.string(), analyze: z.boolean().optional() },
     call: (a) => ({
       handler: 'queries-optimize',
@@ -141,11 +142,12 @@ export const TOOLS = [
   tool({
     name: 'execute_sql',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    description: 'Run SQL on a connection as an agent caller, held to a guardrail level (default strict: read-only). Billable.',
+    description:
+      "Run SQL on a connection as an agent caller, held to a guardrail level (default strict: read-only). Levels above strict need an API key whose owner's policy grants them. Billable.",
     input: {
       connection_id: connectionId,
       sql: z.string(),
-      guardrail: z.enum(['strict', 'moderate', 'permissive']).optional().describe('Default strict'),
+      guardrail: z.enum(['strict', 'moderate', 'permissive']).optional().describe("Default strict; at most the key policy's max_guardrail"),
       row_limit: z.number().int().optional(),
       timeout_seconds: z.number().optional(),
     },
