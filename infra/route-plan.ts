@@ -7,6 +7,9 @@ import { type AuthScheme, type HandlerName, type RouteDefinition, routes } from 
 
 /** Where the handler modules live, relative to the repository root. */
 export const HANDLERS_DIR = 'packages/functions/src/handlers';
+export const ENTRIES_DIR = 'packages/functions/src/entries';
+/** Handlers whose function starts from `entries/<handler>.ts`, which registers the handler loaders (MCP runs the other handlers; the OpenAPI document and reference read their schemas). */
+export const COMPOSED_HANDLERS = ['mcp', 'openapi', 'api-reference'] as const;
 
 /** The two Lambda authorizers, by module name under packages/functions/src/authorizers. */
 export type AuthorizerName = 'api-key-or-jwt' | 'jwt-only';
@@ -59,6 +62,8 @@ export const SIZING_OVERRIDES: Partial<Record<HandlerName, FunctionSizing>> = {
   'context-query': { memoryMb: 1024, timeoutSeconds: 29 },
   'provision-create': { memoryMb: 1024, timeoutSeconds: 29 },
   mcp: { memoryMb: 2048, timeoutSeconds: 29 },
+  openapi: { memoryMb: 1024, timeoutSeconds: 29 },
+  'api-reference': { memoryMb: 1024, timeoutSeconds: 29 },
 };
 
 /**
@@ -82,8 +87,11 @@ export const PARSER_HANDLERS: readonly HandlerName[] = [
   'queries-generate',
   'sql-execute',
   'mcp',
+  // They load every handler module to read its schemas (once per instance).
+  'openapi',
+  'api-reference',
 ];
-export const PDF_HANDLERS: readonly HandlerName[] = ['documents-upload', 'mcp'];
+export const PDF_HANDLERS: readonly HandlerName[] = ['documents-upload', 'mcp', 'openapi', 'api-reference'];
 
 /**
  * The heavy packages shipped with a function (SST `nodejs.install`). The parser (1.2 MB) goes to
@@ -141,7 +149,8 @@ export function planRoutes(table: readonly RouteRow[] = routes): RoutePlan[] {
     const routeKey = `${r.method} ${r.path}`;
     if (keys.has(routeKey)) throw new Error(`duplicate route ${routeKey}`);
     keys.add(routeKey);
-    const handlerFile = `${HANDLERS_DIR}/${r.handler}.ts`;
+    // Handlers that reach the other handler modules start from an entry that registers their loaders.
+    const handlerFile = (COMPOSED_HANDLERS as readonly string[]).includes(r.handler) ? `${ENTRIES_DIR}/${r.handler}.ts` : `${HANDLERS_DIR}/${r.handler}.ts`;
     return {
       routeKey,
       method: r.method,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthScheme, routes } from '../../packages/functions/src/routes';
-import { AUTHORIZER_MODULES, DEPLOY_MIGRATE_MODULE, EXECUTOR_MODULE, installFor, planFunctions, planRoutes } from '../../infra/route-plan';
+import { AUTHORIZER_MODULES, COMPOSED_HANDLERS, DEPLOY_MIGRATE_MODULE, EXECUTOR_MODULE, installFor, planFunctions, planRoutes } from '../../infra/route-plan';
 import { dev } from '../../stacks/dev';
 
 /**
@@ -76,7 +76,8 @@ describe('infra/api.ts wiring of the route table', () => {
   it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s: its handler module and the right authorizer', (key, r) => {
     const wired = recorded.routes.get(key)!;
     const fnName = wired.target.split(':function:')[1]!;
-    expect(recorded.functions.get(fnName)?.handler).toBe(`packages/functions/src/handlers/${r.handler}.handler`);
+    const dir = (COMPOSED_HANDLERS as readonly string[]).includes(r.handler) ? 'entries' : 'handlers';
+    expect(recorded.functions.get(fnName)?.handler).toBe(`packages/functions/src/${dir}/${r.handler}.handler`);
     expect(wired.authorizer).toBe(expectedAuthorizer[r.auth]);
   });
 

@@ -64,6 +64,8 @@ const KEY = 'api_key_or_jwt' as const;
 
 export const routes = [
   route('GET', '/health', 'health', 'none', false, 'Readiness check'),
+  route('GET', '/openapi.json', 'openapi', 'none', false, 'The OpenAPI 3.1 document', { form: 'bare' }),
+  route('GET', '/docs', 'api-reference', 'none', false, 'The API reference page', { form: 'html' }),
 
   route('POST', '/connections', 'connections-create', KEY, false, 'Register a connection', { status: 201 }),
   route('GET', '/connections', 'connections-list', KEY, false, 'List connections'),

@@ -10,6 +10,7 @@ import { handler as apiKeyOrJwt } from '@dbops/functions/authorizers/api-key-or-
 import { handler as jwtOnly } from '@dbops/functions/authorizers/jwt-only';
 import { handlerLoaders } from '@dbops/functions/handlers/index';
 import { type Container, setContainer } from '@dbops/functions/runtime/container';
+import { registerHandlerLoaders } from '@dbops/functions/runtime/handler-registry';
 import { errorFields, logger } from '@dbops/functions/runtime/logger';
 import { type HandlerName, routes } from '@dbops/functions/routes';
 import { createLocalJWKSet } from 'jose';
@@ -70,6 +71,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     background: new Set(),
   };
   setContainer(container);
+  registerHandlerLoaders(handlerLoaders);
   // Migrations run in this process; close() waits for them through container.background.
   installInProcessMigrationQueue(container);
   // Managed databases: an embedded PostgreSQL under DBOPS_HOME, started on first need only.

@@ -7,6 +7,8 @@ import type { ContractHandler } from '../http/define-handler';
  */
 export const handlerLoaders: Record<HandlerName, () => Promise<{ handler: ContractHandler }>> = {
   'health': () => import('./health'),
+  'openapi': () => import('./openapi'),
+  'api-reference': () => import('./api-reference'),
   'connections-create': () => import('./connections-create'),
   'connections-list': () => import('./connections-list'),
   'connections-get': () => import('./connections-get'),

@@ -1,6 +1,6 @@
 import type { AuthContext } from '../http/auth-context';
 import type { ApiEvent, LambdaContext } from '../http/event';
-import { handlerLoaders } from '../handlers/index';
+import { handlerLoaders } from '../runtime/handler-registry';
 import { resolveRoute, type RouteCaller } from './route-call';
 
 /**
@@ -32,7 +32,7 @@ export function inProcessCaller(auth: AuthContext, parent: ApiEvent): RouteCalle
         authorizer: { lambda: { ...auth, via: 'mcp' } },
       },
     } as unknown as ApiEvent;
-    const { handler } = await handlerLoaders[call.handler]();
+    const { handler } = await handlerLoaders()[call.handler]();
     const result = await handler(event, {} as LambdaContext);
     let body: unknown = result.body;
     try {
