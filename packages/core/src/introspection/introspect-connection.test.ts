@@ -18,6 +18,7 @@ import { systemClock } from '../util/clock';
 import { ensureSnapshot, introspectConnection, type IntrospectionDeps } from './introspect-connection';
 import { buildSchemaChunks } from './schema-chunk-text';
 import { getLatestSnapshot, getSnapshot, saveSnapshot } from './snapshot-store';
+import { SNAPSHOT_VERSION } from './schema-model/schema-model';
 
 describe('introspectConnection', () => {
   let db: Awaited<ReturnType<typeof createScratchDatabase>>;
@@ -112,6 +113,21 @@ describe('introspectConnection', () => {
     const fresh = await ensureSnapshot(deps, userId, id);
     expect(fresh.search_path).toEqual(['public']);
     expect((await getLatestSnapshot(store, userId, id))?.snapshot_id).toBe(fresh.snapshot_id);
+  });
+
+  it('introspects again when the latest snapshot predates the schema model (version 1)', async () => {
+    const id = await register(connectAs());
+    const current = await introspectConnection(deps, userId, id);
+    expect(current.snapshot_version).toBe(SNAPSHOT_VERSION);
+    expect(current.model?.dependencies).toBeDefined();
+    const { snapshot_version: _v, model: _m, ...old } = current;
+    await saveSnapshot(store, userId, { ...old, snapshot_id: crypto.randomUUID(), introspected_at: new Date().toISOString() }, 1);
+    const stored = await getLatestSnapshot(store, userId, id);
+    expect(stored?.snapshot_version).toBeUndefined();
+    const fresh = await ensureSnapshot(deps, userId, id);
+    expect(fresh.snapshot_id).not.toBe(stored?.snapshot_id);
+    expect(fresh.snapshot_version).toBe(SNAPSHOT_VERSION);
+    expect((await ensureSnapshot(deps, userId, id)).snapshot_id).toBe(fresh.snapshot_id);
   });
 
   it('stores the snapshot, and no chunks, when embedding fails', async () => {

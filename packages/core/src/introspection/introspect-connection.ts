@@ -15,6 +15,7 @@ import { buildSchemaChunks } from './schema-chunk-text';
 import { loadStoredChunks, planSchemaChunks, writeSchemaChunks, type SchemaChunkPlan } from './schema-chunks';
 import { qualifiedName, type SchemaSnapshot } from './schema-snapshot';
 import { encodeSnapshot, getLatestSnapshot, saveSnapshot } from './snapshot-store';
+import { SNAPSHOT_VERSION } from './schema-model/schema-model';
 
 /** What introspection needs; `DomainDeps` satisfies it. */
 export type IntrospectionDeps = CoreDeps & { keyProvider: KeyProvider; embedder: Embedder };
@@ -156,7 +157,8 @@ export async function introspectConnection(deps: IntrospectionDeps, userId: stri
 /**
  * The latest snapshot of the user's active connection, introspecting first when there is
  * none, or when the latest predates `search_path` in snapshots (without it, unqualified names
- * of a managed database would resolve to public). NOT_FOUND for another user's or a
+ * of a managed database would resolve to public) or the schema model (`SNAPSHOT_VERSION`:
+ * without it, the sandbox cannot rebuild domains, functions, triggers and the rest). NOT_FOUND for another user's or a
  * deactivated connection.
  */
 export async function ensureSnapshot(deps: IntrospectionDeps, userId: string, connectionId: string): Promise<SchemaSnapshot> {
@@ -164,5 +166,6 @@ export async function ensureSnapshot(deps: IntrospectionDeps, userId: string, co
   const active = await deps.store.query('SELECT 1 FROM connections WHERE id = $1 AND user_id = $2 AND is_active', [connectionId, userId]);
   if (active.rows.length === 0) throw notFound('Connection');
   const latest = await getLatestSnapshot(deps.store, userId, connectionId);
-  return latest && latest.search_path !== undefined ? latest : introspectConnection(deps, userId, connectionId);
+  const current = latest && latest.search_path !== undefined && (latest.snapshot_version ?? 1) >= SNAPSHOT_VERSION;
+  return current ? latest : introspectConnection(deps, userId, connectionId);
 }

@@ -10,7 +10,19 @@ import { sequencesQuery, type SequenceRow } from './queries/sequences';
 import { serverInfoQuery, type ServerInfoRow } from './queries/server-info';
 import { tablesQuery, type TableRow } from './queries/tables';
 import { viewDependenciesQuery, type ViewDependencyRow } from './queries/view-dependencies';
-import type { ColumnInfo, ConstraintInfo, ForeignKeyInfo, IndexInfo, ReferentialAction, RelationKind, SchemaSnapshot, TableInfo } from './schema-snapshot';
+import { commentsQuery } from './queries/comments';
+import { compositeTypesQuery } from './queries/composite-types';
+import { dependenciesQuery } from './queries/dependencies';
+import { domainsQuery } from './queries/domains';
+import { policiesQuery } from './queries/policies';
+import { rangeTypesQuery } from './queries/range-types';
+import { routinesQuery } from './queries/routines';
+import { rulesQuery } from './queries/rules';
+import { triggersQuery } from './queries/triggers';
+import { assembleModel, type ModelRows } from './schema-model/assemble-model';
+import { objectId, SNAPSHOT_VERSION } from './schema-model/schema-model';
+import type { ColumnInfo, ConstraintInfo, ForeignKeyInfo, IndexInfo, ReferentialAction, RelationKind, SchemaSnapshot, SequenceInfo, TableInfo } from './schema-snapshot';
+import { qname } from './schema-model/names';
 
 /** The snapshot without its identity (id, connection, time), as read from the catalogs. */
 export type SchemaContent = Omit<SchemaSnapshot, 'snapshot_id' | 'connection_id' | 'introspected_at'>;
@@ -38,6 +50,16 @@ export const STRUCTURE_QUERIES: readonly string[] = [
   enumsQuery(),
   sequencesQuery(),
   viewDependenciesQuery(),
+  // The schema model (schema-model/): what DDL needs beyond the relations.
+  domainsQuery(),
+  compositeTypesQuery(),
+  rangeTypesQuery(),
+  routinesQuery(),
+  triggersQuery(),
+  rulesQuery(),
+  policiesQuery(),
+  commentsQuery(),
+  dependenciesQuery(),
 ];
 export const STORAGE_QUERIES: readonly string[] = [relationSizesQuery(), indexesQuery()];
 
@@ -105,6 +127,18 @@ export function assembleStructure(batch: BatchRows): StructureRead {
   const enums = rowsAt<EnumRow>(batch, 7);
   const sequences = rowsAt<SequenceRow>(batch, 8);
   const deps = rowsAt<ViewDependencyRow>(batch, 9);
+  const modelRows: ModelRows = {
+    schemas,
+    domains: rowsAt(batch, 10),
+    composites: rowsAt(batch, 11),
+    ranges: rowsAt(batch, 12),
+    routines: rowsAt(batch, 13),
+    triggers: rowsAt(batch, 14),
+    rules: rowsAt(batch, 15),
+    policies: rowsAt(batch, 16),
+    comments: rowsAt(batch, 17),
+    dependencies: rowsAt(batch, 18),
+  };
 
   const oids: string[] = [];
   const tableStructures: TableStructure[] = tables.map((t) => {
@@ -124,6 +158,8 @@ export function assembleStructure(batch: BatchRows): StructureRead {
         columns: textArray(c.columns),
         definition: c.definition,
         validated: c.validated,
+        id: objectId('pg_constraint', c.oid),
+        is_local: c.is_local,
       })),
       foreign_keys: fksBy.get(key) ?? [],
       // reltuples is -1 for a table never vacuumed or analyzed (PostgreSQL 14+).
@@ -134,6 +170,7 @@ export function assembleStructure(batch: BatchRows): StructureRead {
       partition_bound: t.partition_bound,
       partition_key: t.partition_key,
       view_definition: t.view_definition,
+      ...tableExtras(t),
     };
   });
 
@@ -143,13 +180,14 @@ export function assembleStructure(batch: BatchRows): StructureRead {
     structure: {
       server_version: serverRow?.server_version ?? '',
       server_version_num: Number(serverRow?.server_version_num ?? 0),
-      extensions: extensions.map((e) => ({ name: e.name, version: e.version, schema: e.schema })),
+      extensions: extensions.map((e) => ({ name: e.name, version: e.version, schema: e.schema, id: objectId('pg_extension', e.oid) })),
       schemas: schemas.map((s) => s.name),
       search_path: textArray(serverRow?.search_path),
       tables: tableStructures,
-      enums: enums.map((e) => ({ schema: e.schema, name: e.name, values: textArray(e.values) })),
-      sequences: sequences.map((s) => ({ schema: s.schema, name: s.name, data_type: s.data_type, owned_by: s.owned_by })),
+      enums: enums.map((e) => ({ schema: e.schema, name: e.name, values: textArray(e.values), id: objectId('pg_type', e.oid) })),
+      sequences: sequences.map(toSequence),
       view_dependencies: deps.map((d) => ({ view: d.view, table: d.table, columns: textArray(d.columns) })),
+      model: assembleModel(modelRows),
     },
   };
 }
@@ -179,9 +217,11 @@ export function assembleContent({ structure, oids }: StructureRead, storage: Bat
       partition_bound: t.partition_bound,
       partition_key: t.partition_key,
       view_definition: t.view_definition,
+      ...extrasOf(t),
     };
   });
   return {
+    snapshot_version: SNAPSHOT_VERSION,
     server_version: structure.server_version,
     server_version_num: structure.server_version_num,
     extensions: structure.extensions,
@@ -191,11 +231,53 @@ export function assembleContent({ structure, oids }: StructureRead, storage: Bat
     enums: structure.enums,
     sequences: structure.sequences,
     view_dependencies: structure.view_dependencies,
+    ...(structure.model ? { model: structure.model } : {}),
+  };
+}
+
+/** The version 2 fields of a relation, for DDL (absent where they hold the default). */
+function tableExtras(t: TableRow): Partial<TableInfo> {
+  const x: Partial<TableInfo> = { id: objectId('pg_class', t.oid) };
+  if (t.relpersistence === 'u') x.unlogged = true;
+  if (t.inherits?.length) x.inherits = t.inherits;
+  const options = textArray(t.reloptions);
+  if (options.length) x.options = options;
+  if (t.rls) x.row_security = true;
+  if (t.force_rls) x.force_row_security = true;
+  if (t.replident !== 'd' && t.relkind !== 'v' && t.relkind !== 'm') x.replica_identity = t.replident;
+  if (t.relkind === 'm') x.populated = t.populated;
+  if (t.from_extension) x.from_extension = true;
+  return x;
+}
+
+const EXTRA_KEYS = ['id', 'unlogged', 'inherits', 'options', 'row_security', 'force_row_security', 'replica_identity', 'populated', 'from_extension'] as const;
+
+/** The version 2 fields present on a structure table, in a fixed key order. */
+function extrasOf(t: TableStructure): Partial<TableInfo> {
+  const x: Record<string, unknown> = {};
+  for (const k of EXTRA_KEYS) if (t[k] !== undefined) x[k] = t[k];
+  return x as Partial<TableInfo>;
+}
+
+function toSequence(s: SequenceRow): SequenceInfo {
+  return {
+    schema: s.schema,
+    name: s.name,
+    data_type: s.data_type,
+    owned_by: s.owned_by,
+    owner: s.owner_schema !== null && s.owner_table !== null && s.owner_column !== null ? { schema: s.owner_schema, table: s.owner_table, column: s.owner_column, identity: s.owner_identity === true } : null,
+    id: objectId('pg_class', s.oid),
+    start: s.start,
+    increment: s.increment,
+    min: s.min,
+    max: s.max,
+    cache: s.cache,
+    cycle: s.cycle,
   };
 }
 
 function toColumn(c: ColumnRow): ColumnInfo {
-  return {
+  const col: ColumnInfo = {
     name: c.name,
     ordinal: Number(c.ordinal),
     data_type: c.data_type,
@@ -207,6 +289,10 @@ function toColumn(c: ColumnRow): ColumnInfo {
     generation_expression: c.generated ? c.default_expr : null,
     comment: c.comment,
   };
+  // Only where they differ from the default, to keep large snapshots small.
+  if (c.collation_schema !== null && c.collation_name !== null) col.collation = qname(c.collation_schema, c.collation_name);
+  if (!c.is_local) col.is_local = false;
+  return col;
 }
 
 function toForeignKey(f: ForeignKeyRow): ForeignKeyInfo {
@@ -220,6 +306,7 @@ function toForeignKey(f: ForeignKeyRow): ForeignKeyInfo {
     on_update: ACTIONS[f.on_update],
     validated: f.validated,
     definition: f.definition,
+    id: objectId('pg_constraint', f.oid),
   };
 }
 
@@ -234,5 +321,10 @@ function toIndex(i: IndexRow): IndexInfo {
     method: i.method,
     predicate: i.predicate,
     size_bytes: Number(i.size_bytes),
+    id: objectId('pg_class', i.oid),
+    parent: i.parent_schema !== null && i.parent_name !== null ? { schema: i.parent_schema, name: i.parent_name } : null,
+    constraint: i.constraint_name,
+    clustered: i.clustered,
+    replica_identity: i.replica_identity,
   };
 }

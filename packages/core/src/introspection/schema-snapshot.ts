@@ -82,6 +82,8 @@ export interface TableInfo {
   replica_identity?: 'd' | 'n' | 'f' | 'i';
   /** Version 2 on: whether a materialized view holds data. */
   populated?: boolean;
+  /** Version 2 on: created by an extension (CREATE EXTENSION recreates it). */
+  from_extension?: boolean;
 }
 
 export interface ColumnInfo {

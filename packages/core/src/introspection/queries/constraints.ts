@@ -8,6 +8,8 @@ export interface ConstraintRow {
   columns: string[];
   definition: string;
   validated: boolean;
+  oid: number;
+  is_local: boolean;
 }
 
 /** `conkey` as column names in key order (the constraint alias must be `con`). */
@@ -22,7 +24,8 @@ export const conkeyNames = (keyColumn: 'conkey' | 'confkey', relColumn: 'conreli
 export const constraintsQuery = (): string =>
   `SELECT con.conrelid::int8 AS table_oid, con.conname AS name, con.contype::text AS contype,
      ${conkeyNames('conkey', 'conrelid')} AS columns,
-     pg_get_constraintdef(con.oid, true) AS definition, con.convalidated AS validated
+     pg_get_constraintdef(con.oid, true) AS definition, con.convalidated AS validated,
+     con.oid::int8 AS oid, con.conislocal AS is_local
    FROM pg_constraint con
    JOIN pg_class c ON c.oid = con.conrelid
    JOIN pg_namespace n ON n.oid = c.relnamespace

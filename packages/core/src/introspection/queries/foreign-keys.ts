@@ -13,6 +13,7 @@ export interface ForeignKeyRow {
   on_update: 'a' | 'r' | 'c' | 'n' | 'd';
   validated: boolean;
   definition: string;
+  oid: number;
 }
 
 /**
@@ -25,7 +26,8 @@ export const foreignKeysQuery = (): string =>
      rn.nspname AS referenced_schema, r.relname AS referenced_table,
      ${conkeyNames('confkey', 'confrelid')} AS referenced_columns,
      con.confdeltype::text AS on_delete, con.confupdtype::text AS on_update,
-     con.convalidated AS validated, pg_get_constraintdef(con.oid, true) AS definition
+     con.convalidated AS validated, pg_get_constraintdef(con.oid, true) AS definition,
+     con.oid::int8 AS oid
    FROM pg_constraint con
    JOIN pg_class c ON c.oid = con.conrelid
    JOIN pg_namespace n ON n.oid = c.relnamespace

@@ -47,7 +47,16 @@ function addDependencies(nodes: DdlNode[], s: SchemaSnapshot): void {
     const table = relations.get(d.table);
     if (view && table && view !== table) for (const n of byId.get(view) ?? []) n.deps.push(table);
   }
-  for (const [from, to] of s.model?.dependencies ?? []) for (const n of byId.get(from) ?? []) n.deps.push(to);
+  // An index that backs a constraint is created by it: pairs name the index, nodes the constraint.
+  const alias = new Map<string, string>();
+  for (const t of s.tables) {
+    for (const i of t.indexes) {
+      const c = i.id && i.constraint ? t.constraints.find((k) => k.name === i.constraint) : undefined;
+      if (c?.id) alias.set(i.id!, c.id);
+    }
+  }
+  const of = (id: string): string => alias.get(id) ?? id;
+  for (const [from, to] of s.model?.dependencies ?? []) for (const n of byId.get(of(from)) ?? []) n.deps.push(of(to));
   for (const n of nodes) if (n.id !== 'settings') n.deps.push('settings');
 }
 
@@ -80,6 +89,7 @@ export function schemaDdl(snapshot: SchemaSnapshot): SchemaDdl {
       if (t.kind === 'materialized_view') nodes.push(...tableNodes({ ...t, constraints: [], foreign_keys: [] }, snapshot, byName, identity).slice(1));
       continue;
     }
+    if (t.from_extension) continue;
     if (t.kind === 'foreign_table') {
       skipped.push({ object: label(t.schema, t.name), reason: 'foreign tables are not recreated (their server and user mapping are not in the snapshot)' });
       continue;

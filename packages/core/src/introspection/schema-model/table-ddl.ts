@@ -69,14 +69,16 @@ export function tableNodes(t: TableInfo, snapshot: SchemaSnapshot, byName: Reado
   const parents = [...(t.inherits ?? []).map((p) => byName.get(qualifiedName(p))), t.partition_of ? byName.get(t.partition_of) : undefined].filter((p): p is TableInfo => p !== undefined);
   nodes.push({ id, rank: RANK.table, deps: parents.map(relationId), statements: [{ object, kind: 'table', sql: createTable(t, byName, identity) }] });
 
-  const only = t.kind === 'partitioned_table' ? '' : 'ONLY ';
+  // A foreign key on a partitioned table cannot be added to the table ONLY; keys can (pg_dump's form).
+  const fkOnly = t.kind === 'partitioned_table' ? '' : 'ONLY ';
   for (const c of t.constraints) {
-    if (c.type === 'check' || c.is_local === false) continue;
+    // Checks are declared with the table; keys a partition has from its parent are still its own (then attached).
+    if (c.type === 'check') continue;
     nodes.push({
       id: c.id ?? `con:${object}.${c.name}`,
       rank: RANK.constraint,
       deps: [id],
-      statements: [{ object: `${object}.${c.name}`, kind: 'constraint', sql: `ALTER TABLE ${only}${name} ADD CONSTRAINT ${quoteIdent(c.name)} ${c.definition}` }],
+      statements: [{ object: `${object}.${c.name}`, kind: 'constraint', sql: `ALTER TABLE ONLY ${name} ADD CONSTRAINT ${quoteIdent(c.name)} ${c.definition}` }],
     });
   }
   const constraintNames = new Set(t.constraints.map((c) => c.name));
@@ -106,7 +108,7 @@ export function tableNodes(t: TableInfo, snapshot: SchemaSnapshot, byName: Reado
       id: fk.id ?? `fk:${object}.${fk.name}`,
       rank: RANK.foreign_key,
       deps: [id, ...(ref ? [relationId(ref)] : [])],
-      statements: [{ object: `${object}.${fk.name}`, kind: 'foreign_key', sql: `ALTER TABLE ${only}${name} ADD CONSTRAINT ${quoteIdent(fk.name)} ${fk.definition}` }],
+      statements: [{ object: `${object}.${fk.name}`, kind: 'foreign_key', sql: `ALTER TABLE ${fkOnly}${name} ADD CONSTRAINT ${quoteIdent(fk.name)} ${fk.definition}` }],
     });
   }
   const extra: string[] = [];
