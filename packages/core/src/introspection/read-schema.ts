@@ -238,15 +238,17 @@ export function assembleContent({ structure, oids }: StructureRead, storage: Bat
 /** The version 2 fields of a relation, for DDL (absent where they hold the default). */
 function tableExtras(t: TableRow): Partial<TableInfo> {
   const x: Partial<TableInfo> = { id: objectId('pg_class', t.oid) };
-  if (t.relpersistence === 'u') x.unlogged = true;
-  if (t.inherits?.length) x.inherits = t.inherits;
-  const options = textArray(t.reloptions);
+  const e = t.extra;
+  if (!e) return x;
+  if (e.relpersistence === 'u') x.unlogged = true;
+  if (e.inherits?.length) x.inherits = e.inherits;
+  const options = textArray(e.reloptions);
   if (options.length) x.options = options;
-  if (t.rls) x.row_security = true;
-  if (t.force_rls) x.force_row_security = true;
-  if (t.replident !== 'd' && t.relkind !== 'v' && t.relkind !== 'm') x.replica_identity = t.replident;
-  if (t.relkind === 'm') x.populated = t.populated;
-  if (t.from_extension) x.from_extension = true;
+  if (e.rls) x.row_security = true;
+  if (e.force_rls) x.force_row_security = true;
+  if (e.replident !== 'd' && (t.relkind === 'r' || t.relkind === 'p')) x.replica_identity = e.replident;
+  if (t.relkind === 'm') x.populated = e.populated;
+  if (e.from_extension) x.from_extension = true;
   return x;
 }
 
@@ -290,8 +292,9 @@ function toColumn(c: ColumnRow): ColumnInfo {
     comment: c.comment,
   };
   // Only where they differ from the default, to keep large snapshots small.
-  if (c.collation_schema !== null && c.collation_name !== null) col.collation = qname(c.collation_schema, c.collation_name);
-  if (!c.is_local) col.is_local = false;
+  const e = c.extra;
+  if (e?.collation_schema && e.collation_name) col.collation = qname(e.collation_schema, e.collation_name);
+  if (e && !e.is_local) col.is_local = false;
   return col;
 }
 

@@ -12,10 +12,11 @@ export interface ColumnRow {
   identity: '' | 'a' | 'd';
   generated: '' | 's' | 'v';
   comment: string | null;
-  /** Collation when not the type's default, as schema and name. */
-  collation_schema: string | null;
-  collation_name: string | null;
-  is_local: boolean;
+  /**
+   * What DDL needs beyond the usual, null for nearly every column: the collation (schema and
+   * name) when not the type's default, and is_local false for a column only inherited.
+   */
+  extra: { collation_schema: string | null; collation_name: string | null; is_local: boolean } | null;
 }
 
 /**
@@ -35,14 +36,15 @@ export const columnsQuery = (): string =>
      pg_get_expr(d.adbin, CASE WHEN a.attgenerated = '' THEN 0 ELSE d.adrelid END) AS default_expr,
      a.attidentity::text AS identity, a.attgenerated::text AS generated,
      ds.description AS comment,
-     cn.nspname AS collation_schema, co.collname AS collation_name, a.attislocal AS is_local
+     CASE WHEN a.attcollation <> t.typcollation OR NOT a.attislocal THEN
+       (SELECT json_build_object('collation_schema', cn.nspname, 'collation_name', co.collname, 'is_local', a.attislocal)
+          FROM (SELECT 1) one LEFT JOIN pg_collation co ON co.oid = a.attcollation AND a.attcollation <> t.typcollation
+          LEFT JOIN pg_namespace cn ON cn.oid = co.collnamespace) END AS extra
    FROM pg_attribute a
    JOIN pg_class c ON c.oid = a.attrelid
    JOIN pg_namespace n ON n.oid = c.relnamespace
    JOIN pg_type t ON t.oid = a.atttypid
    LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
-   LEFT JOIN pg_collation co ON co.oid = a.attcollation AND a.attcollation <> t.typcollation
-   LEFT JOIN pg_namespace cn ON cn.oid = co.collnamespace
    LEFT JOIN pg_description ds ON ds.objoid = a.attrelid AND ds.classoid = 'pg_class'::regclass AND ds.objsubid = a.attnum
    WHERE a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ${SNAPSHOT_RELKINDS} AND ${userSchema('n')}
    ORDER BY a.attrelid, a.attnum`;

@@ -31,13 +31,16 @@ const ddlId = (classCol: string, oidCol: string): string => `CASE ${classCol}
 /**
  * Which object needs which other first, from `pg_depend`: the normal dependencies (n) between
  * objects created after initdb, as DDL ids. Automatic and internal ones (an index on its table,
- * a sequence owned by its column) are implied by how the DDL is built. A reference to an
- * object an extension created is a reference to that extension.
+ * a sequence owned by its column) are implied by how the DDL is built, and so are a foreign
+ * key's on the referenced table and its key (one pair per foreign key would be most of the
+ * rows). A reference to an object an extension created is a reference to that extension.
  */
 export const dependenciesQuery = (): string =>
   `SELECT DISTINCT ${ddlId('d.classid', 'd.objid')} AS obj,
-     CASE WHEN e.refobjid IS NOT NULL THEN 'pg_extension:' || e.refobjid ELSE ${ddlId('d.refclassid', 'd.refobjid')} END AS ref
+     COALESCE((SELECT 'pg_extension:' || e.refobjid FROM pg_depend e
+                WHERE e.classid = d.refclassid AND e.objid = d.refobjid AND e.objsubid = 0 AND e.deptype = 'e' LIMIT 1),
+              ${ddlId('d.refclassid', 'd.refobjid')}) AS ref
    FROM pg_depend d
-   LEFT JOIN pg_depend e ON e.classid = d.refclassid AND e.objid = d.refobjid AND e.objsubid = 0 AND e.deptype = 'e'
    WHERE d.deptype = 'n' AND d.objid >= ${FIRST_USER_OID} AND d.refobjid >= ${FIRST_USER_OID}
-     AND d.refclassid <> 'pg_namespace'::regclass`;
+     AND d.refclassid <> 'pg_namespace'::regclass
+     AND NOT (d.classid = 'pg_constraint'::regclass AND d.refclassid = 'pg_class'::regclass)`;

@@ -13,16 +13,21 @@ export interface TableRow {
   partition_bound: string | null;
   partition_key: string | null;
   view_definition: string | null;
-  relpersistence: 'p' | 'u' | 't';
-  reloptions: string[] | null;
-  rls: boolean;
-  force_rls: boolean;
-  replident: 'd' | 'n' | 'f' | 'i';
-  populated: boolean;
-  /** Parents of a table created with INHERITS, in order (null for none and for partitions). */
-  inherits: Array<{ schema: string; name: string }> | null;
-  /** Created by an extension (CREATE EXTENSION makes it). */
-  from_extension: boolean;
+  /**
+   * What DDL needs beyond the usual, null for most relations: persistence (u for UNLOGGED),
+   * storage options, row-level security, replica identity when not the default, whether a
+   * materialized view holds data, INHERITS parents in order, creation by an extension.
+   */
+  extra: {
+    relpersistence: 'p' | 'u' | 't';
+    reloptions: string[] | null;
+    rls: boolean;
+    force_rls: boolean;
+    replident: 'd' | 'n' | 'f' | 'i';
+    populated: boolean;
+    inherits: Array<{ schema: string; name: string }> | null;
+    from_extension: boolean;
+  } | null;
 }
 
 /**
@@ -40,14 +45,16 @@ export const tablesQuery = (): string =>
      CASE WHEN c.relispartition THEN pg_get_expr(c.relpartbound, c.oid) END AS partition_bound,
      CASE WHEN c.relkind = 'p' THEN pg_get_partkeydef(c.oid) END AS partition_key,
      CASE WHEN c.relkind IN ('v', 'm') THEN pg_get_viewdef(c.oid, true) END AS view_definition,
-     c.relpersistence::text AS relpersistence, c.reloptions::text[] AS reloptions,
-     c.relrowsecurity AS rls, c.relforcerowsecurity AS force_rls, c.relreplident::text AS replident,
-     c.relispopulated AS populated,
-     CASE WHEN NOT c.relispartition THEN (SELECT json_agg(json_build_object('schema', pn.nspname, 'name', p.relname) ORDER BY i.inhseqno)
-        FROM pg_inherits i JOIN pg_class p ON p.oid = i.inhparent JOIN pg_namespace pn ON pn.oid = p.relnamespace
-       WHERE i.inhrelid = c.oid) END AS inherits,
-     EXISTS (SELECT 1 FROM pg_depend e WHERE e.classid = 'pg_class'::regclass AND e.objid = c.oid AND e.objsubid = 0 AND e.deptype = 'e') AS from_extension
+     CASE WHEN c.relpersistence <> 'p' OR c.reloptions IS NOT NULL OR c.relrowsecurity OR c.relforcerowsecurity
+            OR (c.relreplident <> 'd' AND c.relkind IN ('r', 'p')) OR c.relkind = 'm' OR ih.parents IS NOT NULL OR ext.objid IS NOT NULL THEN
+       json_build_object('relpersistence', c.relpersistence, 'reloptions', c.reloptions, 'rls', c.relrowsecurity,
+         'force_rls', c.relforcerowsecurity, 'replident', c.relreplident, 'populated', c.relispopulated,
+         'inherits', ih.parents, 'from_extension', ext.objid IS NOT NULL) END AS extra
    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
    LEFT JOIN pg_description ds ON ds.objoid = c.oid AND ds.classoid = 'pg_class'::regclass AND ds.objsubid = 0
+   LEFT JOIN (SELECT i.inhrelid, json_agg(json_build_object('schema', pn.nspname, 'name', p.relname) ORDER BY i.inhseqno) AS parents
+                FROM pg_inherits i JOIN pg_class p ON p.oid = i.inhparent JOIN pg_namespace pn ON pn.oid = p.relnamespace
+               WHERE p.relkind = 'r' GROUP BY i.inhrelid) ih ON ih.inhrelid = c.oid AND NOT c.relispartition
+   LEFT JOIN (SELECT DISTINCT objid FROM pg_depend WHERE classid = 'pg_class'::regclass AND objsubid = 0 AND deptype = 'e') ext ON ext.objid = c.oid
    WHERE c.relkind IN ${SNAPSHOT_RELKINDS} AND ${userSchema('n')}
    ORDER BY n.nspname, c.relname`;

@@ -107,7 +107,7 @@ export function tableNodes(t: TableInfo, snapshot: SchemaSnapshot, byName: Reado
     nodes.push({
       id: fk.id ?? `fk:${object}.${fk.name}`,
       rank: RANK.foreign_key,
-      deps: [id, ...(ref ? [relationId(ref)] : [])],
+      deps: [id, ...(ref ? [relationId(ref), ...keyNodes(ref)] : [])],
       statements: [{ object: `${object}.${fk.name}`, kind: 'foreign_key', sql: `ALTER TABLE ${fkOnly}${name} ADD CONSTRAINT ${quoteIdent(fk.name)} ${fk.definition}` }],
     });
   }
@@ -118,6 +118,15 @@ export function tableNodes(t: TableInfo, snapshot: SchemaSnapshot, byName: Reado
   if (t.replica_identity === 'n') extra.push(`ALTER TABLE ONLY ${name} REPLICA IDENTITY NOTHING`);
   if (extra.length) nodes.push({ id: `${id}:extra`, rank: RANK.table_extra, deps: [id], statements: extra.map((sql) => ({ object, kind: 'table' as const, sql })) });
   return nodes;
+}
+
+/** Nodes of a table's keys and unique indexes: what a foreign key to it may reference. */
+function keyNodes(t: TableInfo): string[] {
+  const label0 = label(t.schema, t.name);
+  const keys = t.constraints.filter((c) => c.type === 'primary_key' || c.type === 'unique').map((c) => c.id ?? `con:${label0}.${c.name}`);
+  const constraintNames = new Set(t.constraints.map((c) => c.name));
+  for (const i of t.indexes) if (i.is_unique && !i.is_primary && !constraintNames.has(i.name)) keys.push(i.id ?? `idx:${t.schema}.${i.name}`);
+  return keys;
 }
 
 function findIndexNode(snapshot: SchemaSnapshot, ref: { schema: string; name: string }): string | undefined {
