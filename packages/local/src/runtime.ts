@@ -17,7 +17,9 @@ import { createLocalJWKSet } from 'jose';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { CONSOLE_DIST } from '@dbops/web/build';
 import { createGateway } from './gateway/emulator';
+import { createConsoleFiles } from './static/console-files';
 import { installInProcessMigrationQueue } from './queue/install-migration-queue';
 import { installEmbeddedSharedInstance } from './shared-instance/install-shared-instance';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, type LocalIssuer, loadLocalIssuer } from './local-issuer';
@@ -34,6 +36,8 @@ export interface LocalRuntimeOptions {
   inMemoryState?: boolean;
   /** Clock for handlers (tests inject one to move time). */
   clock?: Clock;
+  /** Built web console served at `/`; default packages/web/dist, null serves none. */
+  consoleDir?: string | null;
 }
 
 export interface LocalRuntime {
@@ -91,6 +95,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       }),
     },
     onError: (error) => logger.error('gateway error', errorFields(error)),
+    ...(options.consoleDir === null ? {} : { staticFiles: createConsoleFiles(options.consoleDir ?? CONSOLE_DIST) }),
   });
 
   const port = options.port ?? Number(env.PORT ?? 4000);

@@ -19,6 +19,8 @@ export interface GatewayOptions {
   maxBodyBytes: number;
   /** Extra non-API routes (the local JWKS), answered before the route table. */
   extraRoutes?: Record<string, (req: IncomingMessage) => HttpResult>;
+  /** Answers paths outside /api/ (the web console's static files); undefined falls through to 404. */
+  staticFiles?(method: string, path: string): HttpResult | undefined;
   onError?(error: unknown): void;
 }
 
@@ -110,6 +112,13 @@ export function createGateway(options: GatewayOptions): Server {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const extra = options.extraRoutes?.[`${req.method} ${path}`];
     if (extra) return send(res, extra(req), requestId);
+    if (options.staticFiles && !path.startsWith('/api/')) {
+      const file = options.staticFiles((req.method ?? 'GET').toUpperCase(), path);
+      if (file) {
+        req.resume();
+        return send(res, file, requestId);
+      }
+    }
 
     const found = match((req.method ?? 'GET').toUpperCase(), path);
     if (found.kind === 'not_found') {

@@ -1,0 +1,69 @@
+import type { AnalysisReport, RawFinding } from '../api/types';
+
+/** A finding as the console shows it, whatever the report's exact field names. */
+export interface Finding {
+  rule: string | null;
+  severity: string;
+  message: string;
+  statementIndex: number | null;
+  saferAlternative: string | null;
+}
+
+const str = (f: RawFinding, ...keys: string[]): string | null => {
+  for (const k of keys) {
+    const v = f[k];
+    if (typeof v === 'string' && v.trim() !== '') return v;
+  }
+  return null;
+};
+
+const num = (f: RawFinding, ...keys: string[]): number | null => {
+  for (const k of keys) {
+    const v = f[k];
+    if (typeof v === 'number' && Number.isInteger(v)) return v;
+  }
+  return null;
+};
+
+function alternative(f: RawFinding): string | null {
+  const direct = str(f, 'safer_alternative', 'safe_alternative', 'alternative', 'suggestion', 'fix', 'help');
+  if (direct) return direct;
+  const nested = f.safer_alternative ?? f.alternative ?? f.fix;
+  if (nested && typeof nested === 'object') {
+    const n = nested as RawFinding;
+    const parts = [str(n, 'description', 'explanation', 'summary'), str(n, 'sql', 'example')].filter((p): p is string => p !== null);
+    return parts.length > 0 ? parts.join('\n') : null;
+  }
+  return null;
+}
+
+/**
+ * The report's structured `findings` when present; otherwise its warnings (the whole
+ * migration's and each statement's), so older reports still show what they flag.
+ */
+export function findingsOf(report: AnalysisReport): { source: 'findings' | 'warnings'; items: Finding[] } {
+  if (Array.isArray(report.findings)) {
+    return {
+      source: 'findings',
+      items: report.findings.map((f) => ({
+        rule: str(f, 'rule', 'rule_id', 'code', 'id'),
+        severity: str(f, 'severity', 'level') ?? 'warning',
+        message: str(f, 'message', 'title', 'description') ?? JSON.stringify(f),
+        statementIndex: num(f, 'statement_index', 'statement'),
+        saferAlternative: alternative(f),
+      })),
+    };
+  }
+  const seen = new Set<string>();
+  const items: Finding[] = [];
+  for (const s of report.statements) {
+    for (const w of s.warnings) {
+      seen.add(w);
+      items.push({ rule: null, severity: 'warning', message: w, statementIndex: s.index, saferAlternative: null });
+    }
+  }
+  for (const w of report.warnings) {
+    if (!seen.has(w)) items.push({ rule: null, severity: 'warning', message: w, statementIndex: null, saferAlternative: null });
+  }
+  return { source: 'warnings', items };
+}
