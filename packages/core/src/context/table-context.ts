@@ -20,6 +20,8 @@ export interface TableContext {
   kind: RelationKind;
   comment: string | null;
   row_estimate: number;
+  /** Heap, indexes and TOAST in bytes (`pg_total_relation_size`); the console's schema browser shows it. */
+  total_bytes: number;
   columns: ColumnInfo[];
   primary_key: string[] | null;
   constraints: ConstraintInfo[];
@@ -64,6 +66,7 @@ export function tableContext(snapshot: SchemaSnapshot, requested: readonly strin
       kind: t.kind,
       comment: t.comment,
       row_estimate: t.row_estimate,
+      total_bytes: t.total_bytes,
       columns: t.columns,
       primary_key: t.primary_key,
       constraints: t.constraints,

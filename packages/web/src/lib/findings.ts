@@ -54,10 +54,12 @@ export function findingsOf(report: AnalysisReport): { source: 'findings' | 'warn
       })),
     };
   }
+  // The migration-level list repeats each statement's warnings as "Statement N: ..."; show those once.
   const seen = new Set<string>();
   const items: Finding[] = [];
   for (const s of report.statements) {
     for (const w of s.warnings) {
+      seen.add(`Statement ${s.index}: ${w}`);
       seen.add(w);
       items.push({ rule: null, severity: 'warning', message: w, statementIndex: s.index, saferAlternative: null });
     }

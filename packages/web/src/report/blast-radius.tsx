@@ -74,7 +74,7 @@ export function BlastRadius({ affected, chains }: { affected: AffectedTable[]; c
               <li key={i}>
                 <code>{c.path.join(' → ')}</code> <span class="badge neutral">{c.action.replace(/_/g, ' ')}</span>{' '}
                 <span class="muted small">
-                  statement #{c.statement_index + 1}, depth {c.depth}
+                  statement {c.statement_index}, depth {c.depth}
                 </span>
                 <div class="small">{c.description}</div>
               </li>

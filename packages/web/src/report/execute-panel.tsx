@@ -64,7 +64,7 @@ export function ExecutePanel({ report, sql }: { report: AnalysisReport; sql: str
         <>
           <label for="approved-sql">SQL to run, exactly as analyzed (read-only)</label>
           <textarea id="approved-sql" readOnly rows={Math.min(12, sql.split('\n').length + 1)} value={sql} spellcheck={false} data-testid="approved-sql" />
-          {expiry && (
+          {expiry && !submit.data && (
             <p class={`note ${expiry.state === 'valid' ? 'info' : expiry.state === 'expiring' ? 'warn' : 'error'}`} role="status" data-testid="token-expiry">
               {expiry.state === 'expired'
                 ? 'The approval token has expired: analyze the migration again to get a new one.'

@@ -12,7 +12,7 @@ export function Findings({ report }: { report: AnalysisReport }) {
           <li key={i} class={`finding ${f.severity}`}>
             <div>
               <span class={`badge sev-${f.severity}`}>{f.severity}</span> {f.rule && <code>{f.rule}</code>}{' '}
-              {f.statementIndex !== null && <span class="muted small">statement #{f.statementIndex + 1}</span>}
+              {f.statementIndex !== null && <span class="muted small">statement {f.statementIndex}</span>}
             </div>
             <p>{f.message}</p>
             {f.saferAlternative && (

@@ -23,11 +23,11 @@ export function LockTimeline({ statements }: { statements: StatementReport[] }) 
                   key={b.statementIndex}
                   class={`bar sev${b.severity}`}
                   style={{ left: `${b.left}%`, width: `${b.width}%` }}
-                  title={`#${b.statementIndex + 1} ${b.lock} for ${formatMs(b.durationMs)}: ${lockInfo(b.lock).blocks}`}
-                  aria-label={`Statement ${b.statementIndex + 1}: ${b.lock} on ${lane.table} for ${formatMs(b.durationMs)}, from ${formatMs(b.startMs)}`}
+                  title={`Statement ${b.statementIndex}: ${b.lock} for ${formatMs(b.durationMs)}: ${lockInfo(b.lock).blocks}`}
+                  aria-label={`Statement ${b.statementIndex}: ${b.lock} on ${lane.table} for ${formatMs(b.durationMs)}, from ${formatMs(b.startMs)}`}
                   role="img"
                 >
-                  {b.width > 8 ? `#${b.statementIndex + 1}` : ''}
+                  {b.width > 8 ? `#${b.statementIndex}` : ''}
                 </span>
               ))}
             </div>

@@ -6,12 +6,13 @@ const STEPS = ['pending', 'executing', 'completed'] as const;
 /** A request's status as steps, its progress text, and the catalog diff or the error at the end. */
 export function RequestOutcome({ request }: { request: MigrationRequest }) {
   const failed = request.status === 'failed';
+  const completed = request.status === 'completed';
   const reached = failed ? 1 : STEPS.indexOf(request.status as (typeof STEPS)[number]);
   return (
     <div class="outcome">
       <ol class="steps" aria-label="Request status">
         {STEPS.map((s, i) => (
-          <li key={s} class={i < reached ? 'done' : i === reached ? (failed ? 'done' : 'current') : failed && i === 2 ? 'failed' : ''} aria-current={i === reached ? 'step' : undefined}>
+          <li key={s} class={i < reached || completed ? 'done' : i === reached ? (failed ? 'done' : 'current') : failed && i === 2 ? 'failed' : ''} aria-current={i === reached ? 'step' : undefined}>
             {failed && i === 2 ? 'failed' : s}
           </li>
         ))}
@@ -52,7 +53,7 @@ export function RequestOutcome({ request }: { request: MigrationRequest }) {
         <div class="note error" role="alert">
           <p>
             <strong>{request.error.code}</strong> {request.error.message}
-            {request.error.statement_index !== null && ` (statement #${request.error.statement_index + 1})`}
+            {request.error.statement_index !== null && ` (statement ${request.error.statement_index})`}
           </p>
           {request.error.rolled_back && <p>The failing transaction was rolled back.</p>}
           {request.error.hint && <p>{request.error.hint}</p>}

@@ -19,7 +19,7 @@ export function Rollback({ plan, nonTransactional }: { plan: AnalysisReport['rol
           .filter((s) => !s.reversible || s.warning)
           .map((s) => (
             <li key={s.statement_index}>
-              Statement #{s.statement_index + 1}: {s.reversible ? '' : 'irreversible. '}
+              Statement {s.statement_index}: {s.reversible ? '' : 'irreversible. '}
               {s.warning}
             </li>
           ))}
@@ -31,7 +31,7 @@ export function Rollback({ plan, nonTransactional }: { plan: AnalysisReport['rol
         <ul>
           {nonTransactional.map((n) => (
             <li key={n.statement_index}>
-              #{n.statement_index + 1} <strong>{n.statement_type}</strong>: {n.reason}
+              Statement {n.statement_index} <strong>{n.statement_type}</strong>: {n.reason}
               <pre class="sql">{n.sql}</pre>
             </li>
           ))}

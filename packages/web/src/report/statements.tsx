@@ -10,6 +10,7 @@ export function Statements({ statements }: { statements: StatementReport[] }) {
         {statements.map((s) => (
           <li key={s.index} class={`stmt risk-${s.risk_category}`}>
             <div class="stmt-head">
+              <span class="muted small">Statement {s.index}</span>
               <span class={`badge ${s.risk_category}`} aria-label={`risk ${s.risk_score}, ${s.risk_category}`}>
                 {s.risk_score}
               </span>
