@@ -32,6 +32,7 @@ export default $config({
     const { createApi } = await import('./infra/api');
     const { subscribeExecutor } = await import('./infra/executor');
     const { createApiAlarms } = await import('./infra/api-alarms');
+    const { createConsole } = await import('./infra/console');
 
     const settings = settingsFor($app.stage);
     const vpc = createNetwork(settings);
@@ -61,9 +62,11 @@ export default $config({
     });
     subscribeExecutor(runtime, queue, [invocation]);
     if (settings.alarms.api) createApiAlarms(api, functions, alarmTopic);
+    const webConsole = createConsole(api.url, process.env.DBOPS_CONSOLE_DOMAIN ? { domain: process.env.DBOPS_CONSOLE_DOMAIN } : {});
 
     return {
       api: api.url,
+      console: webConsole.url,
       stripeWebhookUrl: $interpolate`${api.url}/api/v1/billing/webhook`,
       jwtIssuer: jwt.issuer,
       jwtAudience: jwt.audience,

@@ -1,3 +1,4 @@
+import { API_CORS } from './console';
 import { type ServiceRuntime, functionArgs } from './function-defaults';
 import { AUTHORIZER_MODULES, type AuthorizerName, lambdaHandler, installFor, pascalName, planFunctions, planRoutes } from './route-plan';
 
@@ -18,6 +19,8 @@ export const AUTHORIZER_SETTINGS = { response: 'simple', ttl: '0 seconds', paylo
 export function createApi(rt: ServiceRuntime, options: { domain?: { name: string; cert?: string }; dependsOn?: $util.Input<$util.Resource>[] }) {
   const api = new sst.aws.ApiGatewayV2('Api', {
     accessLog: { retention: rt.settings.logRetention },
+    // The web console (infra/console.ts) calls the API from its CloudFront origin.
+    cors: { ...API_CORS, allowOrigins: [...API_CORS.allowOrigins], allowMethods: [...API_CORS.allowMethods], allowHeaders: [...API_CORS.allowHeaders], exposeHeaders: [...API_CORS.exposeHeaders] },
     ...(options.domain
       ? { domain: options.domain.cert ? { name: options.domain.name, cert: options.domain.cert, dns: false as const } : { name: options.domain.name } }
       : {}),

@@ -30,7 +30,8 @@ describe.skipIf(!chromiumPath)('web console in a real browser', () => {
   let apiKey: string;
   const consoleErrors: string[] = [];
 
-  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const shot = (name: string, section?: string) =>
+    section ? page.locator(section).screenshot({ path: path.join(SHOTS, `${name}.png`) }) : page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 
   beforeAll(async () => {
     await mkdir(SHOTS, { recursive: true });
@@ -134,8 +135,7 @@ describe.skipIf(!chromiumPath)('web console in a real browser', () => {
     expect(diff).toMatch(/\+ column (public\.)?customers\.tier_id/);
     // The database really changed.
     expect(await sql(db.url, `SELECT 1 FROM information_schema.tables WHERE table_name = 'loyalty_tiers'`)).toHaveLength(1);
-    await page.getByTestId('request-status').scrollIntoViewIfNeeded();
-    await shot('execute');
+    await shot('execute', '#execute');
   });
 
   it('lists the request in the connection history', async () => {

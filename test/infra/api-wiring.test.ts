@@ -27,8 +27,13 @@ class FakeFunction {
   }
 }
 
+let apiArgs: { cors?: { allowHeaders?: string[]; allowOrigins?: string[] } } = {};
+
 class FakeApi {
   url = 'https://api.example.test';
+  constructor(_name: string, args: typeof apiArgs) {
+    apiArgs = args;
+  }
   nodes = { api: { id: 'api' } };
   addAuthorizer(args: { name: string; lambda: { function: { handler: string; permissions: unknown[] }; response: string; ttl: string; identitySources: string[]; payload: string } }) {
     const { function: fn, ...rest } = args.lambda;
@@ -69,6 +74,11 @@ afterAll(() => {
 });
 
 describe('infra/api.ts wiring of the route table', () => {
+  it('lets the web console on its CloudFront origin send both credential headers', () => {
+    expect(apiArgs.cors?.allowHeaders).toEqual(expect.arrayContaining(['authorization', 'x-api-key', 'content-type']));
+    expect(apiArgs.cors?.allowOrigins).toEqual(['*']);
+  });
+
   it('declares every route of the table exactly once, and nothing else', () => {
     expect([...recorded.routes.keys()].sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
   });

@@ -23,6 +23,8 @@ describe('Lambda bundles', () => {
     expect(result.bytes).toBeGreaterThan(0);
     expect(result.bytes).toBeLessThan(FIVE_MB);
     expect(result.heavy.filter((h) => !install.includes(h))).toEqual([]);
+    // The web console (#20) is a static site: nothing of it belongs in a function.
+    expect(result.topInputs.map((i) => i.name).filter((n) => /^(packages\/web|preact|vite|playwright-core)$/.test(n))).toEqual([]);
   });
 
   it('keeps the deploy-time migrator free of PGlite and the parser', async () => {

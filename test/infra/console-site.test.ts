@@ -1,0 +1,41 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/** infra/console.ts against a recording stand-in for `sst.aws.StaticSite`. */
+const ROOT = path.resolve(__dirname, '../..');
+const sites: Array<{ name: string; args: { path: string; build: { command: string; output: string }; environment: Record<string, unknown> } }> = [];
+
+class FakeStaticSite {
+  url = 'https://console.example.test';
+  constructor(name: string, args: (typeof sites)[number]['args']) {
+    sites.push({ name, args });
+  }
+}
+
+beforeAll(async () => {
+  (globalThis as Record<string, unknown>).sst = { aws: { StaticSite: FakeStaticSite } };
+  const { createConsole } = (await import(path.join(ROOT, 'infra/console.ts'))) as { createConsole(apiUrl: string): unknown };
+  createConsole('https://api.example.test');
+});
+
+afterAll(() => {
+  delete (globalThis as Record<string, unknown>).sst;
+});
+
+describe('infra/console.ts', () => {
+  it('builds packages/web with its own build script and points it at the stage API', () => {
+    expect(sites).toHaveLength(1);
+    const { args } = sites[0]!;
+    expect(args.environment).toEqual({ VITE_DBOPS_API_URL: 'https://api.example.test' });
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, args.path, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(args.build.command).toBe('npm run build');
+    expect(pkg.scripts.build).toMatch(/^vite build/);
+    expect(existsSync(path.join(ROOT, args.path, 'index.html'))).toBe(true);
+  });
+
+  it('is declared by the SST app, next to the API', () => {
+    const config = readFileSync(path.join(ROOT, 'sst.config.ts'), 'utf8');
+    expect(config).toMatch(/createConsole\(api\.url/);
+  });
+});
