@@ -19,6 +19,8 @@ import { rangeTypesQuery } from './queries/range-types';
 import { routinesQuery } from './queries/routines';
 import { rulesQuery } from './queries/rules';
 import { triggersQuery } from './queries/triggers';
+import { statisticsQuery } from './queries/statistics';
+import { uncapturedQuery } from './queries/uncaptured';
 import { assembleModel, type ModelRows } from './schema-model/assemble-model';
 import { objectId, SNAPSHOT_VERSION } from './schema-model/schema-model';
 import type { ColumnInfo, ConstraintInfo, ForeignKeyInfo, IndexInfo, ReferentialAction, RelationKind, SchemaSnapshot, SequenceInfo, TableInfo } from './schema-snapshot';
@@ -60,6 +62,8 @@ export const STRUCTURE_QUERIES: readonly string[] = [
   policiesQuery(),
   commentsQuery(),
   dependenciesQuery(),
+  statisticsQuery(),
+  uncapturedQuery(),
 ];
 export const STORAGE_QUERIES: readonly string[] = [relationSizesQuery(), indexesQuery()];
 
@@ -138,6 +142,8 @@ export function assembleStructure(batch: BatchRows): StructureRead {
     policies: rowsAt(batch, 16),
     comments: rowsAt(batch, 17),
     dependencies: rowsAt(batch, 18),
+    statistics: rowsAt(batch, 19),
+    uncaptured: rowsAt(batch, 20),
   };
 
   const oids: string[] = [];

@@ -7,6 +7,8 @@ import type { RangeTypeRow } from '../queries/range-types';
 import type { RoutineRow } from '../queries/routines';
 import type { RuleRow } from '../queries/rules';
 import type { SchemaRow } from '../queries/schemas';
+import type { StatisticsRow } from '../queries/statistics';
+import type { UncapturedRow } from '../queries/uncaptured';
 import type { TriggerRow } from '../queries/triggers';
 import { quoteLiteral } from '../../analysis/sql-ident';
 import { qname } from './names';
@@ -24,6 +26,8 @@ export interface ModelRows {
   policies: readonly PolicyRow[];
   comments: readonly CommentRow[];
   dependencies: readonly DependencyRow[];
+  statistics: readonly StatisticsRow[];
+  uncaptured: readonly UncapturedRow[];
 }
 
 /** A collation or operator class as SQL, when the catalogs named one. */
@@ -127,6 +131,16 @@ export function assembleModel(rows: ModelRows): SchemaModel {
       using: p.using_expr,
       with_check: p.check_expr,
     })),
+    statistics: rows.statistics.map((s) => ({
+      id: objectId('pg_statistic_ext', s.oid),
+      schema: s.schema,
+      name: s.name,
+      table_schema: s.table_schema,
+      table: s.table,
+      definition: s.definition,
+      target: s.target === null ? null : Number(s.target),
+    })),
+    uncaptured: rows.uncaptured.map((u) => ({ kind: u.kind, schema: u.schema, name: u.name })),
     comments: rows.comments.map((c) => ({ id: c.id, comment: c.comment })),
     dependencies: rows.dependencies.filter((d) => d.obj !== null && d.ref !== null && d.obj !== d.ref).map((d): [string, string] => [d.obj, d.ref]),
   };

@@ -12,6 +12,7 @@ export type DdlObjectKind =
   | 'constraint'
   | 'foreign_key'
   | 'index'
+  | 'statistics'
   | 'trigger'
   | 'rule'
   | 'policy'

@@ -97,6 +97,12 @@ export function modelNodes(model: SchemaModel, tableId: (schema: string, name: s
   for (const r of model.rules) {
     nodes.push({ id: r.id, rank: RANK.rule, deps: [tableId(r.table_schema, r.table)], statements: [{ object: `${label(r.table_schema, r.table)}.${r.name}`, kind: 'rule', sql: stripSemicolon(r.definition) }] });
   }
+  for (const s of model.statistics ?? []) {
+    const object = label(s.schema, s.name);
+    const statements = [{ object, kind: 'statistics' as const, sql: s.definition }];
+    if (s.target !== null) statements.push({ object, kind: 'statistics', sql: `ALTER STATISTICS ${qname(s.schema, s.name)} SET STATISTICS ${s.target}` });
+    nodes.push({ id: s.id, rank: RANK.index, deps: [tableId(s.table_schema, s.table)], statements });
+  }
   for (const p of model.policies) {
     nodes.push({ id: p.id, rank: RANK.policy, deps: [tableId(p.table_schema, p.table)], statements: [{ object: `${label(p.table_schema, p.table)}.${p.name}`, kind: 'policy', sql: policySql(p) }] });
   }

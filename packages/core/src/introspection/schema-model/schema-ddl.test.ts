@@ -23,6 +23,8 @@ const SOURCE = `
   CREATE VIEW public.v1 AS SELECT id FROM public.line;
   CREATE VIEW public.v0 AS SELECT id FROM public.v1;
   COMMENT ON TABLE public.line IS 'it''s lines';
+  CREATE FUNCTION public.near(a int, b int) RETURNS boolean LANGUAGE sql IMMUTABLE AS 'SELECT abs(a - b) < 2';
+  CREATE OPERATOR public.~~~ (LEFTARG = int, RIGHTARG = int, FUNCTION = public.near);
 `;
 
 const snapshotOf = async (url: string): Promise<SchemaSnapshot> => {
@@ -71,6 +73,11 @@ describe('schemaDdl', () => {
       await c.end();
     }
     expect(shape(await snapshotOf(clone.url))).toEqual(shape(snapshot));
+  });
+
+  it('names what the model does not describe instead of leaving it out silently', async () => {
+    const { skipped } = schemaDdl(await snapshotOf(source.url));
+    expect(skipped).toEqual([{ object: 'public.~~~', reason: 'operator: not in the schema model' }]);
   });
 
   it('names what a snapshot from before the schema model cannot hold', () => {

@@ -16,6 +16,13 @@ export interface SchemaModel {
   /** Rewrite rules other than the `_RETURN` rule of a view. */
   rules: RuleInfo[];
   policies: PolicyInfo[];
+  /** Extended statistics objects (CREATE STATISTICS). */
+  statistics: StatisticsInfo[];
+  /**
+   * Objects of the user's schemas the model does not describe (operators, operator classes,
+   * collations, text search configurations, ...): `schemaDdl` names them in `skipped`.
+   */
+  uncaptured: Array<{ kind: string; schema: string; name: string }>;
   /** Comments on objects other than relations and their columns (those are on `TableInfo`/`ColumnInfo`). */
   comments: CommentInfo[];
   /**
@@ -34,7 +41,7 @@ export const SNAPSHOT_VERSION = 2;
  */
 export const objectId = (catalog: Catalog, oid: number | string): string => `${catalog}:${oid}`;
 
-export type Catalog = 'pg_class' | 'pg_type' | 'pg_proc' | 'pg_constraint' | 'pg_trigger' | 'pg_rewrite' | 'pg_policy' | 'pg_namespace' | 'pg_extension';
+export type Catalog = 'pg_class' | 'pg_type' | 'pg_proc' | 'pg_constraint' | 'pg_trigger' | 'pg_rewrite' | 'pg_policy' | 'pg_namespace' | 'pg_extension' | 'pg_statistic_ext';
 
 export type TypeInfo = DomainInfo | CompositeTypeInfo | RangeTypeInfo;
 
@@ -117,6 +124,18 @@ export interface PolicyInfo {
   roles: string[];
   using: string | null;
   with_check: string | null;
+}
+
+export interface StatisticsInfo {
+  id: string;
+  schema: string;
+  name: string;
+  table_schema: string;
+  table: string;
+  /** `pg_get_statisticsobjdef`. */
+  definition: string;
+  /** Statistics target when set, else null. */
+  target: number | null;
 }
 
 export interface CommentInfo {
