@@ -22,6 +22,9 @@ const MIGRATION = `CREATE TABLE loyalty_tiers (id bigint PRIMARY KEY, name text 
 ALTER TABLE customers ADD COLUMN tier_id bigint;
 DELETE FROM customers WHERE created_at < now() - interval '5 years';`;
 
+/** The service's clock; one test moves it back so that a token is issued nearly expired. */
+const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
+
 describe.skipIf(!chromiumPath)('web console in a real browser', () => {
   let t: TestRuntime;
   let db: Awaited<ReturnType<typeof createScratchDatabase>>;
@@ -35,7 +38,7 @@ describe.skipIf(!chromiumPath)('web console in a real browser', () => {
 
   beforeAll(async () => {
     await mkdir(SHOTS, { recursive: true });
-    [t, db] = await Promise.all([startTestRuntime(), createScratchDatabase('console')]);
+    [t, db] = await Promise.all([startTestRuntime({ runtime: { clock } }), createScratchDatabase('console')]);
     await sql(db.url, SHOP_SCHEMA);
     apiKey = await t.apiKey('console-user');
     browser = await launchBrowser(chromiumPath!);
@@ -154,6 +157,21 @@ describe.skipIf(!chromiumPath)('web console in a real browser', () => {
     expect(await tree.getByRole('treeitem').count()).toBeGreaterThanOrEqual(2);
     expect(await tree.locator('li.hot').count()).toBeGreaterThanOrEqual(1);
     await shot('optimize');
+  });
+
+  it('says so when the approval token is about to expire', async () => {
+    clock.offsetMs = -55 * 60_000; // issued 55 minutes ago: 5 minutes left
+    try {
+      await page.getByRole('link', { name: 'Migration review' }).click();
+      await page.getByLabel('Statements, separated by semicolons').fill('CREATE TABLE audit_marks (id bigint PRIMARY KEY);');
+      await page.getByRole('button', { name: 'Analyze' }).click();
+      await page.getByTestId('report').waitFor({ timeout: 60_000 });
+      const note = page.getByTestId('token-expiry');
+      await expect.poll(() => note.textContent()).toMatch(/expires in [45]:\d\d: run it now or analyze again/);
+      expect(await note.getAttribute('class')).toContain('warn');
+    } finally {
+      clock.offsetMs = 0;
+    }
   });
 
   it('logged no error in the page', () => {
