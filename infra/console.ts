@@ -1,3 +1,5 @@
+import { viewerResponseInjection } from '../packages/web/build/security-headers';
+
 /**
  * The web console in the cloud: packages/web built by Vite and served as a static site (S3
  * behind CloudFront) in the same stage, pointed at the stage's API by `VITE_DBOPS_API_URL`.
@@ -26,6 +28,8 @@ export function createConsole(apiUrl: $util.Input<string>, options: { domain?: s
     environment: { VITE_DBOPS_API_URL: apiUrl },
     // SST writes the env's types here at deploy; the file is git-ignored.
     vite: { types: 'src/sst-env.d.ts' },
+    // The security headers the local runtime sends, with the API's origin allowed to be fetched.
+    edge: { viewerResponse: { injection: $util.output(apiUrl).apply((url) => viewerResponseInjection(new URL(url).origin)) } },
     ...(options.domain ? { domain: options.domain } : {}),
   });
 }

@@ -123,6 +123,13 @@ describe.skipIf(!chromiumPath)('web console in a real browser', () => {
     await page.getByRole('button', { name: 'Copy rollback script' }).waitFor();
     await page.getByTestId('token-expiry').getByText('Approval token valid').waitFor();
     await shot('review');
+    // Laptop screens and a bit below: the report reflows, nothing scrolls sideways.
+    for (const width of [1280, 1024]) {
+      await page.setViewportSize({ width, height: 720 });
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    }
+    await shot('review-1024');
+    await page.setViewportSize({ width: 1366, height: 768 });
   });
 
   it('approves and runs exactly the analyzed SQL and shows the catalog diff', async () => {

@@ -4,7 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** infra/console.ts against a recording stand-in for `sst.aws.StaticSite`. */
 const ROOT = path.resolve(__dirname, '../..');
-const sites: Array<{ name: string; args: { path: string; build: { command: string; output: string }; environment: Record<string, unknown> } }> = [];
+const sites: Array<{
+  name: string;
+  args: { path: string; build: { command: string; output: string }; environment: Record<string, unknown>; edge: { viewerResponse: { injection: string } } };
+}> = [];
 
 class FakeStaticSite {
   url = 'https://console.example.test';
@@ -15,12 +18,15 @@ class FakeStaticSite {
 
 beforeAll(async () => {
   (globalThis as Record<string, unknown>).sst = { aws: { StaticSite: FakeStaticSite } };
+  // Outputs resolved at once: the injection is then a plain string to read.
+  (globalThis as Record<string, unknown>).$util = { output: (v: unknown) => ({ apply: (f: (x: unknown) => unknown) => f(v) }) };
   const { createConsole } = (await import(path.join(ROOT, 'infra/console.ts'))) as { createConsole(apiUrl: string): unknown };
   createConsole('https://api.example.test');
 });
 
 afterAll(() => {
   delete (globalThis as Record<string, unknown>).sst;
+  delete (globalThis as Record<string, unknown>).$util;
 });
 
 describe('infra/console.ts', () => {
@@ -32,6 +38,13 @@ describe('infra/console.ts', () => {
     expect(args.build.command).toBe('npm run build');
     expect(pkg.scripts.build).toMatch(/^vite build/);
     expect(existsSync(path.join(ROOT, args.path, 'index.html'))).toBe(true);
+  });
+
+  it('sends the local runtime security headers from CloudFront, letting the page call its API', () => {
+    const code = sites[0]!.args.edge.viewerResponse.injection;
+    expect(code).toContain('event.response.headers["content-security-policy"]');
+    expect(code).toContain("connect-src 'self' https://api.example.test;");
+    expect(code).toContain('event.response.headers["x-content-type-options"] = { value: "nosniff" };');
   });
 
   it('is declared by the SST app, next to the API', () => {

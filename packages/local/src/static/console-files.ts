@@ -1,6 +1,7 @@
 import type { HttpResult } from '@dbops/functions/http/responses';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { consoleSecurityHeaders } from '@dbops/web/security-headers';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -13,17 +14,6 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
   '.woff2': 'font/woff2',
 };
-
-/**
- * The console talks to its own origin only. Inline scripts are never needed (Vite emits module
- * files); style attributes set from script go through the CSSOM, which CSP allows.
- */
-export const CONSOLE_SECURITY_HEADERS = {
-  'content-security-policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-} as const;
 
 interface StaticFile {
   /** Base64, encoded once at start. */
@@ -70,7 +60,7 @@ export function createConsoleFiles(dir: string): (method: string, urlPath: strin
       headers: {
         'content-type': file.type,
         'cache-control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-        ...CONSOLE_SECURITY_HEADERS,
+        ...consoleSecurityHeaders(),
       },
       body: method === 'HEAD' ? '' : file.body,
       isBase64Encoded: true,
