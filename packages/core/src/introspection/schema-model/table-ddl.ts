@@ -34,7 +34,7 @@ function columnSql(t: TableInfo, c: ColumnInfo, identity: Map<string, SequenceIn
 const isPartition = (t: TableInfo): boolean => t.partition_of !== null && t.partition_bound !== null;
 
 /** CREATE TABLE (or PARTITION OF), with local columns and local CHECK constraints inline. */
-function createTable(t: TableInfo, byName: ReadonlyMap<string, TableInfo>, identity: Map<string, SequenceInfo>): string {
+function createTable(t: TableInfo, byName: ReadonlyMap<string, TableInfo>, identity: Map<string, SequenceInfo>): string[] {
   const name = qname(t.schema, t.name);
   const head = `CREATE ${t.unlogged ? 'UNLOGGED ' : ''}${t.kind === 'foreign_table' ? 'FOREIGN ' : ''}TABLE ${name}`;
   const checks = t.constraints.filter((c) => c.type === 'check' && c.is_local !== false).map((c) => `CONSTRAINT ${quoteIdent(c.name)} ${c.definition}`);
@@ -43,6 +43,15 @@ function createTable(t: TableInfo, byName: ReadonlyMap<string, TableInfo>, ident
   const partitionBy = t.kind === 'partitioned_table' && t.partition_key ? ` PARTITION BY ${t.partition_key}` : '';
   if (isPartition(t)) {
     const parent = byName.get(t.partition_of!);
+    const parentSql = parent ? qname(parent.schema, parent.name) : t.partition_of!;
+    const parentOrder = parent ? [...parent.columns].sort((a, b) => a.ordinal - b.ordinal).map((c) => c.name).join('\0') : null;
+    if (parentOrder !== null && parentOrder !== columns.map((c) => c.name).join('\0')) {
+      // A table attached with its columns in another order than its parent's: created as it
+      // is, with every CHECK the parent has (ATTACH requires them), then attached, as pg_dump does.
+      const all = t.constraints.filter((c) => c.type === 'check').map((c) => `CONSTRAINT ${quoteIdent(c.name)} ${c.definition}`);
+      const parts = [...columns.map((c) => columnSql(t, c, identity)), ...all];
+      return [`${head} (\n  ${parts.join(',\n  ')}\n)${partitionBy}${options}`, `ALTER TABLE ONLY ${parentSql} ATTACH PARTITION ${name} ${t.partition_bound}`];
+    }
     // Columns come from the parent; what the partition sets itself is given WITH OPTIONS.
     const own = columns
       .filter((c) => {
@@ -51,13 +60,12 @@ function createTable(t: TableInfo, byName: ReadonlyMap<string, TableInfo>, ident
       })
       .map((c) => `${quoteIdent(c.name)} WITH OPTIONS${c.default !== null ? ` DEFAULT ${c.default}` : ''}${c.nullable ? '' : ' NOT NULL'}`);
     const parts = [...own, ...checks];
-    const parentSql = parent ? qname(parent.schema, parent.name) : t.partition_of!;
-    return `${head} PARTITION OF ${parentSql}${parts.length ? ` (\n  ${parts.join(',\n  ')}\n)` : ''} ${t.partition_bound}${partitionBy}${options}`;
+    return [`${head} PARTITION OF ${parentSql}${parts.length ? ` (\n  ${parts.join(',\n  ')}\n)` : ''} ${t.partition_bound}${partitionBy}${options}`];
   }
   const local = columns.filter((c) => c.is_local !== false).map((c) => columnSql(t, c, identity));
   const parts = [...local, ...checks];
   const inherits = t.inherits?.length ? ` INHERITS (${t.inherits.map((p) => qname(p.schema, p.name)).join(', ')})` : '';
-  return `${head} (${parts.length ? `\n  ${parts.join(',\n  ')}\n` : ''})${inherits}${partitionBy}${options}`;
+  return [`${head} (${parts.length ? `\n  ${parts.join(',\n  ')}\n` : ''})${inherits}${partitionBy}${options}`];
 }
 
 /** Nodes of one table: the table, its keys, indexes, foreign keys and settings. */
@@ -67,7 +75,7 @@ export function tableNodes(t: TableInfo, snapshot: SchemaSnapshot, byName: Reado
   const name = qname(t.schema, t.name);
   const nodes: DdlNode[] = [];
   const parents = [...(t.inherits ?? []).map((p) => byName.get(qualifiedName(p))), t.partition_of ? byName.get(t.partition_of) : undefined].filter((p): p is TableInfo => p !== undefined);
-  nodes.push({ id, rank: RANK.table, deps: parents.map(relationId), statements: [{ object, kind: 'table', sql: createTable(t, byName, identity) }] });
+  nodes.push({ id, rank: RANK.table, deps: parents.map(relationId), statements: createTable(t, byName, identity).map((sql) => ({ object, kind: 'table' as const, sql })) });
 
   // A foreign key on a partitioned table cannot be added to the table ONLY; keys can (pg_dump's form).
   const fkOnly = t.kind === 'partitioned_table' ? '' : 'ONLY ';
