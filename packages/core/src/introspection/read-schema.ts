@@ -21,6 +21,7 @@ import { rulesQuery } from './queries/rules';
 import { triggersQuery } from './queries/triggers';
 import { statisticsQuery } from './queries/statistics';
 import { uncapturedQuery } from './queries/uncaptured';
+import { indexLinksQuery, type IndexLinkRow } from './queries/index-links';
 import { assembleModel, type ModelRows } from './schema-model/assemble-model';
 import { objectId, SNAPSHOT_VERSION } from './schema-model/schema-model';
 import type { ColumnInfo, ConstraintInfo, ForeignKeyInfo, IndexInfo, ReferentialAction, RelationKind, SchemaSnapshot, SequenceInfo, TableInfo } from './schema-snapshot';
@@ -64,16 +65,18 @@ export const STRUCTURE_QUERIES: readonly string[] = [
   dependenciesQuery(),
   statisticsQuery(),
   uncapturedQuery(),
+  indexLinksQuery(),
 ];
 export const STORAGE_QUERIES: readonly string[] = [relationSizesQuery(), indexesQuery()];
 
 /** Rows of one batch, in the order of its queries. */
 export type BatchRows = ReadonlyArray<readonly object[]>;
 
-/** The structure and, for joining the storage rows, each table's oid (same order). */
+/** The structure and, for joining the storage rows, each table's oid (same order) and the index links by index oid. */
 export interface StructureRead {
   structure: SchemaStructure;
   oids: readonly string[];
+  indexLinks: ReadonlyMap<string, IndexLinkRow>;
 }
 
 const KINDS: Record<TableRow['relkind'], RelationKind> = {
@@ -146,6 +149,7 @@ export function assembleStructure(batch: BatchRows): StructureRead {
     uncaptured: rowsAt(batch, 20),
   };
 
+  const indexLinks = new Map(rowsAt<IndexLinkRow>(batch, 21).map((l) => [String(l.oid), l]));
   const oids: string[] = [];
   const tableStructures: TableStructure[] = tables.map((t) => {
     const key = String(t.oid);
@@ -183,6 +187,7 @@ export function assembleStructure(batch: BatchRows): StructureRead {
   const serverRow = server[0];
   return {
     oids,
+    indexLinks,
     structure: {
       server_version: serverRow?.server_version ?? '',
       server_version_num: Number(serverRow?.server_version_num ?? 0),
@@ -199,9 +204,9 @@ export function assembleStructure(batch: BatchRows): StructureRead {
 }
 
 /** The whole content: the structure with the rows of {@link STORAGE_QUERIES} joined in. */
-export function assembleContent({ structure, oids }: StructureRead, storage: BatchRows): SchemaContent {
+export function assembleContent({ structure, oids, indexLinks }: StructureRead, storage: BatchRows): SchemaContent {
   const sizes = new Map(rowsAt<RelationSizeRow>(storage, 0).map((r) => [String(r.table_oid), r.total_bytes]));
-  const idxBy = groupBy(rowsAt<IndexRow>(storage, 1), toIndex);
+  const idxBy = groupBy(rowsAt<IndexRow>(storage, 1), (i) => toIndex(i, indexLinks.get(String(i.oid))));
   // Built field by field so the snapshot's JSON keeps the key order of TableInfo.
   const tables: TableInfo[] = structure.tables.map((t, i) => {
     const key = oids[i]!;
@@ -319,7 +324,7 @@ function toForeignKey(f: ForeignKeyRow): ForeignKeyInfo {
   };
 }
 
-function toIndex(i: IndexRow): IndexInfo {
+function toIndex(i: IndexRow, link: IndexLinkRow | undefined): IndexInfo {
   return {
     name: i.name,
     definition: i.definition,
@@ -331,9 +336,9 @@ function toIndex(i: IndexRow): IndexInfo {
     predicate: i.predicate,
     size_bytes: Number(i.size_bytes),
     id: objectId('pg_class', i.oid),
-    parent: i.parent_schema !== null && i.parent_name !== null ? { schema: i.parent_schema, name: i.parent_name } : null,
-    constraint: i.constraint_name,
-    clustered: i.clustered,
-    replica_identity: i.replica_identity,
+    parent: link?.parent_schema && link.parent_name ? { schema: link.parent_schema, name: link.parent_name } : null,
+    constraint: link?.constraint_name ?? null,
+    clustered: link?.clustered ?? false,
+    replica_identity: link?.replica_identity ?? false,
   };
 }

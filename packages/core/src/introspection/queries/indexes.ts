@@ -13,13 +13,6 @@ export interface IndexRow {
   predicate: string | null;
   size_bytes: string;
   oid: number;
-  /** The partitioned index this one is attached to. */
-  parent_schema: string | null;
-  parent_name: string | null;
-  /** The primary key, unique or exclusion constraint the index backs. */
-  constraint_name: string | null;
-  clustered: boolean;
-  replica_identity: boolean;
 }
 
 /**
@@ -34,17 +27,11 @@ export const indexesQuery = (): string =>
             WHERE k.ord <= x.indnkeyatts ORDER BY k.ord) AS columns,
      x.indisunique AS is_unique, x.indisprimary AS is_primary, x.indisvalid AS is_valid,
      am.amname AS method, pg_get_expr(x.indpred, x.indrelid, true) AS predicate,
-     pg_relation_size(x.indexrelid)::text AS size_bytes, x.indexrelid::int8 AS oid,
-     pin.nspname AS parent_schema, pi.relname AS parent_name, ic.conname AS constraint_name,
-     x.indisclustered AS clustered, x.indisreplident AS replica_identity
+     pg_relation_size(x.indexrelid)::text AS size_bytes, x.indexrelid::int8 AS oid
    FROM pg_index x
    JOIN pg_class i ON i.oid = x.indexrelid
    JOIN pg_class c ON c.oid = x.indrelid
    JOIN pg_namespace n ON n.oid = c.relnamespace
    JOIN pg_am am ON am.oid = i.relam
-   LEFT JOIN pg_inherits ih ON ih.inhrelid = x.indexrelid
-   LEFT JOIN pg_class pi ON pi.oid = ih.inhparent
-   LEFT JOIN pg_namespace pin ON pin.oid = pi.relnamespace
-   LEFT JOIN pg_constraint ic ON ic.conindid = x.indexrelid AND ic.conrelid = x.indrelid AND ic.contype IN ('p', 'u', 'x')
    WHERE ${userSchema('n')}
    ORDER BY x.indrelid, i.relname`;
