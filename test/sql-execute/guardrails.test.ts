@@ -34,7 +34,7 @@ beforeAll(async () => {
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
-  await sql(f.db.url, `SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = 'sentinel'`);
+  await sql(f.db.url, `SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = 'sentinel' AND datname = current_database()`);
   await sentinelQuery;
   await sentinel.end().catch(() => undefined);
   await f.close();

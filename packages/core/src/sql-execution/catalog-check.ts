@@ -66,15 +66,16 @@ async function resolve(db: CatalogQueryable, c: Pick<Classification, 'functions'
     operators: precise ? [] : [...c.operators, ...IMPLICIT_OPERATORS],
     relations: precise ? [] : c.relations,
   };
+  let frontier: Array<{ kind: ReachedRow['kind']; oid: string }> = [];
   for (let round = 0; ; round++) {
     const fresh = {
       functions: seeds.functions.filter((f) => !seededFunctions.has(f.schema ? `${f.schema}.${f.name}` : f.name)),
       operators: seeds.operators.filter((o) => !seededOperators.has(o)),
       relations: seeds.relations.filter((r) => !seededRelations.has(r)),
     };
-    if (round > 0 && fresh.functions.length + fresh.operators.length + fresh.relations.length === 0) break;
+    if (round > 0 && frontier.length + fresh.functions.length + fresh.operators.length + fresh.relations.length === 0) break;
     if (round >= MAX_ROUNDS) {
-      findings.push({ key: '', finding: { kind: 'ddl', opaque: true, what: `functions nested more than ${MAX_ROUNDS} calls deep` } });
+      findings.push({ key: '', finding: { kind: 'ddl', opaque: true, what: `functions nested more than ${MAX_ROUNDS} levels deep` } });
       break;
     }
     for (const f of fresh.functions) seededFunctions.add(f.schema ? `${f.schema}.${f.name}` : f.name);
@@ -87,22 +88,23 @@ async function resolve(db: CatalogQueryable, c: Pick<Classification, 'functions'
       qualifiedFunctionNames: fresh.functions.filter((f) => f.schema).map((f) => `${f.schema}.${f.name}`),
       operatorNames: fresh.operators,
       relationNames: fresh.relations,
+      frontier,
     });
     const next: Seeds = { functions: [], operators: [], relations: [] };
+    frontier = [];
     for (const row of rows) {
       const key = keyOf(row.kind, row.oid);
       if (nodes.has(key)) continue;
       const parent = row.pkind && row.poid ? keyOf(row.pkind, row.poid) : (mentionedBy.get(`${row.kind}:${row.proname ?? row.label}`) ?? null);
       nodes.set(key, { row, parent });
+      if (expands(row)) frontier.push({ kind: row.kind, oid: row.oid });
       const body = judge(row, (f) => findings.push({ key, finding: f }));
       if (!body) continue;
       for (const f of body.functions) {
         next.functions.push(f);
         if (!mentionedBy.has(`f:${f.name}`)) mentionedBy.set(`f:${f.name}`, key);
       }
-      for (const o of body.operators) {
-        next.operators.push(o);
-      }
+      next.operators.push(...body.operators);
       next.relations.push(...body.relations);
     }
     seeds = next;
@@ -116,10 +118,18 @@ async function resolve(db: CatalogQueryable, c: Pick<Classification, 'functions'
   });
 }
 
+/**
+ * Objects whose own dependencies can matter: user-defined operators and functions (and those of
+ * extensions), views and tables with row-level security. Built-ins only lead to built-ins.
+ */
+const expands = (row: ReachedRow): boolean =>
+  row.kind === 'r' ? row.relkind === 'v' || row.relrowsecurity === true : !row.builtin;
+
 /** Findings of one reached object; the body it was read from, to follow what it names. */
 function judge(row: ReachedRow, report: (f: Finding) => void): BodyClassification | null {
   const where = `${KIND_WORD[row.kind]} ${row.label}`;
   if (row.kind === 'r') {
+    if (row.relkind !== 'v' && !row.relrowsecurity) return null;
     const texts = [row.viewdef, ...(row.policies ?? []).map((p) => (p ? `SELECT ${p}` : null))].filter((t): t is string => !!t);
     const merged: BodyClassification = { findings: [], functions: [], operators: [], relations: [], opaque: null };
     for (const t of texts) {

@@ -1,10 +1,12 @@
 import type { CatalogQueryable } from './catalog-queryable';
 
+type Kind = 'f' | 'o' | 'r';
+
 /** One object the statement reaches, with the object that led to it (null for the statement itself). */
 export interface ReachedRow {
-  kind: 'f' | 'o' | 'r';
+  kind: Kind;
   oid: string;
-  pkind: 'f' | 'o' | 'r' | null;
+  pkind: Kind | null;
   poid: string | null;
   /** regprocedure / regoperator / regclass text. */
   label: string;
@@ -18,92 +20,112 @@ export interface ReachedRow {
   extension: boolean;
   /** An SQL function with a BEGIN ATOMIC body: `source` is its whole definition. */
   atomic: boolean | null;
-  /** prosrc, or the whole definition of a BEGIN ATOMIC SQL function; null for built-ins and extension members. */
+  /** prosrc, or the whole definition of a BEGIN ATOMIC SQL function; null for built-ins. */
   source: string | null;
+  relkind: string | null;
+  relrowsecurity: boolean | null;
   viewdef: string | null;
   policies: string[] | null;
 }
 
-export interface ReachSeeds {
+export interface ReachStep {
   /** The probe function whose recorded dependencies are the statement's resolved objects; '0' for none. */
   probeOid: string;
   functionNames: string[];
+  /** `schema.name` of schema-qualified calls. */
   qualifiedFunctionNames: string[];
+  /** Operator names: user-defined operators of these names are reached. */
   operatorNames: string[];
-  /** Relation names: views and tables with row-level security among them are followed. */
+  /** Relation names: views and tables with row-level security among them are reached. */
   relationNames: string[];
+  /** Objects found before whose own dependencies are wanted now. */
+  frontier: Array<{ kind: Kind; oid: string }>;
 }
 
 const KIND_OF_CLASS = `CASE d.refclassid WHEN 'pg_catalog.pg_proc'::pg_catalog.regclass THEN 'f' WHEN 'pg_catalog.pg_operator'::pg_catalog.regclass THEN 'o' ELSE 'r' END`;
-const FOLLOWED_CLASSES = `d.refclassid IN ('pg_catalog.pg_proc'::pg_catalog.regclass, 'pg_catalog.pg_operator'::pg_catalog.regclass, 'pg_catalog.pg_class'::pg_catalog.regclass)`;
+const FOLLOWED = `d.deptype = 'n' AND d.refclassid IN ('pg_catalog.pg_proc'::pg_catalog.regclass, 'pg_catalog.pg_operator'::pg_catalog.regclass, 'pg_catalog.pg_class'::pg_catalog.regclass)`;
 
 /**
- * Everything the seeds reach in the target's catalog, transitively: an operator reaches its
- * function; an aggregate its state, final, combine, (de)serial and moving-aggregate functions
- * and sort operator; a function, a view's rewrite rule and a row-level security policy the
- * objects the server recorded as their dependencies. Built-in objects are "pinned" and never
- * recorded, so bodies and view definitions are also returned to be read for names.
+ * One step of the walk, in one round trip: the objects the seeds name (the probe's recorded
+ * dependencies, functions, user-defined operators and relations by name) and the next level
+ * below the frontier (an operator's function; an aggregate's transition, final, combine,
+ * (de)serial and moving-aggregate functions and sort operator; what a function, a view's rewrite
+ * rule or a row-level security policy was recorded to depend on), each with what judging it
+ * needs. Built-in objects are "pinned" and never recorded in pg_depend, so bodies, view
+ * definitions and policy expressions come back to be read for names. Every branch is an index
+ * look-up: the walk must stay cheap on every agent request.
  */
 const REACH_SQL = `
-WITH RECURSIVE
-seed(kind, oid) AS (
-  SELECT ${KIND_OF_CLASS}, d.refobjid FROM pg_catalog.pg_depend d
-   WHERE d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND d.objid = $1::pg_catalog.oid AND $1::pg_catalog.oid <> 0 AND ${FOLLOWED_CLASSES}
-  UNION
-  SELECT 'f', p.oid FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
-   WHERE p.proname = ANY($2::text[]) OR (n.nspname || '.' || p.proname) = ANY($3::text[])
-  UNION
-  SELECT 'o', o.oid FROM pg_catalog.pg_operator o WHERE o.oprname = ANY($4::text[]) AND o.oid >= 16384
-  UNION
-  SELECT 'r', c.oid FROM pg_catalog.pg_class c WHERE c.relname = ANY($5::text[]) AND (c.relkind = 'v' OR c.relrowsecurity)
-),
-reach(kind, oid, pkind, poid) AS (
-  SELECT kind, oid, NULL::text, NULL::pg_catalog.oid FROM seed
-  UNION
-  SELECT e.kind, e.oid, r.kind, r.oid FROM reach r CROSS JOIN LATERAL (
-    SELECT 'f'::text AS kind, o.oprcode::pg_catalog.oid AS oid FROM pg_catalog.pg_operator o
-     WHERE r.kind = 'o' AND o.oid = r.oid AND o.oprcode <> 0
-    UNION ALL
-    SELECT 'f', fn FROM pg_catalog.pg_aggregate a,
-      LATERAL unnest(ARRAY[a.aggtransfn, a.aggfinalfn, a.aggcombinefn, a.aggserialfn, a.aggdeserialfn, a.aggmtransfn, a.aggminvtransfn, a.aggmfinalfn]::pg_catalog.oid[]) fn
-     WHERE r.kind = 'f' AND a.aggfnoid = r.oid AND fn <> 0
-    UNION ALL
-    SELECT 'o', a.aggsortop FROM pg_catalog.pg_aggregate a WHERE r.kind = 'f' AND a.aggfnoid = r.oid AND a.aggsortop <> 0
-    UNION ALL
-    SELECT ${KIND_OF_CLASS}, d.refobjid FROM pg_catalog.pg_depend d
-     WHERE d.deptype = 'n' AND ${FOLLOWED_CLASSES} AND (
-           (r.kind = 'f' AND d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND d.objid = r.oid)
-        OR (r.kind = 'r' AND d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass
-            AND d.objid IN (SELECT w.oid FROM pg_catalog.pg_rewrite w WHERE w.ev_class = r.oid))
-        OR (r.kind = 'r' AND d.classid = 'pg_catalog.pg_policy'::pg_catalog.regclass
-            AND d.objid IN (SELECT pol.oid FROM pg_catalog.pg_policy pol WHERE pol.polrelid = r.oid)))
-  ) e
+WITH found(kind, oid, pkind, poid) AS (
+  SELECT ${KIND_OF_CLASS}, d.refobjid, NULL::text, NULL::pg_catalog.oid FROM pg_catalog.pg_depend d
+   WHERE d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND d.objid = $1::pg_catalog.oid AND $1::pg_catalog.oid <> 0 AND ${FOLLOWED}
+  UNION ALL
+  SELECT 'f', p.oid, NULL, NULL FROM pg_catalog.pg_proc p WHERE p.proname = ANY($2::text[])
+  UNION ALL
+  SELECT 'f', p.oid, NULL, NULL FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+   WHERE p.proname = ANY(ARRAY(SELECT split_part(q, '.', 2) FROM unnest($3::text[]) q)) AND (n.nspname || '.' || p.proname) = ANY($3::text[])
+  UNION ALL
+  SELECT 'o', o.oid, NULL, NULL FROM pg_catalog.pg_operator o WHERE o.oprname = ANY($4::text[]) AND o.oid >= 16384
+  UNION ALL
+  SELECT 'r', c.oid, NULL, NULL FROM pg_catalog.pg_class c WHERE c.relname = ANY($5::text[]) AND (c.relkind = 'v' OR c.relrowsecurity)
+  UNION ALL
+  SELECT 'f', o.oprcode::pg_catalog.oid, 'o', o.oid FROM pg_catalog.pg_operator o WHERE o.oid = ANY($6::pg_catalog.oid[]) AND o.oprcode <> 0
+  UNION ALL
+  SELECT 'f', fn, 'f', a.aggfnoid::pg_catalog.oid FROM pg_catalog.pg_aggregate a,
+    LATERAL unnest(ARRAY[a.aggtransfn, a.aggfinalfn, a.aggcombinefn, a.aggserialfn, a.aggdeserialfn, a.aggmtransfn, a.aggminvtransfn, a.aggmfinalfn]::pg_catalog.oid[]) fn
+   WHERE a.aggfnoid = ANY($7::pg_catalog.regproc[]) AND fn <> 0
+  UNION ALL
+  SELECT 'o', a.aggsortop, 'f', a.aggfnoid::pg_catalog.oid FROM pg_catalog.pg_aggregate a WHERE a.aggfnoid = ANY($7::pg_catalog.regproc[]) AND a.aggsortop <> 0
+  UNION ALL
+  SELECT ${KIND_OF_CLASS}, d.refobjid, 'f', d.objid FROM pg_catalog.pg_depend d
+   WHERE d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND d.objid = ANY($7::pg_catalog.oid[]) AND ${FOLLOWED}
+  UNION ALL
+  SELECT ${KIND_OF_CLASS}, d.refobjid, 'r', w.ev_class FROM pg_catalog.pg_rewrite w
+    JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass AND d.objid = w.oid
+   WHERE w.ev_class = ANY($8::pg_catalog.oid[]) AND ${FOLLOWED} AND d.refobjid <> w.ev_class
+  UNION ALL
+  SELECT ${KIND_OF_CLASS}, d.refobjid, 'r', pol.polrelid FROM pg_catalog.pg_policy pol
+    JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_policy'::pg_catalog.regclass AND d.objid = pol.oid
+   WHERE pol.polrelid = ANY($8::pg_catalog.oid[]) AND ${FOLLOWED} AND d.refobjid <> pol.polrelid
 )
-SELECT r.kind, r.oid::text AS oid, r.pkind, r.poid::text AS poid,
-       CASE r.kind WHEN 'f' THEN r.oid::pg_catalog.regprocedure::text WHEN 'o' THEN r.oid::pg_catalog.regoperator::text ELSE r.oid::pg_catalog.regclass::text END AS label,
-       p.proname::text, p.prokind::text, p.provolatile::text, l.lanname::text,
-       r.oid < 16384 AS builtin,
-       (r.kind = 'f' AND EXISTS (SELECT 1 FROM pg_catalog.pg_depend x
-          WHERE x.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND x.objid = r.oid AND x.deptype = 'e')) AS extension,
-       (l.lanname = 'sql' AND p.prosrc ~ '^\\s*$') AS atomic,
-       CASE WHEN r.kind = 'f' AND r.oid >= 16384 AND p.prokind IN ('f', 'p', 'w') THEN
-         CASE WHEN l.lanname = 'sql' AND p.prosrc ~ '^\\s*$' THEN pg_catalog.pg_get_functiondef(p.oid) ELSE p.prosrc END
+SELECT x.kind, x.oid::text AS oid, x.pkind, x.poid::text AS poid,
+       CASE x.kind WHEN 'f' THEN x.oid::pg_catalog.regprocedure::text WHEN 'o' THEN x.oid::pg_catalog.regoperator::text ELSE x.oid::pg_catalog.regclass::text END AS label,
+       p.proname::text, p.prokind::text, p.provolatile::text, p.lanname::text,
+       x.oid < 16384 AS builtin,
+       (x.kind = 'f' AND x.oid >= 16384 AND EXISTS (SELECT 1 FROM pg_catalog.pg_depend e
+          WHERE e.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND e.objid = x.oid AND e.deptype = 'e')) AS extension,
+       (p.lanname = 'sql' AND p.prosrc ~ '^\\s*$') AS atomic,
+       CASE WHEN x.oid >= 16384 AND p.prokind IN ('f', 'p', 'w') THEN
+         CASE WHEN p.lanname = 'sql' AND p.prosrc ~ '^\\s*$' THEN pg_catalog.pg_get_functiondef(x.oid) ELSE p.prosrc END
        END AS source,
-       CASE WHEN c.relkind = 'v' THEN pg_catalog.pg_get_viewdef(c.oid) END AS viewdef,
-       (SELECT array_agg(concat_ws(' AND ', pg_catalog.pg_get_expr(pol.polqual, pol.polrelid), pg_catalog.pg_get_expr(pol.polwithcheck, pol.polrelid)))
-          FROM pg_catalog.pg_policy pol WHERE r.kind = 'r' AND pol.polrelid = r.oid) AS policies
-  FROM reach r
-  LEFT JOIN pg_catalog.pg_proc p ON r.kind = 'f' AND p.oid = r.oid
-  LEFT JOIN pg_catalog.pg_language l ON l.oid = p.prolang
-  LEFT JOIN pg_catalog.pg_class c ON r.kind = 'r' AND c.oid = r.oid`;
+       c.relkind::text, c.relrowsecurity,
+       CASE WHEN c.relkind = 'v' THEN pg_catalog.pg_get_viewdef(x.oid) END AS viewdef,
+       CASE WHEN c.relrowsecurity THEN (SELECT array_agg(concat_ws(' AND ', pg_catalog.pg_get_expr(pol.polqual, pol.polrelid), pg_catalog.pg_get_expr(pol.polwithcheck, pol.polrelid)))
+          FROM pg_catalog.pg_policy pol WHERE pol.polrelid = x.oid) END AS policies
+  FROM found x
+  LEFT JOIN LATERAL (SELECT pp.proname, pp.prokind, pp.provolatile, pp.prosrc, lg.lanname FROM pg_catalog.pg_proc pp
+                       JOIN pg_catalog.pg_language lg ON lg.oid = pp.prolang WHERE x.kind = 'f' AND pp.oid = x.oid) p ON true
+  LEFT JOIN LATERAL (SELECT cc.relkind, cc.relrowsecurity FROM pg_catalog.pg_class cc WHERE x.kind = 'r' AND cc.oid = x.oid) c ON true`;
 
-export async function reachInCatalog(db: CatalogQueryable, seeds: ReachSeeds): Promise<ReachedRow[]> {
-  const { rows } = await db.query<ReachedRow>(REACH_SQL, [
-    seeds.probeOid,
-    seeds.functionNames,
-    seeds.qualifiedFunctionNames,
-    seeds.operatorNames,
-    seeds.relationNames,
-  ]);
+/**
+ * Named, so a pooled session plans the query once (PostgreSQL switches to a generic plan after
+ * five runs): planning this query costs more than running it. session-pool.ts forgets the
+ * session's prepared statements when `DISCARD ALL` deallocates them.
+ */
+export const REACH_STATEMENT_NAME = 'dbops_guardrail_reach';
+
+type NamedQueryable = { query<R extends object>(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: R[] }> };
+
+export async function reachInCatalog(db: CatalogQueryable, step: ReachStep): Promise<ReachedRow[]> {
+  const { rows } = await (db as unknown as NamedQueryable).query<ReachedRow>({ name: REACH_STATEMENT_NAME, text: REACH_SQL, values: [
+    step.probeOid,
+    step.functionNames,
+    step.qualifiedFunctionNames,
+    step.operatorNames,
+    step.relationNames,
+    step.frontier.filter((f) => f.kind === 'o').map((f) => f.oid),
+    step.frontier.filter((f) => f.kind === 'f').map((f) => f.oid),
+    step.frontier.filter((f) => f.kind === 'r').map((f) => f.oid),
+  ] });
   return rows;
 }
