@@ -45,13 +45,13 @@ export async function catalogFindings(
   serverVersionNum?: number,
 ): Promise<Finding[]> {
   if (!c.reachesCatalog) return [];
-  const probed = await withStatementProbe(db, statement, serverVersionNum, (oid) => resolve(db, c, oid));
+  const probed = await withStatementProbe(db, statement, serverVersionNum, (name) => resolve(db, c, name));
   if (probed) return probed.value;
-  return resolve(db, c, '0');
+  return resolve(db, c, '');
 }
 
-async function resolve(db: CatalogQueryable, c: Pick<Classification, 'functions' | 'operators' | 'relations'>, probeOid: string): Promise<Finding[]> {
-  const precise = probeOid !== '0';
+async function resolve(db: CatalogQueryable, c: Pick<Classification, 'functions' | 'operators' | 'relations'>, probeName: string): Promise<Finding[]> {
+  const precise = probeName !== '';
   const nodes = new Map<string, Node>();
   const findings: Array<{ key: string; finding: Finding }> = [];
   const seededFunctions = new Set<string>();
@@ -83,7 +83,7 @@ async function resolve(db: CatalogQueryable, c: Pick<Classification, 'functions'
     for (const r of fresh.relations) seededRelations.add(r);
 
     const rows = await reachInCatalog(db, {
-      probeOid: round === 0 ? probeOid : '0',
+      probeName: round === 0 ? probeName : '',
       functionNames: fresh.functions.filter((f) => !f.schema).map((f) => f.name),
       qualifiedFunctionNames: fresh.functions.filter((f) => f.schema).map((f) => `${f.schema}.${f.name}`),
       operatorNames: fresh.operators,

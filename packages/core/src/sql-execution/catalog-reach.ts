@@ -29,8 +29,8 @@ export interface ReachedRow {
 }
 
 export interface ReachStep {
-  /** The probe function whose recorded dependencies are the statement's resolved objects; '0' for none. */
-  probeOid: string;
+  /** The probe function (statement-probe.ts) whose recorded dependencies are the statement's resolved objects; '' for none. */
+  probeName: string;
   functionNames: string[];
   /** `schema.name` of schema-qualified calls. */
   qualifiedFunctionNames: string[];
@@ -58,7 +58,8 @@ const FOLLOWED = `d.deptype = 'n' AND d.refclassid IN ('pg_catalog.pg_proc'::pg_
 const REACH_SQL = `
 WITH found(kind, oid, pkind, poid) AS (
   SELECT ${KIND_OF_CLASS}, d.refobjid, NULL::text, NULL::pg_catalog.oid FROM pg_catalog.pg_depend d
-   WHERE d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND d.objid = $1::pg_catalog.oid AND $1::pg_catalog.oid <> 0 AND ${FOLLOWED}
+   WHERE d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND $1::text <> '' AND ${FOLLOWED}
+     AND d.objid = (SELECT pr.oid FROM pg_catalog.pg_proc pr WHERE pr.proname = $1::text AND pr.pronamespace = pg_catalog.pg_my_temp_schema())
   UNION ALL
   SELECT 'f', p.oid, NULL, NULL FROM pg_catalog.pg_proc p WHERE p.proname = ANY($2::text[])
   UNION ALL
@@ -108,17 +109,13 @@ SELECT x.kind, x.oid::text AS oid, x.pkind, x.poid::text AS poid,
   LEFT JOIN LATERAL (SELECT cc.relkind, cc.relrowsecurity FROM pg_catalog.pg_class cc WHERE x.kind = 'r' AND cc.oid = x.oid) c ON true`;
 
 /**
- * Named, so a pooled session plans the query once (PostgreSQL switches to a generic plan after
- * five runs): planning this query costs more than running it. session-pool.ts forgets the
- * session's prepared statements when `DISCARD ALL` deallocates them.
+ * Not a named (prepared) statement: pooled sessions end every request with `DISCARD ALL`, which
+ * deallocates prepared statements (and must, or a human request could plant a statement under
+ * the guardrail's name), so a name would save no planning.
  */
-export const REACH_STATEMENT_NAME = 'dbops_guardrail_reach';
-
-type NamedQueryable = { query<R extends object>(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: R[] }> };
-
 export async function reachInCatalog(db: CatalogQueryable, step: ReachStep): Promise<ReachedRow[]> {
-  const { rows } = await (db as unknown as NamedQueryable).query<ReachedRow>({ name: REACH_STATEMENT_NAME, text: REACH_SQL, values: [
-    step.probeOid,
+  const { rows } = await db.query<ReachedRow>(REACH_SQL, [
+    step.probeName,
     step.functionNames,
     step.qualifiedFunctionNames,
     step.operatorNames,
@@ -126,6 +123,6 @@ export async function reachInCatalog(db: CatalogQueryable, step: ReachStep): Pro
     step.frontier.filter((f) => f.kind === 'o').map((f) => f.oid),
     step.frontier.filter((f) => f.kind === 'f').map((f) => f.oid),
     step.frontier.filter((f) => f.kind === 'r').map((f) => f.oid),
-  ] });
+  ]);
   return rows;
 }

@@ -92,13 +92,7 @@ export async function acquireSession(target: ConnectionTarget, settings: Session
       }
       try {
         if ((client as unknown as TxStatus)._txStatus !== 'I') await client.query('ROLLBACK');
-        if (reset) {
-          await client.query('DISCARD ALL');
-          // DISCARD ALL deallocated the session's prepared statements (the guardrail's catalog
-          // query among them): pg must parse them again instead of binding a name that is gone.
-          const connection = (client as unknown as { connection?: { parsedStatements?: Record<string, string> } }).connection;
-          if (connection) connection.parsedStatements = {};
-        }
+        if (reset) await client.query('DISCARD ALL');
         client.release();
       } catch {
         client.release(true);

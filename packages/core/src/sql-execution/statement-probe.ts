@@ -17,7 +17,7 @@ type ProbeClient = CatalogQueryable & {
  * its BEGIN ATOMIC body is parse-analysed (nothing runs) and the server records in pg_depend the
  * functions, operators (including the implicit ones of `= ANY`, `IN`, `BETWEEN`, `CASE x WHEN`,
  * ORDER BY and GROUP BY), aggregates and relations the statement really uses, in this session's
- * search_path. `use` reads them while the function exists; then a savepoint rollback removes it.
+ * search_path. `use` reads them (by the function's name in pg_temp) while it exists; then a savepoint rollback removes it.
  *
  * Returns null when the server cannot do this (before PostgreSQL 14, a statement kind a body
  * cannot hold, no TEMP privilege, or any error): the caller then resolves by name only.
@@ -28,7 +28,7 @@ export async function withStatementProbe<T>(
   db: CatalogQueryable,
   statement: Pick<ParsedStatement, 'type' | 'node' | 'text'>,
   serverVersionNum: number | undefined,
-  use: (probeOid: string) => Promise<T>,
+  use: (probeName: string) => Promise<T>,
 ): Promise<{ value: T } | null> {
   if ((serverVersionNum ?? ATOMIC_BODY_MIN_VERSION) < ATOMIC_BODY_MIN_VERSION || !PROBED_TYPES.has(statement.type)) return null;
   if (statement.type === 'SelectStmt' && statement.node.intoClause) return null;
@@ -43,12 +43,7 @@ export async function withStatementProbe<T>(
       values: [],
       queryMode: 'extended',
     });
-    const { rows } = await db.query<{ oid: string }>(
-      'SELECT p.oid::text AS oid FROM pg_catalog.pg_proc p WHERE p.proname = $1 AND p.pronamespace = pg_catalog.pg_my_temp_schema()',
-      [name],
-    );
-    if (!rows[0]) return null;
-    return { value: await use(rows[0].oid) };
+    return { value: await use(name) };
   } catch (error) {
     if (isServerError(error)) return null;
     throw error;
