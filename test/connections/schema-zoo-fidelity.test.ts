@@ -1,27 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pg15Unavailable, startPg15, type Pg15Server } from '../support/pg15-server';
+import { sql, withDatabase } from '../support/scratch-database';
 import { rebuildAndCompare, type FidelityResult } from '../support/schema-fidelity';
 
 const unavailable = pg15Unavailable();
 if (unavailable) console.warn(`schema zoo fidelity test skipped: ${unavailable}`);
-
-const withDatabase = (url: string, db: string): string => {
-  const u = new URL(url);
-  u.pathname = `/${db}`;
-  return u.toString();
-};
-
-const exec = async (url: string, text: string): Promise<void> => {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    await c.query(text);
-  } finally {
-    await c.end();
-  }
-};
 
 // Real PostgreSQL 15 and its pg_dump: the zoo is loaded, introspected, rebuilt from schemaDdl in
 // an empty database, and both are dumped.
@@ -30,9 +14,9 @@ describe.skipIf(unavailable !== null)('schema zoo: schemaDdl rebuilds what pg_du
   let result: FidelityResult;
   beforeAll(async () => {
     server = await startPg15();
-    await exec(server.url, 'CREATE DATABASE zoo');
-    await exec(server.url, 'CREATE DATABASE zoo_clone');
-    await exec(withDatabase(server.url, 'zoo'), await readFile(new URL('../fixtures/schema-zoo.sql', import.meta.url), 'utf8'));
+    await sql(server.url, 'CREATE DATABASE zoo');
+    await sql(server.url, 'CREATE DATABASE zoo_clone');
+    await sql(withDatabase(server.url, 'zoo'), await readFile(new URL('../fixtures/schema-zoo.sql', import.meta.url), 'utf8'));
     result = await rebuildAndCompare(withDatabase(server.url, 'zoo'), withDatabase(server.url, 'zoo_clone'));
   }, 120_000);
   afterAll(async () => {

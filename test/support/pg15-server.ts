@@ -28,10 +28,16 @@ export async function startPg15(): Promise<Pg15Server> {
   await chmod(dir, 0o777);
   const data = path.join(dir, 'data');
   const port = await freePort();
-  execFileSync(...asPg([`${PG15_BIN}/initdb`, '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']), { stdio: 'ignore' });
-  execFileSync(...asPg([`${PG15_BIN}/pg_ctl`, '-D', data, '-w', '-l', path.join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_locks_per_transaction=256`, 'start']), {
-    stdio: 'ignore',
-  });
+  try {
+    execFileSync(...asPg([`${PG15_BIN}/initdb`, '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']), { stdio: 'ignore' });
+    execFileSync(
+      ...asPg([`${PG15_BIN}/pg_ctl`, '-D', data, '-w', '-t', '60', '-l', path.join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_locks_per_transaction=256`, 'start']),
+      { stdio: 'ignore' },
+    );
+  } catch (e) {
+    await rm(dir, { recursive: true, force: true });
+    throw e;
+  }
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     stop: async () => {
