@@ -289,6 +289,8 @@ function toSequence(s: SequenceRow): SequenceInfo {
   };
 }
 
+const STORAGE = { p: 'plain', e: 'external', m: 'main', x: 'extended' } as const;
+
 function toColumn(c: ColumnRow): ColumnInfo {
   const col: ColumnInfo = {
     name: c.name,
@@ -306,6 +308,8 @@ function toColumn(c: ColumnRow): ColumnInfo {
   const e = c.extra;
   if (e?.collation_schema && e.collation_name) col.collation = qname(e.collation_schema, e.collation_name);
   if (e && !e.is_local) col.is_local = false;
+  if (e?.statistics != null) col.statistics = Number(e.statistics);
+  if (e?.storage) col.storage = STORAGE[e.storage];
   return col;
 }
 

@@ -106,6 +106,10 @@ export interface ColumnInfo {
   collation?: string | null;
   /** Version 2 on: false for a column only inherited from a parent (not declared by the table). */
   is_local?: boolean;
+  /** Version 2 on: `ALTER COLUMN ... SET STATISTICS` target, when set. */
+  statistics?: number;
+  /** Version 2 on: `ALTER COLUMN ... SET STORAGE`, when not the type's default. */
+  storage?: 'plain' | 'external' | 'main' | 'extended';
 }
 
 export interface ConstraintInfo {

@@ -14,9 +14,10 @@ export interface ColumnRow {
   comment: string | null;
   /**
    * What DDL needs beyond the usual, null for nearly every column: the collation (schema and
-   * name) when not the type's default, and is_local false for a column only inherited.
+   * name) when not the type's default, is_local false for a column only inherited, the
+   * statistics target when set, the storage when not the type's.
    */
-  extra: { collation_schema: string | null; collation_name: string | null; is_local: boolean } | null;
+  extra: { collation_schema: string | null; collation_name: string | null; is_local: boolean; statistics: number | null; storage: 'p' | 'e' | 'm' | 'x' | null } | null;
 }
 
 /**
@@ -36,8 +37,9 @@ export const columnsQuery = (): string =>
      pg_get_expr(d.adbin, CASE WHEN a.attgenerated = '' THEN 0 ELSE d.adrelid END) AS default_expr,
      a.attidentity::text AS identity, a.attgenerated::text AS generated,
      ds.description AS comment,
-     CASE WHEN a.attcollation <> t.typcollation OR NOT a.attislocal THEN
-       (SELECT json_build_object('collation_schema', cn.nspname, 'collation_name', co.collname, 'is_local', a.attislocal)
+     CASE WHEN a.attcollation <> t.typcollation OR NOT a.attislocal OR COALESCE(a.attstattarget, -1) <> -1 OR a.attstorage <> t.typstorage THEN
+       (SELECT json_build_object('collation_schema', cn.nspname, 'collation_name', co.collname, 'is_local', a.attislocal,
+                 'statistics', NULLIF(a.attstattarget, -1), 'storage', NULLIF(a.attstorage, t.typstorage))
           FROM (SELECT 1) one LEFT JOIN pg_collation co ON co.oid = a.attcollation AND a.attcollation <> t.typcollation
           LEFT JOIN pg_namespace cn ON cn.oid = co.collnamespace) END AS extra
    FROM pg_attribute a

@@ -120,6 +120,10 @@ export function tableNodes(t: TableInfo, snapshot: SchemaSnapshot, byName: Reado
     });
   }
   const extra: string[] = [];
+  for (const c of t.columns) {
+    if (c.statistics !== undefined) extra.push(`ALTER TABLE ONLY ${name} ALTER COLUMN ${quoteIdent(c.name)} SET STATISTICS ${c.statistics}`);
+    if (c.storage) extra.push(`ALTER TABLE ONLY ${name} ALTER COLUMN ${quoteIdent(c.name)} SET STORAGE ${c.storage.toUpperCase()}`);
+  }
   if (t.row_security) extra.push(`ALTER TABLE ${name} ENABLE ROW LEVEL SECURITY`);
   if (t.force_row_security) extra.push(`ALTER TABLE ${name} FORCE ROW LEVEL SECURITY`);
   if (t.replica_identity === 'f') extra.push(`ALTER TABLE ONLY ${name} REPLICA IDENTITY FULL`);
