@@ -1,4 +1,5 @@
-import { loadModule, parseSync } from 'libpg-query';
+import type { ParseTree } from '../pg/ast';
+import { ensureParser, parseTreeSync, type SqlSyntaxError, statementIndexAt, statementsOf } from '../pg/parser';
 import { AppError } from '../errors/app-error';
 import type { AstNode } from './ast';
 
@@ -13,44 +14,7 @@ export interface ParsedStatement {
   line: number;
 }
 
-let loaded: Promise<void> | undefined;
-
-/** Loads the WASM parser once per process. */
-export const ensureParser = (): Promise<void> => (loaded ??= loadModule());
-
-/**
- * Index of the top-level statement containing character `pos`: counts semicolons outside
- * quotes, dollar quotes and comments, since a failed parse gives no statement locations.
- */
-export function statementIndexAt(sql: string, pos: number): number {
-  let idx = 0;
-  let i = 0;
-  while (i < pos && i < sql.length) {
-    const c = sql[i]!;
-    const next = sql[i + 1];
-    if (c === '-' && next === '-') {
-      const end = sql.indexOf('\n', i);
-      i = end < 0 ? sql.length : end + 1;
-    } else if (c === '/' && next === '*') {
-      const end = sql.indexOf('*/', i + 2);
-      i = end < 0 ? sql.length : end + 2;
-    } else if (c === "'" || c === '"') {
-      let j = i + 1;
-      while (j < sql.length && !(sql[j] === c && sql[j + 1] !== c)) j += sql[j] === c ? 2 : 1;
-      i = j + 1;
-    } else if (c === '$') {
-      const m = /^\$[A-Za-z_]*\$/.exec(sql.slice(i));
-      if (m) {
-        const end = sql.indexOf(m[0], i + m[0].length);
-        i = end < 0 ? sql.length : end + m[0].length;
-      } else i++;
-    } else {
-      if (c === ';') idx++;
-      i++;
-    }
-  }
-  return idx;
-}
+export { ensureParser };
 
 const lineAt = (sql: string, charPos: number): number => sql.slice(0, charPos).split('\n').length;
 
@@ -66,41 +30,19 @@ export async function parseStatements(sql: string): Promise<ParsedStatement[]> {
 
 /** {@link parseStatements} once {@link ensureParser} has resolved. */
 export function parseStatementsSync(sql: string): ParsedStatement[] {
-  let tree: { stmts?: { stmt: AstNode; stmt_location?: number; stmt_len?: number }[] };
+  let tree: ParseTree;
   try {
-    tree = parseSync(sql);
+    tree = parseTreeSync(sql);
   } catch (error) {
-    const e = error as Error & { sqlDetails?: { message: string; cursorPosition: number } };
-    const pos = Math.max(0, e.sqlDetails?.cursorPosition ?? 0);
+    const pos = Math.max(0, ((error as SqlSyntaxError).position ?? 1) - 1);
     const index = statementIndexAt(sql, pos);
     const line = lineAt(sql, pos);
-    const message = e.sqlDetails?.message ?? e.message;
+    const message = (error as Error).message;
     throw new AppError('SQL_PARSE_ERROR', `Statement ${index} (line ${line}) could not be parsed: ${message}`, {
       details: { statement_index: index, line, parser_message: message },
     });
   }
-  // Locations are byte offsets; in pure-ASCII text (the usual case) they are character offsets.
-  const ascii = Buffer.byteLength(sql, 'utf8') === sql.length;
-  const bytes = ascii ? null : Buffer.from(sql, 'utf8');
-  const totalBytes = bytes ? bytes.length : sql.length;
-  const out: ParsedStatement[] = [];
-  // Statements come in text order, so lines are counted once, incrementally.
-  let linePos = 0;
-  let line = 1;
-  for (const s of tree.stmts ?? []) {
-    const start = s.stmt_location ?? 0;
-    const end = s.stmt_len ? start + s.stmt_len : totalBytes;
-    const raw = bytes ? bytes.subarray(start, end).toString('utf8') : sql.slice(start, end);
-    const lead = raw.length - raw.trimStart().length;
-    const charStart = (bytes ? bytes.subarray(0, start).toString('utf8').length : start) + lead;
-    if (charStart < linePos) {
-      linePos = 0;
-      line = 1;
-    }
-    for (let i = sql.indexOf('\n', linePos); i >= 0 && i < charStart; i = sql.indexOf('\n', i + 1)) line++;
-    linePos = charStart;
-    out.push({ index: out.length, sql: raw.trim(), stmt: s.stmt, line });
-  }
+  const out: ParsedStatement[] = statementsOf(sql, tree).map(({ index, sql: text, stmt, line }) => ({ index, sql: text, stmt, line }));
   if (out.length === 0) throw new AppError('SQL_PARSE_ERROR', 'The migration contains no SQL statement', { details: { statement_index: 0, line: 1, parser_message: 'empty input' } });
   return out;
 }

@@ -1,14 +1,7 @@
-import { loadModule, parseSync } from 'libpg-query';
+import { type ParseTree, parseTree } from '../pg/index';
 import { type ChunkDraft, type DocumentChunk, numberChunks } from './chunk';
 import { chunkPlainText, splitLongText } from './chunk-text';
 import { CHUNK_TARGET_CHARS } from './limits';
-
-interface RawStmt {
-  stmt_location?: number;
-  stmt_len?: number;
-}
-
-let ready: Promise<void> | undefined;
 
 /**
  * The statements of a SQL script with their leading comments, cut at the locations PostgreSQL's
@@ -16,11 +9,9 @@ let ready: Promise<void> | undefined;
  * or null when the script does not parse.
  */
 export async function splitSqlStatements(text: string): Promise<string[] | null> {
-  ready ??= loadModule();
-  await ready;
-  let stmts: RawStmt[];
+  let stmts: ParseTree['stmts'];
   try {
-    stmts = (parseSync(text) as { stmts?: RawStmt[] }).stmts ?? [];
+    stmts = (await parseTree(text)).stmts ?? [];
   } catch {
     return null;
   }

@@ -1,4 +1,4 @@
-import { loadModule, parseSync } from 'libpg-query';
+import { ensureParser, parseTreeSync, statementsOf } from '../pg/parser';
 import { AppError } from '../errors/app-error';
 
 /**
@@ -29,9 +29,7 @@ export interface PlanSegment {
 
 type Node = Record<string, unknown>;
 
-let parserReady: Promise<void> | undefined;
-/** Loads the WASM parser once per process. */
-export const ensureParser = (): Promise<void> => (parserReady ??= loadModule());
+export { ensureParser };
 
 const has = (params: unknown, name: string): boolean =>
   Array.isArray(params) && params.some((p) => ((p as Node).DefElem as Node | undefined)?.defname === name);
@@ -102,18 +100,14 @@ export function classify(nodeType: string, node: Node, serverVersionNum: number)
  */
 export async function planMigration(sql: string, serverVersionNum: number): Promise<PlannedStatement[]> {
   await ensureParser();
-  let tree: { stmts?: Array<{ stmt: Node; stmt_location?: number; stmt_len?: number }> };
+  let tree: ReturnType<typeof parseTreeSync>;
   try {
-    tree = parseSync(sql) as typeof tree;
+    tree = parseTreeSync(sql);
   } catch (error) {
     throw new AppError('SQL_PARSE_ERROR', `The migration could not be parsed: ${(error as Error).message}`);
   }
-  const bytes = Buffer.from(sql, 'utf8');
-  return (tree.stmts ?? []).map((entry, index) => {
-    const start = entry.stmt_location ?? 0;
-    const end = entry.stmt_len === undefined || entry.stmt_len === 0 ? bytes.length : start + entry.stmt_len;
-    const text = bytes.subarray(start, end).toString('utf8').trim();
-    const [nodeType, raw] = Object.entries(entry.stmt)[0] as [string, Node];
+  return statementsOf(sql, tree).map(({ index, sql: text, kind: nodeType, stmt }) => {
+    const raw = stmt[nodeType] as Node;
     const { mode, reason } = classify(nodeType, raw, serverVersionNum);
     const concurrentIndexName = nodeType === 'IndexStmt' && raw.concurrent === true && typeof raw.idxname === 'string' ? raw.idxname : null;
     return { index, sql: text, nodeType, mode, reason, concurrentIndexName };

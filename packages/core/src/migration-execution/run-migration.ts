@@ -1,3 +1,4 @@
+import { quoteName } from '../pg/quote';
 import type pg from 'pg';
 import type { Queryable } from '../store/store';
 import { type CatalogState, diffCatalog, newInvalidIndexes, readCatalog } from './catalog-diff';
@@ -198,7 +199,7 @@ async function runAlone(client: pg.Client, db: Queryable, before: CatalogState, 
       for (const name of now ? newInvalidIndexes(before, now) : []) {
         if (name.endsWith(`.${s.concurrentIndexName}`)) {
           const [schema, index] = [name.slice(0, name.lastIndexOf('.')), s.concurrentIndexName];
-          await client.query(`DROP INDEX CONCURRENTLY IF EXISTS "${schema.replace(/"/g, '""')}"."${index.replace(/"/g, '""')}"`).catch(() => undefined);
+          await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${quoteName(schema, index)}`).catch(() => undefined);
         }
       }
     }

@@ -1,14 +1,14 @@
-import { deparseSync } from 'pgsql-deparser';
-import type { AstNode } from './sql-parser';
+import { deparse } from '../pg/deparse';
+import type { AstNode } from '../pg/index';
 
 /** SQL text of an expression node. */
 export function exprToSql(expr: unknown): string {
   const stmt = { SelectStmt: { targetList: [{ ResTarget: { val: expr } }], limitOption: 'LIMIT_OPTION_DEFAULT', op: 'SETOP_NONE' } };
-  return deparseSync(stmt as never).replace(/^SELECT\s+/i, '');
+  return deparse(stmt).replace(/^SELECT\s+/i, '');
 }
 
 /** SQL text of a statement node such as `{ SelectStmt: {...} }`. */
-export const stmtToSql = (stmt: AstNode): string => deparseSync(stmt as never);
+export const stmtToSql = (stmt: AstNode): string => deparse(stmt);
 
 /** A deep copy, for rules that edit an AST without touching the original. */
 export const cloneAst = <T>(node: T): T => structuredClone(node);

@@ -1,3 +1,4 @@
+import { quoteIdent } from '../pg/quote';
 import type { CatalogIndex, CatalogTable } from './live-catalog';
 import type { Predicate } from './predicate-analysis';
 import type { DetectionMethod } from './types';
@@ -55,9 +56,6 @@ export function coveredByExisting(candidate: IndexCandidate, indexes: CatalogInd
 export const hasLeadingIndex = (table: CatalogTable, columns: string[]): boolean =>
   table.indexes.some((ix) => columns.every((c, i) => normalize(ix.columns[i] ?? '') === normalize(c)));
 
-const SIMPLE_IDENT = /^[a-z_][a-z0-9_$]*$/;
-/** Quotes an identifier when PostgreSQL would fold or reject it. */
-export const quoteIdent = (name: string): string => (SIMPLE_IDENT.test(name) ? name : `"${name.replace(/"/g, '""')}"`);
 
 const keySql = (k: IndexKey): string => `${k.isExpression ? `(${k.column})` : quoteIdent(k.column)}${k.descending ? ' DESC' : ''}`;
 

@@ -1,7 +1,7 @@
 import { hasLeadingIndex } from './index-candidate';
 import type { IndexSuggester, SuggestedIndex } from './index-suggester';
 import { queryShape } from './query-shape';
-import { parseSql } from './sql-parser';
+import { parseTree } from '../pg/index';
 
 /**
  * The offline suggester: pattern rules over the query text and the schema, with no model.
@@ -12,7 +12,7 @@ export class OfflineIndexSuggester implements IndexSuggester {
   readonly name = 'offline-patterns';
 
   async suggest(input: Parameters<IndexSuggester['suggest']>[0]): Promise<SuggestedIndex[]> {
-    const parsed = await parseSql(input.sql);
+    const parsed = await parseTree(input.sql);
     const terms = queryShape(parsed.stmts[0]!.stmt, input.tables);
     const out: SuggestedIndex[] = [];
     for (const table of new Set(terms.map((t) => t.table))) {

@@ -8,7 +8,7 @@ import type { IndexSuggester } from './index-suggester';
 import { guardAnalyze } from './analyze-guardrail';
 import { optimizationSettings } from './optimization-settings';
 import { optimizeQuery, type OptimizationDiagnostics } from './optimize-query';
-import { parseSql, walkAst } from './sql-parser';
+import { parseTree, walkAst } from '../pg/index';
 import { checkStatement } from './statement-check';
 import type { OptimizationResult } from './types';
 
@@ -16,7 +16,7 @@ import type { OptimizationResult } from './types';
 async function queryTables(sql: string): Promise<string[]> {
   const names = new Set<string>();
   try {
-    walkAst((await parseSql(sql)).stmts, (v) => {
+    walkAst((await parseTree(sql)).stmts, (v) => {
       const rv = v.RangeVar as { relname?: string } | undefined;
       if (rv?.relname) names.add(rv.relname);
     });

@@ -1,5 +1,5 @@
 import { cloneAst, columnRefFields, exprToSql, operatorOf, unwrapCasts } from './ast-sql';
-import { parseSql, walkAst } from './sql-parser';
+import { parseTree, walkAst } from '../pg/index';
 
 /**
  * One indexable conjunct of a plan condition for one relation.
@@ -26,7 +26,7 @@ export async function predicatesFor(condition: string | undefined, alias: string
   if (!condition) return [];
   let where: unknown;
   try {
-    const parsed = await parseSql(`SELECT 1 WHERE ${condition}`);
+    const parsed = await parseTree(`SELECT 1 WHERE ${condition}`);
     where = (parsed.stmts[0]!.stmt.SelectStmt as { whereClause?: unknown }).whereClause;
   } catch {
     return [];

@@ -1,6 +1,6 @@
 import { columnRefFields, exprToSql, operatorOf, unwrapCasts, cloneAst } from './ast-sql';
 import type { CatalogTable } from './live-catalog';
-import { walkAst, type AstNode } from './sql-parser';
+import { walkAst, type AstNode } from '../pg/index';
 
 /** A predicate or ORDER BY term of one SELECT level, resolved to a table. */
 export interface ShapeTerm {

@@ -1,7 +1,7 @@
 import { improvementText } from './cost-format';
 import type { PlanSession } from './plan-session';
 import type { RewriteCandidate, RewriteContext, RewriteRule } from './rewrite-rules/rewrite-context';
-import { parseSql, walkAst } from './sql-parser';
+import { parseTree, walkAst } from '../pg/index';
 import type { Alternative } from './types';
 
 export interface RankedRewrites {
@@ -13,7 +13,7 @@ export interface RankedRewrites {
 
 const paramCountOf = async (sql: string): Promise<number> => {
   let n = 0;
-  walkAst((await parseSql(sql)).stmts, (v) => {
+  walkAst((await parseTree(sql)).stmts, (v) => {
     const r = v.ParamRef as { number?: number } | undefined;
     if (r?.number) n = Math.max(n, r.number);
   });

@@ -1,6 +1,6 @@
 import { columnRefFields, unwrapCasts } from './ast-sql';
 import type { IndexKey } from './index-candidate';
-import { parseSql } from './sql-parser';
+import { parseTree } from '../pg/index';
 
 /** A plan's `Sort Key` entries (e.g. `o.created_at DESC`) as index keys of one alias, or null when they span several. */
 export async function sortKeysFor(sortKey: string[] | undefined, alias: string): Promise<IndexKey[] | null> {
@@ -9,7 +9,7 @@ export async function sortKeysFor(sortKey: string[] | undefined, alias: string):
   for (const entry of sortKey) {
     let sortBy: { node: unknown; sortby_dir?: string } | undefined;
     try {
-      const parsed = await parseSql(`SELECT 1 ORDER BY ${entry}`);
+      const parsed = await parseTree(`SELECT 1 ORDER BY ${entry}`);
       sortBy = ((parsed.stmts[0]!.stmt.SelectStmt as { sortClause: Array<{ SortBy: typeof sortBy }> }).sortClause[0]!).SortBy;
     } catch {
       return null;

@@ -1,5 +1,5 @@
 import { AppError } from '../errors/app-error';
-import { type AstNode, type ParsedSql, parseSql, walkAst } from './sql-parser';
+import { type AstNode, type ParseTree, parseTree, walkAst } from '../pg/index';
 
 /** Statement kinds that EXPLAIN can plan and the optimizer accepts. */
 export type OptimizableKind = 'SELECT' | 'VALUES' | 'TABLE' | 'INSERT' | 'UPDATE' | 'DELETE' | 'MERGE';
@@ -8,7 +8,7 @@ export interface CheckedStatement {
   kind: OptimizableKind;
   /** The single statement's AST node, e.g. `{ SelectStmt: {...} }`. */
   stmt: AstNode;
-  parsed: ParsedSql;
+  parsed: ParseTree;
   /** Highest `$n` used, 0 when the query has no parameters. */
   paramCount: number;
 }
@@ -26,9 +26,9 @@ const KIND_BY_NODE: Record<string, OptimizableKind> = {
  * user's database is touched, because EXPLAIN ANALYZE would execute it.
  */
 export async function checkStatement(sql: string): Promise<CheckedStatement> {
-  let parsed: ParsedSql;
+  let parsed: ParseTree;
   try {
-    parsed = await parseSql(sql);
+    parsed = await parseTree(sql);
   } catch (e) {
     throw new AppError('SQL_PARSE_ERROR', `The SQL does not parse: ${(e as Error).message}`);
   }
@@ -59,7 +59,7 @@ export async function checkStatement(sql: string): Promise<CheckedStatement> {
   return { kind, stmt, parsed, paramCount };
 }
 
-function selectKind(sql: string, parsed: ParsedSql, select: Record<string, unknown>): OptimizableKind {
+function selectKind(sql: string, parsed: ParseTree, select: Record<string, unknown>): OptimizableKind {
   if (select.valuesLists) return 'VALUES';
   const start = parsed.stmts[0]!.stmt_location ?? 0;
   return /^\s*\(*\s*table\b/i.test(sql.slice(start)) ? 'TABLE' : 'SELECT';

@@ -2,12 +2,12 @@ import { columnRefFields } from './ast-sql';
 import type { IndexCandidate, IndexKey } from './index-candidate';
 import type { SuggestedIndex } from './index-suggester';
 import { findTable, type LiveCatalog } from './live-catalog';
-import { parseSql, walkAst } from './sql-parser';
+import { parseTree, walkAst } from '../pg/index';
 
 /** Parses one expression and checks it reads only `columns` and holds no subquery; null when not. */
 async function safeExpression(text: string, columns: Set<string>): Promise<boolean> {
   try {
-    const parsed = await parseSql(`SELECT ${text}`);
+    const parsed = await parseTree(`SELECT ${text}`);
     const sel = parsed.stmts[0]!.stmt.SelectStmt as { targetList?: unknown[]; fromClause?: unknown } | undefined;
     if (parsed.stmts.length !== 1 || !sel || sel.fromClause || sel.targetList?.length !== 1) return false;
     let ok = true;

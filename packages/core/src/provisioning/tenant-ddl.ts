@@ -1,7 +1,7 @@
+import { quoteIdent as ident } from '../pg/quote';
 import type pg from 'pg';
 import { scramSha256Verifier } from './scram-verifier';
 
-const ident = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 const literal = (text: string): string => `'${text.replace(/'/g, "''")}'`;
 
 /**

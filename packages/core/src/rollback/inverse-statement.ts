@@ -1,7 +1,7 @@
 import { type AstNode, names, nodeBody, nodeKind, rangeVarName } from '../analysis/ast';
 import type { ParsedStatement } from '../analysis/parse-statements';
 import { qualify, type SchemaIndex } from '../analysis/schema-index';
-import { quoteIdent, quoteQualified } from '../analysis/sql-ident';
+import { quoteIdent, quoteLiteral, quoteQualified } from '../pg/quote';
 import type { StatementFacts } from '../analysis/statement-facts';
 import type { RollbackStep } from '../analysis/types';
 import { columnDdl, createTableDdl, foreignKeyDdls, indexDdls } from '../sandbox/schema-ddl';
@@ -186,7 +186,7 @@ function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex):
       if (rt === 'OBJECT_TYPE') {
         const n = objectName(b);
         const e = schema.snapshot.enums.find((x) => `${x.schema}.${x.name}` === n);
-        if (e) return { sql: `CREATE TYPE ${quoteQualified(n)} AS ENUM (${e.values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')})`, reversible: !b.behavior || b.behavior !== 'DROP_CASCADE', warning: b.behavior === 'DROP_CASCADE' ? 'columns dropped by CASCADE are not restored' : null };
+        if (e) return { sql: `CREATE TYPE ${quoteQualified(n)} AS ENUM (${e.values.map(quoteLiteral).join(', ')})`, reversible: !b.behavior || b.behavior !== 'DROP_CASCADE', warning: b.behavior === 'DROP_CASCADE' ? 'columns dropped by CASCADE are not restored' : null };
       }
       return irreversible(`${f.statement_type} cannot be reversed automatically`);
     }
@@ -198,7 +198,7 @@ function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex):
       return irreversible(`${f.statement_type} changes data; it cannot be reversed automatically (restore from a backup or write a compensating statement)`);
     case 'AlterEnumStmt':
       return b.oldVal
-        ? { sql: `ALTER TYPE ${quoteQualified(qualify(names(b.typeName).join('.')))} RENAME VALUE '${String(b.newVal).replace(/'/g, "''")}' TO '${String(b.oldVal).replace(/'/g, "''")}'`, reversible: true, warning: null }
+        ? { sql: `ALTER TYPE ${quoteQualified(qualify(names(b.typeName).join('.')))} RENAME VALUE ${quoteLiteral(String(b.newVal))} TO ${quoteLiteral(String(b.oldVal))}`, reversible: true, warning: null }
         : irreversible('PostgreSQL cannot remove an enum value; recreate the type to undo it');
     case 'VariableSetStmt':
     case 'TransactionStmt':

@@ -1,4 +1,4 @@
-import { quoteIdent } from '../analysis/sql-ident';
+import { quoteIdent } from '../pg/quote';
 import type { SchemaSnapshot } from '../introspection/schema-snapshot';
 import type { CloneState } from './sandbox-cache';
 import type { SandboxSession } from './sandbox-session';

@@ -1,6 +1,6 @@
 import { names, nodeBody, nodeKind, rangeVarName } from '../analysis/ast';
 import type { ParsedStatement } from '../analysis/parse-statements';
-import { quoteLiteral } from '../analysis/sql-ident';
+import { quoteLiteral, quoteQualified } from '../pg/quote';
 import type { StatementFacts } from '../analysis/statement-facts';
 import type { ValidationResult } from '../analysis/types';
 import type { SandboxSession } from './sandbox-session';
@@ -96,7 +96,7 @@ export async function rowCounts(db: SandboxSession, tables: readonly string[]): 
   if (!tables.length) return out;
   const present = (await db.query<{ t: string }>(`SELECT n.nspname || '.' || c.relname AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN ('r','p') AND n.nspname || '.' || c.relname = ANY($1)`, [tables])).rows.map((r) => r.t);
   if (!present.length) return out;
-  const sql = present.map((t, k) => `SELECT ${k} AS k, count(*)::int AS n FROM ${t.split('.').map((p) => `"${p.replace(/"/g, '""')}"`).join('.')}`).join(' UNION ALL ');
+  const sql = present.map((t, k) => `SELECT ${k} AS k, count(*)::int AS n FROM ${quoteQualified(t)}`).join(' UNION ALL ');
   for (const r of (await db.query<{ k: number; n: number }>(sql)).rows) out.set(present[r.k]!, r.n);
   return out;
 }

@@ -1,4 +1,4 @@
-import { quoteIdent, quoteLiteral, quoteQualified } from '../analysis/sql-ident';
+import { quoteIdent, quoteLiteral, quoteQualified } from '../pg/quote';
 import type { ColumnInfo, SchemaSnapshot, TableInfo } from '../introspection/schema-snapshot';
 import { qualifiedName } from '../introspection/schema-snapshot';
 

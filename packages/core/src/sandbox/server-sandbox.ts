@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { nodeBody } from '../analysis/ast';
 import type { ParsedStatement } from '../analysis/parse-statements';
-import { quoteIdent } from '../analysis/sql-ident';
+import { quoteIdent } from '../pg/quote';
 import type { StatementFacts } from '../analysis/statement-facts';
 import type { AffectedTable, SandboxResult } from '../analysis/types';
 import type { SchemaSnapshot } from '../introspection/schema-snapshot';

@@ -1,7 +1,7 @@
 import type { Classification, FunctionRef } from './classify-statement';
 import type { CatalogQueryable } from './catalog-queryable';
 import { type ReachedRow, reachInCatalog } from './catalog-reach';
-import { type BodyClassification, classifyAtomicDefinition, classifyFunctionBody, classifySqlBody } from './function-body';
+import { type BodyClassification, classifyAtomicDefinition, classifyFunctionBody, classifySqlBody } from './classify-statement';
 import { kindOfFunctionName, VOLATILE_ALLOW_LIST } from './function-policy';
 import type { Finding } from './guardrail';
 import type { ParsedStatement } from './parse-sql';

@@ -1,4 +1,4 @@
-import { parse } from 'libpg-query';
+import { parseTree } from '../pg/index';
 
 /** A parse-tree node as libpg-query gives it: `{ NodeType: { ...fields } }`. */
 type Node = Record<string, unknown>;
@@ -36,10 +36,9 @@ export async function validateSelect(sql: string): Promise<SelectValidation> {
   if (sql.trim() === '') return { ok: false, reason: 'The generated SQL is empty.' };
   let tree: { stmts?: Array<{ stmt?: Node }> };
   try {
-    tree = (await parse(sql)) as typeof tree;
+    tree = await parseTree(sql);
   } catch (error) {
-    const message = (error as { sqlDetails?: { message?: string } }).sqlDetails?.message ?? (error instanceof Error ? error.message : 'syntax error');
-    return { ok: false, reason: `Syntax error: ${message}.` };
+    return { ok: false, reason: `Syntax error: ${error instanceof Error ? error.message : 'syntax error'}.` };
   }
   const stmts = (tree.stmts ?? []).filter((s) => s.stmt);
   if (stmts.length === 0) return { ok: false, reason: 'The generated SQL holds no statement.' };

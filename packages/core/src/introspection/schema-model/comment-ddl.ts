@@ -1,4 +1,4 @@
-import { quoteIdent, quoteLiteral } from '../../analysis/sql-ident';
+import { quoteIdent, quoteLiteral } from '../../pg/quote';
 import type { SchemaSnapshot, TableInfo } from '../schema-snapshot';
 import { RANK, type DdlNode } from './ddl-statement';
 import { label, qname } from './names';

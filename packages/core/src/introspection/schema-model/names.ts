@@ -1,4 +1,4 @@
-import { quoteIdent } from '../../analysis/sql-ident';
+import { quoteIdent } from '../../pg/quote';
 
 /** `schema.name` quoted for SQL, both parts through the one quoting helper. */
 export const qname = (schema: string, name: string): string => `${quoteIdent(schema)}.${quoteIdent(name)}`;

@@ -1,4 +1,4 @@
-import { quoteIdent } from '../../analysis/sql-ident';
+import { quoteIdent } from '../../pg/quote';
 import { qualifiedName, type SchemaSnapshot } from '../schema-snapshot';
 import { commentNodes } from './comment-ddl';
 import { RANK, type DdlNode, type SchemaDdl, type SkippedObject } from './ddl-statement';

@@ -1,4 +1,4 @@
-import { quoteIdent } from '../../analysis/sql-ident';
+import { quoteIdent } from '../../pg/quote';
 import { qualifiedName, type ColumnInfo, type SchemaSnapshot, type SequenceInfo, type TableInfo } from '../schema-snapshot';
 import { RANK, type DdlNode } from './ddl-statement';
 import { label, qname } from './names';

@@ -3,7 +3,7 @@ import { type RewriteRule } from './rewrite-context';
 import { singleTable } from './resolve-column';
 import { conjunctsOf, type SelectBody } from './select-levels';
 import { fromAliases } from '../query-shape';
-import { walkAst } from '../sql-parser';
+import { walkAst } from '../../pg/index';
 
 const AGGS = new Set(['count', 'sum', 'min', 'max', 'avg']);
 type AExpr = { kind: string; lexpr: unknown; rexpr: unknown; name: Array<{ String?: { sval?: string } }> };

@@ -1,5 +1,5 @@
 import { cloneAst, operatorOf, stmtToSql } from '../ast-sql';
-import { walkAst } from '../sql-parser';
+import { walkAst } from '../../pg/index';
 import { ast, type RewriteRule } from './rewrite-context';
 import type { SelectBody } from './select-levels';
 

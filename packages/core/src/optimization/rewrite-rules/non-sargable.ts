@@ -1,5 +1,5 @@
 import { cloneAst, exprToSql, operatorOf, stmtToSql, unwrapCasts } from '../ast-sql';
-import { walkAst } from '../sql-parser';
+import { walkAst } from '../../pg/index';
 import { ast, type RewriteRule } from './rewrite-context';
 import { resolveColumn } from './resolve-column';
 import { conjunctsOf, selectBodies } from './select-levels';

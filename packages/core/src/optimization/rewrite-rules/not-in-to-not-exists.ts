@@ -1,5 +1,5 @@
 import { cloneAst, columnRefFields, stmtToSql } from '../ast-sql';
-import { walkAst } from '../sql-parser';
+import { walkAst } from '../../pg/index';
 import { ast, type RewriteRule } from './rewrite-context';
 import { hasOuterJoin, resolveColumn, singleTable } from './resolve-column';
 import { selectBodies, type SelectBody } from './select-levels';

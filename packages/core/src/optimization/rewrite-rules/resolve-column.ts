@@ -1,7 +1,7 @@
 import { columnRefFields, unwrapCasts } from '../ast-sql';
 import type { CatalogTable, LiveCatalog } from '../live-catalog';
 import { fromAliases } from '../query-shape';
-import { walkAst } from '../sql-parser';
+import { walkAst } from '../../pg/index';
 
 export interface ResolvedColumn {
   table: CatalogTable;

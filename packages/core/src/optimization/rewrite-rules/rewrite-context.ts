@@ -1,6 +1,6 @@
 import type { RankedDocumentChunk } from '../../context/document-context';
 import type { LiveCatalog } from '../live-catalog';
-import type { AstNode } from '../sql-parser';
+import type { AstNode } from '../../pg/index';
 import type { OptimizableKind } from '../statement-check';
 
 /** What every rewrite rule reads. Rules must not mutate `stmt`: they clone it. */

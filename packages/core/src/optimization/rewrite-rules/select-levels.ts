@@ -1,4 +1,4 @@
-import { walkAst } from '../sql-parser';
+import { walkAst } from '../../pg/index';
 
 /** A SELECT level of an AST (a `SelectStmt` body) with the fields rules read and edit. */
 export interface SelectBody {

@@ -1,3 +1,4 @@
+import { quoteLiteral } from '../../pg/quote';
 import type { GeneratedSql, GenerationRequest, SqlGenerator } from '../language-model';
 import { findComparisons } from './comparisons';
 import { findDateRange } from './date-ranges';
@@ -17,7 +18,7 @@ const AGGREGATE_WORDS: Array<[RegExp, Aggregate]> = [
   [/\b(minimum|min|lowest|smallest|cheapest|least expensive|earliest)\b/, 'min'],
 ];
 
-const sqlString = (v: string): string => `'${v.replace(/'/g, "''")}'`;
+const sqlString = quoteLiteral;
 
 /** A SELECT under construction. */
 class Plan {

@@ -1,3 +1,4 @@
+import { quoteIdent } from '../../pg/quote';
 import type { ColumnInfo, EnumInfo, TableInfo } from '../../introspection/schema-snapshot';
 import { identifierStems } from './words';
 
@@ -26,7 +27,6 @@ const DATE = new Set(['date', 'timestamp', 'timestamptz']);
 /** Name parts that say nothing about meaning. */
 const TRIVIAL = new Set(['id', 'at', 'is', 'ha', 'on', 'the', 'of', 'fk', 'num', 'no']);
 
-const quoteIdent = (name: string): string => (/^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`);
 
 function kindOf(column: ColumnInfo, enums: readonly EnumInfo[]): { kind: ColumnKind; values: string[] } {
   const udt = column.udt_name.replace(/^_/, '');

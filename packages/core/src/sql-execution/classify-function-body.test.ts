@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAtomicDefinition, classifyFunctionBody, scanProceduralBody } from './function-body';
+import { classifyAtomicDefinition, classifyFunctionBody, scanProceduralBody } from './classify-statement';
 import { parseSql } from './parse-sql';
 
 const worst = (findings: Array<{ kind: string }>): string => {

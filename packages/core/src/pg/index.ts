@@ -1,0 +1,8 @@
+/**
+ * The one SQL foundation: every parse, deparse and quoted identifier or literal the service
+ * handles goes through this module.
+ */
+export { type AstNode, nodeKind, type ParseTree, walkAst } from './ast';
+export { deparse } from './deparse';
+export { ensureParser, parsesCleanly, parseTree, parseTreeSync, type SqlStatement, SqlSyntaxError, splitStatements, statementIndexAt, statementsOf } from './parser';
+export { quoteIdent, quoteLiteral, quoteName, quoteQualified } from './quote';
