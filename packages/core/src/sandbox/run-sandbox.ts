@@ -9,6 +9,7 @@ import { type CloneState, type PreparedSandbox, type SandboxImageCache, sandboxC
 import { prepareSandboxSpare, takeSandboxDatabase } from './sandbox-pool';
 import { runInSandbox } from './sandbox-run';
 import { pgliteSession } from './sandbox-session';
+import { runOnSandboxThread, type SandboxJob, sandboxThreadsAvailable } from './sandbox-threads';
 import { extensionsPgliteLacks, runServerSandbox, type SandboxServerOptions } from './server-sandbox';
 import { schemaDdl } from './schema-ddl';
 import { syntheticRowsScript } from './synthetic-rows';
@@ -33,7 +34,16 @@ export interface SandboxOptions {
   cache?: SandboxImageCache | false;
   /** A dedicated throwaway PostgreSQL server to run on instead of PGlite (see its `mode` for when). */
   server?: SandboxServerOptions;
+  /**
+   * Hard deadline of a PGlite run, clone included, ms (default `timeoutMs` + 30 s). PGlite runs
+   * on a sandbox thread where one exists; past the deadline the thread is terminated and the run
+   * fails with `check: deadline`. Without threads (a bundled cloud function) it is not enforced.
+   */
+  deadlineMs?: number;
+  /** Sandbox threads at most (default 2). */
+  maxThreads?: number;
 }
+
 
 /** Sandbox runs in progress in this process (a spare is only prepared when none is left). */
 let running = 0;
@@ -108,9 +118,10 @@ async function clonedDatabase(snapshot: SchemaSnapshot, rowsPerTable: number, op
 
 /**
  * The sandbox on an in-process PGlite: a fresh instance from the cached clone of the snapshot
- * (or cloned into now), closed after the run; once no run is left, a spare is prepared.
+ * (or cloned into now), closed after the run; once no run is left, a spare is prepared. Called
+ * on a sandbox thread (sandbox-worker.ts), or in this thread where there are none.
  */
-function runPgliteSandbox(snapshot: SchemaSnapshot, parsed: readonly ParsedStatement[], facts: readonly StatementFacts[], affected: readonly AffectedTable[][], options: SandboxOptions): Promise<SandboxResult> {
+export function runPgliteSandbox(snapshot: SchemaSnapshot, parsed: readonly ParsedStatement[], facts: readonly StatementFacts[], affected: readonly AffectedTable[][], options: SandboxOptions): Promise<SandboxResult> {
   let db: PGlite | undefined;
   let nextImage: DataDirImage | undefined;
   running++;
@@ -136,6 +147,35 @@ function runPgliteSandbox(snapshot: SchemaSnapshot, parsed: readonly ParsedState
   );
 }
 
+/** The default hard deadline beyond the apply budget: the clone of a large schema needs time too. */
+const CLONE_ALLOWANCE_MS = 30_000;
+
+/**
+ * A PGlite run off the request loop, on a sandbox thread with a hard deadline, whenever it can
+ * be: not with a custom database source or cache (tests), which cannot cross to a thread.
+ */
+async function runPglite(snapshot: SchemaSnapshot, parsed: readonly ParsedStatement[], facts: readonly StatementFacts[], affected: readonly AffectedTable[][], options: SandboxOptions): Promise<SandboxResult> {
+  if (options.createDatabase || options.cache !== undefined || !sandboxThreadsAvailable()) return runPgliteSandbox(snapshot, parsed, facts, affected, options);
+  const started = Date.now();
+  const deadlineMs = options.deadlineMs ?? (options.timeoutMs ?? 10_000) + CLONE_ALLOWANCE_MS;
+  const job: SandboxJob = { snapshot, parsed, facts, affected, options: { timeoutMs: options.timeoutMs, rowsPerTable: options.rowsPerTable } };
+  const outcome = await runOnSandboxThread(job, deadlineMs, { maxThreads: options.maxThreads ?? 2 });
+  if (outcome.kind === 'result') return outcome.result;
+  const detail =
+    outcome.kind === 'deadline'
+      ? `The sandbox did not finish within ${Math.round(deadlineMs / 1000)} s and was stopped: a statement runs without end (an endless loop, a runaway recursive query) or takes too long on the sandbox's rows. No approval token is issued.`
+      : `The sandbox stopped unexpectedly (${outcome.message}). No approval token is issued.`;
+  return {
+    passed: false,
+    migration_applied: false,
+    migration_error: detail,
+    tables_created: 0,
+    rows_inserted: 0,
+    validation_results: [{ check: outcome.kind === 'deadline' ? 'deadline' : 'sandbox_stopped', passed: false, detail }],
+    duration_ms: Date.now() - started,
+  };
+}
+
 /** Whether the clone lacked an object the migration touches (the `schema_cloned` check failed). */
 const cloneBlocked = (r: SandboxResult): boolean => r.validation_results.some((v) => v.check === 'schema_cloned' && !v.passed);
 
@@ -155,7 +195,7 @@ export async function runSandbox(
 ): Promise<SandboxResult> {
   const server = options.server;
   if (server && (server.mode === 'always' || extensionsPgliteLacks(snapshot).length)) return runServerSandbox(snapshot, parsed, facts, affected, server, options);
-  const local = await runPgliteSandbox(snapshot, parsed, facts, affected, options);
+  const local = await runPglite(snapshot, parsed, facts, affected, options);
   if (!server || !cloneBlocked(local)) return local;
   // PGlite could not clone an object the migration uses (an unsupported type, collation...):
   // the server can, so its result is the answer.

@@ -91,3 +91,14 @@ export function sandboxServerSettings(env: Readonly<Record<string, string | unde
   }
   return { url, mode: rawMode as SandboxServerMode };
 }
+
+/** Hard deadline and thread count of PGlite sandbox runs (`DBOPS_SANDBOX_DEADLINE_MS`, `DBOPS_SANDBOX_THREADS`). */
+export function sandboxRunSettings(env: Readonly<Record<string, string | undefined>>): { deadlineMs?: number; maxThreads?: number } {
+  const positive = (v: string | undefined): number | undefined => {
+    const n = Number(v);
+    return v !== undefined && Number.isInteger(n) && n > 0 ? n : undefined;
+  };
+  const deadlineMs = positive(env.DBOPS_SANDBOX_DEADLINE_MS);
+  const maxThreads = positive(env.DBOPS_SANDBOX_THREADS);
+  return { ...(deadlineMs ? { deadlineMs } : {}), ...(maxThreads ? { maxThreads } : {}) };
+}

@@ -3,7 +3,7 @@ import { APPROVAL_KEY_SECRET, issueApprovalToken } from '@dbops/core/approval/ap
 import { findRelevantDocumentChunks } from '@dbops/core/context/document-context';
 import { getConnection } from '@dbops/core/connections/connection-service';
 import { ensureSnapshot } from '@dbops/core/introspection/introspect-connection';
-import { sandboxServerSettings } from '@dbops/core/sandbox/sandbox-server-settings';
+import { sandboxRunSettings, sandboxServerSettings } from '@dbops/core/sandbox/sandbox-server-settings';
 import { z } from 'zod';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { bare } from '../http/responses';
@@ -32,11 +32,13 @@ export const handler = defineHandler('migrations-analyze', {
     const connectionId = params.connection_id;
     const snapshot = await ensureSnapshot(deps, auth.userId, connectionId);
     const server = sandboxServerSettings(container.settings.env);
+    const run = sandboxRunSettings(container.settings.env);
     const report = await analyzeMigration(body.sql, snapshot, {
       connectionId,
       // With a sandbox server, its address is checked against this connection's before use.
       sandbox: server
         ? {
+            ...run,
             server: {
               ...server,
               analysedDatabase: async () => {
@@ -45,7 +47,7 @@ export const handler = defineHandler('migrations-analyze', {
               },
             },
           }
-        : true,
+        : run,
       findDocuments: ({ query, tableNames }) => findRelevantDocumentChunks(deps.store, deps.embedder, { userId: auth.userId, connectionId, query, tableNames, limit: 5 }),
     });
     if (report.sandbox_result.passed) {

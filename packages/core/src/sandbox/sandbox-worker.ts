@@ -1,0 +1,15 @@
+import { parentPort } from 'node:worker_threads';
+import { runPgliteSandbox } from './run-sandbox';
+import type { SandboxJob } from './sandbox-threads';
+
+// A sandbox thread: runs PGlite sandboxes one at a time, off the service's request loop. Its
+// clone cache and spare instance stay warm between runs; the parent terminates the thread when
+// a run passes its deadline (PGlite runs synchronously in WebAssembly and cannot be cancelled).
+parentPort?.on('message', async (job: SandboxJob) => {
+  try {
+    const result = await runPgliteSandbox(job.snapshot, job.parsed, job.facts, job.affected, job.options);
+    parentPort?.postMessage({ ok: true, result });
+  } catch (error) {
+    parentPort?.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) });
+  }
+});

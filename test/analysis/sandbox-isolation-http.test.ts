@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ConnectedRuntime, startConnectedRuntime } from '../support/connections';
+
+// A deadline short enough for a test, long enough for a thread to start and clone under load.
+const DEADLINE_MS = 12_000;
+let env: ConnectedRuntime;
+let otherKey: string;
+
+beforeAll(async () => {
+  env = await startConnectedRuntime({
+    prefix: 'isolation',
+    user: 'loop-author',
+    setupSql: 'CREATE TABLE accounts (id int PRIMARY KEY, name text NOT NULL)',
+    env: { DBOPS_SANDBOX_DEADLINE_MS: String(DEADLINE_MS) },
+  });
+  otherKey = await env.t.apiKey('bystander');
+}, 120_000);
+afterAll(() => env?.close());
+
+const analyze = (sql: string) => env.t.request('POST', `/connections/${env.connectionId}/migrations/analyze`, { apiKey: env.apiKey, body: { sql } });
+
+describe('one analysis cannot stop the service', { timeout: 120_000 }, () => {
+  it.each([
+    ['an endless DO loop', 'DO $$ BEGIN LOOP END LOOP; END $$'],
+    ['a runaway recursive query', 'CREATE TABLE runaway AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) AS n FROM r'],
+    ['a huge CREATE TABLE AS', 'CREATE TABLE huge AS SELECT g, md5(g::text) AS h FROM generate_series(1, 2000000000) g'],
+  ])('%s: other requests answer meanwhile, and the analysis ends at its deadline without a token', async (_, sql) => {
+    const started = Date.now();
+    let analysisDone = false;
+    const analysis = analyze(sql).then((r) => {
+      analysisDone = true;
+      return r;
+    });
+    // Give the run time to start and block its thread.
+    await new Promise((r) => setTimeout(r, 1500));
+    for (let i = 0; i < 3; i++) {
+      const t0 = Date.now();
+      const [health, theirs] = await Promise.all([env.t.request('GET', '/health'), env.t.request('GET', '/billing/balance', { apiKey: otherKey })]);
+      expect(health.status).toBe(200);
+      expect(theirs.status).toBe(200);
+      // Answered while the sandbox was still busy, and well inside the deadline.
+      expect(Date.now() - t0).toBeLessThan(DEADLINE_MS / 2);
+    }
+    expect(analysisDone).toBe(false);
+    const res = await analysis;
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.approval_token ?? null).toBeNull();
+    expect(res.body.sandbox_result.passed).toBe(false);
+    expect(res.body.sandbox_result.validation_results).toContainEqual(expect.objectContaining({ check: 'deadline', passed: false }));
+    expect(res.body.sandbox_result.migration_error).toMatch(/did not finish within 12 s and was stopped/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(DEADLINE_MS - 100);
+  });
+
+  it('runs the next analysis normally on a fresh thread', async () => {
+    const res = await analyze('ALTER TABLE accounts ADD COLUMN email text');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.sandbox_result.passed, JSON.stringify(res.body.sandbox_result)).toBe(true);
+    expect(res.body.approval_token).toEqual(expect.any(String));
+  });
+});
