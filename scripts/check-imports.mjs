@@ -12,7 +12,8 @@ const PACKAGE_DEPS = {
   core: [],
   adapters: ['core'],
   functions: ['core', 'adapters'],
-  local: ['core', 'functions', 'adapters'],
+  // The local runtime serves the console: it builds and reads packages/web.
+  local: ['core', 'functions', 'adapters', 'web'],
   mcp: ['functions', 'core'],
   cli: ['core', 'functions'],
   web: [],

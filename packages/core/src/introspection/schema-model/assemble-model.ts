@@ -10,7 +10,7 @@ import type { SchemaRow } from '../queries/schemas';
 import type { StatisticsRow } from '../queries/statistics';
 import type { UncapturedRow } from '../queries/uncaptured';
 import type { TriggerRow } from '../queries/triggers';
-import { quoteLiteral } from '../../analysis/sql-ident';
+import { quoteLiteral } from '../../pg/quote';
 import { qname } from './names';
 import { objectId, type PolicyInfo, type RoutineInfo, type SchemaModel, type TypeInfo } from './schema-model';
 
