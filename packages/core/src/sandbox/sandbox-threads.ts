@@ -39,11 +39,12 @@ let tsxUrl: string | undefined;
 const tsxApi = (): string => (tsxUrl ??= pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href);
 
 const idle: Worker[] = [];
-const waiting: Array<(w: Worker) => void> = [];
+const waiting: Array<(w: Worker | null) => void> = [];
 const retired = new WeakSet<Worker>();
 let live = 0;
 
-function spawn(): Worker {
+/** A new thread, once its modules are loaded; null when it could not start. */
+function spawn(): Promise<Worker | null> {
   live++;
   // The worker's source is TypeScript: the thread registers tsx's loader first, as the service
   // itself runs through tsx (a thread does not inherit the parent's loader hooks).
@@ -55,13 +56,22 @@ function spawn(): Worker {
     const i = idle.indexOf(worker);
     if (i >= 0) idle.splice(i, 1);
   });
-  return worker;
+  return new Promise((resolve) => {
+    const onReady = (m: { ready?: boolean }) => {
+      if (!m.ready) return;
+      worker.off('message', onReady);
+      resolve(worker);
+    };
+    worker.on('message', onReady);
+    worker.once('error', () => resolve(null));
+    worker.once('exit', () => resolve(null));
+  });
 }
 
-function acquire(options: SandboxThreadOptions): Promise<Worker> {
+function acquire(options: SandboxThreadOptions): Promise<Worker | null> {
   const free = idle.pop();
   if (free) return Promise.resolve(free);
-  if (live < options.maxThreads) return Promise.resolve(spawn());
+  if (live < options.maxThreads) return spawn();
   return new Promise((resolve) => waiting.push(resolve));
 }
 
@@ -73,7 +83,8 @@ function release(worker: Worker): void {
 
 /** A slot freed by a terminated thread goes to the next waiting run, on a new thread. */
 function replace(options: SandboxThreadOptions): void {
-  if (waiting.length && live < options.maxThreads) waiting.shift()?.(spawn());
+  const next = waiting.length && live < options.maxThreads ? waiting.shift() : undefined;
+  if (next) void spawn().then(next);
 }
 
 /**
@@ -83,6 +94,10 @@ function replace(options: SandboxThreadOptions): void {
  */
 export async function runOnSandboxThread(job: SandboxJob, deadlineMs: number, options: SandboxThreadOptions): Promise<ThreadOutcome> {
   const worker = await acquire(options);
+  if (!worker) {
+    replace(options);
+    return { kind: 'failed', message: 'a sandbox thread could not start' };
+  }
   return new Promise<ThreadOutcome>((resolve) => {
     let settled = false;
     const finish = (outcome: ThreadOutcome, keep: boolean) => {

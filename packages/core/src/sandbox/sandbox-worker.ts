@@ -13,3 +13,5 @@ parentPort?.on('message', async (job: SandboxJob) => {
     parentPort?.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) });
   }
 });
+// Loaded: the parent starts a run's deadline only now, so a slow start is not counted against it.
+parentPort?.postMessage({ ready: true });
