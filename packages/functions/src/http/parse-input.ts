@@ -1,14 +1,18 @@
 import { RequestValidationError, type ValidationIssue } from '@dbops/core/errors/validation-error';
 import type { z } from 'zod';
 import { bodyBytes, type ApiEvent } from './event';
+import { maskSecrets } from './mask-secrets';
 import { toValidationIssue } from './zod-issues';
 
 /** Validates `value` against `schema`, throwing the spec's validation error at `location`. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, location: string): z.output<S> {
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
-  throw new RequestValidationError(result.error.issues.map((i) => toValidationIssue(i, location, value)));
+  throw new RequestValidationError(result.error.issues.map((i) => masked(toValidationIssue(i, location, value))));
 }
+
+/** An issue whose `input` and `ctx` echo nothing secret. */
+const masked = (issue: ValidationIssue): ValidationIssue => ({ ...issue, input: maskSecrets(issue.input), ctx: maskSecrets(issue.ctx) as ValidationIssue['ctx'] });
 
 /** The JSON body, or a validation error saying why it is not JSON. */
 export function readJsonBody(event: ApiEvent): unknown {
@@ -28,8 +32,9 @@ export function readJsonBody(event: ApiEvent): unknown {
       msg: 'JSON decode error',
       type: 'json_invalid',
       input: {},
+      // The parser's message quotes part of the text, which may hold a connection string.
       ctx: { error: reason },
     };
-    throw new RequestValidationError([issue]);
+    throw new RequestValidationError([masked(issue)]);
   }
 }
