@@ -7,6 +7,8 @@ export interface Finding {
   message: string;
   statementIndex: number | null;
   saferAlternative: string | null;
+  /** "line 3, column 5" in the analyzed SQL, when the finding says where. */
+  location: string | null;
 }
 
 const str = (f: RawFinding, ...keys: string[]): string | null => {
@@ -26,9 +28,9 @@ const num = (f: RawFinding, ...keys: string[]): number | null => {
 };
 
 function alternative(f: RawFinding): string | null {
-  const direct = str(f, 'safer_alternative', 'safe_alternative', 'alternative', 'suggestion', 'fix', 'help');
+  const direct = str(f, 'safer', 'safer_alternative', 'safe_alternative', 'alternative', 'suggestion', 'fix', 'help');
   if (direct) return direct;
-  const nested = f.safer_alternative ?? f.alternative ?? f.fix;
+  const nested = f.safer ?? f.safer_alternative ?? f.alternative ?? f.fix;
   if (nested && typeof nested === 'object') {
     const n = nested as RawFinding;
     const parts = [str(n, 'description', 'explanation', 'summary'), str(n, 'sql', 'example')].filter((p): p is string => p !== null);
@@ -37,8 +39,17 @@ function alternative(f: RawFinding): string | null {
   return null;
 }
 
+function location(f: RawFinding): string | null {
+  const l = f.location;
+  if (!l || typeof l !== 'object') return null;
+  const { line, column } = l as RawFinding;
+  if (typeof line !== 'number') return null;
+  return typeof column === 'number' ? `line ${line}, column ${column}` : `line ${line}`;
+}
+
 /**
- * The report's structured `findings` when present; otherwise its warnings (the whole
+ * The report's structured `findings` (issue #17: `{rule, severity, statement_index, message,
+ * safer, location: {line, column}}`) when present; otherwise its warnings (the whole
  * migration's and each statement's), so older reports still show what they flag.
  */
 export function findingsOf(report: AnalysisReport): { source: 'findings' | 'warnings'; items: Finding[] } {
@@ -51,6 +62,7 @@ export function findingsOf(report: AnalysisReport): { source: 'findings' | 'warn
         message: str(f, 'message', 'title', 'description') ?? JSON.stringify(f),
         statementIndex: num(f, 'statement_index', 'statement'),
         saferAlternative: alternative(f),
+        location: location(f),
       })),
     };
   }
@@ -61,11 +73,11 @@ export function findingsOf(report: AnalysisReport): { source: 'findings' | 'warn
     for (const w of s.warnings) {
       seen.add(`Statement ${s.index}: ${w}`);
       seen.add(w);
-      items.push({ rule: null, severity: 'warning', message: w, statementIndex: s.index, saferAlternative: null });
+      items.push({ rule: null, severity: 'warning', message: w, statementIndex: s.index, saferAlternative: null, location: null });
     }
   }
   for (const w of report.warnings) {
-    if (!seen.has(w)) items.push({ rule: null, severity: 'warning', message: w, statementIndex: null, saferAlternative: null });
+    if (!seen.has(w)) items.push({ rule: null, severity: 'warning', message: w, statementIndex: null, saferAlternative: null, location: null });
   }
   return { source: 'warnings', items };
 }

@@ -76,8 +76,21 @@ describe('findings', () => {
   });
 
   it('reads structured findings and their safer alternative', () => {
-    const f = findingsOf(report({ findings: [{ rule: 'lock-timeout', severity: 'error', message: 'm', statement_index: 2, safer_alternative: { description: 'd', sql: 'SET lock_timeout' } }] }));
-    expect(f).toEqual({ source: 'findings', items: [{ rule: 'lock-timeout', severity: 'error', message: 'm', statementIndex: 2, saferAlternative: 'd\nSET lock_timeout' }] });
+    const f = findingsOf(
+      report({
+        findings: [
+          { rule: 'require-lock-timeout', severity: 'warning', statement_index: 1, message: 'm', safer: 'SET lock_timeout', location: { line: 3, column: 1 } },
+          { rule: 'x', severity: 'error', message: 'n', safer_alternative: { description: 'd', sql: 'SELECT 1' } },
+        ],
+      }),
+    );
+    expect(f).toEqual({
+      source: 'findings',
+      items: [
+        { rule: 'require-lock-timeout', severity: 'warning', message: 'm', statementIndex: 1, saferAlternative: 'SET lock_timeout', location: 'line 3, column 1' },
+        { rule: 'x', severity: 'error', message: 'n', statementIndex: null, saferAlternative: 'd\nSELECT 1', location: null },
+      ],
+    });
   });
 });
 

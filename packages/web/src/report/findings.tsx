@@ -13,6 +13,7 @@ export function Findings({ report }: { report: AnalysisReport }) {
             <div>
               <span class={`badge sev-${f.severity}`}>{f.severity}</span> {f.rule && <code>{f.rule}</code>}{' '}
               {f.statementIndex !== null && <span class="muted small">statement {f.statementIndex}</span>}
+              {f.location && <span class="muted small"> · {f.location}</span>}
             </div>
             <p>{f.message}</p>
             {f.saferAlternative && (
