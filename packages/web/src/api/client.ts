@@ -1,7 +1,7 @@
 import { credentialHeaders, getCredential } from './credential';
 
 /** Base of the API: same origin locally, the stage's API URL in a cloud build. */
-const API_BASE = `${(import.meta.env.VITE_DBOPS_API_URL ?? '').replace(/\/$/, '')}/api/v1`;
+export const API_BASE = `${(import.meta.env.VITE_DBOPS_API_URL ?? '').replace(/\/$/, '')}/api/v1`;
 
 /** Any non-2xx answer, with the service's code and a message fit to show. */
 export class ApiError extends Error {

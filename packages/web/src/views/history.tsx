@@ -1,3 +1,4 @@
+import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { endpoints } from '../api/endpoints';
 import { formatMs, formatTime } from '../lib/format';
@@ -35,8 +36,8 @@ export function HistoryView({ connectionId }: { connectionId: string }) {
             </thead>
             <tbody>
               {state.data.map((r) => (
-                <>
-                  <tr key={r.request_id}>
+                <Fragment key={r.request_id}>
+                  <tr>
                     <td>{formatTime(r.created_at)}</td>
                     <td>
                       <span class={`badge status-${r.status}`}>{r.status}</span>
@@ -50,14 +51,14 @@ export function HistoryView({ connectionId }: { connectionId: string }) {
                     <td class="num">{r.result ? formatMs(r.result.execution_time_ms) : '-'}</td>
                   </tr>
                   {open === r.request_id && (
-                    <tr key={`${r.request_id}-detail`} class="detail">
+                    <tr class="detail">
                       <td colSpan={4}>
                         <pre class="sql">{r.sql}</pre>
                         <RequestOutcome request={r} />
                       </td>
                     </tr>
                   )}
-                </>
+                </Fragment>
               ))}
             </tbody>
           </table>

@@ -1,3 +1,4 @@
+import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { endpoints } from '../api/endpoints';
 import type { SnapshotSummary, TableDetail } from '../api/types';
@@ -64,8 +65,8 @@ export function SchemaView({ connectionId }: { connectionId: string }) {
             </thead>
             <tbody>
               {tables.map((t) => (
-                <>
-                  <tr key={t.name}>
+                <Fragment key={t.name}>
+                  <tr>
                     <th scope="row">
                       <button type="button" class="link" aria-expanded={open === t.name} onClick={() => setOpen(open === t.name ? null : t.name)}>
                         {t.name}
@@ -84,7 +85,7 @@ export function SchemaView({ connectionId }: { connectionId: string }) {
                     </td>
                   </tr>
                   {open === t.name && (
-                    <tr key={`${t.name}-cols`} class="detail">
+                    <tr class="detail">
                       <td colSpan={5}>
                         <ul class="columns">
                           {t.columns.map((c) => (
@@ -99,7 +100,7 @@ export function SchemaView({ connectionId }: { connectionId: string }) {
                       </td>
                     </tr>
                   )}
-                </>
+                </Fragment>
               ))}
             </tbody>
           </table>

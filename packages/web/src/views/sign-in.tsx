@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { ApiError } from '../api/client';
+import { API_BASE, ApiError } from '../api/client';
 import { type Credential, credentialHeaders, parseCredential } from '../api/credential';
 
 /**
@@ -18,8 +18,7 @@ export function SignIn({ onSignedIn }: { onSignedIn(c: Credential): void }) {
     setBusy(true);
     setError(null);
     try {
-      const base = `${(import.meta.env.VITE_DBOPS_API_URL ?? '').replace(/\/$/, '')}/api/v1`;
-      const res = await fetch(`${base}/connections`, { headers: credentialHeaders(credential) });
+      const res = await fetch(`${API_BASE}/connections`, { headers: credentialHeaders(credential) });
       if (!res.ok) throw new ApiError(res.status, 'FORBIDDEN', res.status === 403 ? 'The service refused this credential.' : `HTTP ${res.status}`);
       onSignedIn(credential);
     } catch (err) {
