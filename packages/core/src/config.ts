@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { sandboxServerSettings } from './sandbox/sandbox-server-settings';
 
 /** Settings every part of the service reads. Built once per process from the environment. */
 export interface ServiceSettings {
@@ -26,8 +25,6 @@ const positiveInt = (value: string | undefined, fallback: number, name: string):
 
 /** Reads {@link ServiceSettings} from an environment (defaults documented in docs/configuration.md). */
 export function loadSettings(env: Readonly<Record<string, string | undefined>> = process.env): ServiceSettings {
-  // Read again where used; checked here so that a bad value stops the process at start.
-  sandboxServerSettings(env);
   return {
     mode: env.DBOPS_MODE === 'cloud' ? 'cloud' : 'local',
     home: path.resolve(env.DBOPS_HOME ?? '.dbops'),

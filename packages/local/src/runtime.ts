@@ -1,3 +1,4 @@
+import { analysisSettings } from '@dbops/core/analysis/analysis-settings';
 import { createJwtVerifier } from '@dbops/core/auth/jwt-verifier';
 import { loadSettings } from '@dbops/core/config';
 import { migrate } from '@dbops/core/store/migrate';
@@ -63,6 +64,8 @@ async function openStore(databaseUrl: string | undefined, home: string, inMemory
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const env = options.env ?? process.env;
   const settings = loadSettings(env);
+  // Feature settings that can be wrong stop the process here, before it serves.
+  analysisSettings(settings.env);
   const store = await openStore(settings.databaseUrl, settings.home, options.inMemoryState ?? false);
   await migrate(store, serviceMigrations);
   const issuer = await loadLocalIssuer(settings.home);

@@ -1,3 +1,4 @@
+import { analysisSettings } from '@dbops/core/analysis/analysis-settings';
 import { createRemoteJwtVerifier, type JwtVerifier } from '@dbops/core/auth/jwt-verifier';
 import { loadSettings, type ServiceSettings } from '@dbops/core/config';
 import { migrate } from '@dbops/core/store/migrate';
@@ -36,6 +37,8 @@ export function getContainer(): Promise<Container> {
 
 async function createCloudContainer(settings: ServiceSettings): Promise<Container> {
   const env = settings.env;
+  // Feature settings that can be wrong stop the function at its first request.
+  analysisSettings(env);
   // PGlite (24 MB of WASM) is loaded only when it is the store, so cloud functions never pay for it.
   const store = settings.databaseUrl
     ? new PgStore({ connectionString: settings.databaseUrl })

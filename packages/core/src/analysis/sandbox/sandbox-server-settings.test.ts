@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadSettings } from '../config';
+import { analysisSettings } from '../analysis-settings';
 import { sameAddress, sandboxServerSettings } from './sandbox-server-settings';
 
 const URL_ = 'postgresql://sandbox:hunter2-secret@sandbox.internal:5433/postgres';
@@ -13,12 +13,12 @@ describe('sandbox server settings', () => {
   });
 
   it('stops the process at start on an unusable value, without quoting the URL', () => {
-    const bad = (env: Record<string, string>) => () => loadSettings(env);
+    const bad = (env: Record<string, string>) => () => analysisSettings(env);
     expect(bad({ DBOPS_SANDBOX_SERVER_MODE: 'sometimes' })).toThrow('DBOPS_SANDBOX_SERVER_MODE must be one of extensions, always, got "sometimes"');
     for (const url of ['mysql://u:hunter2-secret@h/db', 'postgresql://u:hunter2-secret@/db', 'postgresql://u:hunter2-secret@h:99999/db', 'postgresql://u:hunter2-secret@h/db?sslmode=allow']) {
       let message = '';
       try {
-        loadSettings({ DBOPS_SANDBOX_SERVER_URL: url });
+        analysisSettings({ DBOPS_SANDBOX_SERVER_URL: url });
       } catch (e) {
         message = (e as Error).message;
       }

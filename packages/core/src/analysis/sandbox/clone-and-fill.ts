@@ -1,5 +1,5 @@
-import { quoteIdent } from '../pg/quote';
-import type { SchemaSnapshot } from '../introspection/schema-snapshot';
+import { quoteIdent } from '../../pg/quote';
+import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
 import type { CloneState } from './sandbox-cache';
 import type { SandboxSession } from './sandbox-session';
 import type { DdlStep } from './schema-ddl';

@@ -1,6 +1,6 @@
-import { quoteIdent, quoteLiteral, quoteQualified } from '../pg/quote';
-import type { ColumnInfo, SchemaSnapshot, TableInfo } from '../introspection/schema-snapshot';
-import { qualifiedName } from '../introspection/schema-snapshot';
+import { quoteIdent, quoteLiteral, quoteQualified } from '../../pg/quote';
+import type { ColumnInfo, SchemaSnapshot, TableInfo } from '../../introspection/schema-snapshot';
+import { qualifiedName } from '../../introspection/schema-snapshot';
 
 /** One regenerated DDL statement and the object it creates (to report what could not be cloned). */
 export interface DdlStep {

@@ -3,10 +3,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ParsedStatement } from '../analysis/parse-statements';
-import type { StatementFacts } from '../analysis/statement-facts';
-import type { AffectedTable, SandboxResult } from '../analysis/types';
-import type { SchemaSnapshot } from '../introspection/schema-snapshot';
+import type { ParsedStatement } from '../parse-statements';
+import type { StatementFacts } from '../statement-facts';
+import type { AffectedTable, SandboxResult } from '../types';
+import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
 
 /** What a sandbox thread is given: everything a PGlite run needs, all of it cloneable. */
 export interface SandboxJob {

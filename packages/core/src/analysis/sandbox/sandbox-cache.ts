@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGzip, gunzip as gunzipCb } from 'node:zlib';
-import type { SchemaSnapshot } from '../introspection/schema-snapshot';
+import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
 import { type DataDirImage, decodeImage, encodeImageParts } from './data-dir-image';
 import type { DdlStep } from './schema-ddl';
 import type { SyntheticRowsResult } from './synthetic-rows';

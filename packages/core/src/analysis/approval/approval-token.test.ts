@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../errors/app-error';
+import { AppError } from '../../errors/app-error';
 import { issueApprovalToken, sqlDigest, verifyApprovalToken } from './approval-token';
 
 const now = new Date('2026-01-01T00:00:00Z');

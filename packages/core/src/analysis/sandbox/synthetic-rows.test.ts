@@ -1,8 +1,8 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildSnapshot } from '../analysis/snapshot-builder';
-import { shopSnapshot } from '../analysis/test-schema';
-import type { SchemaSnapshot } from '../introspection/schema-snapshot';
+import { buildSnapshot } from '../snapshot-builder';
+import { shopSnapshot } from '../test-schema';
+import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
 import { closeSandboxSpare, takeSandboxDatabase } from './sandbox-pool';
 import { pgliteSession } from './sandbox-session';
 import { schemaDdl } from './schema-ddl';

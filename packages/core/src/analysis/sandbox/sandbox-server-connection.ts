@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { isSslRefusal, tryConnect } from '../connections/connect-pg';
-import { parseConnectionString } from '../connections/connection-string';
+import { isSslRefusal, tryConnect } from '../../connections/connect-pg';
+import { parseConnectionString } from '../../connections/connection-string';
 
 /** Shown in the sandbox server's `pg_stat_activity.application_name`. */
 export const SANDBOX_APPLICATION_NAME = 'dbops-sandbox';

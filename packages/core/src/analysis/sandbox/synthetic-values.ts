@@ -1,4 +1,4 @@
-import type { ColumnInfo, EnumInfo } from '../introspection/schema-snapshot';
+import type { ColumnInfo, EnumInfo } from '../../introspection/schema-snapshot';
 
 const pad = (n: number, w: number): string => String(n).padStart(w, '0');
 

@@ -1,9 +1,9 @@
-import { type AstNode, names, nodeBody, nodeKind, rangeVarName } from '../analysis/ast';
-import type { ParsedStatement } from '../analysis/parse-statements';
-import { qualify, type SchemaIndex } from '../analysis/schema-index';
-import { quoteIdent, quoteLiteral, quoteQualified } from '../pg/quote';
-import type { StatementFacts } from '../analysis/statement-facts';
-import type { RollbackStep } from '../analysis/types';
+import { type AstNode, names, nodeBody, nodeKind, rangeVarName } from '../ast';
+import type { ParsedStatement } from '../parse-statements';
+import { qualify, type SchemaIndex } from '../schema-index';
+import { quoteIdent, quoteLiteral, quoteQualified } from '../../pg/quote';
+import type { StatementFacts } from '../statement-facts';
+import type { RollbackStep } from '../types';
 import { columnDdl, createTableDdl, foreignKeyDdls, indexDdls } from '../sandbox/schema-ddl';
 
 const NOTHING = '-- nothing to undo';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeStatements } from '../analysis/analyze-statements';
-import { parseStatements } from '../analysis/parse-statements';
-import { buildSchemaIndex } from '../analysis/schema-index';
-import { shopSnapshot } from '../analysis/test-schema';
+import { analyzeStatements } from '../analyze-statements';
+import { parseStatements } from '../parse-statements';
+import { buildSchemaIndex } from '../schema-index';
+import { shopSnapshot } from '../test-schema';
 import { rollbackPlan } from './rollback-plan';
 
 async function plan(sql: string) {

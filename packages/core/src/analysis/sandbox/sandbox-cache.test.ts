@@ -2,11 +2,11 @@ import { copyFileSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { analyzeStatements } from '../analysis/analyze-statements';
-import { parseStatements } from '../analysis/parse-statements';
-import { buildSchemaIndex } from '../analysis/schema-index';
-import { shopSnapshot } from '../analysis/test-schema';
-import type { SchemaSnapshot } from '../introspection/schema-snapshot';
+import { analyzeStatements } from '../analyze-statements';
+import { parseStatements } from '../parse-statements';
+import { buildSchemaIndex } from '../schema-index';
+import { shopSnapshot } from '../test-schema';
+import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
 import type { DataDirImage } from './data-dir-image';
 import { runSandbox } from './run-sandbox';
 import { type PreparedSandbox, SandboxImageCache, sandboxCacheKey, sandboxCacheOptionsFromEnv } from './sandbox-cache';

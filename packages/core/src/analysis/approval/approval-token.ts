@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { AppError } from '../errors/app-error';
+import { AppError } from '../../errors/app-error';
 
 /** Name of the HMAC signing key in the secret store. */
 export const APPROVAL_KEY_SECRET = 'approval-signing-key';

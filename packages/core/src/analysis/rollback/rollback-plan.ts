@@ -1,4 +1,4 @@
-import type { RollbackPlan, RollbackStep } from '../analysis/types';
+import type { RollbackPlan, RollbackStep } from '../types';
 
 function everyLineIsComment(text: string): boolean {
   for (let i = 0; ; ) {

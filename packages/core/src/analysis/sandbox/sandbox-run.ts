@@ -1,6 +1,6 @@
-import type { ParsedStatement } from '../analysis/parse-statements';
-import type { StatementFacts } from '../analysis/statement-facts';
-import type { AffectedTable, SandboxResult, ValidationResult } from '../analysis/types';
+import type { ParsedStatement } from '../parse-statements';
+import type { StatementFacts } from '../statement-facts';
+import type { AffectedTable, SandboxResult, ValidationResult } from '../types';
 import { firstLine, searchPathSql } from './clone-and-fill';
 import type { CloneState } from './sandbox-cache';
 import type { SandboxSession } from './sandbox-session';

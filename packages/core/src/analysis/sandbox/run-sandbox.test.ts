@@ -1,10 +1,10 @@
 import { tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
-import { analyzeStatements } from '../analysis/analyze-statements';
-import { parseStatements } from '../analysis/parse-statements';
-import { buildSchemaIndex } from '../analysis/schema-index';
-import { shopSnapshot, tenantShopSnapshot } from '../analysis/test-schema';
-import type { SchemaSnapshot } from '../introspection/schema-snapshot';
+import { analyzeStatements } from '../analyze-statements';
+import { parseStatements } from '../parse-statements';
+import { buildSchemaIndex } from '../schema-index';
+import { shopSnapshot, tenantShopSnapshot } from '../test-schema';
+import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
 import { runSandbox, type SandboxOptions } from './run-sandbox';
 import { SandboxImageCache } from './sandbox-cache';
 import { closeSandboxSpare } from './sandbox-pool';

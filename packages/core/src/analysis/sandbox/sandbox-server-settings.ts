@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { parseConnectionString } from '../connections/connection-string';
+import { parseConnectionString } from '../../connections/connection-string';
 
 /**
  * When the analysis sandbox uses the configured server: `extensions` only for snapshots PGlite

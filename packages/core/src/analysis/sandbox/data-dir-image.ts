@@ -1,5 +1,5 @@
 import { MemoryFS, PGlite } from '@electric-sql/pglite';
-import { pgliteExtensions } from '../store/pglite-template';
+import { pgliteExtensions } from '../../store/pglite-template';
 
 /**
  * A PGlite data directory held in memory: its directories, and its files as ranges of one

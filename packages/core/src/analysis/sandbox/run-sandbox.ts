@@ -1,8 +1,8 @@
 import type { PGlite } from '@electric-sql/pglite';
-import type { ParsedStatement } from '../analysis/parse-statements';
-import type { StatementFacts } from '../analysis/statement-facts';
-import type { AffectedTable, SandboxResult } from '../analysis/types';
-import type { SchemaSnapshot } from '../introspection/schema-snapshot';
+import type { ParsedStatement } from '../parse-statements';
+import type { StatementFacts } from '../statement-facts';
+import type { AffectedTable, SandboxResult } from '../types';
+import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
 import { cloneAndFill } from './clone-and-fill';
 import { captureDataDir, type DataDirImage } from './data-dir-image';
 import { type CloneState, type PreparedSandbox, type SandboxImageCache, sandboxCacheKey, sharedSandboxCache } from './sandbox-cache';

@@ -1,8 +1,8 @@
-import { names, nodeBody, nodeKind, rangeVarName } from '../analysis/ast';
-import type { ParsedStatement } from '../analysis/parse-statements';
-import { quoteLiteral, quoteQualified } from '../pg/quote';
-import type { StatementFacts } from '../analysis/statement-facts';
-import type { ValidationResult } from '../analysis/types';
+import { names, nodeBody, nodeKind, rangeVarName } from '../ast';
+import type { ParsedStatement } from '../parse-statements';
+import { quoteLiteral, quoteQualified } from '../../pg/quote';
+import type { StatementFacts } from '../statement-facts';
+import type { ValidationResult } from '../types';
 import type { SandboxSession } from './sandbox-session';
 
 /** Which objects must exist (or be gone) after the migration, derived from its statements. */

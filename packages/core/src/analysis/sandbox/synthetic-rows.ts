@@ -1,6 +1,6 @@
-import { quoteIdent, quoteLiteral, quoteQualified } from '../pg/quote';
-import type { EnumInfo, SchemaSnapshot, TableInfo } from '../introspection/schema-snapshot';
-import { qualifiedName } from '../introspection/schema-snapshot';
+import { quoteIdent, quoteLiteral, quoteQualified } from '../../pg/quote';
+import type { EnumInfo, SchemaSnapshot, TableInfo } from '../../introspection/schema-snapshot';
+import { qualifiedName } from '../../introspection/schema-snapshot';
 import type { SandboxSession } from './sandbox-session';
 import { tablesInDependencyOrder } from './schema-ddl';
 import { syntheticValue } from './synthetic-values';

@@ -1,5 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { createPgliteFromTemplate } from '../store/pglite-template';
+import { createPgliteFromTemplate } from '../../store/pglite-template';
 import { captureDataDir, type DataDirImage, startFromImage } from './data-dir-image';
 
 let base: Promise<DataDirImage> | undefined;
