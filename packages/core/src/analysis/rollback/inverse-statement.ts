@@ -4,7 +4,7 @@ import { qualify, type SchemaIndex } from '../schema-index';
 import { quoteIdent, quoteLiteral, quoteQualified } from '../../pg/quote';
 import type { StatementFacts } from '../statement-facts';
 import type { RollbackStep } from '../types';
-import { columnDdl, createTableDdl, foreignKeyDdls, indexDdls } from '../sandbox/schema-ddl';
+import { columnDdl, createTableDdl, foreignKeyDdls, indexDdls } from './recreate-ddl';
 
 const NOTHING = '-- nothing to undo';
 

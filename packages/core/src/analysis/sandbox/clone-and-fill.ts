@@ -2,7 +2,8 @@ import { quoteIdent } from '../../pg/quote';
 import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
 import type { CloneState } from './sandbox-cache';
 import type { SandboxSession } from './sandbox-session';
-import type { DdlStep } from './schema-ddl';
+import type { CloneDdl } from './clone-ddl';
+import { skippedObject } from './clone-skips';
 import { rowCounts } from './sandbox-validations';
 import { insertSyntheticRows } from './synthetic-rows';
 
@@ -28,8 +29,10 @@ export const searchPathSql = (path: readonly string[] | undefined): string | nul
  * Clones the schema into the session's database (one call when everything is supported, object
  * by object otherwise, recording what was refused) and fills it with synthetic rows.
  */
-export async function cloneAndFill(db: SandboxSession, snapshot: SchemaSnapshot, steps: readonly DdlStep[], rowsPerTable: number): Promise<CloneState> {
-  const skipped: CloneState['skipped'] = [];
+export async function cloneAndFill(db: SandboxSession, snapshot: SchemaSnapshot, ddl: CloneDdl, rowsPerTable: number): Promise<CloneState> {
+  const { steps } = ddl;
+  // What the snapshot holds but no statement recreates (operators, foreign tables...) is named too.
+  const skipped: CloneState['skipped'] = ddl.skipped.filter((s) => snapshot.model || s.object !== 'schema').map((s) => skippedObject(snapshot, s, s.reason));
   const setPath = searchPathSql(snapshot.search_path);
   if (setPath) await db.exec(setPath);
   try {
@@ -40,7 +43,7 @@ export async function cloneAndFill(db: SandboxSession, snapshot: SchemaSnapshot,
       try {
         await db.exec(s.sql);
       } catch (e) {
-        skipped.push({ object: `${s.kind} ${s.object}`, error: firstLine(e) });
+        skipped.push(skippedObject(snapshot, s, firstLine(e)));
       }
     }
   }

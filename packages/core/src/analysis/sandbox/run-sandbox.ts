@@ -11,7 +11,7 @@ import { runInSandbox } from './sandbox-run';
 import { pgliteSession } from './sandbox-session';
 import { runOnSandboxThread, type SandboxJob, sandboxThreadsAvailable } from './sandbox-threads';
 import { extensionsPgliteLacks, runServerSandbox, type SandboxServerOptions } from './server-sandbox';
-import { schemaDdl } from './schema-ddl';
+import { cloneDdl } from './clone-ddl';
 import { syntheticRowsScript } from './synthetic-rows';
 
 /** Sandbox settings. */
@@ -58,18 +58,18 @@ const building = new Map<string, Promise<PreparedSandbox | undefined>>();
  * it. `image` is what the instance started from (the next analysis most likely needs it again).
  */
 async function clonedDatabase(snapshot: SchemaSnapshot, rowsPerTable: number, options: SandboxOptions): Promise<{ db: PGlite; state: CloneState; image?: DataDirImage }> {
-  const steps = schemaDdl(snapshot);
+  const ddl = cloneDdl(snapshot);
   const cache = options.createDatabase ? false : (options.cache ?? sharedSandboxCache());
   if (cache === false) {
     const db = await (options.createDatabase ?? takeSandboxDatabase)();
     try {
-      return { db, state: await cloneAndFill(pgliteSession(db), snapshot, steps, rowsPerTable) };
+      return { db, state: await cloneAndFill(pgliteSession(db), snapshot, ddl, rowsPerTable) };
     } catch (e) {
       await db.close().catch(() => undefined);
       throw e;
     }
   }
-  const key = sandboxCacheKey(snapshot, steps, syntheticRowsScript(snapshot, rowsPerTable).sql, rowsPerTable);
+  const key = sandboxCacheKey(snapshot, ddl.steps, syntheticRowsScript(snapshot, rowsPerTable).sql, rowsPerTable);
   const startFrom = async (ready: PreparedSandbox | undefined) => {
     if (!ready) return undefined;
     try {
@@ -96,7 +96,7 @@ async function clonedDatabase(snapshot: SchemaSnapshot, rowsPerTable: number, op
       if (started) return started;
     }
     db = await takeSandboxDatabase();
-    const state = await cloneAndFill(pgliteSession(db), snapshot, steps, rowsPerTable);
+    const state = await cloneAndFill(pgliteSession(db), snapshot, ddl, rowsPerTable);
     let image: DataDirImage | undefined;
     try {
       await db.exec('CHECKPOINT'); // an instance started from the image then has no WAL to replay

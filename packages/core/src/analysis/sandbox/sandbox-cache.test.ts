@@ -11,7 +11,7 @@ import type { DataDirImage } from './data-dir-image';
 import { runSandbox } from './run-sandbox';
 import { type PreparedSandbox, SandboxImageCache, sandboxCacheKey, sandboxCacheOptionsFromEnv } from './sandbox-cache';
 import { closeSandboxSpare } from './sandbox-pool';
-import { schemaDdl } from './schema-ddl';
+import { cloneDdl } from './clone-ddl';
 import { syntheticRowsScript } from './synthetic-rows';
 
 const dirs: string[] = [];
@@ -30,7 +30,7 @@ class CountingCache extends SandboxImageCache {
   }
 }
 
-const keyOf = (s: SchemaSnapshot, rows = 3) => sandboxCacheKey(s, schemaDdl(s), syntheticRowsScript(s, rows).sql, rows);
+const keyOf = (s: SchemaSnapshot, rows = 3) => sandboxCacheKey(s, cloneDdl(s).steps, syntheticRowsScript(s, rows).sql, rows);
 
 const fakeEntry = (size: number, fill = 1): PreparedSandbox => ({
   image: { dirs: ['/d'], files: [{ path: '/d/f', start: 0, end: size }], bytes: new Uint8Array(size).fill(fill) } satisfies DataDirImage,

@@ -9,7 +9,8 @@ import { promisify } from 'node:util';
 import { createGzip, gunzip as gunzipCb } from 'node:zlib';
 import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
 import { type DataDirImage, decodeImage, encodeImageParts } from './data-dir-image';
-import type { DdlStep } from './schema-ddl';
+import type { DdlStep } from './clone-ddl';
+import type { SkippedCloneObject } from './clone-skips';
 import type { SyntheticRowsResult } from './synthetic-rows';
 
 const gunzip = promisify(gunzipCb);
@@ -18,14 +19,14 @@ const gunzip = promisify(gunzipCb);
  * Bump when what a cached image holds or how it is built changes (PGlite or pgvector upgrade,
  * start settings, clone or synthetic-row logic): older entries then never match.
  */
-const CACHE_VERSION = 'pglite-0.4-vector-1/sandbox-1';
+const CACHE_VERSION = 'pglite-0.4-vector-1/sandbox-3-schema-model';
 
 /** What cloning the schema and inserting the synthetic rows produced, besides the data directory. */
 export interface CloneState {
   /** Tables (`schema.name`) present after cloning. */
   created: string[];
   /** Objects PGlite refused while cloning, with PostgreSQL's message. */
-  skipped: { object: string; error: string }[];
+  skipped: SkippedCloneObject[];
   rows: SyntheticRowsResult;
   /** Row count of every created table once the synthetic rows are in. */
   countsBefore: [string, number][];

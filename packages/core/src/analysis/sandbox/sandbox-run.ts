@@ -5,6 +5,11 @@ import { firstLine, searchPathSql } from './clone-and-fill';
 import type { CloneState } from './sandbox-cache';
 import type { SandboxSession } from './sandbox-session';
 import { runValidations } from './sandbox-validations';
+import { describeSkipped, skippedInUse, type SkippedCloneObject } from './clone-skips';
+
+/** What the sandbox could not judge, plainly. */
+const uncloned = (blocking: readonly SkippedCloneObject[]): string =>
+  `The migration uses ${blocking.length === 1 ? 'an object' : 'objects'} the sandbox could not clone (${describeSkipped(blocking, 3)}), so the sandbox cannot vouch for it`;
 
 /** Statement types no sandbox runs because they act on the server, not the schema. */
 const SKIPPED = new Set(['VACUUM', 'VACUUM_FULL', 'ANALYZE', 'ALTER_SYSTEM', 'CREATE_DATABASE', 'DROP_DATABASE', 'CLUSTER', 'CHECKPOINT']);
@@ -59,13 +64,12 @@ export async function runInSandbox(
     const { skipped, rows } = opened.state;
     const created = new Set(opened.state.created);
     result.tables_created = created.size;
-    const touched = new Set(facts.flatMap((f) => [f.table, ...f.locks.map((l) => l.table)]).filter(Boolean));
-    const blocking = skipped.filter((s) => [...touched].some((t) => s.object.endsWith(` ${t}`)));
+    const blocking = skippedInUse(skipped, parsed, facts);
     const cloned: ValidationResult = {
       check: 'schema_cloned',
       passed: blocking.length === 0,
       detail: skipped.length
-        ? `${skipped.length} object(s) could not be cloned (${skipped.slice(0, 5).map((s) => `${s.object}: ${s.error}`).join('; ')})${blocking.length ? '' : ', none of them used by the migration'}`
+        ? `${skipped.length} object(s) could not be cloned (${describeSkipped(skipped)})${blocking.length ? `; the migration uses ${blocking.map((b) => b.object).join(', ')}` : ', none of them used by the migration'}`
         : `${created.size} table(s) cloned from the snapshot`,
     };
     result.validation_results.push(cloned);
@@ -93,6 +97,8 @@ export async function runInSandbox(
       } catch (e) {
         if (isTimeout(e)) throw sandboxTimeout(`exceeded ${budgetMs} ms in statement ${p.index}`);
         result.migration_error = `Statement ${p.index} (${f.statement_type}) failed: ${firstLine(e)}`;
+        // Not the migration's fault: say what the sandbox lacked rather than only "does not exist".
+        if (blocking.length) result.migration_error = `${uncloned(blocking)}; in the sandbox, ${result.migration_error.charAt(0).toLowerCase()}${result.migration_error.slice(1)}`;
         result.validation_results.push({ check: 'migration_applied', passed: false, detail: result.migration_error });
         return result;
       }
@@ -108,6 +114,7 @@ export async function runInSandbox(
     result.validation_results.push({ check: 'migration_applied', passed: true, detail: `${parsed.length} statement(s) applied` });
     result.validation_results.push(...(await runValidations(session, parsed, facts, before, dataChanged)));
     if (migrationElapsed() > budgetMs) result.migration_error = `sandbox timeout: exceeded ${budgetMs} ms`;
+    else if (blocking.length) result.migration_error = uncloned(blocking);
     result.passed = result.migration_error === null && result.validation_results.every((v) => v.passed);
     return result;
   } catch (e) {

@@ -13,7 +13,7 @@ import { runInSandbox, sandboxTimeout } from './sandbox-run';
 import { connectSandboxServer, sandboxServerError } from './sandbox-server-connection';
 import { type DatabaseAddress, databaseAddress, sameAddress, type SandboxServerSettings } from './sandbox-server-settings';
 import type { SandboxSession } from './sandbox-session';
-import { schemaDdl } from './schema-ddl';
+import { cloneDdl } from './clone-ddl';
 
 /** The sandbox server as the analysis uses it. */
 export interface SandboxServerOptions extends SandboxServerSettings {
@@ -119,7 +119,7 @@ export function runServerSandbox(
         name = db;
         const session = pgSession(await connectSandboxServer(server.url, { database: db, connectTimeoutMs, statementTimeoutMs: SETUP_STATEMENT_TIMEOUT_MS }));
         try {
-          return { session, state: await cloneAndFill(session, snapshot, schemaDdl(snapshot), options.rowsPerTable ?? 3) };
+          return { session, state: await cloneAndFill(session, snapshot, cloneDdl(snapshot), options.rowsPerTable ?? 3) };
         } catch (e) {
           await session.close().catch(() => undefined);
           throw e;

@@ -5,7 +5,7 @@ import { shopSnapshot } from '../test-schema';
 import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
 import { closeSandboxSpare, takeSandboxDatabase } from './sandbox-pool';
 import { pgliteSession } from './sandbox-session';
-import { schemaDdl } from './schema-ddl';
+import { cloneDdl } from './clone-ddl';
 import { insertSyntheticRows, insertSyntheticRowsTableByTable, syntheticRowsScript } from './synthetic-rows';
 
 /** Serial keys read back through foreign keys, a self reference, fixed-width text, timestamps. */
@@ -27,7 +27,7 @@ function keyedSnapshot(): SchemaSnapshot {
 async function filled(snapshot: SchemaSnapshot, insert: typeof insertSyntheticRows): Promise<{ result: Awaited<ReturnType<typeof insertSyntheticRows>>; rows: unknown[] }> {
   const db: PGlite = await takeSandboxDatabase();
   try {
-    await db.exec(schemaDdl(snapshot).map((s) => `${s.sql};`).join('\n'));
+    await db.exec(cloneDdl(snapshot).steps.map((s) => `${s.sql};`).join('\n'));
     await db.exec('BEGIN');
     const result = await insert(pgliteSession(db), snapshot, 3);
     await db.exec('COMMIT');

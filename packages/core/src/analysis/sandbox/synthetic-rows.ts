@@ -2,7 +2,7 @@ import { quoteIdent, quoteLiteral, quoteQualified } from '../../pg/quote';
 import type { EnumInfo, SchemaSnapshot, TableInfo } from '../../introspection/schema-snapshot';
 import { qualifiedName } from '../../introspection/schema-snapshot';
 import type { SandboxSession } from './sandbox-session';
-import { tablesInDependencyOrder } from './schema-ddl';
+import { tablesInDependencyOrder } from './table-order';
 import { syntheticValue } from './synthetic-values';
 
 type Row = Record<string, unknown>;
