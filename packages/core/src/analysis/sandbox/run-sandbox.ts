@@ -11,6 +11,8 @@ import { runInSandbox } from './sandbox-run';
 import { pgliteSession } from './sandbox-session';
 import { runOnSandboxThread, type SandboxJob, sandboxThreadsAvailable } from './sandbox-threads';
 import { extensionsPgliteLacks, runServerSandbox, type SandboxServerOptions } from './server-sandbox';
+import { runEmbeddedSandbox } from './embedded/embedded-sandbox';
+import { chooseEngine, withEngineNote } from './engine-choice';
 import { cloneDdl } from './clone-ddl';
 import { syntheticRowsScript } from './synthetic-rows';
 
@@ -42,7 +44,15 @@ export interface SandboxOptions {
   deadlineMs?: number;
   /** Sandbox threads at most (default 2). */
   maxThreads?: number;
+  /**
+   * Which engine runs the sandbox (`DBOPS_SANDBOX_ENGINE`): `auto` (default) picks PGlite where
+   * it is exact (the target runs PostgreSQL 17 and uses no extension PGlite lacks) and a private
+   * PostgreSQL of the target's major version otherwise; `pglite` and `embedded` force one.
+   */
+  engine?: SandboxEngineChoice;
 }
+
+export type SandboxEngineChoice = 'auto' | 'pglite' | 'embedded';
 
 
 /** Sandbox runs in progress in this process (a spare is only prepared when none is left). */
@@ -194,8 +204,11 @@ export async function runSandbox(
   options: SandboxOptions = {},
 ): Promise<SandboxResult> {
   const server = options.server;
-  if (server && (server.mode === 'always' || extensionsPgliteLacks(snapshot).length)) return runServerSandbox(snapshot, parsed, facts, affected, server, options);
-  const local = await runPglite(snapshot, parsed, facts, affected, options);
+  if (server?.mode === 'always') return runServerSandbox(snapshot, parsed, facts, affected, server, options);
+  const engine = chooseEngine(snapshot, options.engine ?? 'auto');
+  if (engine.kind === 'embedded') return withEngineNote(await runEmbeddedSandbox(engine.binaries, snapshot, parsed, facts, affected, options), engine.note);
+  if (server && extensionsPgliteLacks(snapshot).length) return runServerSandbox(snapshot, parsed, facts, affected, server, options);
+  const local = withEngineNote(await runPglite(snapshot, parsed, facts, affected, options), engine.note);
   if (!server || !cloneBlocked(local)) return local;
   // PGlite could not clone an object the migration uses (an unsupported type, collation...):
   // the server can, so its result is the answer.

@@ -38,7 +38,7 @@ export const extensionsPgliteLacks = (snapshot: SchemaSnapshot): string[] => sna
  * database and reach other analyses (ALTER ROLE could even lock the sandbox out). Roles the
  * migration creates are kept for its GRANTs and dropped after the run.
  */
-const SERVER_SKIPPED = new Set(['ALTER_ROLE', 'ALTER_ROLE_SET', 'DROP_ROLE', 'RENAME_ROLE', 'CREATE_TABLE_SPACE', 'DROP_TABLE_SPACE', 'ALTER_TABLE_SPACE_OPTIONS', 'RENAME_TABLESPACE', 'ALTER_DATABASE', 'ALTER_DATABASE_SET', 'ALTER_DATABASE_REFRESH_COLL', 'RENAME_DATABASE']);
+export const SERVER_SKIPPED = new Set(['ALTER_ROLE', 'ALTER_ROLE_SET', 'DROP_ROLE', 'RENAME_ROLE', 'CREATE_TABLE_SPACE', 'DROP_TABLE_SPACE', 'ALTER_TABLE_SPACE_OPTIONS', 'RENAME_TABLESPACE', 'ALTER_DATABASE', 'ALTER_DATABASE_SET', 'ALTER_DATABASE_REFRESH_COLL', 'RENAME_DATABASE']);
 
 /** Limit on each statement of the setup (clone, rows, validations) and of the cleanup. */
 const SETUP_STATEMENT_TIMEOUT_MS = 60_000;
@@ -48,6 +48,28 @@ const SETUP_STATEMENT_TIMEOUT_MS = 60_000;
  * net for a server or pooler that does not honour the setting; the database is dropped anyway).
  */
 const CLIENT_GRACE_MS = 5_000;
+
+/**
+ * Runs one migration statement on a server session under a `statement_timeout` of what is left
+ * of the budget; the server cancels it then, and the client gives up {@link CLIENT_GRACE_MS}
+ * later at the latest. A cancel is reported as a sandbox timeout.
+ */
+export async function runTimedStatement(session: SandboxSession, sql: string, remainingMs: number): Promise<void> {
+  const ms = Math.max(1, Math.floor(remainingMs));
+  await session.exec(`SET statement_timeout = ${ms}`);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(sandboxTimeout('client deadline')), ms + CLIENT_GRACE_MS);
+  });
+  try {
+    await Promise.race([session.exec(sql), deadline]);
+  } catch (e) {
+    if ((e as { code?: string }).code === '57014') throw sandboxTimeout('statement_timeout'); // query_canceled
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Prefix of the databases the sandbox creates; the creation time follows in base 36. */
 const PREFIX = 'dbops_sandbox_';
@@ -127,21 +149,7 @@ export function runServerSandbox(
       },
       skips: (f) => SERVER_SKIPPED.has(f.statement_type),
       async runStatement(session: SandboxSession, sql, remainingMs, p, f) {
-        const ms = Math.max(1, Math.floor(remainingMs));
-        await session.exec(`SET statement_timeout = ${ms}`);
-        // statement_timeout cancels on the server; the client deadline is the net under it.
-        let timer: NodeJS.Timeout | undefined;
-        const deadline = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(sandboxTimeout('client deadline')), ms + CLIENT_GRACE_MS);
-        });
-        try {
-          await Promise.race([session.exec(sql), deadline]);
-        } catch (e) {
-          if ((e as { code?: string }).code === '57014') throw sandboxTimeout('statement_timeout'); // query_canceled
-          throw e;
-        } finally {
-          clearTimeout(timer);
-        }
+        await runTimedStatement(session, sql, remainingMs);
         if (f.statement_type === 'CREATE_ROLE') roles.push(String(nodeBody(p.stmt).role));
       },
       // The validations get the setup limit back.
