@@ -205,9 +205,10 @@ export async function runSandbox(
 ): Promise<SandboxResult> {
   const server = options.server;
   if (server?.mode === 'always') return runServerSandbox(snapshot, parsed, facts, affected, server, options);
+  // A configured server keeps its role for schemas PGlite cannot clone.
+  if (server && extensionsPgliteLacks(snapshot).length) return runServerSandbox(snapshot, parsed, facts, affected, server, options);
   const engine = chooseEngine(snapshot, options.engine ?? 'auto');
   if (engine.kind === 'embedded') return withEngineNote(await runEmbeddedSandbox(engine.binaries, snapshot, parsed, facts, affected, options), engine.note);
-  if (server && extensionsPgliteLacks(snapshot).length) return runServerSandbox(snapshot, parsed, facts, affected, server, options);
   const local = withEngineNote(await runPglite(snapshot, parsed, facts, affected, options), engine.note);
   if (!server || !cloneBlocked(local)) return local;
   // PGlite could not clone an object the migration uses (an unsupported type, collation...):

@@ -69,7 +69,8 @@ describe('runSandbox on a PostgreSQL sandbox server', () => {
     const migration = "ALTER TABLE users ADD COLUMN nick citext; CREATE INDEX users_nick_idx ON users (nick); UPDATE users SET nick = upper(email) WHERE id = 1";
     expect(extensionsPgliteLacks(snapshot)).toEqual(['citext']);
 
-    const local = await sandbox(snapshot, migration);
+    // PGlite alone (the version-matched embedded engine would clone it: see embedded-sandbox.test.ts).
+    const local = await sandbox(snapshot, migration, { engine: 'pglite' });
     expect(local.passed).toBe(false);
     expect(local.validation_results[0]).toMatchObject({ check: 'schema_cloned', passed: false, detail: expect.stringContaining('extension citext: extension "citext" is not available') });
 

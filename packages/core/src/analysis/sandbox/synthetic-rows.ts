@@ -1,9 +1,9 @@
 import { quoteIdent, quoteLiteral, quoteQualified } from '../../pg/quote';
-import type { EnumInfo, SchemaSnapshot, TableInfo } from '../../introspection/schema-snapshot';
+import type { SchemaSnapshot, TableInfo } from '../../introspection/schema-snapshot';
 import { qualifiedName } from '../../introspection/schema-snapshot';
 import type { SandboxSession } from './sandbox-session';
 import { tablesInDependencyOrder } from './table-order';
-import { syntheticValue } from './synthetic-values';
+import { checkedValues, syntheticValue, type ValueContext, valueContext } from './synthetic-values';
 
 type Row = Record<string, unknown>;
 
@@ -17,7 +17,7 @@ export interface SyntheticRowsResult {
 type ParentValue = (parent: string, column: string, i: number, childColumn: string) => unknown;
 
 /** Column values of synthetic row `i` of `t`; foreign keys point at rows already inserted in the parent. */
-function rowValues(t: TableInfo, i: number, parentValue: ParentValue, enums: ReadonlyMap<string, EnumInfo>, nullOptional: boolean): Map<string, unknown> {
+function rowValues(t: TableInfo, i: number, parentValue: ParentValue, ctx: ValueContext, nullOptional: boolean): Map<string, unknown> {
   const values = new Map<string, unknown>();
   const self = qualifiedName(t);
   for (const fk of t.foreign_keys) {
@@ -39,7 +39,9 @@ function rowValues(t: TableInfo, i: number, parentValue: ParentValue, enums: Rea
       if (!keyCols.has(c.name) || c.identity || /nextval/.test(c.default ?? '')) continue;
     }
     if (nullOptional && c.nullable && !keyCols.has(c.name)) continue;
-    const v = syntheticValue(c, i, enums);
+    // A column the live data leaves mostly NULL stays NULL, as there (unless it is a key).
+    if (c.nullable && !keyCols.has(c.name) && (c.stats?.null_frac ?? 0) >= 0.99) continue;
+    const v = syntheticValue(c, i, ctx, { distinct: keyCols.has(c.name), allowed: checkedValues(t, c, ctx) });
     if (v !== undefined) values.set(c.name, v);
   }
   return values;
@@ -72,18 +74,17 @@ async function insertRows(db: SandboxSession, t: TableInfo, rows: Map<string, un
   return (await db.query<Row>(sql, params)).rows;
 }
 
+/**
+ * Whether the table holds no row in the target: its heap has no page at all (exact, analyzed or
+ * not), or, in snapshots without heap sizes, neither the statistics collector nor ANALYZE counts
+ * a row. Such a table stays empty in the clone, as `ADD COLUMN ... NOT NULL` without a default
+ * then behaves as it will on the target. Hand-built snapshots without either figure are filled.
+ */
+export const emptyInTarget = (t: TableInfo): boolean => (t.heap_bytes !== undefined ? t.heap_bytes === 0 : t.live_rows !== undefined && t.live_rows === 0 && t.row_estimate === 0);
+
 /** Tables that get synthetic rows, parents first. */
 const fillable = (snapshot: SchemaSnapshot, tables?: ReadonlySet<string>): TableInfo[] =>
-  tablesInDependencyOrder(snapshot).filter((t) => t.kind === 'table' && !t.partition_of && (!tables || tables.has(qualifiedName(t))));
-
-const enumsByName = (snapshot: SchemaSnapshot): Map<string, EnumInfo> => {
-  const enums = new Map<string, EnumInfo>();
-  for (const e of snapshot.enums) {
-    enums.set(e.name, e);
-    enums.set(`${e.schema}.${e.name}`, e);
-  }
-  return enums;
-};
+  tablesInDependencyOrder(snapshot).filter((t) => t.kind === 'table' && !t.partition_of && !emptyInTarget(t) && (!tables || tables.has(qualifiedName(t))));
 
 /** A value written as an SQL expression rather than a literal. */
 class SqlExpr {
@@ -101,7 +102,7 @@ const sqlValue = (v: unknown): string => (v === null || v === undefined ? 'NULL'
  */
 export function syntheticRowsScript(snapshot: SchemaSnapshot, rowsPerTable: number, tables?: ReadonlySet<string>): { sql: string; inserted: number } {
   if (rowsPerTable <= 0) return { sql: '', inserted: 0 };
-  const enums = enumsByName(snapshot);
+  const ctx = valueContext(snapshot);
   const byName = new Map(snapshot.tables.map((t) => [qualifiedName(t), t]));
   /** Rows written so far, by table: what each column was given (absent: left to its default). */
   const written = new Map<string, Map<string, unknown>[]>();
@@ -122,7 +123,7 @@ export function syntheticRowsScript(snapshot: SchemaSnapshot, rowsPerTable: numb
   let inserted = 0;
   for (const t of fillable(snapshot, tables)) {
     const name = quoteQualified(qualifiedName(t));
-    const batch = Array.from({ length: rowsPerTable }, (_, k) => rowValues(t, k + 1, parentValue(t), enums, false));
+    const batch = Array.from({ length: rowsPerTable }, (_, k) => rowValues(t, k + 1, parentValue(t), ctx, false));
     const sameColumns = batch.every((b) => [...b.keys()].join() === [...batch[0]!.keys()].join());
     for (const rows of sameColumns ? [batch] : batch.map((b) => [b])) {
       const cols = [...rows[0]!.keys()];
@@ -158,7 +159,7 @@ export async function insertSyntheticRows(db: SandboxSession, snapshot: SchemaSn
 
 /** `insertSyntheticRows` one table (and, on failure, one row) at a time, with a savepoint around each try. */
 export async function insertSyntheticRowsTableByTable(db: SandboxSession, snapshot: SchemaSnapshot, rowsPerTable: number, tables?: ReadonlySet<string>): Promise<SyntheticRowsResult> {
-  const enums = enumsByName(snapshot);
+  const ctx = valueContext(snapshot);
   const inserted = new Map<string, Row[]>();
   const failures: SyntheticRowsResult['failures'] = [];
   let count = 0;
@@ -167,7 +168,7 @@ export async function insertSyntheticRowsTableByTable(db: SandboxSession, snapsh
     let rows: Row[] = [];
     let lastError = '';
     // Every row in one statement; per-row retries only when that fails.
-    const batch = Array.from({ length: rowsPerTable }, (_, k) => rowValues(t, k + 1, fromInserted(inserted), enums, false));
+    const batch = Array.from({ length: rowsPerTable }, (_, k) => rowValues(t, k + 1, fromInserted(inserted), ctx, false));
     const sameColumns = batch.every((b) => [...b.keys()].join() === [...batch[0]!.keys()].join());
     if (sameColumns && rowsPerTable > 0) {
       await db.exec('SAVEPOINT synthetic_batch');
@@ -183,7 +184,7 @@ export async function insertSyntheticRowsTableByTable(db: SandboxSession, snapsh
       for (const nullOptional of [false, true]) {
         await db.exec('SAVEPOINT synthetic_row');
         try {
-          rows.push(await insertRow(db, t, rowValues(t, i, fromInserted(inserted), enums, nullOptional)));
+          rows.push(await insertRow(db, t, rowValues(t, i, fromInserted(inserted), ctx, nullOptional)));
           await db.exec('RELEASE SAVEPOINT synthetic_row');
           break;
         } catch (error) {

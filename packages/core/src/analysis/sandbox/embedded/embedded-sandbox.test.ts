@@ -83,9 +83,14 @@ describe.skipIf(!pg15)('the sandbox on a private PostgreSQL of the target versio
   it('gives synthetic rows that satisfy checks, domains and enums of the live data', async () => {
     // A CHECK (tier IN (...)) column takes a listed value; the domain's pattern holds; a new
     // constraint that the live values satisfy passes.
-    const r = await sandbox("ALTER TABLE person ADD CONSTRAINT tier_known CHECK (tier IN ('bronze', 'gold')); ALTER TABLE person ADD CONSTRAINT handle_dash CHECK (handle LIKE '%-%')");
+    const r = await sandbox("ALTER TABLE person ADD CONSTRAINT tier_known CHECK (tier IN ('bronze', 'gold')); ALTER TABLE person ADD CONSTRAINT handle_dash CHECK (handle LIKE 'p-%')");
     expect(r.migration_error).toBeNull();
     expect(r.passed).toBe(true);
+    // Every non-empty table got its rows on the first try (person and post; audit_log is empty in the target).
+    expect(r.validation_results.find((v) => v.check === 'synthetic_rows')).toEqual({ check: 'synthetic_rows', passed: true, detail: '6 row(s) inserted' });
+    // A constraint the live data breaks is refused: the rows follow the live values, which are gold only.
+    const refused = await sandbox("ALTER TABLE person ADD CONSTRAINT tier_bronze CHECK (tier = 'bronze')");
+    expect(refused.migration_error).toMatch(/is violated by some row/);
   }, 120_000);
 
   it('ends an endless statement at the budget without a token, and drops the run database', async () => {
