@@ -3,15 +3,16 @@ import { findRelevantDocumentChunks } from '../context/document-context';
 import { getConnection } from '../connections/connection-service';
 import { ensureSnapshot, type IntrospectionDeps } from '../introspection/introspect-connection';
 import type { SecretStore } from '../secrets/secret-store';
-import { analysisSettings } from './analysis-settings';
 import { analyzeMigration } from './analyze-migration';
 import { approvalSigningKey } from './approval/approval-key';
 import { issueApprovalToken } from './approval/approval-token';
 import type { SandboxOptions } from './sandbox/run-sandbox';
+import type { SandboxImageCache } from './sandbox/sandbox-cache';
+import { sandboxRunSettings, sandboxServerSettings } from './sandbox/sandbox-server-settings';
 import type { AnalysisReport } from './types';
 
 /** What an analysis of a registered connection needs from its host process. */
-export type AnalyzeOnConnectionDeps = IntrospectionDeps & { embedder: Embedder; secrets: SecretStore };
+export type AnalyzeOnConnectionDeps = IntrospectionDeps & { embedder: Embedder; secrets: SecretStore; sandboxCache?: SandboxImageCache };
 
 /**
  * `POST /connections/{id}/migrations/analyze` in one call: the connection's current snapshot
@@ -22,7 +23,13 @@ export type AnalyzeOnConnectionDeps = IntrospectionDeps & { embedder: Embedder; 
 export async function analyzeOnConnection(deps: AnalyzeOnConnectionDeps, input: { userId: string; connectionId: string; sql: string }): Promise<AnalysisReport> {
   const { userId, connectionId, sql } = input;
   const snapshot = await ensureSnapshot(deps, userId, connectionId);
-  const { server, run } = analysisSettings(deps.settings.env);
+  const server = sandboxServerSettings(deps.settings);
+  const run: SandboxOptions = {
+    ...sandboxRunSettings(deps.settings),
+    engine: deps.settings.sandbox.engine,
+    ...(deps.settings.sandbox.pgDir ? { pgDir: deps.settings.sandbox.pgDir } : {}),
+    ...(deps.sandboxCache ? { cache: deps.sandboxCache } : {}),
+  };
   const sandbox: SandboxOptions = server
     ? {
         ...run,

@@ -18,11 +18,11 @@ export const targetMajor = (snapshot: SchemaSnapshot): number => (snapshot.serve
  * target's major version, with its contrib extensions. Without binaries of that version here,
  * PGlite with a note saying the version differs.
  */
-export function chooseEngine(snapshot: SchemaSnapshot, choice: 'auto' | 'pglite' | 'embedded', env: Readonly<Record<string, string | undefined>> = process.env): EngineChoice {
+export function chooseEngine(snapshot: SchemaSnapshot, choice: 'auto' | 'pglite' | 'embedded'): EngineChoice {
   const major = targetMajor(snapshot);
   if (choice === 'pglite') return { kind: 'pglite' };
   if (choice === 'auto' && major === PGLITE_MAJOR && extensionsPgliteLacks(snapshot).length === 0) return { kind: 'pglite' };
-  const binaries = findPgBinaries(major, env);
+  const binaries = findPgBinaries(major);
   if (binaries) return { kind: 'embedded', binaries };
   return {
     kind: 'pglite',

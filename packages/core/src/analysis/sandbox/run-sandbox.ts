@@ -50,6 +50,8 @@ export interface SandboxOptions {
    * PostgreSQL of the target's major version otherwise; `pglite` and `embedded` force one.
    */
   engine?: SandboxEngineChoice;
+  /** Prepared data directories of the embedded engine (`DBOPS_SANDBOX_PG_DIR`). */
+  pgDir?: string;
 }
 
 export type SandboxEngineChoice = 'auto' | 'pglite' | 'embedded';

@@ -42,11 +42,11 @@ interface WarmServer {
 
 const servers = new Map<string, WarmServer>();
 
-function warmServer(bin: PgBinaries, env: Readonly<Record<string, string | undefined>>): WarmServer {
+function warmServer(bin: PgBinaries, dir: string | undefined): WarmServer {
   const key = `${bin.bin}`;
   let w = servers.get(key);
   if (!w) {
-    const server = startEmbeddedServer(bin, env);
+    const server = startEmbeddedServer(bin, dir);
     w = { server, running: 0, templates: new Map() };
     servers.set(key, w);
     server.catch(() => servers.delete(key)); // a failed start is tried again by the next analysis
@@ -138,7 +138,8 @@ export interface EmbeddedSandboxOptions {
   rowsPerTable?: number;
   /** Hard deadline of the whole run, clone included (default budget + 30 s). */
   deadlineMs?: number;
-  env?: Readonly<Record<string, string | undefined>>;
+  /** Where prepared data directories are kept (`DBOPS_SANDBOX_PG_DIR`). */
+  pgDir?: string;
 }
 
 /**
@@ -160,7 +161,7 @@ export async function runEmbeddedSandbox(
   const started = Date.now();
   const budgetMs = options.timeoutMs ?? 10_000;
   const deadlineMs = options.deadlineMs ?? budgetMs + 30_000;
-  const w = warmServer(bin, options.env ?? process.env);
+  const w = warmServer(bin, options.pgDir);
   w.running++;
   let server: EmbeddedServer | undefined;
   const runDb = `dbops_run_${randomBytes(8).toString('hex')}`;

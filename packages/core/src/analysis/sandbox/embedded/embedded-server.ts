@@ -12,6 +12,9 @@ import type { PgBinaries } from './pg-binaries';
 
 const execFileAsync = promisify(execFile);
 
+/** The server's environment: nothing of this process's (its secrets stay here), a fixed locale. */
+const CHILD_ENV = { LC_ALL: 'C.UTF-8', PATH: '/usr/local/bin:/usr/bin:/bin' };
+
 /** Roles of an embedded sandbox server: the superuser, the clone builder, and the role migrations run as. */
 export interface EmbeddedCredentials {
   postgres: string;
@@ -33,7 +36,7 @@ export interface EmbeddedServer {
 }
 
 /** The prepared data directories live here: `DBOPS_SANDBOX_PG_DIR`, default `dbops-sandbox-pg` in the temp dir. */
-const baseDir = (env: Readonly<Record<string, string | undefined>>): string => env.DBOPS_SANDBOX_PG_DIR || path.join(tmpdir(), 'dbops-sandbox-pg');
+const baseDir = (dir: string | undefined): string => dir || path.join(tmpdir(), 'dbops-sandbox-pg');
 
 /** Bump when the prepared directory's content changes (roles, settings). */
 const LAYOUT = 'v1';
@@ -65,7 +68,7 @@ const chownTree = async (dir: string, as: RunAs): Promise<void> => {
 
 function startPostgres(bin: PgBinaries, dataDir: string, socketDir: string, port: number, as: RunAs): ChildProcess {
   const args = ['-D', dataDir, '-p', String(port), '-k', socketDir, ...SERVER_FLAGS.flatMap(([k, v]) => ['-c', `${k}=${v}`])];
-  const child = spawn(path.join(bin.bin, 'postgres'), args, { stdio: 'ignore', ...as, detached: false, env: { ...process.env, LC_ALL: 'C.UTF-8' } });
+  const child = spawn(path.join(bin.bin, 'postgres'), args, { stdio: 'ignore', ...as, detached: false, env: CHILD_ENV });
   child.unref();
   return child;
 }
@@ -107,7 +110,7 @@ const url = (role: string, password: string, port: number, database: string): st
  * under a second. Prepared under a temporary name and renamed, so concurrent processes never
  * see half of it.
  */
-async function preparedDirectory(bin: PgBinaries, env: Readonly<Record<string, string | undefined>>): Promise<{ dir: string; credentials: EmbeddedCredentials }> {
+async function preparedDirectory(bin: PgBinaries, env: string | undefined): Promise<{ dir: string; credentials: EmbeddedCredentials }> {
   const dir = path.join(baseDir(env), `pg${bin.version}-${bin.source}-${LAYOUT}`);
   const credsFile = path.join(dir, 'credentials.json');
   if (existsSync(credsFile) && existsSync(path.join(dir, 'data', 'PG_VERSION'))) return { dir, credentials: JSON.parse(await readFile(credsFile, 'utf8')) as EmbeddedCredentials };
@@ -124,7 +127,7 @@ async function preparedDirectory(bin: PgBinaries, env: Readonly<Record<string, s
     await chownTree(work, as);
     await execFileAsync(path.join(bin.bin, 'initdb'), ['-D', path.join(work, 'data'), '-U', 'postgres', '--auth-host=scram-sha-256', '--auth-local=trust', `--pwfile=${pwfile}`, '-E', 'UTF8', '--locale=C.UTF-8'], {
       ...as,
-      env: { ...process.env, LC_ALL: 'C.UTF-8' },
+      env: CHILD_ENV,
     });
     await rm(pwfile);
     const port = await freePort();
@@ -172,7 +175,7 @@ const hookExit = (): void => {
  * (initdb done once, earlier), on a free loopback port, as the `postgres` OS user when this
  * process is root. Stopped by `stop()` or when the process exits.
  */
-export async function startEmbeddedServer(bin: PgBinaries, env: Readonly<Record<string, string | undefined>> = process.env): Promise<EmbeddedServer> {
+export async function startEmbeddedServer(bin: PgBinaries, env?: string): Promise<EmbeddedServer> {
   const prepared = await preparedDirectory(bin, env);
   const as = postgresOsUser();
   const runDir = path.join(baseDir(env), `run-${process.pid}-${randomBytes(4).toString('hex')}`);

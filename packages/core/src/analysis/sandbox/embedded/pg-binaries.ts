@@ -48,12 +48,9 @@ const found = new Map<number, PgBinaries | undefined>();
 
 /**
  * PostgreSQL binaries of `major` on this machine: the npm packages first (they travel with the
- * service, contrib included), then Debian's `postgresql-<major>` packages. `DBOPS_SANDBOX_PG_BIN_<major>`
- * names another directory.
+ * service, contrib included), then Debian's `postgresql-<major>` packages.
  */
-export function findPgBinaries(major: number, env: Readonly<Record<string, string | undefined>> = process.env): PgBinaries | undefined {
-  const override = env[`DBOPS_SANDBOX_PG_BIN_${major}`];
-  if (override) return existsSync(path.join(override, 'postgres')) ? { major, bin: override, version: String(major), source: 'debian' } : undefined;
+export function findPgBinaries(major: number): PgBinaries | undefined {
   if (!found.has(major)) found.set(major, fromNpm(major) ?? fromDebian(major));
   return found.get(major);
 }
