@@ -5,6 +5,7 @@ import { finding, isExisting, type Rule } from './rule';
 /** Since PostgreSQL 11 only a volatile default forces a table rewrite on ADD COLUMN. */
 export const addingFieldWithDefault: Rule = {
   name: 'adding-field-with-default',
+  severity: 'error',
   doc: 'Adding a column with a volatile DEFAULT (random(), gen_random_uuid(), clock_timestamp()) rewrites the table.',
   kinds: ['AlterTableStmt'],
   check(ctx) {

@@ -4,6 +4,7 @@ import { finding, isExisting, type Rule } from './rule';
 /** ADD PRIMARY KEY builds its index under ACCESS EXCLUSIVE. */
 export const addingPrimaryKeyConstraint: Rule = {
   name: 'adding-primary-key-constraint',
+  severity: 'error',
   doc: 'Add a primary key USING INDEX of an index built CONCURRENTLY.',
   kinds: ['AlterTableStmt'],
   check(ctx) {

@@ -4,6 +4,7 @@ import { finding, isExisting, type Rule } from './rule';
 /** A new primary-key column fills every row and builds a unique index under ACCESS EXCLUSIVE. */
 export const addingSerialPrimaryKeyField: Rule = {
   name: 'adding-serial-primary-key-field',
+  severity: 'error',
   doc: 'Adding a primary-key column to an existing table rewrites it and builds an index under ACCESS EXCLUSIVE.',
   kinds: ['AlterTableStmt'],
   check(ctx) {

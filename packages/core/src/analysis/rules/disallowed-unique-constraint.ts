@@ -4,6 +4,7 @@ import { finding, isExisting, type Rule } from './rule';
 /** ADD UNIQUE builds its index under ACCESS EXCLUSIVE. */
 export const disallowedUniqueConstraint: Rule = {
   name: 'disallowed-unique-constraint',
+  severity: 'error',
   doc: 'Add unique constraints USING INDEX of an index built CONCURRENTLY.',
   kinds: ['AlterTableStmt'],
   check(ctx) {

@@ -4,6 +4,7 @@ import { finding, type Rule } from './rule';
 /** Raising a varchar limit later needs ACCESS EXCLUSIVE; a CHECK constraint can be changed NOT VALID. */
 export const preferTextField: Rule = {
   name: 'prefer-text-field',
+  severity: 'warning',
   doc: 'Use text with a CHECK on length instead of varchar(n).',
   kinds: ['CreateStmt', 'AlterTableStmt'],
   check(ctx) {

@@ -5,6 +5,7 @@ import { finding, isExisting, type Rule } from './rule';
 /** A statement queueing for a strong lock blocks everything behind it while it waits; lock_timeout bounds the wait. */
 export const requireLockTimeout: Rule = {
   name: 'require-lock-timeout',
+  severity: 'warning',
   doc: 'Set lock_timeout before statements taking SHARE or stronger locks on existing tables.',
   check(ctx) {
     if (!isExisting(ctx) || lockRank(ctx.facts.lock_type) < lockRank('SHARE') || settingBefore(ctx, 'lock_timeout')) return [];

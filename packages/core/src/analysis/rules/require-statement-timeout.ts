@@ -4,6 +4,7 @@ import { finding, isExisting, type Rule } from './rule';
 /** Long scans or rewrites under a lock should be bounded so a surprise does not hold the lock for minutes. */
 export const requireStatementTimeout: Rule = {
   name: 'require-statement-timeout',
+  severity: 'warning',
   doc: 'Set statement_timeout before statements that scan, rewrite or index an existing table.',
   check(ctx) {
     const slow = ['scan', 'rewrite', 'index_build'].includes(ctx.facts.effect);

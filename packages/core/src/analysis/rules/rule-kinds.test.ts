@@ -81,7 +81,7 @@ describe('rule kinds', () => {
     const parsed = await parseStatements(SQL);
     const restricted = RULES.filter((r) => r.kinds);
     // The same rules without their kinds, so they run on every statement.
-    const everywhere: Rule[] = restricted.map((r) => ({ name: r.name, doc: r.doc, check: r.check.bind(r) }));
+    const everywhere: Rule[] = restricted.map((r) => ({ name: r.name, severity: r.severity, doc: r.doc, check: r.check.bind(r) }));
     const items = analyzeStatements(parsed, buildSchemaIndex(shopSnapshot()), { rules: everywhere });
     const fired = new Set<string>();
     const outside: string[] = [];
