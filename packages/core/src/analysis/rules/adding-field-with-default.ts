@@ -2,7 +2,7 @@ import { isVolatileExpression } from '../volatility';
 import { columnConstraints, columnDefs } from './helpers';
 import { finding, isExisting, type Rule } from './rule';
 
-/** Since PostgreSQL 11 only a volatile default forces a table rewrite on ADD COLUMN. */
+/** Since PostgreSQL 11 only a volatile default forces a table rewrite on ADD COLUMN; before, any default does. */
 export const addingFieldWithDefault: Rule = {
   name: 'adding-field-with-default',
   severity: 'error',
@@ -10,8 +10,9 @@ export const addingFieldWithDefault: Rule = {
   kinds: ['AlterTableStmt'],
   check(ctx) {
     if (!ctx.facts.statement_type.startsWith('ALTER_TABLE') || !isExisting(ctx)) return [];
+    const before11 = ctx.schema.snapshot.server_version_num > 0 && ctx.schema.snapshot.server_version_num < 110_000;
     return columnDefs(ctx)
-      .filter((c) => columnConstraints(c).some((k) => k.contype === 'CONSTR_DEFAULT' && isVolatileExpression(k.raw_expr)))
-      .map((c) => finding(this.name, `Column ${c.colname} has a volatile DEFAULT: the whole table ${ctx.facts.table} is rewritten under ACCESS EXCLUSIVE.`, 'add the column without a default (or with a constant one), set the default afterwards, and backfill existing rows in batches.'));
+      .filter((c) => columnConstraints(c).some((k) => k.contype === 'CONSTR_DEFAULT' && (before11 || isVolatileExpression(k.raw_expr))))
+      .map((c) => finding(this.name, `Column ${c.colname} has a ${before11 ? '' : 'volatile '}DEFAULT: the whole table ${ctx.facts.table} is rewritten under ACCESS EXCLUSIVE${before11 ? ' (before PostgreSQL 11 any default does)' : ''}.`, 'add the column without a default (or with a constant one), set the default afterwards, and backfill existing rows in batches.'));
   },
 };

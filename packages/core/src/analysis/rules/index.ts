@@ -33,6 +33,8 @@ import { renamingColumn } from './renaming-column';
 import { renamingTable } from './renaming-table';
 import { requireConcurrentIndexCreation } from './require-concurrent-index-creation';
 import { requireConcurrentIndexDeletion } from './require-concurrent-index-deletion';
+import { requireConcurrentPartitionDetach } from './require-concurrent-partition-detach';
+import { requireConcurrentReindex } from './require-concurrent-reindex';
 import { requireEnumValueOrdering } from './require-enum-value-ordering';
 import { requireLockTimeout } from './require-lock-timeout';
 import { requireStatementTimeout } from './require-statement-timeout';
@@ -49,6 +51,8 @@ export const RULES: readonly Rule[] = [
   requireStatementTimeout,
   requireConcurrentIndexCreation,
   requireConcurrentIndexDeletion,
+  requireConcurrentReindex,
+  requireConcurrentPartitionDetach,
   banConcurrentIndexCreationInTransaction,
   constraintMissingNotValid,
   addingForeignKeyConstraint,
