@@ -1,7 +1,6 @@
 import { addingFieldWithDefault } from './adding-field-with-default';
 import { addingForeignKeyConstraint } from './adding-foreign-key-constraint';
 import { addingNotNullableField } from './adding-not-nullable-field';
-import { addingPrimaryKeyConstraint } from './adding-primary-key-constraint';
 import { addingRequiredField } from './adding-required-field';
 import { addingSerialPrimaryKeyField } from './adding-serial-primary-key-field';
 import { banAlterDomainWithAddConstraint } from './ban-alter-domain-with-add-constraint';
@@ -59,7 +58,6 @@ export const RULES: readonly Rule[] = [
   addingFieldWithDefault,
   addingRequiredField,
   addingNotNullableField,
-  addingPrimaryKeyConstraint,
   addingSerialPrimaryKeyField,
   disallowedUniqueConstraint,
   changingColumnType,
