@@ -8,11 +8,12 @@ import { build } from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { version } = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string };
 
-export async function buildCli(): Promise<void> {
-  rmSync(`${root}dist`, { recursive: true, force: true });
+/** Builds into `outdir` (default `packages/cli/dist`, which bin/dbops.js loads); returns the entry file. */
+export async function buildCli(outdir = `${root}dist`): Promise<string> {
+  rmSync(outdir, { recursive: true, force: true });
   await build({
     entryPoints: { dbops: `${root}src/entry.ts` },
-    outdir: `${root}dist`,
+    outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
     splitting: true,
@@ -27,6 +28,7 @@ export async function buildCli(): Promise<void> {
     logLevel: 'warning',
     metafile: false,
   });
+  return `${outdir}/dbops.mjs`;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await buildCli();
