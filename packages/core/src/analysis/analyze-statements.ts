@@ -24,6 +24,11 @@ export interface LintSettings {
   assumeExisting?: boolean;
   /** The migration runs inside a transaction the tool opens (squawk's `assume_in_transaction`). */
   assumeInTransaction?: boolean;
+  /**
+   * Lint only: skip blast radius, risk score and rollback step (each report then has empty
+   * `affected_tables`, risk 0 and an empty irreversible rollback). `dbops lint` needs findings alone.
+   */
+  findingsOnly?: boolean;
 }
 
 export interface StatementAnalysis {
@@ -130,6 +135,10 @@ export function analyzeStatements(parsed: readonly ParsedStatement[], schema: Sc
       const k = String(nodeBody(p.stmt).kind);
       if (k === 'TRANS_STMT_BEGIN' || k === 'TRANS_STMT_START') inTx = true;
       if (k === 'TRANS_STMT_COMMIT' || k === 'TRANS_STMT_ROLLBACK') inTx = settings.assumeInTransaction ?? false;
+    }
+    if (settings.findingsOnly) {
+      out.push({ findings, facts: f, chains: [], rollbackNonTransactional: false, report: { index: p.index, sql: p.sql, statement_type: f.statement_type, table: f.table, lock_type: f.lock_type, lock_duration_ms: duration, risk_score: 0, risk_category: 'low', affected_tables: [], rollback: { statement_index: p.index, sql: '', reversible: false, warning: null }, warnings } });
+      continue;
     }
     const { affected, chains } = blastRadius(f, schema, p.index);
     const cascade = affected.filter((a) => a.impact === 'cascade');

@@ -58,6 +58,7 @@ export function lintOffline(sql: string, options: OfflineLintOptions = {}): { st
     rules,
     assumeExisting: true,
     assumeInTransaction: options.assumeInTransaction ?? false,
+    findingsOnly: true,
   });
   const statements = parsed.map((p) => {
     let endLine = p.line;

@@ -28,6 +28,8 @@ export function possiblySlow(stmt: ParsedStatement): boolean {
  * possibly slow statement with no `SET <setting>` before it.
  */
 export function firstUnguardedSlow(ctx: RuleContext, setting: string): boolean {
-  if (!possiblySlow(ctx.stmt) || settingBefore(ctx, setting)) return false;
-  return !ctx.previous.some(({ stmt }) => possiblySlow(stmt));
+  // Cheapest first: an earlier slow statement usually sits near the top, while settingBefore
+  // reads every earlier statement.
+  if (!possiblySlow(ctx.stmt) || ctx.previous.some(({ stmt }) => possiblySlow(stmt))) return false;
+  return !settingBefore(ctx, setting);
 }
