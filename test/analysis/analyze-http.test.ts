@@ -98,6 +98,11 @@ describe('POST /connections/{id}/migrations/analyze', () => {
     expect(s[6]!.affected_tables.map((a) => a.table)).toEqual(['public.shipments', 'public.orders']);
     expect(s[8]!.warnings.join('\n')).toMatch(/require-concurrent-index-creation/);
     expect(s[11]!.warnings.join('\n')).toMatch(/fk-without-index/);
+    // Structured findings (issue #17): the same warnings as data, located in the submitted SQL.
+    const fwd = r.findings.find((f) => f.rule === 'adding-field-with-default');
+    expect(fwd).toMatchObject({ severity: 'error', statement_index: 2, location: { line: 3, column: 1 }, safer: expect.any(String) });
+    expect(r.warnings).toContain(`Statement 2: [adding-field-with-default] ${fwd!.message} Safer: ${fwd!.safer}`);
+    expect(r.findings.filter((f) => f.statement_index === 11).map((f) => f.rule)).toContain('fk-without-index');
     for (const x of s) {
       expect(x.lock_duration_ms).toBeGreaterThanOrEqual(0);
       expect(x.rollback.statement_index).toBe(x.index);

@@ -5,6 +5,7 @@ import { runSandbox, type SandboxOptions } from './sandbox/run-sandbox';
 import { analyzeStatements, type LintSettings, nonTransactional, type StatementAnalysis } from './analyze-statements';
 import { businessNarrative } from './business-narrative';
 import { parseStatements } from './parse-statements';
+import { reportFindings } from './report-findings';
 import { riskCategory } from './risk-score';
 import { buildSchemaIndex } from './schema-index';
 import type { AffectedTable, AnalysisReport, ImpactChain, SandboxResult } from './types';
@@ -81,15 +82,7 @@ export async function analyzeMigration(sql: string, snapshot: SchemaSnapshot, op
     [sandbox, chunks] = await Promise.all([sandboxPromise, docsPromise]);
   }
 
-  const warnings: string[] = [];
-  for (const s of statements) {
-    const first = warnings.length;
-    for (const w of s.warnings) {
-      // Each text starts with its statement's own "Statement N:", so duplicates can only come from the same statement.
-      const text = `Statement ${s.index}: ${w}`;
-      if (!warnings.includes(text, first)) warnings.push(text);
-    }
-  }
+  const { findings, warnings } = reportFindings(items);
   if (plan.has_irreversible) warnings.push('The rollback plan has irreversible steps: data removed or changed by this migration cannot be restored automatically.');
   if (sandbox.migration_error && sandboxOpts !== false) warnings.push(`Sandbox: ${sandbox.migration_error}`);
 
@@ -103,6 +96,7 @@ export async function analyzeMigration(sql: string, snapshot: SchemaSnapshot, op
     affected_tables: affected,
     rollback_plan: plan,
     warnings,
+    findings,
     business_narrative: narrative,
     impact_chains: impactChains(items),
     sandbox_result: sandbox,

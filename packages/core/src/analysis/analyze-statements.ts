@@ -5,10 +5,11 @@ import type { ParsedStatement } from './parse-statements';
 import { riskCategory, riskScore } from './risk-score';
 import { resolveNames } from './resolve-names';
 import { RULES } from './rules/index';
-import type { Rule, RuleContext } from './rules/rule';
+import { findingText, type Rule, type RuleContext } from './rules/rule';
+import { statementLocation } from './statement-location';
 import type { SchemaIndex } from './schema-index';
 import { type StatementFacts, statementFacts } from './statement-facts';
-import type { ImpactChain, NonTransactionalStatement, StatementReport } from './types';
+import type { Finding, ImpactChain, NonTransactionalStatement, StatementReport } from './types';
 import { rollbackStep } from './rollback/inverse-statement';
 
 /** Thresholds of the live-schema "large table" rule. */
@@ -19,10 +20,21 @@ export interface LintSettings {
   largeTableBytes?: number;
   /** Rules to run (default: all of {@link RULES}). */
   rules?: readonly Rule[];
+  /** Offline lint: tables the migration did not create count as existing (see {@link RuleContext.assumeExisting}). */
+  assumeExisting?: boolean;
+  /** The migration runs inside a transaction the tool opens (squawk's `assume_in_transaction`). */
+  assumeInTransaction?: boolean;
+  /**
+   * Lint only: skip blast radius, risk score and rollback step (each report then has empty
+   * `affected_tables`, risk 0 and an empty irreversible rollback). `dbops lint` needs findings alone.
+   */
+  findingsOnly?: boolean;
 }
 
 export interface StatementAnalysis {
   report: StatementReport;
+  /** The statement's lint findings; `report.warnings` are their texts. */
+  findings: Finding[];
   facts: StatementFacts;
   chains: ImpactChain[];
   rollbackNonTransactional: boolean;
@@ -40,11 +52,12 @@ class StatementRuleContext implements RuleContext {
   declare readonly lockDurationMs: number;
   declare readonly largeTableRows: number;
   declare readonly largeTableBytes: number;
+  declare readonly assumeExisting: boolean;
   declare private readonly pairs: readonly Pair[];
   declare private previousCache: readonly Pair[] | undefined;
   declare private followingCache: readonly Pair[] | undefined;
 
-  constructor(stmt: ParsedStatement, facts: StatementFacts, schema: SchemaIndex, pairs: readonly Pair[], inTransaction: boolean, lockDurationMs: number, largeTableRows: number, largeTableBytes: number) {
+  constructor(stmt: ParsedStatement, facts: StatementFacts, schema: SchemaIndex, pairs: readonly Pair[], inTransaction: boolean, lockDurationMs: number, largeTableRows: number, largeTableBytes: number, assumeExisting: boolean) {
     this.stmt = stmt;
     this.facts = facts;
     this.schema = schema;
@@ -53,6 +66,7 @@ class StatementRuleContext implements RuleContext {
     this.lockDurationMs = lockDurationMs;
     this.largeTableRows = largeTableRows;
     this.largeTableBytes = largeTableBytes;
+    this.assumeExisting = assumeExisting;
     this.previousCache = undefined;
     this.followingCache = undefined;
   }
@@ -95,27 +109,40 @@ export function analyzeStatements(parsed: readonly ParsedStatement[], schema: Sc
   const out: StatementAnalysis[] = [];
   const pairs: Pair[] = [];
   for (let i = 0; i < parsed.length; i++) pairs.push({ stmt: parsed[i]!, facts: facts[parsed[i]!.index]! });
-  let inTx = false;
+  const assumeExisting = settings.assumeExisting ?? false;
+  let inTx = settings.assumeInTransaction ?? false;
   for (const p of parsed) {
     const f = facts[p.index]!;
     const kind = nodeKind(p.stmt);
     const duration = estimateLockDuration(f, schema.table(f.table));
-    const ctx = new StatementRuleContext(p, f, schema, pairs, inTx, duration, largeTableRows, largeTableBytes);
+    const ctx = new StatementRuleContext(p, f, schema, pairs, inTx, duration, largeTableRows, largeTableBytes, assumeExisting);
     const warnings: string[] = [];
+    const findings: Finding[] = [];
+    let location: Finding['location'] | undefined;
     const applicable = rulesFor(rules, kind);
     // Indexed loops: this runs for every rule of every statement, mostly before the JIT warms up.
     for (let i = 0; i < applicable.length; i++) {
-      const found = applicable[i]!.check(ctx);
-      for (let j = 0; j < found.length; j++) warnings.push(found[j]!);
+      const rule = applicable[i]!;
+      const found = rule.check(ctx);
+      for (let j = 0; j < found.length; j++) {
+        const f = found[j]!;
+        location ??= statementLocation(p);
+        findings.push({ rule: f.rule, severity: rule.severity, statement_index: p.index, message: f.message, safer: f.safer, location });
+        warnings.push(findingText(f));
+      }
     }
     if (kind === 'TransactionStmt') {
       const k = String(nodeBody(p.stmt).kind);
       if (k === 'TRANS_STMT_BEGIN' || k === 'TRANS_STMT_START') inTx = true;
-      if (k === 'TRANS_STMT_COMMIT' || k === 'TRANS_STMT_ROLLBACK') inTx = false;
+      if (k === 'TRANS_STMT_COMMIT' || k === 'TRANS_STMT_ROLLBACK') inTx = settings.assumeInTransaction ?? false;
+    }
+    if (settings.findingsOnly) {
+      out.push({ findings, facts: f, chains: [], rollbackNonTransactional: false, report: { index: p.index, sql: p.sql, statement_type: f.statement_type, table: f.table, lock_type: f.lock_type, lock_duration_ms: duration, risk_score: 0, risk_category: 'low', affected_tables: [], rollback: { statement_index: p.index, sql: '', reversible: false, warning: null }, warnings } });
+      continue;
     }
     const { affected, chains } = blastRadius(f, schema, p.index);
     const cascade = affected.filter((a) => a.impact === 'cascade');
-    const viewPenalty = warnings.some((w) => w.startsWith('[view-depends-on-column]')) ? 10 : 0;
+    const viewPenalty = findings.some((x) => x.rule === 'view-depends-on-column') ? 10 : 0;
     const score = riskScore({
       lock: f.lock_type,
       effect: f.effect,
@@ -130,6 +157,7 @@ export function analyzeStatements(parsed: readonly ParsedStatement[], schema: Sc
     const step = rollbackStep(p, f, schema);
     const rollback = { statement_index: step.statement_index, sql: step.sql, reversible: step.reversible, warning: step.warning };
     out.push({
+      findings,
       facts: f,
       chains,
       rollbackNonTransactional: step.non_transactional,

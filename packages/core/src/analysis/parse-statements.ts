@@ -12,6 +12,8 @@ export interface ParsedStatement {
   stmt: AstNode;
   /** 1-based line of the statement's first character in the whole input. */
   line: number;
+  /** 1-based column of the statement's first character. */
+  column: number;
 }
 
 export { ensureParser };
@@ -42,7 +44,7 @@ export function parseStatementsSync(sql: string): ParsedStatement[] {
       details: { statement_index: index, line, parser_message: message },
     });
   }
-  const out: ParsedStatement[] = statementsOf(sql, tree).map(({ index, sql: text, stmt, line }) => ({ index, sql: text, stmt, line }));
+  const out: ParsedStatement[] = statementsOf(sql, tree).map(({ index, sql: text, stmt, line, column }) => ({ index, sql: text, stmt, line, column }));
   if (out.length === 0) throw new AppError('SQL_PARSE_ERROR', 'The migration contains no SQL statement', { details: { statement_index: 0, line: 1, parser_message: 'empty input' } });
   return out;
 }

@@ -34,6 +34,20 @@ export interface RollbackPlan {
   has_irreversible: boolean;
 }
 
+/**
+ * One lint finding as data (issue #17). `rule` is a stable kebab-case id documented in
+ * `docs/rules/<rule>.md`; `location` is where the statement starts in the analyzed SQL (1-based,
+ * leading comments skipped). The report's `warnings` strings are derived from these.
+ */
+export interface Finding {
+  rule: string;
+  severity: 'error' | 'warning' | 'info';
+  statement_index: number;
+  message: string;
+  safer: string | null;
+  location: { line: number; column: number };
+}
+
 export interface StatementReport {
   index: number;
   sql: string;
@@ -109,6 +123,8 @@ export interface AnalysisReport {
   affected_tables: AffectedTable[];
   rollback_plan: RollbackPlan;
   warnings: string[];
+  /** The structured form of the statements' lint warnings, in the same order. */
+  findings: Finding[];
   business_narrative: BusinessNarrative;
   impact_chains: ImpactChain[];
   sandbox_result: SandboxResult;

@@ -59,6 +59,8 @@ export interface SqlStatement {
   offset: number;
   /** 1-based line of the statement's first character. */
   line: number;
+  /** 1-based column (in characters) of the statement's first character. */
+  column: number;
 }
 
 /**
@@ -94,7 +96,9 @@ export function statementsOf(sql: string, tree: ParseTree): SqlStatement[] {
       kind = k;
       break;
     }
-    out.push({ index: out.length, sql: raw.trim(), stmt: s.stmt, kind, offset: textStart, line });
+    // lastIndexOf stops at the line's start, so this stays linear in the input.
+    const column = textStart - sql.lastIndexOf('\n', textStart - 1);
+    out.push({ index: out.length, sql: raw.trim(), stmt: s.stmt, kind, offset: textStart, line, column });
   }
   return out;
 }

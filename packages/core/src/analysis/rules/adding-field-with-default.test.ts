@@ -15,3 +15,12 @@ describe('adding-field-with-default', () => {
     expect(await lintStatements('ALTER TABLE orders ADD COLUMN created_at timestamptz DEFAULT now()', shopSnapshot(), [addingFieldWithDefault])).toEqual([]);
   });
 });
+
+describe('adding-field-with-default before PostgreSQL 11', () => {
+  it('flags a constant default too, since any default rewrote the table then', async () => {
+    const snap = { ...shopSnapshot(), server_version_num: 100_000 };
+    const w = await lintStatements("ALTER TABLE orders ADD COLUMN note text DEFAULT 'x'", snap, [addingFieldWithDefault]);
+    expect(w.join('\n')).toMatch(/before PostgreSQL 11/);
+    expect(await lintStatements("ALTER TABLE orders ADD COLUMN note text DEFAULT 'x'", shopSnapshot(), [addingFieldWithDefault])).toEqual([]);
+  });
+});

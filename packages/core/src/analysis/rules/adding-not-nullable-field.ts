@@ -4,6 +4,7 @@ import { finding, isExisting, type Rule } from './rule';
 /** SET NOT NULL scans the whole table under ACCESS EXCLUSIVE unless a validated CHECK proves it. */
 export const addingNotNullableField: Rule = {
   name: 'adding-not-nullable-field',
+  severity: 'error',
   doc: 'SET NOT NULL scans the table under ACCESS EXCLUSIVE; prove it first with a CHECK ... NOT VALID then VALIDATE.',
   kinds: ['AlterTableStmt'],
   check(ctx) {

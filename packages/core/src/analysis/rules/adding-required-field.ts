@@ -4,6 +4,7 @@ import { finding, isExisting, type Rule } from './rule';
 /** ADD COLUMN ... NOT NULL without DEFAULT fails on any table that has rows. */
 export const addingRequiredField: Rule = {
   name: 'adding-required-field',
+  severity: 'error',
   doc: 'A new NOT NULL column without a DEFAULT fails on a populated table and breaks old inserts.',
   kinds: ['AlterTableStmt'],
   check(ctx) {

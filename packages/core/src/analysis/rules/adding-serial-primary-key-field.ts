@@ -1,15 +1,24 @@
-import { columnConstraints, columnDefs } from './helpers';
+import { addedConstraints, columnConstraints, columnDefs } from './helpers';
 import { finding, isExisting, type Rule } from './rule';
 
-/** A new primary-key column fills every row and builds a unique index under ACCESS EXCLUSIVE. */
+/**
+ * A primary key added to an existing table builds its unique index under ACCESS EXCLUSIVE, and a
+ * new primary-key column is also filled for every row. squawk's name covers both forms
+ * (ADD PRIMARY KEY and ADD COLUMN ... PRIMARY KEY); dbops's earlier `adding-primary-key-constraint` is merged here.
+ */
 export const addingSerialPrimaryKeyField: Rule = {
   name: 'adding-serial-primary-key-field',
-  doc: 'Adding a primary-key column to an existing table rewrites it and builds an index under ACCESS EXCLUSIVE.',
+  severity: 'error',
+  doc: 'Adding a primary key (ADD PRIMARY KEY, or a new PRIMARY KEY column) to an existing table builds its index under ACCESS EXCLUSIVE.',
   kinds: ['AlterTableStmt'],
   check(ctx) {
     if (!ctx.facts.statement_type.startsWith('ALTER_TABLE') || !isExisting(ctx)) return [];
-    return columnDefs(ctx)
-      .filter((c) => columnConstraints(c).some((k) => k.contype === 'CONSTR_PRIMARY' || k.contype === 'CONSTR_UNIQUE'))
-      .map((c) => finding(this.name, `Column ${c.colname} is added with a key: ${ctx.facts.table} is filled and indexed under ACCESS EXCLUSIVE.`, 'add the column, backfill, CREATE UNIQUE INDEX CONCURRENTLY, then ADD CONSTRAINT ... USING INDEX.'));
+    const constraints = addedConstraints(ctx)
+      .filter((c) => c.contype === 'CONSTR_PRIMARY' && !c.indexname)
+      .map(() => finding(this.name, `ADD PRIMARY KEY builds a unique index on ${ctx.facts.table} under ACCESS EXCLUSIVE (reads and writes blocked).`, 'CREATE UNIQUE INDEX CONCURRENTLY ... ; then ALTER TABLE ... ADD CONSTRAINT ... PRIMARY KEY USING INDEX ...'));
+    const columns = columnDefs(ctx)
+      .filter((c) => columnConstraints(c).some((k) => k.contype === 'CONSTR_PRIMARY'))
+      .map((c) => finding(this.name, `Column ${c.colname} is added as the primary key: ${ctx.facts.table} is filled and indexed under ACCESS EXCLUSIVE.`, 'add the column, backfill, CREATE UNIQUE INDEX CONCURRENTLY, then ADD CONSTRAINT ... PRIMARY KEY USING INDEX.'));
+    return [...constraints, ...columns];
   },
 };

@@ -4,6 +4,7 @@ import { finding, type Rule } from './rule';
 /** ALTER DOMAIN ADD CONSTRAINT scans every column of every table using the domain. */
 export const banAlterDomainWithAddConstraint: Rule = {
   name: 'ban-alter-domain-with-add-constraint',
+  severity: 'error',
   doc: 'ALTER DOMAIN ... ADD CONSTRAINT scans every table using the domain.',
   kinds: ['AlterDomainStmt'],
   check(ctx) {

@@ -4,6 +4,7 @@ import { finding, type Rule } from './rule';
 /** char(n) pads with spaces and is never faster than text. */
 export const banCharField: Rule = {
   name: 'ban-char-field',
+  severity: 'warning',
   doc: 'Use text or varchar instead of char(n).',
   kinds: ['CreateStmt', 'AlterTableStmt'],
   check(ctx) {

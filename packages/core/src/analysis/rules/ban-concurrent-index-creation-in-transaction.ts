@@ -3,6 +3,7 @@ import { finding, type Rule } from './rule';
 /** CONCURRENTLY cannot run inside a transaction block; the statement fails. */
 export const banConcurrentIndexCreationInTransaction: Rule = {
   name: 'ban-concurrent-index-creation-in-transaction',
+  severity: 'error',
   doc: 'CREATE/DROP INDEX CONCURRENTLY fails inside a transaction block.',
   check(ctx) {
     if (!ctx.facts.non_transactional || !ctx.inTransaction) return [];

@@ -4,6 +4,7 @@ import { finding, type Rule } from './rule';
 /** Domain constraints cannot be added NOT VALID on every use and are hard to change later. */
 export const banCreateDomainWithConstraint: Rule = {
   name: 'ban-create-domain-with-constraint',
+  severity: 'warning',
   doc: 'Put CHECK constraints on tables, not on domains.',
   kinds: ['CreateDomainStmt'],
   check(ctx) {

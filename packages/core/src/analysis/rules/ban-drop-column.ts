@@ -4,6 +4,7 @@ import { finding, type Rule } from './rule';
 /** Dropping a column loses its data and breaks clients selecting it. */
 export const banDropColumn: Rule = {
   name: 'ban-drop-column',
+  severity: 'error',
   doc: 'Dropping a column loses data and breaks clients that still read it.',
   kinds: ['AlterTableStmt'],
   check(ctx) {

@@ -3,6 +3,7 @@ import { finding, type Rule } from './rule';
 /** A migration should never drop a database. */
 export const banDropDatabase: Rule = {
   name: 'ban-drop-database',
+  severity: 'error',
   doc: 'Dropping a database loses everything in it.',
   kinds: ['DropdbStmt', 'DropStmt'],
   check(ctx) {

@@ -4,6 +4,7 @@ import { finding, type Rule } from './rule';
 /** Clients may rely on the column never being NULL. */
 export const banDropNotNull: Rule = {
   name: 'ban-drop-not-null',
+  severity: 'warning',
   doc: 'Dropping NOT NULL can break clients that expect a value.',
   kinds: ['AlterTableStmt'],
   check(ctx) {

@@ -3,6 +3,7 @@ import { finding, type Rule } from './rule';
 /** Dropping a table loses its data. */
 export const banDropTable: Rule = {
   name: 'ban-drop-table',
+  severity: 'error',
   doc: 'Dropping a table loses all its data.',
   kinds: ['DropStmt'],
   check(ctx) {

@@ -3,6 +3,7 @@ import { finding, type Rule } from './rule';
 /** TRUNCATE ... CASCADE empties every referencing table too, recursively. */
 export const banTruncateCascade: Rule = {
   name: 'ban-truncate-cascade',
+  severity: 'error',
   doc: 'TRUNCATE ... CASCADE silently empties every table that references the target.',
   kinds: ['TruncateStmt'],
   check(ctx) {

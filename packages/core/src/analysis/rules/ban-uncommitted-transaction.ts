@@ -4,6 +4,7 @@ import { finding, type Rule } from './rule';
 /** A BEGIN never committed leaves the migration's work rolled back at disconnect. */
 export const banUncommittedTransaction: Rule = {
   name: 'ban-uncommitted-transaction',
+  severity: 'error',
   doc: 'A BEGIN without a COMMIT later in the migration.',
   kinds: ['TransactionStmt'],
   check(ctx) {

@@ -4,6 +4,7 @@ import { finding, isExisting, type Rule } from './rule';
 /** ALTER COLUMN TYPE rewrites the table and its indexes unless the change is binary coercible. */
 export const changingColumnType: Rule = {
   name: 'changing-column-type',
+  severity: 'error',
   doc: 'ALTER COLUMN TYPE usually rewrites the table under ACCESS EXCLUSIVE and can break clients.',
   kinds: ['AlterTableStmt'],
   check(ctx) {

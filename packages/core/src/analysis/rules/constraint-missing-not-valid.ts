@@ -4,6 +4,7 @@ import { finding, isExisting, type Rule } from './rule';
 /** CHECK and FOREIGN KEY constraints validate every row under the lock unless added NOT VALID. */
 export const constraintMissingNotValid: Rule = {
   name: 'constraint-missing-not-valid',
+  severity: 'error',
   doc: 'Add CHECK and FOREIGN KEY constraints NOT VALID, then VALIDATE them separately.',
   kinds: ['AlterTableStmt'],
   check(ctx) {

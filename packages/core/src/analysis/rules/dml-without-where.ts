@@ -3,6 +3,7 @@ import { finding, type Rule } from './rule';
 /** UPDATE or DELETE of every row, usually a mistake in a migration and a long row-lock holder. */
 export const dmlWithoutWhere: Rule = {
   name: 'dml-without-where',
+  severity: 'warning',
   doc: 'UPDATE or DELETE without WHERE touches every row and holds all row locks until commit.',
   kinds: ['UpdateStmt', 'DeleteStmt'],
   check(ctx) {

@@ -3,6 +3,8 @@ import { finding, type Rule } from './rule';
 /** Live-schema rule: other tables' foreign keys point at the dropped table. */
 export const dropReferencedTable: Rule = {
   name: 'drop-referenced-table',
+  severity: 'error',
+  live: true,
   doc: 'Dropping a table that other tables reference through foreign keys.',
   kinds: ['DropStmt'],
   check(ctx) {

@@ -31,6 +31,7 @@ function newForeignKeys(ctx: Parameters<Rule['check']>[0]): NewForeignKey[] {
  */
 export const fkWithoutIndex: Rule = {
   name: 'fk-without-index',
+  severity: 'warning',
   doc: 'A foreign key whose referencing columns have no index (in the live schema or later in the migration).',
   kinds: ['CreateStmt', 'AlterTableStmt'],
   check(ctx) {

@@ -18,6 +18,7 @@ function identifiers(sql: string): string[] {
  */
 export const identifierTooLong: Rule = {
   name: 'identifier-too-long',
+  severity: 'warning',
   doc: 'Identifiers over 63 bytes are silently truncated by PostgreSQL.',
   check(ctx) {
     // An identifier over 63 bytes needs a quote, a non-ASCII character or a run of 64 ASCII

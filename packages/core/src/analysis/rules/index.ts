@@ -1,7 +1,6 @@
 import { addingFieldWithDefault } from './adding-field-with-default';
 import { addingForeignKeyConstraint } from './adding-foreign-key-constraint';
 import { addingNotNullableField } from './adding-not-nullable-field';
-import { addingPrimaryKeyConstraint } from './adding-primary-key-constraint';
 import { addingRequiredField } from './adding-required-field';
 import { addingSerialPrimaryKeyField } from './adding-serial-primary-key-field';
 import { banAlterDomainWithAddConstraint } from './ban-alter-domain-with-add-constraint';
@@ -33,6 +32,8 @@ import { renamingColumn } from './renaming-column';
 import { renamingTable } from './renaming-table';
 import { requireConcurrentIndexCreation } from './require-concurrent-index-creation';
 import { requireConcurrentIndexDeletion } from './require-concurrent-index-deletion';
+import { requireConcurrentPartitionDetach } from './require-concurrent-partition-detach';
+import { requireConcurrentReindex } from './require-concurrent-reindex';
 import { requireEnumValueOrdering } from './require-enum-value-ordering';
 import { requireLockTimeout } from './require-lock-timeout';
 import { requireStatementTimeout } from './require-statement-timeout';
@@ -49,13 +50,14 @@ export const RULES: readonly Rule[] = [
   requireStatementTimeout,
   requireConcurrentIndexCreation,
   requireConcurrentIndexDeletion,
+  requireConcurrentReindex,
+  requireConcurrentPartitionDetach,
   banConcurrentIndexCreationInTransaction,
   constraintMissingNotValid,
   addingForeignKeyConstraint,
   addingFieldWithDefault,
   addingRequiredField,
   addingNotNullableField,
-  addingPrimaryKeyConstraint,
   addingSerialPrimaryKeyField,
   disallowedUniqueConstraint,
   changingColumnType,

@@ -4,6 +4,8 @@ import { finding, type Rule } from './rule';
 /** Live-schema rule: the same statement is harmless on a small table and an outage on a big one. */
 export const largeTable: Rule = {
   name: 'large-table',
+  severity: 'error',
+  live: true,
   doc: 'A locking scan, rewrite, index build or mass update on a table with many rows or gigabytes.',
   check(ctx) {
     const t = ctx.schema.table(ctx.facts.table);

@@ -1,14 +1,16 @@
 import { blockedOperations, lockRank } from '../lock-modes';
-import { finding, isExisting, type Rule } from './rule';
+import { finding, isExisting, type Rule, type RuleFinding } from './rule';
 
 const fmt = (ms: number): string => (ms >= 60_000 ? `${(ms / 60_000).toFixed(1)} min` : ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
 
 /** States, for every existing table a statement locks, the mode, the estimated hold time and what it blocks. */
 export const lockImpact: Rule = {
   name: 'lock-impact',
+  severity: 'info',
+  live: true,
   doc: 'Which lock each statement takes on existing tables, for how long, and what it blocks.',
   check(ctx) {
-    const out: string[] = [];
+    const out: RuleFinding[] = [];
     for (const l of ctx.facts.locks) {
       if (lockRank(l.mode) < lockRank('SHARE UPDATE EXCLUSIVE') || !isExisting(ctx, l.table)) continue;
       const main = l.table === ctx.facts.table;

@@ -4,6 +4,7 @@ import { finding, type Rule } from './rule';
 /** 32-bit ids run out (2^31); changing the type later rewrites the table. */
 export const preferBigintOverInt: Rule = {
   name: 'prefer-bigint-over-int',
+  severity: 'warning',
   doc: 'Use bigint instead of integer for columns that may grow (ids, counters).',
   kinds: ['CreateStmt', 'AlterTableStmt'],
   check(ctx) {

@@ -4,6 +4,7 @@ import { finding, type Rule } from './rule';
 /** smallint overflows at 32,767. */
 export const preferBigintOverSmallint: Rule = {
   name: 'prefer-bigint-over-smallint',
+  severity: 'warning',
   doc: 'Use bigint (or integer) instead of smallint for values that may grow.',
   kinds: ['CreateStmt', 'AlterTableStmt'],
   check(ctx) {

@@ -4,6 +4,7 @@ import { finding, type Rule } from './rule';
 /** serial types have ownership and permission quirks; identity columns are the SQL-standard replacement. */
 export const preferIdentity: Rule = {
   name: 'prefer-identity',
+  severity: 'warning',
   doc: 'Use GENERATED ... AS IDENTITY instead of serial types.',
   kinds: ['CreateStmt', 'AlterTableStmt'],
   check(ctx) {

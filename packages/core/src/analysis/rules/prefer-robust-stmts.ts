@@ -4,6 +4,7 @@ import { finding, type Rule } from './rule';
 /** Outside a transaction a failed migration stops halfway; re-running needs idempotent statements. */
 export const preferRobustStmts: Rule = {
   name: 'prefer-robust-stmts',
+  severity: 'warning',
   doc: 'Outside a transaction, use IF NOT EXISTS / IF EXISTS so a half-applied migration can be re-run.',
   kinds: ['CreateStmt', 'IndexStmt', 'DropStmt'],
   check(ctx) {

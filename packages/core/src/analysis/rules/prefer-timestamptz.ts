@@ -4,6 +4,7 @@ import { finding, type Rule } from './rule';
 /** timestamp without time zone loses the offset and misbehaves across DST and zones. */
 export const preferTimestamptz: Rule = {
   name: 'prefer-timestamptz',
+  severity: 'warning',
   doc: 'Use timestamptz instead of timestamp without time zone.',
   kinds: ['CreateStmt', 'AlterTableStmt'],
   check(ctx) {

@@ -3,6 +3,7 @@ import { finding, type Rule } from './rule';
 /** Running application code still uses the old name. */
 export const renamingColumn: Rule = {
   name: 'renaming-column',
+  severity: 'error',
   doc: 'Renaming a column breaks clients that still use the old name.',
   kinds: ['RenameStmt'],
   check(ctx) {

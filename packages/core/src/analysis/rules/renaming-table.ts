@@ -3,6 +3,7 @@ import { finding, type Rule } from './rule';
 /** Running application code still uses the old name. */
 export const renamingTable: Rule = {
   name: 'renaming-table',
+  severity: 'error',
   doc: 'Renaming a table breaks clients that still use the old name.',
   kinds: ['RenameStmt'],
   check(ctx) {

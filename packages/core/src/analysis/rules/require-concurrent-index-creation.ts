@@ -3,6 +3,7 @@ import { finding, isExisting, type Rule } from './rule';
 /** CREATE INDEX takes SHARE, blocking writes for the whole build. */
 export const requireConcurrentIndexCreation: Rule = {
   name: 'require-concurrent-index-creation',
+  severity: 'error',
   doc: 'Create indexes on existing tables with CREATE INDEX CONCURRENTLY.',
   kinds: ['IndexStmt'],
   check(ctx) {

@@ -3,6 +3,7 @@ import { finding, type Rule } from './rule';
 /** DROP INDEX takes ACCESS EXCLUSIVE on the table. */
 export const requireConcurrentIndexDeletion: Rule = {
   name: 'require-concurrent-index-deletion',
+  severity: 'error',
   doc: 'Drop indexes with DROP INDEX CONCURRENTLY.',
   kinds: ['DropStmt'],
   check(ctx) {

@@ -4,6 +4,7 @@ import { finding, type Rule } from './rule';
 /** Enum values sort by declaration order; appending by default may give a wrong order. */
 export const requireEnumValueOrdering: Rule = {
   name: 'require-enum-value-ordering',
+  severity: 'warning',
   doc: 'ALTER TYPE ... ADD VALUE should say BEFORE or AFTER which value.',
   kinds: ['AlterEnumStmt'],
   check(ctx) {

@@ -15,3 +15,13 @@ describe('require-lock-timeout', () => {
     expect(await lintStatements('SET lock_timeout = \'2s\'; ALTER TABLE orders ADD COLUMN note text', shopSnapshot(), [requireLockTimeout])).toEqual([]);
   });
 });
+
+describe('require-lock-timeout offline (no snapshot)', () => {
+  it('reports once per file, at the first DDL with no lock_timeout before it, as squawk does', async () => {
+    const { lintOffline, ensureParser } = await import('./lint-offline');
+    await ensureParser();
+    const sql = 'CREATE TABLE a (id bigint);\nCREATE OR REPLACE VIEW v AS SELECT 1;\nALTER TABLE b ADD COLUMN c text;';
+    expect(lintOffline(sql).findings.filter((f) => f.rule === 'require-lock-timeout').map((f) => f.statement_index)).toEqual([1]);
+    expect(lintOffline(`SET lock_timeout = '1s';\n${sql}`).findings.filter((f) => f.rule === 'require-lock-timeout')).toEqual([]);
+  });
+});

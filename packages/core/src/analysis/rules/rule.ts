@@ -1,3 +1,4 @@
+import { nodeKind } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 import type { SchemaIndex } from '../schema-index';
 import type { StatementFacts } from '../statement-facts';
@@ -14,26 +15,60 @@ export interface RuleContext {
   /** Inside an explicit BEGIN ... COMMIT block of the migration. */
   inTransaction: boolean;
   lockDurationMs: number;
+  /**
+   * Offline lint (no snapshot): a table the migration did not create earlier counts as existing,
+   * as squawk assumes, so the rules about locking live tables still speak.
+   */
+  assumeExisting: boolean;
   /** Row count above which a table counts as large. */
   largeTableRows: number;
   /** Size in bytes above which a table counts as large. */
   largeTableBytes: number;
 }
 
-/** A lint rule: a stable kebab-case name, a one-line doc and a check returning warning texts. */
+/** How bad a finding is: `error` breaks or blocks production, `warning` is risky or a habit to fix, `info` is context. */
+export type Severity = 'error' | 'warning' | 'info';
+
+/** What a rule reports: data, so clients can filter, suppress and locate it without parsing text. */
+export interface RuleFinding {
+  rule: string;
+  message: string;
+  /** The safer alternative, or null when there is none to give. */
+  safer: string | null;
+}
+
+/**
+ * A lint rule: a stable kebab-case name (squawk's where squawk has the same rule), its severity,
+ * a one-line doc (the long form is `docs/rules/<name>.md`) and a check returning findings.
+ */
 export interface Rule {
   name: string;
+  severity: Severity;
   doc: string;
+  /** Needs the live schema to mean anything (sizes, catalog): offline lint leaves it out. */
+  live?: boolean;
   /**
    * Statement node kinds (e.g. `AlterTableStmt`) the rule can report on; omitted means every
    * statement. The analyzer skips the rule for other kinds, so `check` must return [] for them.
    */
   kinds?: readonly string[];
-  check(ctx: RuleContext): string[];
+  check(ctx: RuleContext): RuleFinding[];
 }
 
-/** Formats a finding as `[rule] problem. Safer: alternative`. */
-export const finding = (rule: string, problem: string, safer?: string): string => `[${rule}] ${problem}${safer ? ` Safer: ${safer}` : ''}`;
+export const finding = (rule: string, message: string, safer?: string): RuleFinding => ({ rule, message, safer: safer ?? null });
 
-/** The table exists in the live schema (so real traffic uses it). */
-export const isExisting = (ctx: RuleContext, table = ctx.facts.table): boolean => !!table && !!ctx.schema.table(table);
+/** The warning text of a finding, as the spec's `warnings` carry it: `[rule] problem. Safer: alternative`. */
+export const findingText = (f: RuleFinding): string => `[${f.rule}] ${f.message}${f.safer ? ` Safer: ${f.safer}` : ''}`;
+
+const CREATES = new Set(['CreateStmt', 'CreateTableAsStmt', 'ViewStmt']);
+
+/** An earlier statement of this migration created `table` (so no traffic uses it yet). */
+export const createdEarlier = (ctx: RuleContext, table: string): boolean =>
+  ctx.previous.some(({ stmt, facts }) => facts.table === table && CREATES.has(nodeKind(stmt.stmt)));
+
+/**
+ * The table exists in the live schema (so real traffic uses it); offline, any table the
+ * migration did not create itself.
+ */
+export const isExisting = (ctx: RuleContext, table = ctx.facts.table): boolean =>
+  !!table && (!!ctx.schema.table(table) || (ctx.assumeExisting && !createdEarlier(ctx, table)));

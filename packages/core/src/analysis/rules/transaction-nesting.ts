@@ -4,6 +4,7 @@ import { finding, type Rule } from './rule';
 /** A second BEGIN only warns and a stray COMMIT ends the tool's own transaction. */
 export const transactionNesting: Rule = {
   name: 'transaction-nesting',
+  severity: 'warning',
   doc: 'BEGIN inside a transaction or COMMIT/ROLLBACK without one.',
   kinds: ['TransactionStmt'],
   check(ctx) {

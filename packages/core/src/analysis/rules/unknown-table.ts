@@ -6,6 +6,8 @@ const CREATES = new Set(['CreateStmt', 'CreateTableAsStmt', 'ViewStmt']);
 /** The statement targets a table that neither the snapshot nor earlier statements know: stale snapshot or typo. */
 export const unknownTable: Rule = {
   name: 'unknown-table',
+  severity: 'error',
+  live: true,
   doc: 'A statement altering a table that is not in the schema snapshot nor created earlier in the migration.',
   check(ctx) {
     const t = ctx.facts.table;

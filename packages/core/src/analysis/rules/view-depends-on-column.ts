@@ -1,13 +1,15 @@
 import { subcommands } from './helpers';
-import { finding, type Rule } from './rule';
+import { finding, type Rule, type RuleFinding } from './rule';
 
 /** Live-schema rule: PostgreSQL refuses to drop or retype a column a view reads (or CASCADE drops the view). */
 export const viewDependsOnColumn: Rule = {
   name: 'view-depends-on-column',
+  severity: 'error',
+  live: true,
   doc: 'Dropping or retyping a column (or dropping a table) that a view reads, per the snapshot view dependencies.',
   kinds: ['AlterTableStmt', 'DropStmt'],
   check(ctx) {
-    const out: string[] = [];
+    const out: RuleFinding[] = [];
     const t = ctx.facts.table;
     const cascade = ctx.facts.cascade;
     const effect = cascade ? 'CASCADE drops these views too' : 'the statement fails unless the views are dropped first';

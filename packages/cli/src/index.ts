@@ -1,0 +1,2 @@
+export { run } from './main';
+export type { RunContext } from './run-context';

@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ensureParser, lintOffline } from '@dbops/core/analysis/rules/lint-offline';
+import { CliError } from '../cli-error';
+import { type CliFinding, type FileReport, statementBody } from './cli-finding';
+import { isIgnored, readIgnores } from './ignore-comments';
+
+export interface LintOptions {
+  cwd: string;
+  pgVersion?: number;
+  assumeInTransaction?: boolean;
+  excludedRules: ReadonlySet<string>;
+}
+
+export const displayPath = (cwd: string, file: string): string => path.relative(cwd, file).split(path.sep).join('/') || path.basename(file);
+
+/** A syntax error as a finding (squawk's rule name), so every reporter shows it in place. */
+function syntaxError(error: unknown, sql: string): CliFinding {
+  const details = (error as { details?: { statement_index?: number; line?: number; parser_message?: string } }).details ?? {};
+  const line = details.line ?? 1;
+  return {
+    rule: 'syntax-error',
+    severity: 'error',
+    message: details.parser_message ?? (error as Error).message,
+    safer: null,
+    statement_index: details.statement_index ?? 0,
+    line,
+    column: 1,
+    end_line: line,
+    statement: sql.split('\n')[line - 1] ?? '',
+  };
+}
+
+/** Lints one file's text (no database): findings in file order, ignore comments applied. */
+export function lintText(sql: string, options: Omit<LintOptions, 'cwd'>): CliFinding[] {
+  const ignores = readIgnores(sql);
+  if (ignores.file === 'all') return [];
+  let result: ReturnType<typeof lintOffline>;
+  try {
+    result = lintOffline(sql, { pgVersion: options.pgVersion, assumeInTransaction: options.assumeInTransaction, excludedRules: options.excludedRules });
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'SQL_PARSE_ERROR') throw error;
+    // A file of comments only is empty, not broken.
+    if (/no SQL statement/.test((error as Error).message)) return [];
+    return [syntaxError(error, sql)];
+  }
+  const out: CliFinding[] = [];
+  for (const f of result.findings) {
+    const stmt = result.statements[f.statement_index]!;
+    if (isIgnored(ignores, f.rule, f.location.line, stmt.endLine)) continue;
+    out.push({ rule: f.rule, severity: f.severity, message: f.message, safer: f.safer, statement_index: f.statement_index, line: f.location.line, column: f.location.column, end_line: stmt.endLine, statement: statementBody(stmt.sql) });
+  }
+  return out;
+}
+
+/** Lints files from disk. */
+export async function lintFiles(files: readonly string[], options: LintOptions): Promise<FileReport[]> {
+  await ensureParser();
+  return files.map((file) => {
+    let sql: string;
+    try {
+      sql = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new CliError(`cannot read ${file}: ${(error as Error).message}`);
+    }
+    return { file: displayPath(options.cwd, file), findings: lintText(sql, options) };
+  });
+}

@@ -1,0 +1,45 @@
+import { appendFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { CliError, EXIT_CLEAN, EXIT_FINDINGS } from './cli-error';
+import type { FailOn } from './config/cli-config';
+import { SEVERITY_RANK } from './lint/cli-finding';
+import { markdownReport } from './report/markdown';
+import type { ReportInput } from './report/report-input';
+import { type ReporterName, render } from './report/reporters';
+
+export interface OutputOptions {
+  reporter: ReporterName;
+  /** Write the report here instead of stdout (`--output`). */
+  output?: string;
+  color: boolean;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdout: (text: string) => void;
+}
+
+/**
+ * Prints the report, appends the markdown summary to `$GITHUB_STEP_SUMMARY` inside GitHub
+ * Actions, and returns the exit code the findings call for.
+ */
+export function emit(input: ReportInput, failOn: FailOn, o: OutputOptions, extraFailure = false): number {
+  const text = render(o.reporter, input, o.color);
+  if (o.output) {
+    try {
+      writeFileSync(path.resolve(o.cwd, o.output), text);
+    } catch (error) {
+      throw new CliError(`cannot write ${o.output}: ${(error as Error).message}`);
+    }
+  } else o.stdout(text);
+  const summary = o.env.GITHUB_STEP_SUMMARY;
+  if (o.env.GITHUB_ACTIONS === 'true' && summary) {
+    try {
+      appendFileSync(summary, markdownReport(input));
+    } catch {
+      // A summary we cannot write must not fail the check itself.
+    }
+  }
+  if (failOn === 'none') return EXIT_CLEAN;
+  const threshold = SEVERITY_RANK[failOn];
+  const failing = input.files.some((f) => f.findings.some((x) => SEVERITY_RANK[x.severity] >= threshold));
+  return failing || extraFailure ? EXIT_FINDINGS : EXIT_CLEAN;
+}

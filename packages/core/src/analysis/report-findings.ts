@@ -1,0 +1,24 @@
+import type { StatementAnalysis } from './analyze-statements';
+import { findingText } from './rules/rule';
+import type { Finding } from './types';
+
+/**
+ * The report's `findings` and the spec's `warnings` strings derived from them: one
+ * `Statement N: [rule] ... Safer: ...` text per finding, a finding repeated within its statement
+ * kept once.
+ */
+export function reportFindings(items: readonly StatementAnalysis[]): { findings: Finding[]; warnings: string[] } {
+  const findings: Finding[] = [];
+  const warnings: string[] = [];
+  for (const item of items) {
+    const first = warnings.length;
+    for (const f of item.findings) {
+      // Each text starts with its statement's own "Statement N:", so duplicates can only come from the same statement.
+      const text = `Statement ${f.statement_index}: ${findingText(f)}`;
+      if (warnings.includes(text, first)) continue;
+      warnings.push(text);
+      findings.push(f);
+    }
+  }
+  return { findings, warnings };
+}

@@ -1,0 +1,69 @@
+import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
+import { analyzeStatements } from '../analyze-statements';
+import { ensureParser, parseStatementsSync } from '../parse-statements';
+import { reportFindings } from '../report-findings';
+import { buildSchemaIndex } from '../schema-index';
+import type { Finding } from '../types';
+import { RULES } from './index';
+import type { Rule } from './rule';
+
+export interface OfflineLintOptions {
+  /** PostgreSQL major version the migrations target (squawk's `pg_version`); default 17. */
+  pgVersion?: number;
+  /** The tool runs each file in a transaction (squawk's `assume_in_transaction`). */
+  assumeInTransaction?: boolean;
+  /** Rule ids to leave out. */
+  excludedRules?: ReadonlySet<string>;
+}
+
+/** One statement's place in the file, for ignore comments and excerpts. */
+export interface LintedStatement {
+  index: number;
+  sql: string;
+  /** 1-based line of the statement's text (leading comments included). */
+  line: number;
+  /** 1-based line of its last character. */
+  endLine: number;
+}
+
+/** The rules that mean something without a live schema (everything but `live` ones). */
+export const OFFLINE_RULES: readonly Rule[] = RULES.filter((r) => !r.live);
+
+const emptySnapshot = (pgVersion: number): SchemaSnapshot => ({
+  snapshot_id: '00000000-0000-4000-8000-000000000000',
+  connection_id: '00000000-0000-4000-8000-000000000000',
+  introspected_at: new Date(0).toISOString(),
+  server_version: `${pgVersion}.0`,
+  server_version_num: pgVersion * 10_000,
+  extensions: [],
+  schemas: ['public'],
+  tables: [],
+  enums: [],
+  sequences: [],
+  view_dependencies: [],
+});
+
+export { ensureParser };
+
+/**
+ * Lints one migration file with no database: tables the file does not create count as existing
+ * (as squawk assumes), and rules needing table sizes or the catalog are left out. Call
+ * {@link ensureParser} once first. Throws SQL_PARSE_ERROR (AppError) on a syntax error.
+ */
+export function lintOffline(sql: string, options: OfflineLintOptions = {}): { statements: LintedStatement[]; findings: Finding[] } {
+  const parsed = parseStatementsSync(sql);
+  const excluded = options.excludedRules;
+  const rules = excluded && excluded.size > 0 ? OFFLINE_RULES.filter((r) => !excluded.has(r.name)) : OFFLINE_RULES;
+  const items = analyzeStatements(parsed, buildSchemaIndex(emptySnapshot(options.pgVersion ?? 17)), {
+    rules,
+    assumeExisting: true,
+    assumeInTransaction: options.assumeInTransaction ?? false,
+    findingsOnly: true,
+  });
+  const statements = parsed.map((p) => {
+    let endLine = p.line;
+    for (let i = p.sql.indexOf('\n'); i >= 0; i = p.sql.indexOf('\n', i + 1)) endLine++;
+    return { index: p.index, sql: p.sql, line: p.line, endLine };
+  });
+  return { statements, findings: reportFindings(items).findings };
+}

@@ -1,0 +1,35 @@
+import { nodeBody, nodeKind } from '../ast';
+import type { ParsedStatement } from '../parse-statements';
+import { settingBefore } from './helpers';
+import type { RuleContext } from './rule';
+
+// Statement kinds that change or lock schema objects, beyond the Alter*/Create*/Drop*/Define* families.
+const DDL = new Set(['IndexStmt', 'ViewStmt', 'RenameStmt', 'CommentStmt', 'ClusterStmt', 'LockStmt', 'RefreshMatViewStmt', 'ReindexStmt', 'TruncateStmt', 'RuleStmt', 'CompositeTypeStmt', 'LoadStmt', 'ImportForeignSchemaStmt', 'CreateTrigStmt', 'DefineStmt']);
+
+const hasForeignKey = (stmt: ParsedStatement): boolean =>
+  ((nodeBody(stmt.stmt).tableElts ?? []) as { Constraint?: { contype?: string }; ColumnDef?: { constraints?: { Constraint?: { contype?: string } }[] } }[]).some(
+    (e) => e.Constraint?.contype === 'CONSTR_FOREIGN' || (e.ColumnDef?.constraints ?? []).some((c) => c.Constraint?.contype === 'CONSTR_FOREIGN'),
+  );
+
+/**
+ * Offline, without table sizes: any DDL may wait for a lock behind running queries, and every
+ * query queues behind it while it waits (squawk's model). A CREATE TABLE is quick unless a
+ * foreign key locks the table it references.
+ */
+export function possiblySlow(stmt: ParsedStatement): boolean {
+  const kind = nodeKind(stmt.stmt);
+  if (kind === 'CreateStmt') return hasForeignKey(stmt);
+  if (kind === 'VacuumStmt') return !!nodeBody(stmt.stmt).is_vacuumcmd;
+  return DDL.has(kind) || /^(Alter|Create|Drop|Define)/.test(kind);
+}
+
+/**
+ * Offline form of the timeout rules: like squawk, report once per file, at the first
+ * possibly slow statement with no `SET <setting>` before it.
+ */
+export function firstUnguardedSlow(ctx: RuleContext, setting: string): boolean {
+  // Cheapest first: an earlier slow statement usually sits near the top, while settingBefore
+  // reads every earlier statement.
+  if (!possiblySlow(ctx.stmt) || ctx.previous.some(({ stmt }) => possiblySlow(stmt))) return false;
+  return !settingBefore(ctx, setting);
+}
