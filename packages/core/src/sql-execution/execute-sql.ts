@@ -7,6 +7,7 @@ import { type ParsedStatement, parseSql, SqlSyntaxError } from './parse-sql';
 import { PortalReader, type StatementResult } from './portal-reader';
 import { mapExecutionError, sqlError } from './sql-errors';
 import { catalogFindings } from './catalog-check';
+import { assertStatementLimit, MAX_STATEMENTS } from '../pg/statement-limit';
 
 /** A POST /execute request after validation (defaults applied). */
 export interface ExecuteRequest {
@@ -91,6 +92,7 @@ async function parseForCaller(sql: string, caller: Caller): Promise<ParsedStatem
  */
 export async function executeSql(client: pg.Client, req: ExecuteRequest, options: ExecuteOptions): Promise<ExecuteResult> {
   const statements = await parseForCaller(req.sql, req.caller);
+  assertStatementLimit(statements.length, MAX_STATEMENTS.execute);
   if (statements.length === 0) throw sqlError(null, 'The request holds no SQL statement (only whitespace or comments).', null);
   const timeoutMs = Math.round(req.timeoutSeconds * 1000);
   const agent = req.caller === 'agent';

@@ -4,9 +4,11 @@ import { findRelevantDocumentChunks } from '@dbops/core/context/document-context
 import { getConnection } from '@dbops/core/connections/connection-service';
 import { ensureSnapshot } from '@dbops/core/introspection/introspect-connection';
 import { sandboxRunSettings, sandboxServerSettings } from '@dbops/core/sandbox/sandbox-server-settings';
+import { MAX_STATEMENTS } from '@dbops/core/pg/statement-limit';
 import { z } from 'zod';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { bare } from '../http/responses';
+import { withinStatementLimit } from '../http/statement-limit';
 import { domainDeps } from '../runtime/domain-deps';
 
 /** Longest migration text accepted (1 MiB): more than any hand-written migration. */
@@ -17,7 +19,8 @@ const body = z.object({
     .string()
     .min(1)
     .refine((s) => s.trim().length > 0, 'sql must contain at least one statement')
-    .refine((s) => Buffer.byteLength(s, 'utf8') <= MAX_SQL_BYTES, `sql must be at most ${MAX_SQL_BYTES} bytes`),
+    .refine((s) => Buffer.byteLength(s, 'utf8') <= MAX_SQL_BYTES, `sql must be at most ${MAX_SQL_BYTES} bytes`)
+    .superRefine(withinStatementLimit(MAX_STATEMENTS.migration)),
 });
 
 /**

@@ -1,9 +1,11 @@
 import { executeUnderPolicy } from '@dbops/core/accounts/key-policy';
 import { executeOnConnection } from '@dbops/core/sql-execution/run-on-connection';
+import { MAX_STATEMENTS } from '@dbops/core/pg/statement-limit';
 import { z } from 'zod';
 import { defineHandler } from '../http/define-handler';
 import { keyPolicyOf } from '../http/key-policy';
 import { ok } from '../http/responses';
+import { withinStatementLimit } from '../http/statement-limit';
 import { domainDeps } from '../runtime/domain-deps';
 
 /** Longest `sql` accepted, in characters (the spec sets none; see docs/sql-execution.md). */
@@ -11,7 +13,7 @@ const MAX_SQL_CHARS = 1_000_000;
 
 const body = z.object({
   connection_id: z.uuid(),
-  sql: z.string().min(1).max(MAX_SQL_CHARS),
+  sql: z.string().min(1).max(MAX_SQL_CHARS).superRefine(withinStatementLimit(MAX_STATEMENTS.execute)),
   // Default `human` (the spec), unless the API key's policy is agent-only: see executeUnderPolicy.
   caller: z.enum(['human', 'agent']).optional(),
   guardrail: z.enum(['strict', 'moderate', 'permissive']).default('strict'),
