@@ -7,6 +7,7 @@ import { type ParsedStatement, parseSql, SqlSyntaxError } from './parse-sql';
 import { PortalReader, type StatementResult } from './portal-reader';
 import { mapExecutionError, sqlError } from './sql-errors';
 import { catalogFindings } from './catalog-check';
+import { type AnswerBudget, applyBudget, type TimeoutNotice, timeoutNotice } from './time-budget';
 import { assertStatementLimit, MAX_STATEMENTS } from '../pg/statement-limit';
 
 /** A POST /execute request after validation (defaults applied). */
@@ -20,6 +21,8 @@ export interface ExecuteRequest {
   timeoutSeconds: number;
   /** The API key's policy lets agents call functions whose effects cannot be read (see catalog-check.ts). */
   allowOpaque?: boolean;
+  /** When the answer must be sent (the gateway's limit); the statement limit is cut to fit it. */
+  budget?: AnswerBudget;
 }
 
 /** The spec's SQL execution result; `affected_rows` only for INSERT/UPDATE/DELETE/MERGE. */
@@ -29,6 +32,8 @@ export interface ExecuteResult {
   row_count: number;
   truncated: boolean;
   affected_rows?: number;
+  /** Present when `timeout_seconds` asked for more than the gateway allows and was cut (time-budget.ts). */
+  timeout?: TimeoutNotice;
 }
 
 export interface ExecuteOptions {
@@ -36,6 +41,8 @@ export interface ExecuteOptions {
   cancelBackend(pid: number, terminate: boolean): Promise<void>;
   /** How long past `timeout_seconds` the watchdog waits for the server's own statement_timeout. Default 1000 ms. */
   watchdogGraceMs?: number;
+  /** How long after its cancel the watchdog terminates the backend. Default 1000 ms. */
+  terminateAfterMs?: number;
   /**
    * Set when the session was opened with {@link SESSION_STARTUP_OPTIONS} and this
    * statement_timeout (a pooled session after `DISCARD ALL`): a human request with the same
@@ -94,7 +101,11 @@ export async function executeSql(client: pg.Client, req: ExecuteRequest, options
   const statements = await parseForCaller(req.sql, req.caller);
   assertStatementLimit(statements.length, MAX_STATEMENTS.execute);
   if (statements.length === 0) throw sqlError(null, 'The request holds no SQL statement (only whitespace or comments).', null);
-  const timeoutMs = Math.round(req.timeoutSeconds * 1000);
+  const applied = applyBudget(req.timeoutSeconds, req.budget, Date.now());
+  const timeoutMs = applied.appliedMs;
+  // Said in the answer when the caller asked for more than the gateway could ever give.
+  const notice = req.budget && applied.capped && req.timeoutSeconds > req.budget.gatewaySeconds ? timeoutNotice(applied, req.budget) : undefined;
+  const done = (r: StatementResult): ExecuteResult => (notice ? { ...toResult(r), timeout: notice } : toResult(r));
   const agent = req.caller === 'agent';
   const strict = agent && req.guardrail === 'strict';
 
@@ -107,14 +118,20 @@ export async function executeSql(client: pg.Client, req: ExecuteRequest, options
 
   const pid = (client as unknown as { processID: number }).processID;
   let timedOut = false;
+  let terminated = false;
   let hardTimer: NodeJS.Timeout | undefined;
+  // The answer waits for the backend to be gone: a terminated backend aborts its transaction
+  // before it closes its socket, so nothing commits after the caller was told TIMEOUT.
   const watchdog = setTimeout(() => {
     timedOut = true;
     options.cancelBackend(pid, false).catch(() => undefined);
     hardTimer = setTimeout(() => {
-      options.cancelBackend(pid, true).catch(() => undefined);
-      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
-    }, 2000);
+      terminated = true;
+      void options
+        .cancelBackend(pid, true)
+        .catch(() => undefined)
+        .finally(() => (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy());
+    }, options.terminateAfterMs ?? 1000);
   }, timeoutMs + (options.watchdogGraceMs ?? 1000));
 
   let current: ParsedStatement = statements[0]!;
@@ -140,7 +157,7 @@ export async function executeSql(client: pg.Client, req: ExecuteRequest, options
       const result = await runStatement(client, current.text, req.rowLimit, DML_TYPES.has(current.type));
       await client.query(strict ? 'ROLLBACK' : 'COMMIT');
       inTransaction = false;
-      return toResult(result);
+      return done(result);
     }
 
     const wrap = statements.length > 1 && !statements.some((s) => s.type === 'TransactionStmt' || s.type === 'Unparsed');
@@ -161,12 +178,15 @@ export async function executeSql(client: pg.Client, req: ExecuteRequest, options
       await client.query('COMMIT');
       inTransaction = false;
     }
-    return toResult(last!);
+    return done(last!);
   } catch (error) {
-    if (inTransaction && !timedOut) await client.query('ROLLBACK').catch(() => undefined);
+    // After a cancel the session still answers: roll back before answering. A terminated
+    // backend has already aborted its transaction.
+    if (inTransaction && !terminated) await client.query('ROLLBACK').catch(() => undefined);
     throw mapExecutionError(error, {
       timedOut,
       timeoutSeconds: req.timeoutSeconds,
+      applied: applied.capped ? { seconds: timeoutMs / 1000, notice: notice?.reason ?? null } : null,
       statementOffset: current.offset,
       strictLevel: strict ? req.guardrail : null,
     });

@@ -1,6 +1,7 @@
 import { executeUnderPolicy } from '@dbops/core/accounts/key-policy';
 import { executeOnConnection } from '@dbops/core/sql-execution/run-on-connection';
 import { MAX_STATEMENTS } from '@dbops/core/pg/statement-limit';
+import { answerBudget, gatewayTimeoutSeconds } from '@dbops/core/sql-execution/time-budget';
 import { z } from 'zod';
 import { defineHandler } from '../http/define-handler';
 import { keyPolicyOf } from '../http/key-policy';
@@ -24,8 +25,15 @@ const body = z.object({
 /** POST /api/v1/execute: runs SQL on a connection; agents are held to the guardrail matrix. */
 export const handler = defineHandler('sql-execute', {
   body,
-  async handle({ body, auth, container }) {
+  async handle({ body, auth, event, lambda, container }) {
     const { caller, guardrail, allowOpaque } = executeUnderPolicy(keyPolicyOf(auth), { caller: body.caller, guardrail: body.guardrail });
+    const now = Date.now();
+    const budget = answerBudget({
+      requestStartMs: event.requestContext.timeEpoch ?? now,
+      gatewaySeconds: gatewayTimeoutSeconds(container.settings.env),
+      ...(typeof lambda?.getRemainingTimeInMillis === 'function' ? { lambdaRemainingMs: lambda.getRemainingTimeInMillis() } : {}),
+      now,
+    });
     const result = await executeOnConnection(domainDeps(container), auth.userId, body.connection_id, {
       sql: body.sql,
       caller,
@@ -33,6 +41,7 @@ export const handler = defineHandler('sql-execute', {
       allowOpaque,
       rowLimit: body.row_limit,
       timeoutSeconds: body.timeout_seconds,
+      budget,
     });
     return ok(result);
   },
