@@ -7,9 +7,6 @@
  * gone and answer, however much `timeout_seconds` (up to 120 by the spec) asks for.
  */
 
-/** API Gateway HTTP API's integration limit (`DBOPS_GATEWAY_TIMEOUT_SECONDS` overrides it, e.g. for tests). */
-export const DEFAULT_GATEWAY_TIMEOUT_SECONDS = 30;
-
 /** Watchdog grace (1 s) + terminate (1 s) + waiting for the backend to be gone (up to 1.5 s) + the answer. */
 export const ANSWER_MARGIN_MS = 4000;
 
@@ -22,15 +19,6 @@ export interface AnswerBudget {
   answerBy: number;
   /** The gateway's limit in seconds, named in what the caller is told. */
   gatewaySeconds: number;
-}
-
-/** `DBOPS_GATEWAY_TIMEOUT_SECONDS` (default 30): the gateway's limit the service plans against. */
-export function gatewayTimeoutSeconds(env: Readonly<Record<string, string | undefined>>): number {
-  const raw = env.DBOPS_GATEWAY_TIMEOUT_SECONDS;
-  if (raw === undefined || raw === '') return DEFAULT_GATEWAY_TIMEOUT_SECONDS;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`DBOPS_GATEWAY_TIMEOUT_SECONDS must be a positive number, got ${JSON.stringify(raw)}`);
-  return n;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { executeUnderPolicy } from '@dbops/core/accounts/key-policy';
 import { executeOnConnection } from '@dbops/core/sql-execution/run-on-connection';
 import { MAX_STATEMENTS } from '@dbops/core/pg/statement-limit';
-import { answerBudget, gatewayTimeoutSeconds } from '@dbops/core/sql-execution/time-budget';
+import { answerBudget } from '@dbops/core/sql-execution/time-budget';
 import { z } from 'zod';
 import { defineHandler } from '../http/define-handler';
 import { keyPolicyOf } from '../http/key-policy';
@@ -30,7 +30,7 @@ export const handler = defineHandler('sql-execute', {
     const now = Date.now();
     const budget = answerBudget({
       requestStartMs: event.requestContext.timeEpoch ?? now,
-      gatewaySeconds: gatewayTimeoutSeconds(container.settings.env),
+      gatewaySeconds: container.settings.gatewayTimeoutSeconds,
       ...(typeof lambda?.getRemainingTimeInMillis === 'function' ? { lambdaRemainingMs: lambda.getRemainingTimeInMillis() } : {}),
       now,
     });
