@@ -55,7 +55,7 @@ describe('POST /execute', () => {
 
   it('cuts rows beyond row_limit and says so', async () => {
     const res = await f.execute({ sql: 'SELECT id FROM t ORDER BY id', row_limit: 5 });
-    expect(res.body.data).toEqual({ columns: ['id'], rows: [[1], [2], [3], [4], [5]], row_count: 5, truncated: true });
+    expect(res.body.data).toEqual({ columns: ['id'], rows: [[1], [2], [3], [4], [5]], row_count: 5, truncated: true, truncated_reason: 'row_limit' });
     const exact = await f.execute({ sql: 'SELECT id FROM t', row_limit: 30 });
     expect(exact.body.data).toMatchObject({ row_count: 30, truncated: false });
     const big = await f.execute({ sql: 'SELECT g FROM generate_series(1, 50000) g', row_limit: 10000 });

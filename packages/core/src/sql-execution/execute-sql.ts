@@ -4,7 +4,7 @@ import { classifyStatement } from './classify-statement';
 import type { Caller, GuardrailLevel } from './guardrail';
 import type { JsonValue } from './json-values';
 import { type ParsedStatement, parseSql, SqlSyntaxError } from './parse-sql';
-import { PortalReader, type StatementResult } from './portal-reader';
+import { PortalReader, type StatementResult, type TruncatedReason } from './portal-reader';
 import { mapExecutionError, sqlError } from './sql-errors';
 import { catalogFindings } from './catalog-check';
 import { type AnswerBudget, applyBudget, type TimeoutNotice, timeoutNotice } from './time-budget';
@@ -23,6 +23,8 @@ export interface ExecuteRequest {
   allowOpaque?: boolean;
   /** When the answer must be sent (the gateway's limit); the statement limit is cut to fit it. */
   budget?: AnswerBudget;
+  /** Most bytes of rows in the answer (`DBOPS_EXECUTE_MAX_RESULT_BYTES`); rows past it are cut. */
+  maxResultBytes?: number;
 }
 
 /** The spec's SQL execution result; `affected_rows` only for INSERT/UPDATE/DELETE/MERGE. */
@@ -31,6 +33,10 @@ export interface ExecuteResult {
   rows: JsonValue[][];
   row_count: number;
   truncated: boolean;
+  /** Why rows were cut, when {@link truncated}: `row_limit`, or `max_bytes` (the answer's byte budget). */
+  truncated_reason?: TruncatedReason;
+  /** The byte budget, when it cut the rows. */
+  max_bytes?: number;
   affected_rows?: number;
   /** Present when `timeout_seconds` asked for more than the gateway allows and was cut (time-budget.ts). */
   timeout?: TimeoutNotice;
@@ -60,14 +66,16 @@ const DML_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 /** Session settings every request runs with: values must come back in the forms json-values.ts expects. */
 const OUTPUT_SETTINGS = ["DateStyle = 'ISO, MDY'", "IntervalStyle = 'iso_8601'", "bytea_output = 'hex'"];
 
-function runStatement(client: pg.Client, text: string, keep: number, drain: boolean): Promise<StatementResult> {
-  const reader = new PortalReader(text, keep, drain);
+function runStatement(client: pg.Client, text: string, keep: number, drain: boolean, maxBytes: number | undefined): Promise<StatementResult> {
+  const reader = new PortalReader(text, keep, drain, maxBytes);
   client.query(reader as unknown as pg.Submittable);
   return reader.promise;
 }
 
-function toResult(r: StatementResult): ExecuteResult {
+function toResult(r: StatementResult, maxBytes: number | undefined): ExecuteResult {
   const out: ExecuteResult = { columns: r.columns, rows: r.rows, row_count: r.rows.length, truncated: r.truncated };
+  if (r.truncatedReason) out.truncated_reason = r.truncatedReason;
+  if (r.truncatedReason === 'max_bytes' && maxBytes !== undefined) out.max_bytes = maxBytes;
   if (r.command && DML_COMMANDS.has(r.command) && r.commandCount !== null) out.affected_rows = r.commandCount;
   return out;
 }
@@ -105,7 +113,7 @@ export async function executeSql(client: pg.Client, req: ExecuteRequest, options
   const timeoutMs = applied.appliedMs;
   // Said in the answer when the caller asked for more than the gateway could ever give.
   const notice = req.budget && applied.capped && req.timeoutSeconds > req.budget.gatewaySeconds ? timeoutNotice(applied, req.budget) : undefined;
-  const done = (r: StatementResult): ExecuteResult => (notice ? { ...toResult(r), timeout: notice } : toResult(r));
+  const done = (r: StatementResult): ExecuteResult => (notice ? { ...toResult(r, req.maxResultBytes), timeout: notice } : toResult(r, req.maxResultBytes));
   const agent = req.caller === 'agent';
   const strict = agent && req.guardrail === 'strict';
 
@@ -154,7 +162,7 @@ export async function executeSql(client: pg.Client, req: ExecuteRequest, options
       inTransaction = true;
       enforceGuardrail({ findings: [] }, await catalogFindings(client, current, classification!), req.guardrail, req.allowOpaque);
       if (strict && probes) await client.query('SET TRANSACTION READ ONLY');
-      const result = await runStatement(client, current.text, req.rowLimit, DML_TYPES.has(current.type));
+      const result = await runStatement(client, current.text, req.rowLimit, DML_TYPES.has(current.type), req.maxResultBytes);
       await client.query(strict ? 'ROLLBACK' : 'COMMIT');
       inTransaction = false;
       return done(result);
@@ -172,7 +180,7 @@ export async function executeSql(client: pg.Client, req: ExecuteRequest, options
     let last: StatementResult | undefined;
     for (const s of statements) {
       current = s;
-      last = await runStatement(client, s.text, req.rowLimit, DML_TYPES.has(s.type));
+      last = await runStatement(client, s.text, req.rowLimit, DML_TYPES.has(s.type), req.maxResultBytes);
     }
     if (wrap) {
       await client.query('COMMIT');

@@ -42,6 +42,7 @@ export const handler = defineHandler('sql-execute', {
       rowLimit: body.row_limit,
       timeoutSeconds: body.timeout_seconds,
       budget,
+      maxResultBytes: container.settings.executeMaxResultBytes,
     });
     return ok(result);
   },
