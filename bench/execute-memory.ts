@@ -70,7 +70,7 @@ async function measure(runtime: LocalRuntime, connectionId: string, apiKey: stri
       const res = await fetch(`${runtime.baseUrl}/execute`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body });
       const text = await res.text();
       peak = Math.max(peak, process.memoryUsage.rss());
-      let reason = '-';
+      let reason: string;
       try {
         const data = (JSON.parse(text) as { data?: { truncated_reason?: string; row_count?: number } }).data;
         reason = `${data?.truncated_reason ?? 'none'} (${data?.row_count} rows)`;
