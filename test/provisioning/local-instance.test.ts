@@ -1,7 +1,7 @@
 import { startLocalRuntime } from '@dbops/local';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -46,8 +46,13 @@ describe('local runtime without a shared-instance setting', () => {
     // Stopped with the runtime.
     await expect(connectAs(first.connection_string)).rejects.toThrow();
 
-    // A restart reuses the same cluster and port, so the first database is still there.
+    // A restart reuses the same cluster and port, so the first database is still there; the
+    // start's owner-only check (home-permissions.ts) leaves the postgres user its way in.
     const second = await provisionOnce();
+    if (process.getuid?.() === 0 && state.dataDir.startsWith(home)) {
+      expect(((await stat(home)).mode & 0o777).toString(8)).toBe('711');
+      expect(((await stat(path.join(home, 'state'))).mode & 0o777).toString(8)).toBe('700');
+    }
     expect(second.connection_string).toContain(`@127.0.0.1:${state.port}/`);
     const runtime = await startLocalRuntime({ port: 0, env });
     try {

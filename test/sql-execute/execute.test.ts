@@ -55,7 +55,7 @@ describe('POST /execute', () => {
 
   it('cuts rows beyond row_limit and says so', async () => {
     const res = await f.execute({ sql: 'SELECT id FROM t ORDER BY id', row_limit: 5 });
-    expect(res.body.data).toEqual({ columns: ['id'], rows: [[1], [2], [3], [4], [5]], row_count: 5, truncated: true });
+    expect(res.body.data).toEqual({ columns: ['id'], rows: [[1], [2], [3], [4], [5]], row_count: 5, truncated: true, truncated_reason: 'row_limit' });
     const exact = await f.execute({ sql: 'SELECT id FROM t', row_limit: 30 });
     expect(exact.body.data).toMatchObject({ row_count: 30, truncated: false });
     const big = await f.execute({ sql: 'SELECT g FROM generate_series(1, 50000) g', row_limit: 10000 });
@@ -165,7 +165,8 @@ describe('POST /execute', () => {
       const check = await f.execute({
         sql: "SELECT current_setting('work_mem') AS w, to_regclass('pg_temp.scratch') AS t, (SELECT count(*) FROM pg_prepared_statements) AS p, (SELECT count(*) FROM pg_listening_channels()) AS l, '2024-01-02 03:04:05'::timestamp AS ts, current_setting('statement_timeout') AS st",
       });
-      expect(check.body.data.rows).toEqual([[dflt, null, '0', '0', '2024-01-02T03:04:05', '30s']]);
+      // The pool's default limit: the gateway's 30 s window minus the time to cancel and answer (time-budget.ts).
+      expect(check.body.data.rows).toEqual([[dflt, null, '0', '0', '2024-01-02T03:04:05', '25s']]);
     }
   });
 

@@ -106,6 +106,10 @@ export interface ServiceSettings {
   migrationQueueUrl: string | undefined;
   /** Sessions kept per connection by `/execute` (`DBOPS_EXECUTE_POOL_SIZE`, default 10, 0 = none). */
   executePoolSize: number;
+  /** The gateway's window /execute fits its statements into (`DBOPS_GATEWAY_TIMEOUT_SECONDS`, default 30 as API Gateway HTTP APIs). */
+  gatewayTimeoutSeconds: number;
+  /** Most bytes of rows one /execute answer holds (`DBOPS_EXECUTE_MAX_RESULT_BYTES`, default 5 MiB; Lambda answers at most 6 MB). */
+  executeMaxResultBytes: number;
   optimization: OptimizationSettings;
   sandbox: SandboxSettings;
   /** Raw billing values, checked when a payment route needs them (billing-settings.ts). */
@@ -185,6 +189,8 @@ export function loadSettings(env: Readonly<Record<string, string | undefined>> =
     },
     migrationQueueUrl: e.DBOPS_MIGRATION_QUEUE_URL,
     executePoolSize: e.DBOPS_EXECUTE_POOL_SIZE,
+    gatewayTimeoutSeconds: e.DBOPS_GATEWAY_TIMEOUT_SECONDS,
+    executeMaxResultBytes: e.DBOPS_EXECUTE_MAX_RESULT_BYTES,
     optimization: {
       analyzeTimeoutMs: e.DBOPS_OPTIMIZE_ANALYZE_TIMEOUT_MS,
       statementTimeoutMs: e.DBOPS_OPTIMIZE_STATEMENT_TIMEOUT_MS,

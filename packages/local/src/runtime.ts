@@ -19,6 +19,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { CONSOLE_DIST } from '@dbops/web/build';
 import { createGateway } from './gateway/emulator';
+import { secureHome } from './home-permissions';
 import { createConsoleFiles } from './static/console-files';
 import { installInProcessMigrationQueue } from './queue/install-migration-queue';
 import { installEmbeddedSharedInstance } from './shared-instance/install-shared-instance';
@@ -61,6 +62,9 @@ async function openStore(databaseUrl: string | undefined, home: string, inMemory
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const settings = loadSettings(options.env ?? process.env);
   await applyProcessSettings(settings);
+  // Owner-only state directory, checked and fixed at every start (home-permissions.ts).
+  const homeCheck = await secureHome(settings.home);
+  if (homeCheck.fixed.length > 0) logger.warn('narrowed permissions under DBOPS_HOME to owner-only', { count: homeCheck.fixed.length, examples: homeCheck.fixed.slice(0, 5) });
   const store = await openStore(settings.databaseUrl, settings.home, options.inMemoryState ?? false);
   await migrate(store, serviceMigrations);
   const issuer = await loadLocalIssuer(settings.home);

@@ -1,4 +1,5 @@
 import type { RankedDocumentChunk } from '../context/document-context';
+import { assertStatementLimit, MAX_STATEMENTS } from '../pg/statement-limit';
 import type { SchemaSnapshot } from '../introspection/schema-snapshot';
 import { rollbackPlan } from './rollback/rollback-plan';
 import { runSandbox, type SandboxOptions } from './sandbox/run-sandbox';
@@ -54,6 +55,7 @@ function impactChains(items: readonly StatementAnalysis[]): ImpactChain[] {
  */
 export async function analyzeMigration(sql: string, snapshot: SchemaSnapshot, options: AnalyzeOptions): Promise<AnalysisReport> {
   const parsed = await parseStatements(sql);
+  assertStatementLimit(parsed.length, MAX_STATEMENTS.migration);
   const schema = buildSchemaIndex(snapshot);
   const items = analyzeStatements(parsed, schema, options);
   const statements = items.map((i) => i.report);

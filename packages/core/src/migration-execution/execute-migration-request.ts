@@ -1,11 +1,13 @@
 import type pg from 'pg';
+import { pgQueryable } from '../store/pg-store';
 import type { ConnectionTarget } from '../connections/connection-target';
 import { isAppError } from '../errors/app-error';
 import type { CoreDeps } from '../deps';
 import { executionSettings } from './execution-settings';
 import { type PlannedStatement, planMigration } from './migration-plan';
 import { EXECUTOR_CODES, emptyFailure } from './migration-outcome';
-import { type ClaimedRequest, claimRequest, expireStaleRequests, finishRequest, recordApplied, renewLease, setProgress } from './request-store';
+import { executorApplicationName, observePlan } from './lost-run-reconcile';
+import { type ClaimedRequest, claimRequest, expireStaleRequests, finishRequest, recordApplied, recordCatalogBefore, renewLease, setProgress } from './request-store';
 import { type RunOutcome, runMigration } from './run-migration';
 
 /** What the executor needs besides the core deps: how to reach the user's database. */
@@ -68,9 +70,15 @@ export async function executeMigrationRequest(
     }
     let byIndex = new Map<number, PlannedStatement>();
     try {
-      const version = Number((await client.query<{ v: string }>('SELECT current_setting($1) AS v', ['server_version_num'])).rows[0]?.v ?? 0);
+      // Named after the request, so that a later check can find this session if the executor is lost.
+      const version = Number(
+        (await client.query<{ v: string }>("SELECT current_setting('server_version_num') AS v, set_config('application_name', $1, false)", [executorApplicationName(claim.requestId)])).rows[0]?.v ?? 0,
+      );
       const plan = await planMigration(claim.sql, version);
       byIndex = new Map(plan.map((s) => [s.index, s]));
+      // The catalog before the run, for the statements whose effect it shows: the record of a
+      // lost run is rebuilt by comparing with it (lost-run-reconcile.ts).
+      await recordCatalogBefore(deps.store, claim, await observePlan(pgQueryable(client), plan));
       outcome = await runMigration({
         client,
         plan,

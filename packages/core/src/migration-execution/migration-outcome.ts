@@ -29,7 +29,28 @@ export interface MigrationError {
   invalid_indexes: string[];
   /** What to do next, when there is something to say. */
   hint: string | null;
+  /** After a lost executor: what the database's catalog showed, which the lists above were rebuilt from (lost-run-reconcile.ts). */
+  catalog_check?: CatalogCheck;
 }
+
+export type StatementState = 'applied' | 'not_applied' | 'left_invalid' | 'unknown';
+
+export interface StatementCheck {
+  statement_index: number;
+  state: StatementState;
+  evidence: string;
+}
+
+/** `error.catalog_check` of a lost request's record. */
+export interface CatalogCheck {
+  checked_at: string;
+  /** Sessions of the lost executor still running on the database, terminated before the look-up. */
+  terminated_backends: number;
+  statements: StatementCheck[];
+  /** Set when the database could not be checked; the record then keeps the executor's counter. */
+  error?: string;
+}
+
 
 /** Codes of failures that are not PostgreSQL errors. */
 export const EXECUTOR_CODES = {

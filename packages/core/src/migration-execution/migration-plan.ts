@@ -1,5 +1,6 @@
 import { ensureParser, parseTreeSync, statementsOf } from '../pg/parser';
 import { AppError } from '../errors/app-error';
+import { type CatalogEffect, effectsOf } from './catalog-effects';
 
 /**
  * How a statement runs: inside the migration's transaction, on its own outside any
@@ -19,6 +20,8 @@ export interface PlannedStatement {
   reason: string | null;
   /** Name of the index a CREATE INDEX CONCURRENTLY builds, for INVALID-index reporting. */
   concurrentIndexName: string | null;
+  /** What the statement leaves in the catalog, when one look-up proves it (catalog-effects.ts); null otherwise. */
+  effects: CatalogEffect[] | null;
 }
 
 /** Statements run together: one transaction, or one non-transactional statement. */
@@ -110,7 +113,7 @@ export async function planMigration(sql: string, serverVersionNum: number): Prom
     const raw = stmt[nodeType] as Node;
     const { mode, reason } = classify(nodeType, raw, serverVersionNum);
     const concurrentIndexName = nodeType === 'IndexStmt' && raw.concurrent === true && typeof raw.idxname === 'string' ? raw.idxname : null;
-    return { index, sql: text, nodeType, mode, reason, concurrentIndexName };
+    return { index, sql: text, nodeType, mode, reason, concurrentIndexName, effects: effectsOf(nodeType, raw) };
   });
 }
 

@@ -122,6 +122,11 @@ export async function recordApplied(store: Store, claim: ClaimedRequest, applied
   );
 }
 
+/** The catalog before the run (lost-run-reconcile.ts), kept with the request. */
+export async function recordCatalogBefore(store: Store, claim: ClaimedRequest, before: Record<string, unknown>): Promise<void> {
+  await store.query(`UPDATE migration_requests SET catalog_before = $3::jsonb WHERE id = $1 AND attempt_id = $2`, [claim.requestId, claim.attemptId, JSON.stringify(before)]);
+}
+
 /** `executing -> completed | failed`, only by the attempt that owns the request. */
 export async function finishRequest(
   store: Store,

@@ -1,5 +1,6 @@
 import { quoteName } from '../pg/quote';
 import type pg from 'pg';
+import { pgQueryable } from '../store/pg-store';
 import type { Queryable } from '../store/store';
 import { type CatalogState, diffCatalog, newInvalidIndexes, readCatalog } from './catalog-diff';
 import { type ExecutionSettings, lockBackoffMs } from './execution-settings';
@@ -62,13 +63,6 @@ const sqlState = (e: unknown): string => {
 };
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
-const queryable = (client: pg.Client): Queryable => ({
-  async query<R extends object>(text: string, params: readonly unknown[] = []) {
-    const res = await client.query(text, params as unknown[]);
-    return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
-  },
-});
-
 class StatementFailure extends Error {
   constructor(
     readonly statement: PlannedStatement,
@@ -90,7 +84,7 @@ export async function runMigration(options: RunMigrationOptions): Promise<RunOut
   const { client, plan, settings } = options;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const nowMs = options.nowMs ?? (() => performance.now());
-  const db = queryable(client);
+  const db = pgQueryable(client);
   const total = plan.length;
 
   await client.query(`SET lock_timeout = ${Math.round(settings.lockTimeoutMs)}`);

@@ -2,9 +2,16 @@ import { loadModule, parseSync } from 'libpg-query';
 import type { AstNode, ParseTree } from './ast';
 
 let loaded: Promise<void> | undefined;
+let ready = false;
 
 /** Loads the WASM parser (PostgreSQL 17's own grammar) once per process. */
-export const ensureParser = (): Promise<void> => (loaded ??= loadModule());
+export const ensureParser = (): Promise<void> =>
+  (loaded ??= loadModule().then(() => {
+    ready = true;
+  }));
+
+/** True once {@link ensureParser} has resolved, so synchronous code may parse. */
+export const parserReady = (): boolean => ready;
 
 /** The parser refused the text. `position` is 1-based in characters, like PostgreSQL's own. */
 export class SqlSyntaxError extends Error {

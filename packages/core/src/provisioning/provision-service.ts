@@ -11,6 +11,9 @@ import { connectSharedInstance, tenantConnectionString } from './shared-instance
 import { createTenant, dropTenant } from './tenant-ddl';
 import { tenantNames, tenantPassword } from './tenant-names';
 
+/** How long a delete's claim protects it; a claim this old was left by a process that died. */
+const CLAIM_TTL_MS = 10 * 60_000;
+
 /** What provisioning needs: the service store, the key provider (connection secrets) and the shared instance. */
 export type ProvisionDeps = CoreDeps & { keyProvider: KeyProvider; sharedInstance: SharedInstance };
 
@@ -71,7 +74,7 @@ async function reserveSlot(deps: ProvisionDeps, userId: string, id: string, name
     // Locking the user's row makes the count-then-insert atomic against concurrent requests.
     await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
     const used = await tx.query<{ n: string }>(
-      `SELECT count(*)::text AS n FROM provisioned_databases WHERE user_id = $1 AND status IN ('provisioning', 'active')`,
+      `SELECT count(*)::text AS n FROM provisioned_databases WHERE user_id = $1 AND status IN ('provisioning', 'active', 'deleting')`,
       [userId],
     );
     if (Number(used.rows[0]!.n) >= PROVISION_LIMIT) {
@@ -130,11 +133,16 @@ export async function listProvisionedDatabases(deps: CoreDeps, userId: string): 
  */
 export async function deleteProvisionedDatabase(deps: ProvisionDeps, userId: string, provisionId: string): Promise<ProvisionedDatabaseView> {
   if (!isConnectionId(provisionId)) throw notFound('Provisioned database');
-  const found = await deps.store.query<ProvisionedRow & { role_name: string }>(
-    `SELECT ${PROVISIONED_COLUMNS}, role_name FROM provisioned_databases WHERE id = $1 AND user_id = $2 AND status = 'active'`,
-    [provisionId, userId],
+  // Claimed in one statement: of concurrent deletes exactly one gets the row, the others 404.
+  // A claim older than CLAIM_TTL is one whose process died; dropping is idempotent, so it is retaken.
+  const now = deps.clock.now();
+  const claimed = await deps.store.query<ProvisionedRow & { role_name: string }>(
+    `UPDATE provisioned_databases SET status = 'deleting', deleted_at = $3
+      WHERE id = $1 AND user_id = $2 AND (status = 'active' OR (status = 'deleting' AND deleted_at < $4))
+      RETURNING ${PROVISIONED_COLUMNS}, role_name`,
+    [provisionId, userId, now, new Date(now.getTime() - CLAIM_TTL_MS)],
   );
-  const row = found.rows[0];
+  const row = claimed.rows[0];
   if (!row) throw notFound('Provisioned database');
   try {
     const admin = await connectSharedInstance(await deps.sharedInstance.adminUrl());
@@ -144,6 +152,9 @@ export async function deleteProvisionedDatabase(deps: ProvisionDeps, userId: str
       await admin.end().catch(() => undefined);
     }
   } catch (error) {
+    await deps.store
+      .query(`UPDATE provisioned_databases SET status = 'active', deleted_at = NULL WHERE id = $1 AND status = 'deleting'`, [provisionId])
+      .catch(() => undefined);
     throw new AppError('PROVISIONING_FAILED', 'The managed database could not be dropped; it is unchanged or partly dropped. Try again.', { cause: error });
   }
   if (row.connection_id) await deactivateConnection(deps, userId, row.connection_id).catch(() => undefined);

@@ -46,6 +46,8 @@ export const envSchema = z.object({
   DBOPS_MIGRATION_PENDING_TIMEOUT_SECONDS: number(900, 1),
   // SQL execution (docs/sql-execution.md)
   DBOPS_EXECUTE_POOL_SIZE: integer(10, 0),
+  DBOPS_GATEWAY_TIMEOUT_SECONDS: number(30, 1),
+  DBOPS_EXECUTE_MAX_RESULT_BYTES: integer(5 * 1024 * 1024, 1024),
   // Query optimization (docs/query-optimization.md)
   DBOPS_OPTIMIZE_ANALYZE_TIMEOUT_MS: integer(30_000, 1),
   DBOPS_OPTIMIZE_STATEMENT_TIMEOUT_MS: integer(15_000, 1),

@@ -4,9 +4,11 @@ import { classifyStatement } from './classify-statement';
 import type { Caller, GuardrailLevel } from './guardrail';
 import type { JsonValue } from './json-values';
 import { type ParsedStatement, parseSql, SqlSyntaxError } from './parse-sql';
-import { PortalReader, type StatementResult } from './portal-reader';
+import { PortalReader, type StatementResult, type TruncatedReason } from './portal-reader';
 import { mapExecutionError, sqlError } from './sql-errors';
 import { catalogFindings } from './catalog-check';
+import { type AnswerBudget, applyBudget, type TimeoutNotice, timeoutNotice } from './time-budget';
+import { assertStatementLimit, MAX_STATEMENTS } from '../pg/statement-limit';
 
 /** A POST /execute request after validation (defaults applied). */
 export interface ExecuteRequest {
@@ -19,6 +21,10 @@ export interface ExecuteRequest {
   timeoutSeconds: number;
   /** The API key's policy lets agents call functions whose effects cannot be read (see catalog-check.ts). */
   allowOpaque?: boolean;
+  /** When the answer must be sent (the gateway's limit); the statement limit is cut to fit it. */
+  budget?: AnswerBudget;
+  /** Most bytes of rows in the answer (`DBOPS_EXECUTE_MAX_RESULT_BYTES`); rows past it are cut. */
+  maxResultBytes?: number;
 }
 
 /** The spec's SQL execution result; `affected_rows` only for INSERT/UPDATE/DELETE/MERGE. */
@@ -27,7 +33,13 @@ export interface ExecuteResult {
   rows: JsonValue[][];
   row_count: number;
   truncated: boolean;
+  /** Why rows were cut, when {@link truncated}: `row_limit`, or `max_bytes` (the answer's byte budget). */
+  truncated_reason?: TruncatedReason;
+  /** The byte budget, when it cut the rows. */
+  max_bytes?: number;
   affected_rows?: number;
+  /** Present when `timeout_seconds` asked for more than the gateway allows and was cut (time-budget.ts). */
+  timeout?: TimeoutNotice;
 }
 
 export interface ExecuteOptions {
@@ -35,6 +47,8 @@ export interface ExecuteOptions {
   cancelBackend(pid: number, terminate: boolean): Promise<void>;
   /** How long past `timeout_seconds` the watchdog waits for the server's own statement_timeout. Default 1000 ms. */
   watchdogGraceMs?: number;
+  /** How long after its cancel the watchdog terminates the backend. Default 1000 ms. */
+  terminateAfterMs?: number;
   /**
    * Set when the session was opened with {@link SESSION_STARTUP_OPTIONS} and this
    * statement_timeout (a pooled session after `DISCARD ALL`): a human request with the same
@@ -52,14 +66,16 @@ const DML_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 /** Session settings every request runs with: values must come back in the forms json-values.ts expects. */
 const OUTPUT_SETTINGS = ["DateStyle = 'ISO, MDY'", "IntervalStyle = 'iso_8601'", "bytea_output = 'hex'"];
 
-function runStatement(client: pg.Client, text: string, keep: number, drain: boolean): Promise<StatementResult> {
-  const reader = new PortalReader(text, keep, drain);
+function runStatement(client: pg.Client, text: string, keep: number, drain: boolean, maxBytes: number | undefined): Promise<StatementResult> {
+  const reader = new PortalReader(text, keep, drain, maxBytes);
   client.query(reader as unknown as pg.Submittable);
   return reader.promise;
 }
 
-function toResult(r: StatementResult): ExecuteResult {
+function toResult(r: StatementResult, maxBytes: number | undefined): ExecuteResult {
   const out: ExecuteResult = { columns: r.columns, rows: r.rows, row_count: r.rows.length, truncated: r.truncated };
+  if (r.truncatedReason) out.truncated_reason = r.truncatedReason;
+  if (r.truncatedReason === 'max_bytes' && maxBytes !== undefined) out.max_bytes = maxBytes;
   if (r.command && DML_COMMANDS.has(r.command) && r.commandCount !== null) out.affected_rows = r.commandCount;
   return out;
 }
@@ -91,8 +107,13 @@ async function parseForCaller(sql: string, caller: Caller): Promise<ParsedStatem
  */
 export async function executeSql(client: pg.Client, req: ExecuteRequest, options: ExecuteOptions): Promise<ExecuteResult> {
   const statements = await parseForCaller(req.sql, req.caller);
+  assertStatementLimit(statements.length, MAX_STATEMENTS.execute);
   if (statements.length === 0) throw sqlError(null, 'The request holds no SQL statement (only whitespace or comments).', null);
-  const timeoutMs = Math.round(req.timeoutSeconds * 1000);
+  const applied = applyBudget(req.timeoutSeconds, req.budget, Date.now());
+  const timeoutMs = applied.appliedMs;
+  // Said in the answer when the caller asked for more than the gateway could ever give.
+  const notice = req.budget && applied.capped && req.timeoutSeconds > req.budget.gatewaySeconds ? timeoutNotice(applied, req.budget) : undefined;
+  const done = (r: StatementResult): ExecuteResult => (notice ? { ...toResult(r, req.maxResultBytes), timeout: notice } : toResult(r, req.maxResultBytes));
   const agent = req.caller === 'agent';
   const strict = agent && req.guardrail === 'strict';
 
@@ -105,14 +126,20 @@ export async function executeSql(client: pg.Client, req: ExecuteRequest, options
 
   const pid = (client as unknown as { processID: number }).processID;
   let timedOut = false;
+  let terminated = false;
   let hardTimer: NodeJS.Timeout | undefined;
+  // The answer waits for the backend to be gone: a terminated backend aborts its transaction
+  // before it closes its socket, so nothing commits after the caller was told TIMEOUT.
   const watchdog = setTimeout(() => {
     timedOut = true;
     options.cancelBackend(pid, false).catch(() => undefined);
     hardTimer = setTimeout(() => {
-      options.cancelBackend(pid, true).catch(() => undefined);
-      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
-    }, 2000);
+      terminated = true;
+      void options
+        .cancelBackend(pid, true)
+        .catch(() => undefined)
+        .finally(() => (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy());
+    }, options.terminateAfterMs ?? 1000);
   }, timeoutMs + (options.watchdogGraceMs ?? 1000));
 
   let current: ParsedStatement = statements[0]!;
@@ -135,10 +162,10 @@ export async function executeSql(client: pg.Client, req: ExecuteRequest, options
       inTransaction = true;
       enforceGuardrail({ findings: [] }, await catalogFindings(client, current, classification!), req.guardrail, req.allowOpaque);
       if (strict && probes) await client.query('SET TRANSACTION READ ONLY');
-      const result = await runStatement(client, current.text, req.rowLimit, DML_TYPES.has(current.type));
+      const result = await runStatement(client, current.text, req.rowLimit, DML_TYPES.has(current.type), req.maxResultBytes);
       await client.query(strict ? 'ROLLBACK' : 'COMMIT');
       inTransaction = false;
-      return toResult(result);
+      return done(result);
     }
 
     const wrap = statements.length > 1 && !statements.some((s) => s.type === 'TransactionStmt' || s.type === 'Unparsed');
@@ -153,18 +180,21 @@ export async function executeSql(client: pg.Client, req: ExecuteRequest, options
     let last: StatementResult | undefined;
     for (const s of statements) {
       current = s;
-      last = await runStatement(client, s.text, req.rowLimit, DML_TYPES.has(s.type));
+      last = await runStatement(client, s.text, req.rowLimit, DML_TYPES.has(s.type), req.maxResultBytes);
     }
     if (wrap) {
       await client.query('COMMIT');
       inTransaction = false;
     }
-    return toResult(last!);
+    return done(last!);
   } catch (error) {
-    if (inTransaction && !timedOut) await client.query('ROLLBACK').catch(() => undefined);
+    // After a cancel the session still answers: roll back before answering. A terminated
+    // backend has already aborted its transaction.
+    if (inTransaction && !terminated) await client.query('ROLLBACK').catch(() => undefined);
     throw mapExecutionError(error, {
       timedOut,
       timeoutSeconds: req.timeoutSeconds,
+      applied: applied.capped ? { seconds: timeoutMs / 1000, notice: notice?.reason ?? null } : null,
       statementOffset: current.offset,
       strictLevel: strict ? req.guardrail : null,
     });

@@ -7,20 +7,39 @@ import type { ConnectionTarget } from '../connections/connection-target';
 import { AppError } from '../errors/app-error';
 import { type ExecuteRequest, type ExecuteResult, executeSql } from './execute-sql';
 import { acquireSession, type SessionPoolSettings } from './session-pool';
+import { defaultStatementLimitMs } from './time-budget';
 
 /** Shown in the user's `pg_stat_activity.application_name`, so DBAs can tell our sessions apart. */
 export const EXECUTE_APPLICATION_NAME = 'dbops-execute';
 
 /** Pool settings: `DBOPS_EXECUTE_POOL_SIZE` sessions per connection (default 10, 0 = a new session per request). */
 export function executePoolSettings(settings: ServiceSettings): SessionPoolSettings {
-  return { maxPerConnection: settings.executePoolSize, idleMs: 30_000, applicationName: EXECUTE_APPLICATION_NAME, defaultStatementTimeoutMs: 30_000 };
+  // Sessions open with the limit a fresh request gets (time-budget.ts), so it needs no SET.
+  return { maxPerConnection: settings.executePoolSize, idleMs: 30_000, applicationName: EXECUTE_APPLICATION_NAME, defaultStatementTimeoutMs: defaultStatementLimitMs(settings.gatewayTimeoutSeconds) };
 }
 
-/** Cancels or terminates backend `pid` from a second session with the same credentials (a role may signal its own backends). */
+/** How long a terminate waits to see the backend gone (it aborts its transaction on the way out). */
+const TERMINATE_WAIT_MS = 1500;
+
+/**
+ * Cancels or terminates backend `pid` from a second session with the same credentials (a role
+ * may signal its own backends). A terminate returns once the backend is gone (or after
+ * {@link TERMINATE_WAIT_MS}), so the caller answers only after its transaction was aborted.
+ */
 async function signalBackend(target: ConnectionTarget, pid: number, terminate: boolean): Promise<void> {
   const { client } = await connectPg(target, { applicationName: `${EXECUTE_APPLICATION_NAME}-cancel`, connectTimeoutMs: 5000 });
   try {
-    await client.query(terminate ? 'SELECT pg_catalog.pg_terminate_backend($1)' : 'SELECT pg_catalog.pg_cancel_backend($1)', [pid]);
+    if (!terminate) {
+      await client.query('SELECT pg_catalog.pg_cancel_backend($1)', [pid]);
+      return;
+    }
+    await client.query('SELECT pg_catalog.pg_terminate_backend($1)', [pid]);
+    const until = Date.now() + TERMINATE_WAIT_MS;
+    while (Date.now() < until) {
+      const alive = await client.query('SELECT 1 FROM pg_catalog.pg_stat_activity WHERE pid = $1', [pid]);
+      if (alive.rowCount === 0) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
   } finally {
     await client.end().catch(() => undefined);
   }

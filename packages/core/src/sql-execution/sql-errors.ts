@@ -27,10 +27,23 @@ export function sqlError(sqlstate: string | null, message: string, position: num
   });
 }
 
-export const timeoutError = (timeoutSeconds: number): AppError =>
-  new AppError('TIMEOUT', `The statement exceeded timeout_seconds (${timeoutSeconds} s) and was cancelled on the server.`, {
-    details: { timeout_seconds: timeoutSeconds },
-  });
+/** What was applied instead of `timeout_seconds` when the gateway's window was shorter. */
+export interface AppliedLimit {
+  seconds: number;
+  /** Why, when the request asked for more than the gateway allows at all. */
+  notice: string | null;
+}
+
+export const timeoutError = (timeoutSeconds: number, applied: AppliedLimit | null = null): AppError =>
+  applied
+    ? new AppError(
+        'TIMEOUT',
+        `The statement ran past ${applied.seconds} s, the most this request could give it (timeout_seconds ${timeoutSeconds} was capped to fit the API gateway's window), and was cancelled and rolled back on the server.`,
+        { details: { timeout_seconds: timeoutSeconds, applied_timeout_seconds: applied.seconds, capped: true, ...(applied.notice ? { reason: applied.notice } : {}) } },
+      )
+    : new AppError('TIMEOUT', `The statement exceeded timeout_seconds (${timeoutSeconds} s) and was cancelled and rolled back on the server.`, {
+        details: { timeout_seconds: timeoutSeconds },
+      });
 
 /**
  * Turns what went wrong while running a statement into the answer:
@@ -42,12 +55,12 @@ export const timeoutError = (timeoutSeconds: number): AppError =>
  */
 export function mapExecutionError(
   error: unknown,
-  ctx: { timedOut: boolean; timeoutSeconds: number; statementOffset: number; strictLevel: GuardrailLevel | null },
+  ctx: { timedOut: boolean; timeoutSeconds: number; applied?: AppliedLimit | null; statementOffset: number; strictLevel: GuardrailLevel | null },
 ): AppError {
   if (error instanceof AppError) return error;
-  if (ctx.timedOut) return timeoutError(ctx.timeoutSeconds);
+  if (ctx.timedOut) return timeoutError(ctx.timeoutSeconds, ctx.applied);
   if (isPgError(error)) {
-    if (error.code === '57014' && /statement timeout/i.test(error.message)) return timeoutError(ctx.timeoutSeconds);
+    if (error.code === '57014' && /statement timeout/i.test(error.message)) return timeoutError(ctx.timeoutSeconds, ctx.applied);
     if (error.code === '25006' && ctx.strictLevel) return guardrailViolation('dml', `a write refused by the read-only transaction (${error.message})`, ctx.strictLevel);
     const pos = error.position ? Number(error.position) : NaN;
     return sqlError(error.code!, error.message, Number.isFinite(pos) ? ctx.statementOffset + pos : null, { detail: error.detail, hint: error.hint });

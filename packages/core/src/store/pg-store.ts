@@ -10,7 +10,8 @@ export interface PgStoreOptions {
   ssl?: pg.PoolConfig['ssl'];
 }
 
-const wrap = (client: pg.Pool | pg.PoolClient): Queryable => ({
+/** A `pg` pool, pooled client or client as a {@link Queryable}. */
+export const pgQueryable = (client: pg.Pool | pg.PoolClient | pg.Client): Queryable => ({
   async query<R extends object>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
     const res = await client.query(sql, params as unknown[]);
     return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
@@ -27,7 +28,7 @@ export class PgStore implements Store {
     this.#pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 5, ssl: options.ssl });
     // An idle client that errors (server restart) must not crash the process.
     this.#pool.on('error', () => undefined);
-    this.#q = wrap(this.#pool);
+    this.#q = pgQueryable(this.#pool);
   }
 
   query<R extends object = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
@@ -38,7 +39,7 @@ export class PgStore implements Store {
     const client = await this.#pool.connect();
     try {
       await client.query('BEGIN');
-      const result = await fn(wrap(client));
+      const result = await fn(pgQueryable(client));
       await client.query('COMMIT');
       return result;
     } catch (error) {

@@ -1,7 +1,9 @@
 import { analyzeOnConnection } from '@dbops/core/analysis/analyze-on-connection';
+import { MAX_STATEMENTS } from '@dbops/core/pg/statement-limit';
 import { z } from 'zod';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { bare } from '../http/responses';
+import { withinStatementLimit } from '../http/statement-limit';
 import { domainDeps } from '../runtime/domain-deps';
 
 /** Longest migration text accepted (1 MiB): more than any hand-written migration. */
@@ -12,7 +14,8 @@ const body = z.object({
     .string()
     .min(1)
     .refine((s) => s.trim().length > 0, 'sql must contain at least one statement')
-    .refine((s) => Buffer.byteLength(s, 'utf8') <= MAX_SQL_BYTES, `sql must be at most ${MAX_SQL_BYTES} bytes`),
+    .refine((s) => Buffer.byteLength(s, 'utf8') <= MAX_SQL_BYTES, `sql must be at most ${MAX_SQL_BYTES} bytes`)
+    .superRefine(withinStatementLimit(MAX_STATEMENTS.migration)),
 });
 
 /**

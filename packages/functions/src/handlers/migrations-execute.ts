@@ -1,15 +1,17 @@
 import { approvalSigningKey } from '@dbops/core/analysis/approval/approval-key';
 import { loadConnectionTarget } from '@dbops/core/connections/load-connection-target';
 import { submitMigration } from '@dbops/core/migration-execution/submit-migration';
+import { MAX_STATEMENTS } from '@dbops/core/pg/statement-limit';
 import { z } from 'zod';
 import { defineHandler } from '../http/define-handler';
 import { ok } from '../http/responses';
+import { withinStatementLimit } from '../http/statement-limit';
 import { domainDeps } from '../runtime/domain-deps';
 import { getMigrationQueue } from '../runtime/ports/migration-queue';
 
 const body = z.object({
   approval_token: z.string().min(1),
-  sql: z.string().min(1),
+  sql: z.string().min(1).superRefine(withinStatementLimit(MAX_STATEMENTS.migration)),
   connection_id: z.uuid(),
 });
 

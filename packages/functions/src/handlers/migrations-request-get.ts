@@ -1,7 +1,9 @@
 import { executionSettings } from '@dbops/core/migration-execution/execution-settings';
+import { reconcileLostRequests } from '@dbops/core/migration-execution/lost-run-reconcile';
 import { expireStaleRequests, getRequest } from '@dbops/core/migration-execution/request-store';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { bare } from '../http/responses';
+import { domainDeps } from '../runtime/domain-deps';
 
 /** GET /api/v1/migrations/requests/{request_id}: the bare request record; 404 for another user's id. */
 export const handler = defineHandler('migrations-request-get', {
@@ -11,6 +13,8 @@ export const handler = defineHandler('migrations-request-get', {
     await expireStaleRequests(container.store, container.clock.now(), executionSettings(container.settings).pendingTimeoutMs, {
       requestId: params.request_id,
     });
+    // ...and its record rebuilt from the database's catalog (what is really applied), once.
+    await reconcileLostRequests(domainDeps(container), auth.userId, { requestId: params.request_id });
     return bare(await getRequest(container.store, auth.userId, params.request_id));
   },
 });

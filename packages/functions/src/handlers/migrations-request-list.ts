@@ -1,5 +1,6 @@
 import { loadConnectionTarget } from '@dbops/core/connections/load-connection-target';
 import { executionSettings } from '@dbops/core/migration-execution/execution-settings';
+import { reconcileLostRequests } from '@dbops/core/migration-execution/lost-run-reconcile';
 import { expireStaleRequests, listRequests } from '@dbops/core/migration-execution/request-store';
 import { z } from 'zod';
 import { defineHandler, uuidParam } from '../http/define-handler';
@@ -17,6 +18,7 @@ export const handler = defineHandler('migrations-request-list', {
     await expireStaleRequests(container.store, container.clock.now(), executionSettings(container.settings).pendingTimeoutMs, {
       connectionId: params.connection_id,
     });
+    await reconcileLostRequests(domainDeps(container), auth.userId, { connectionId: params.connection_id });
     return ok(await listRequests(container.store, auth.userId, params.connection_id, query.limit));
   },
 });

@@ -19,6 +19,8 @@ export interface HandlerRequest<B, P, Q, A> {
   query: Q;
   auth: A;
   event: ApiEvent;
+  /** The Lambda context (remaining time); absent when a handler is called in-process without one. */
+  lambda: LambdaContext | undefined;
   container: Container;
 }
 
@@ -60,7 +62,7 @@ const CREDITS_HEADER = 'X-Credits-Remaining';
 function build<BS, PS, QS, A>(name: HandlerName, spec: HandlerSpec<BS, PS, QS, A>, authenticated: boolean): ContractHandler {
   const route = routeOf(name);
 
-  const base = async (event: ApiEvent): Promise<HttpResult> => {
+  const base = async (event: ApiEvent, lambda?: LambdaContext): Promise<HttpResult> => {
     const container = await getContainer();
     const lambdaCtx = event.requestContext.authorizer?.lambda;
     let auth: AuthContext | null = null;
@@ -95,7 +97,7 @@ function build<BS, PS, QS, A>(name: HandlerName, spec: HandlerSpec<BS, PS, QS, A
     }
     let result: HttpResult;
     try {
-      result = await spec.handle({ body, params, query, auth, event, container } as HandlerRequest<Out<BS>, Out<PS>, Out<QS>, A>);
+      result = await spec.handle({ body, params, query, auth, event, lambda, container } as HandlerRequest<Out<BS>, Out<PS>, Out<QS>, A>);
     } catch (error) {
       result = errorToResponse(error, event.requestContext.requestId);
     }

@@ -2,17 +2,23 @@ import { RequestValidationError, type ValidationIssue } from '@dbops/core/errors
 import type { z } from 'zod';
 import { bodyBytes, type ApiEvent } from './event';
 import { maskSecrets } from './mask-secrets';
+import { findNulString, nulIssue } from './nul-strings';
 import { toValidationIssue } from './zod-issues';
 
 /** Validates `value` against `schema`, throwing the spec's validation error at `location`. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, location: string): z.output<S> {
   const result = schema.safeParse(value, { reportInput: true });
-  if (result.success) return result.data;
-  throw new RequestValidationError(result.error.issues.map((i) => masked(toValidationIssue(i, location, value))));
+  if (!result.success) throw new RequestValidationError(result.error.issues.map((i) => masked(toValidationIssue(i, location, value))));
+  const nul = findNulString(result.data);
+  if (nul) throw new RequestValidationError([masked(nulIssue(location, nul))]);
+  return result.data;
 }
 
-/** An issue whose `input` and `ctx` echo nothing secret. */
-const masked = (issue: ValidationIssue): ValidationIssue => ({ ...issue, input: maskSecrets(issue.input), ctx: maskSecrets(issue.ctx) as ValidationIssue['ctx'] });
+/**
+ * An issue whose `input` and `ctx` echo nothing secret. A missing field's `input` is null, not
+ * absent: every entry carries all five keys of the spec's shape.
+ */
+const masked = (issue: ValidationIssue): ValidationIssue => ({ ...issue, input: maskSecrets(issue.input ?? null), ctx: maskSecrets(issue.ctx) as ValidationIssue['ctx'] });
 
 /** The JSON body, or a validation error saying why it is not JSON. */
 export function readJsonBody(event: ApiEvent): unknown {

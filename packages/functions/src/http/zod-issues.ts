@@ -78,6 +78,12 @@ export function toValidationIssue(issue: Issue, location: string, root: unknown)
     }
     case 'unrecognized_keys':
       return { loc, msg: `Extra inputs are not permitted: ${issue.keys.join(', ')}`, type: 'extra_forbidden', input, ctx: { keys: issue.keys } };
+    case 'custom': {
+      // A refinement may name its own type and context (e.g. too_many_statements), and keep a huge input out of the answer.
+      const p = (issue.params ?? {}) as { type?: unknown; ctx?: unknown; echo?: unknown };
+      const ctx = p.ctx !== null && typeof p.ctx === 'object' ? (p.ctx as Record<string, unknown>) : {};
+      return { loc, msg: issue.message, type: typeof p.type === 'string' ? p.type : 'value_error', input: p.echo === false ? null : input, ctx };
+    }
     default:
       return { loc, msg: issue.message, type: 'value_error', input, ctx: {} };
   }

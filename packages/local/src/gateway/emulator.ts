@@ -4,6 +4,7 @@ import type { RouteDefinition } from '@dbops/functions/routes';
 import type { APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { answerClientError } from './client-error';
 import { buildAuthorizerEvent, buildHandlerEvent, readGatewayRequest } from './build-event';
 import { createRouteMatcher } from './route-matcher';
 
@@ -169,6 +170,7 @@ export function createGateway(options: GatewayOptions): Server {
       else res.destroy();
     });
   });
+  server.on('clientError', answerClientError);
   // Keep idle connections open longer than clients do (undici: 4 s), so a client never reuses
   // a socket the server is closing at that instant (ECONNRESET under load).
   server.keepAliveTimeout = 65_000;

@@ -19,4 +19,9 @@ describe('createRouteMatcher', () => {
     expect(match('GET', '/api/v1/health/')).toMatchObject({ kind: 'found' });
     expect(match('POST', '/api/v1/connections/a/b/introspect')).toEqual({ kind: 'not_found' });
   });
+
+  it('passes invalid percent-encoding through as written instead of failing', () => {
+    expect(match('GET', '/api/v1/connections/%zz')).toMatchObject({ kind: 'found', params: { connection_id: '%zz' } });
+    expect(match('DELETE', '/api/v1/api-keys/%E0%A4%A')).toMatchObject({ kind: 'found', params: { key_id: '%E0%A4%A' } });
+  });
 });

@@ -11,6 +11,15 @@ interface Compiled {
   names: string[];
 }
 
+/** A path segment decoded; invalid percent-encoding (`%zz`) is passed as written, for the handler's validation to refuse. */
+function decodeSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 /** Matches request paths against the route table the way API Gateway does (exact segments, `{param}` for one segment). */
 export function createRouteMatcher(routes: readonly RouteDefinition[]): (method: string, path: string) => RouteMatch {
   const compiled: Compiled[] = routes.map((route) => {
@@ -38,7 +47,7 @@ export function createRouteMatcher(routes: readonly RouteDefinition[]): (method:
       }
       const params: Record<string, string> = {};
       c.names.forEach((name, i) => {
-        params[name] = decodeURIComponent(m[i + 1] ?? '');
+        params[name] = decodeSegment(m[i + 1] ?? '');
       });
       return { kind: 'found', route: c.route, params };
     }

@@ -35,4 +35,12 @@ export const executionMigrations: readonly SchemaMigration[] = [
       `CREATE INDEX migration_requests_leases ON migration_requests (lease_expires_at) WHERE status = 'executing'`,
     ],
   },
+  {
+    id: '0302_migration_requests_catalog_before',
+    statements: [
+      // What the catalog showed, before the run, for every statement whose effect one look-up
+      // proves (catalog-effects.ts): a lost executor's record is rebuilt by comparing with it.
+      `ALTER TABLE migration_requests ADD COLUMN catalog_before jsonb`,
+    ],
+  },
 ];

@@ -22,4 +22,15 @@ export const provisioningMigrations: readonly SchemaMigration[] = [
       `CREATE INDEX provisioned_databases_user_idx ON provisioned_databases (user_id, created_at)`,
     ],
   },
+  {
+    id: '0702_provisioned_deleting',
+    statements: [
+      // `deleting` marks the one delete request that claimed the row, so concurrent deletes of
+      // one database answer 404 instead of racing on the shared instance; it keeps its slot
+      // until the row turns `deleted`. `deleted_at` holds the claim time meanwhile, so a claim
+      // left by a crashed process can be taken over later.
+      `ALTER TABLE provisioned_databases DROP CONSTRAINT provisioned_databases_status_check`,
+      `ALTER TABLE provisioned_databases ADD CONSTRAINT provisioned_databases_status_check CHECK (status IN ('provisioning', 'active', 'deleting', 'deleted'))`,
+    ],
+  },
 ];
