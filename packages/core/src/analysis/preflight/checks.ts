@@ -1,0 +1,10 @@
+import { checkConstraintCheck } from './check-constraint-check';
+import { domainConstraintCheck } from './domain-constraint-check';
+import { foreignKeyCheck } from './foreign-key-check';
+import { notNullCheck } from './not-null-check';
+import { typeCastCheck } from './type-cast-check';
+import type { PreflightCheck } from './types';
+import { uniqueCheck } from './unique-check';
+
+/** Every preflight check, in the order their findings are reported per statement. */
+export const PREFLIGHT_CHECKS: readonly PreflightCheck[] = [notNullCheck, uniqueCheck, foreignKeyCheck, checkConstraintCheck, domainConstraintCheck, typeCastCheck];
