@@ -15,7 +15,7 @@ const CHECK = 'preflight_domain_constraint';
 function domainTask(statementIndex: number, domain: string[], body: AstNode): PreflightTask {
   const domainSql = domain.map(quoteIdent).join('.');
   const con = body.def?.Constraint as AstNode | undefined;
-  const notNull = body.subtype === 'N';
+  const notNull = body.subtype === 'O';
   const what = notNull ? `ALTER DOMAIN ${domain.join('.')} SET NOT NULL` : `ALTER DOMAIN ${domain.join('.')} ADD CHECK (${deparse(con!.raw_expr as AstNode)})`;
   return {
     check: CHECK,
@@ -60,7 +60,7 @@ export const domainConstraintCheck: PreflightCheck = {
     if (nodeKind(ctx.stmt.stmt) !== 'AlterDomainStmt') return [];
     const b = ctx.stmt.stmt.AlterDomainStmt as AstNode;
     const con = b.def?.Constraint as AstNode | undefined;
-    const applies = b.subtype === 'N' || (b.subtype === 'C' && con?.contype === 'CONSTR_CHECK' && !con.skip_validation && con.raw_expr);
+    const applies = b.subtype === 'O' || (b.subtype === 'C' && con?.contype === 'CONSTR_CHECK' && !con.skip_validation && con.raw_expr);
     return applies ? [domainTask(ctx.stmt.index, names(b.typeName), b)] : [];
   },
 };
