@@ -1,4 +1,5 @@
 import { checkConstraintCheck } from './check-constraint-check';
+import { dependentsCheck } from './dependents-check';
 import { domainConstraintCheck } from './domain-constraint-check';
 import { foreignKeyCheck } from './foreign-key-check';
 import { notNullCheck } from './not-null-check';
@@ -7,4 +8,4 @@ import type { PreflightCheck } from './types';
 import { uniqueCheck } from './unique-check';
 
 /** Every preflight check, in the order their findings are reported per statement. */
-export const PREFLIGHT_CHECKS: readonly PreflightCheck[] = [notNullCheck, uniqueCheck, foreignKeyCheck, checkConstraintCheck, domainConstraintCheck, typeCastCheck];
+export const PREFLIGHT_CHECKS: readonly PreflightCheck[] = [notNullCheck, uniqueCheck, foreignKeyCheck, checkConstraintCheck, domainConstraintCheck, typeCastCheck, dependentsCheck];
