@@ -3,9 +3,10 @@ import { dependentsCheck } from './dependents-check';
 import { domainConstraintCheck } from './domain-constraint-check';
 import { foreignKeyCheck } from './foreign-key-check';
 import { notNullCheck } from './not-null-check';
+import { partitionBoundsCheck } from './partition-bounds-check';
 import { typeCastCheck } from './type-cast-check';
 import type { PreflightCheck } from './types';
 import { uniqueCheck } from './unique-check';
 
 /** Every preflight check, in the order their findings are reported per statement. */
-export const PREFLIGHT_CHECKS: readonly PreflightCheck[] = [notNullCheck, uniqueCheck, foreignKeyCheck, checkConstraintCheck, domainConstraintCheck, typeCastCheck, dependentsCheck];
+export const PREFLIGHT_CHECKS: readonly PreflightCheck[] = [notNullCheck, uniqueCheck, foreignKeyCheck, checkConstraintCheck, domainConstraintCheck, typeCastCheck, dependentsCheck, partitionBoundsCheck];
