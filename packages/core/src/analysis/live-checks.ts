@@ -1,3 +1,9 @@
+import type pg from 'pg';
+import { connectPg } from '../connections/connect-pg';
+import { loadConnectionTarget } from '../connections/load-connection-target';
+import type { KeyProvider } from '../crypto/key-provider';
+import type { CoreDeps } from '../deps';
+import { AppError } from '../errors/app-error';
 import type { SchemaSnapshot } from '../introspection/schema-snapshot';
 import { analyzeStatements } from './analyze-statements';
 import { liveLockTiming } from './lock-timing/live-lock-timing';
@@ -60,4 +66,30 @@ export async function applyLiveChecks(sql: string, snapshot: SchemaSnapshot, rep
     }
   }
   return { preflight, probeMs };
+}
+
+/**
+ * {@link applyLiveChecks} on a registered connection: opens one connection to the target (as
+ * the service connects for introspection), runs the checks and closes it. When the target
+ * cannot be reached the preflight cannot vouch for the data, so that is recorded as an
+ * unfinished check (`passed: false`, no token) rather than skipped.
+ */
+export async function applyLiveChecksOnConnection(deps: CoreDeps & { keyProvider: KeyProvider }, input: { userId: string; connectionId: string; sql: string; snapshot: SchemaSnapshot; report: AnalysisReport }, options: LiveCheckOptions = {}): Promise<void> {
+  let client: pg.Client | undefined;
+  try {
+    const target = await loadConnectionTarget(deps, input.userId, input.connectionId);
+    client = (await connectPg(target, { statementTimeoutMs: 60_000, applicationName: 'dbops preflight' })).client;
+  } catch (error) {
+    const sandbox = input.report.sandbox_result;
+    const why = error instanceof AppError ? error.message : 'the database could not be reached';
+    sandbox.validation_results.push({ check: 'preflight', passed: false, detail: `Preflight could not finish: ${why}; the migration was not checked against the live data` });
+    sandbox.passed = false;
+    sandbox.migration_error ??= `Preflight on the live data could not run: ${why}`;
+    return;
+  }
+  try {
+    await applyLiveChecks(input.sql, input.snapshot, input.report, client, options);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }

@@ -1,4 +1,5 @@
 import { analyzeMigration } from '@dbops/core/analysis/analyze-migration';
+import { applyLiveChecksOnConnection } from '@dbops/core/analysis/live-checks';
 import { APPROVAL_KEY_SECRET, issueApprovalToken } from '@dbops/core/approval/approval-token';
 import { findRelevantDocumentChunks } from '@dbops/core/context/document-context';
 import { getConnection } from '@dbops/core/connections/connection-service';
@@ -51,6 +52,8 @@ export const handler = defineHandler('migrations-analyze', {
         : run,
       findDocuments: ({ query, tableNames }) => findRelevantDocumentChunks(deps.store, deps.embedder, { userId: auth.userId, connectionId, query, tableNames, limit: 5 }),
     });
+    // The data preflight and calibrated lock times on the target itself, before any token.
+    await applyLiveChecksOnConnection(deps, { userId: auth.userId, connectionId, sql: body.sql, snapshot, report });
     if (report.sandbox_result.passed) {
       const secret = await deps.secrets.getOrCreateRandom(APPROVAL_KEY_SECRET);
       report.approval_token = issueApprovalToken({ userId: auth.userId, connectionId, sql: body.sql }, { secret, now: container.clock.now() }).token;
