@@ -4,6 +4,7 @@ import { getConnection } from '../connections/connection-service';
 import { ensureSnapshot, type IntrospectionDeps } from '../introspection/introspect-connection';
 import type { SecretStore } from '../secrets/secret-store';
 import { analyzeMigration } from './analyze-migration';
+import { applyLiveChecksOnConnection } from './live-checks';
 import { approvalSigningKey } from './approval/approval-key';
 import { issueApprovalToken } from './approval/approval-token';
 import type { SandboxOptions } from './sandbox/run-sandbox';
@@ -49,6 +50,8 @@ export async function analyzeOnConnection(deps: AnalyzeOnConnectionDeps, input: 
     sandbox,
     findDocuments: ({ query, tableNames }) => findRelevantDocumentChunks(deps.store, deps.embedder, { userId, connectionId, query, tableNames, limit: 5 }),
   });
+  // The data preflight and calibrated lock times on the target itself, before any token.
+  await applyLiveChecksOnConnection(deps, { userId, connectionId, sql, snapshot, report });
   if (report.sandbox_result.passed) {
     const secret = await approvalSigningKey(deps.secrets);
     report.approval_token = issueApprovalToken({ userId, connectionId, sql }, { secret, now: deps.clock.now() }).token;

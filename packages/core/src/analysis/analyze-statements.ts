@@ -114,7 +114,7 @@ export function analyzeStatements(parsed: readonly ParsedStatement[], schema: Sc
   for (const p of parsed) {
     const f = facts[p.index]!;
     const kind = nodeKind(p.stmt);
-    const duration = estimateLockDuration(f, schema.table(f.table));
+    const duration = estimateLockDuration(f, schema.table(f.table), p, f.fk_targets[0] ? schema.table(f.fk_targets[0]) : undefined);
     const ctx = new StatementRuleContext(p, f, schema, pairs, inTx, duration, largeTableRows, largeTableBytes, assumeExisting);
     const warnings: string[] = [];
     const findings: Finding[] = [];

@@ -1,0 +1,189 @@
+/**
+ * Predicted against real lock hold times on a real PostgreSQL 15.
+ *
+ *   npx tsx bench/lock-timing.ts              # evaluate the committed calibration
+ *   npx tsx bench/lock-timing.ts --calibrate  # first re-measure it (writes calibration-data.json)
+ *
+ * Calibration times each statement class (packages/core/src/analysis/lock-timing/timing-class.ts)
+ * on two table shapes of its own (narrow with one index at 100k and 400k rows, wide with three
+ * indexes at 100k, 400k and 1M rows),
+ * and fits per class a non-negative model over rows, heap bytes, index rebuilds and touched rows
+ * (relative error). Evaluation then builds different tables of 1M and 3M rows, and for each of
+ * 26 statements reads the live features as the service does (`liveFeatures`: reltuples,
+ * relpages, indexes, the planner's row estimate for a WHERE), probes the server's speed at that
+ * moment (`machineProbe`), predicts the hold time, runs the statement and times it. It prints
+ * each pair and the share within 2x and the median error factor (max(p/r, r/p)).
+ * Needs Debian's postgresql-15 (`/usr/lib/postgresql/15/bin`).
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { analyzeStatements } from '../packages/core/src/analysis/analyze-statements';
+import { type Calibration, CALIBRATION, type ClassCalibration, predictHold } from '../packages/core/src/analysis/lock-timing/calibration';
+import { fitRelative } from '../packages/core/src/analysis/lock-timing/fit';
+import { liveFeatures } from '../packages/core/src/analysis/lock-timing/live-features';
+import { machineProbe } from '../packages/core/src/analysis/lock-timing/machine-probe';
+import { CLASS_FEATURES, featureValue, type TimingClass, type TimingFeatures } from '../packages/core/src/analysis/lock-timing/timing-class';
+import { parseStatements } from '../packages/core/src/analysis/parse-statements';
+import { buildSchemaIndex } from '../packages/core/src/analysis/schema-index';
+import { buildSnapshot } from '../packages/core/src/analysis/snapshot-builder';
+import { pg15Unavailable, startPg15 } from '../test/support/pg15-server';
+
+const { values } = parseArgs({ options: { calibrate: { type: 'boolean' } } });
+const CALIBRATION_FILE = path.join(import.meta.dirname, '../packages/core/src/analysis/lock-timing/calibration-data.json');
+
+interface Timed {
+  cls: TimingClass;
+  features: TimingFeatures;
+  probeMs: number;
+  realMs: number;
+  sql: string;
+}
+
+/** Reads the live features of a statement the way the service does, probes, then runs and times it. */
+async function timeStatement(c: pg.Client, sql: string): Promise<Timed | null> {
+  const [parsed] = await parseStatements(sql);
+  const [item] = analyzeStatements([parsed!], buildSchemaIndex(buildSnapshot([])));
+  await c.query('BEGIN READ ONLY');
+  const live = await liveFeatures(c, parsed!, item!.facts);
+  await c.query('ROLLBACK');
+  const probeMs = await machineProbe(c);
+  const t0 = process.hrtime.bigint();
+  await c.query(sql);
+  const realMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  return live ? { ...live, probeMs, realMs, sql } : null;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+async function calibrate(c: pg.Client): Promise<Calibration> {
+  const points: Timed[] = [];
+  await c.query(`DROP TABLE IF EXISTS cal_parent CASCADE; CREATE TABLE cal_parent (id int PRIMARY KEY); INSERT INTO cal_parent SELECT generate_series(1, 50000); ANALYZE cal_parent`);
+  for (const wide of [false, true]) {
+    for (const n of wide ? [100_000, 400_000, 1_000_000] : [100_000, 400_000]) {
+      const t = `cal_${wide ? 'wide' : 'narrow'}_${n}`;
+      await c.query(`DROP TABLE IF EXISTS ${t}`);
+      await c.query(`CREATE TABLE ${t} (id bigint PRIMARY KEY, p int, a int, ts timestamptz, rnd int, label text${wide ? ', pad text' : ''})`);
+      await c.query(`INSERT INTO ${t} SELECT g, 1 + g % 50000, g % 1000, now() - g * interval '1 minute', (g::bigint * 7919) % ${n}, 'lbl-' || (g % 977)${wide ? `, repeat(md5(g::text), 5)` : ''} FROM generate_series(1, ${n}) g`);
+      if (wide) await c.query(`CREATE INDEX ON ${t} (p); CREATE INDEX ON ${t} (ts)`);
+      await c.query(`VACUUM ANALYZE ${t}`);
+      const steps = [
+        `ALTER TABLE ${t} ALTER COLUMN a SET DEFAULT 0`,
+        `CREATE INDEX ${t}_ts2 ON ${t} (ts)`,
+        `CREATE INDEX ${t}_id2 ON ${t} (id)`,
+        `CREATE INDEX ${t}_rnd ON ${t} (rnd)`,
+        `CREATE INDEX ${t}_label ON ${t} (label)`,
+        `ALTER TABLE ${t} ALTER COLUMN a SET NOT NULL`,
+        `ALTER TABLE ${t} ADD CONSTRAINT ${t}_ck CHECK (a >= 0 AND label <> '')`,
+        `ALTER TABLE ${t} ADD CONSTRAINT ${t}_fk FOREIGN KEY (p) REFERENCES cal_parent (id)`,
+        `UPDATE ${t} SET a = a + 1 WHERE id <= ${n / 10}`,
+        `DELETE FROM ${t} WHERE id > ${n - n / 20}`,
+        `VACUUM ANALYZE ${t}`,
+        `UPDATE ${t} SET label = label || '' WHERE a BETWEEN 100 AND 149`,
+        `DELETE FROM ${t} WHERE a = 7`,
+        `VACUUM ANALYZE ${t}`,
+        `ALTER TABLE ${t} ADD COLUMN r float8 DEFAULT random()`,
+        `ALTER TABLE ${t} ALTER COLUMN a TYPE bigint`,
+      ];
+      for (const sql of steps) {
+        if (sql.startsWith('VACUUM')) {
+          await c.query(sql);
+          continue;
+        }
+        // Dropping the extra indexes again keeps each table's index count as designed.
+        const r = await timeStatement(c, sql);
+        if (r) points.push(r);
+        if (sql.startsWith('CREATE INDEX')) await c.query(`DROP INDEX ${sql.split(' ')[2]}`);
+        await c.query(`ANALYZE ${t}`);
+      }
+      await c.query(`DROP TABLE ${t}`);
+    }
+  }
+  const probeMs = median(points.map((p) => p.probeMs));
+  const classes: Partial<Record<TimingClass, ClassCalibration>> = {};
+  for (const cls of Object.keys(CLASS_FEATURES) as TimingClass[]) {
+    const pts = points.filter((p) => p.cls === cls);
+    if (!pts.length) continue;
+    const names = CLASS_FEATURES[cls];
+    // Each point's time brought to the calibration probe's speed before fitting.
+    const y = pts.map((p) => p.realMs * (probeMs / p.probeMs));
+    const beta = fitRelative(pts.map((p) => names.map((nm) => featureValue(nm, p.features))), y);
+    const coef = Object.fromEntries(names.map((nm, i) => [nm, Number(beta[i]!.toPrecision(4))]));
+    const fitted = pts.map((p) => names.reduce((s, nm, i) => s + beta[i]! * featureValue(nm, p.features), 0));
+    const spread = Math.max(...fitted.map((f, i) => Math.max(f / y[i]!, y[i]! / f)));
+    classes[cls] = { coef, spread: Number(spread.toFixed(3)), points: pts.length, scales: '100k-1M' };
+  }
+  const version = (await c.query('SHOW server_version')).rows[0].server_version as string;
+  const cal: Calibration = { measuredOn: `PostgreSQL ${version.split(' ')[0]}, ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}, ${new Date().toISOString().slice(0, 10)}`, probeMs: Number(probeMs.toFixed(2)), classes };
+  writeFileSync(CALIBRATION_FILE, `${JSON.stringify(cal, null, 2)}\n`);
+  console.log(`calibration: ${points.length} points, probe ${probeMs.toFixed(1)} ms, written to ${path.relative(process.cwd(), CALIBRATION_FILE)}`);
+  for (const [k, v] of Object.entries(classes)) console.log(`  ${k.padEnd(14)} ${JSON.stringify(v.coef)} spread ${v.spread}`);
+  return cal;
+}
+
+async function evaluate(c: pg.Client, cal: Calibration): Promise<void> {
+  await c.query(`DROP TABLE IF EXISTS ev_orders, ev_events, ev_customers CASCADE`);
+  await c.query(`CREATE TABLE ev_customers (id int PRIMARY KEY, name text); INSERT INTO ev_customers SELECT g, 'customer ' || g FROM generate_series(1, 200000) g`);
+  await c.query(`CREATE TABLE ev_orders (id bigint PRIMARY KEY, customer_id int, amount int, status text, created_at timestamptz, note text)`);
+  await c.query(`INSERT INTO ev_orders SELECT g, 1 + (g::bigint * 7919) % 200000, (g * 31) % 10000, (ARRAY['new','paid','shipped','done','cancelled'])[1 + g % 10 / 2], timestamptz '2024-01-01' + g * interval '17 seconds', 'order note ' || md5(g::text) FROM generate_series(1, 1000000) g`);
+  await c.query(`CREATE INDEX ON ev_orders (customer_id)`);
+  await c.query(`CREATE TABLE ev_events (id bigint PRIMARY KEY, user_id int, kind text, at timestamptz, score int, payload text)`);
+  await c.query(`INSERT INTO ev_events SELECT g, 1 + (g::bigint * 104729) % 200000, (ARRAY['view','click','buy','share'])[1 + g % 4], timestamptz '2023-01-01' + g * interval '9 seconds', g % 500, repeat(md5(g::text), 2) FROM generate_series(1, 3000000) g`);
+  await c.query(`VACUUM ANALYZE ev_customers, ev_orders, ev_events`);
+  const statements = (t: string, n: number, ts: string, num: string, txt: string, fk: string): string[] => [
+    `CREATE INDEX ${t}_ts ON ${t} (${ts})`,
+    `CREATE INDEX ${t}_txt ON ${t} (${txt})`,
+    `CREATE INDEX ${t}_fk ON ${t} (${fk})`,
+    `CREATE UNIQUE INDEX ${t}_id_ts ON ${t} (id, ${ts})`,
+    `ALTER TABLE ${t} ALTER COLUMN ${num} SET NOT NULL`,
+    `ALTER TABLE ${t} ADD CONSTRAINT ${t}_ck CHECK (${num} >= 0)`,
+    `ALTER TABLE ${t} ADD CONSTRAINT ${t}_fkc FOREIGN KEY (${fk}) REFERENCES ev_customers (id)`,
+    `UPDATE ${t} SET ${num} = ${num} + 1 WHERE id <= ${n / 10}`,
+    `DELETE FROM ${t} WHERE id > ${n - n / 20}`,
+    `ALTER TABLE ${t} ADD COLUMN r float8 DEFAULT random()`,
+    `ALTER TABLE ${t} ADD COLUMN g int GENERATED ALWAYS AS (id * 2) STORED`,
+    `ALTER TABLE ${t} ALTER COLUMN ${num} TYPE bigint`,
+    `ALTER TABLE ${t} ALTER COLUMN ${num} TYPE numeric(14, 2)`,
+  ];
+  const all = [...statements('ev_orders', 1_000_000, 'created_at', 'amount', 'status', 'customer_id'), ...statements('ev_events', 3_000_000, 'at', 'score', 'kind', 'user_id')];
+  const rows: Array<{ sql: string; cls: string; predicted: number; low: number; high: number; real: number; ratio: number }> = [];
+  for (const sql of all) {
+    const t = sql.match(/(ev_\w+?)(?:_| |$)/)![1]!;
+    await c.query(`VACUUM ANALYZE ${t}`);
+    const r = await timeStatement(c, sql);
+    if (!r) throw new Error(`no features for ${sql}`);
+    const est = predictHold(r.cls, r.features, { calibration: cal, machineFactor: r.probeMs / cal.probeMs, source: 'the live catalog' });
+    if (!est) throw new Error(`no calibration for ${r.cls}`);
+    const ratio = Math.max(est.ms / r.realMs, r.realMs / est.ms);
+    rows.push({ sql, cls: r.cls, predicted: est.ms, low: est.low, high: est.high, real: Number(r.realMs.toFixed(1)), ratio: Number(ratio.toFixed(2)) });
+    console.log(`${r.cls.padEnd(14)} predicted ${est.ms.toFixed(0).padStart(7)} ms [${est.low.toFixed(0)}-${est.high.toFixed(0)}]  real ${r.realMs.toFixed(0).padStart(7)} ms  x${ratio.toFixed(2)}  in range: ${r.realMs >= est.low && r.realMs <= est.high ? 'yes' : 'no '}  ${sql}`);
+  }
+  const within = rows.filter((r) => r.ratio <= 2).length;
+  const inRange = rows.filter((r) => r.real >= r.low && r.real <= r.high).length;
+  console.log(`\n${rows.length} statements: ${within} within 2x (${((100 * within) / rows.length).toFixed(0)} %), median error x${median(rows.map((r) => r.ratio)).toFixed(2)}, worst x${Math.max(...rows.map((r) => r.ratio)).toFixed(2)}, real time inside the reported range: ${inRange}/${rows.length}`);
+}
+
+async function main(): Promise<void> {
+  const missing = pg15Unavailable();
+  if (missing) throw new Error(missing);
+  console.log(`load: ${execFileSync('uptime').toString().trim()}; ${os.cpus()[0]?.model} x${os.cpus().length}; ${new Date().toISOString()}`);
+  const server = await startPg15();
+  const c = new pg.Client({ connectionString: server.url });
+  await c.connect();
+  try {
+    const cal = values.calibrate ? await calibrate(c) : CALIBRATION;
+    await evaluate(c, cal);
+  } finally {
+    await c.end();
+    await server.stop();
+  }
+  console.log(`load after: ${execFileSync('uptime').toString().trim()}`);
+}
+
+await main();

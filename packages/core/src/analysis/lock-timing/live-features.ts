@@ -1,0 +1,79 @@
+import { deparse } from '../../pg/deparse';
+import { quoteQualified } from '../../pg/quote';
+import { type AstNode, nodeBody, nodeKind } from '../ast';
+import type { ParsedStatement } from '../parse-statements';
+import type { StatementFacts } from '../statement-facts';
+import { DML_WHERE_SELECTIVITY } from './snapshot-features';
+import { bufferFeatures, indexKeyColumn, seqScanCost, type TimingClass, timingClass, type TimingFeatures } from './timing-class';
+
+/** A client for read-only catalog questions (the caller runs them in a READ ONLY transaction). */
+export interface FeatureClient {
+  query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+interface LiveTable {
+  oid: number;
+  rows: number;
+  heap: number;
+  idx: number;
+  sharedBuffers: number;
+}
+
+async function liveTable(client: FeatureClient, name: string): Promise<LiveTable | null> {
+  const res = await client.query(
+    `SELECT c.oid::int AS oid, c.reltuples::float8 AS rows, c.relpages::float8 * current_setting('block_size')::int AS heap,
+            (SELECT count(*)::int FROM pg_index i WHERE i.indrelid = c.oid) AS idx,
+            pg_size_bytes(current_setting('shared_buffers'))::float8 AS sb
+       FROM pg_class c WHERE c.oid = to_regclass($1)`,
+    [quoteQualified(name)],
+  );
+  const r = res.rows[0] as { oid: number; rows: number; heap: number; idx: number; sb: number } | undefined;
+  if (!r) return null;
+  // Never analyzed (reltuples -1): assume 100 bytes a row, as a first figure.
+  return { oid: r.oid, rows: r.rows < 0 ? r.heap / 100 : r.rows, heap: Number(r.heap), idx: r.idx, sharedBuffers: Number(r.sb) };
+}
+
+/** Rows a DML statement's WHERE selects and the cost of finding them, as the target's planner estimates (EXPLAIN of a SELECT: ACCESS SHARE only). */
+async function plannedRows(client: FeatureClient, stmt: ParsedStatement, table: string): Promise<{ rows: number; cost: number } | null> {
+  const b = nodeBody(stmt.stmt);
+  const where = b.whereClause as AstNode | undefined;
+  if (!where || b.fromClause?.length || b.usingClause?.length) return null;
+  try {
+    const res = await client.query(`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${quoteQualified(table)} WHERE ${deparse(where)}`);
+    const plan = ((res.rows[0] as Record<string, unknown>)?.['QUERY PLAN'] as Array<{ Plan?: { 'Plan Rows'?: number; 'Total Cost'?: number } }>)?.[0]?.Plan;
+    return typeof plan?.['Plan Rows'] === 'number' ? { rows: plan['Plan Rows'], cost: Number(plan['Total Cost'] ?? 0) } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Class and features of a statement's lock hold, read from the target's catalog and planner. */
+export async function liveFeatures(client: FeatureClient, stmt: ParsedStatement, facts: StatementFacts): Promise<{ cls: TimingClass; features: TimingFeatures } | null> {
+  const t = facts.table ? await liveTable(client, facts.table) : null;
+  if (!t) return null;
+  let keyFixed = false;
+  let keyCorrelation = 0.5;
+  const key = indexKeyColumn(stmt, facts);
+  if (key) {
+    const res = await client.query(
+      `SELECT t.typlen > 0 AS fixed, (SELECT abs(s.correlation)::float8 FROM pg_stats s WHERE s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = a.attname) AS corr
+         FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE a.attrelid = $1 AND a.attname = $2`,
+      [t.oid, key],
+    );
+    const row = res.rows[0] as { fixed?: boolean; corr?: number | null } | undefined;
+    keyFixed = !!row?.fixed;
+    if (typeof row?.corr === 'number') keyCorrelation = Math.min(1, row.corr);
+  }
+  const cls = timingClass(stmt, facts, () => keyFixed);
+  if (!cls) return null;
+  const parent = facts.fk_targets[0] ? await liveTable(client, facts.fk_targets[0]) : null;
+  let touched = t.rows;
+  let scanCost = seqScanCost(t.heap, t.rows);
+  if ((nodeKind(stmt.stmt) === 'UpdateStmt' || nodeKind(stmt.stmt) === 'DeleteStmt') && facts.has_where) {
+    const planned = await plannedRows(client, stmt, facts.table);
+    touched = planned?.rows ?? t.rows * DML_WHERE_SELECTIVITY;
+    if (planned) scanCost = planned.cost;
+  }
+  return { cls, features: { rows: t.rows, heapBytes: t.heap, indexes: t.idx, parentRows: parent?.rows ?? 0, touchedRows: touched, ...bufferFeatures(t.heap, t.sharedBuffers), keyCorrelation, scanCost } };
+}

@@ -1,0 +1,85 @@
+import { type AstNode, nodeBody, nodeKind } from '../ast';
+import type { ParsedStatement } from '../parse-statements';
+import type { StatementFacts } from '../statement-facts';
+import { type Calibration, CALIBRATION, type HoldEstimate, predictHold } from './calibration';
+import { liveFeatures } from './live-features';
+import { lockHolders, queueWarning, type QueueClient } from './lock-queue';
+import { machineProbe } from './machine-probe';
+
+export interface StatementLockTiming {
+  statementIndex: number;
+  /** Calibrated hold time on the target, or null (no table lock, table created by the migration, class not calibrated). */
+  estimate: HoldEstimate | null;
+  /** `[lock-timing]` and `[lock-queue]` texts for the statement's warnings. */
+  warnings: string[];
+}
+
+export interface LiveLockTimingReport {
+  probeMs: number | null;
+  machineFactor: number | null;
+  statements: StatementLockTiming[];
+}
+
+const seconds = (ms: number): string => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`);
+
+/** `SET [LOCAL] lock_timeout = ...` of the migration before statement `index`, in ms (null: none set). */
+export function lockTimeoutBefore(parsed: readonly ParsedStatement[], index: number): number | null {
+  let ms: number | null = null;
+  for (let i = 0; i < index; i++) {
+    if (nodeKind(parsed[i]!.stmt) !== 'VariableSetStmt') continue;
+    const b = nodeBody(parsed[i]!.stmt);
+    if (String(b.name) !== 'lock_timeout') continue;
+    const arg = ((b.args ?? []) as AstNode[])[0]?.A_Const;
+    const raw = arg?.sval?.sval ?? arg?.ival?.ival ?? (arg?.ival ? 0 : undefined);
+    if (raw === undefined) {
+      ms = null;
+      continue;
+    }
+    const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|min|h)?\s*$/i.exec(String(raw));
+    const unit = { ms: 1, s: 1000, min: 60_000, h: 3_600_000 }[(m?.[2] ?? 'ms').toLowerCase() as 'ms'] ?? 1;
+    ms = m ? Number(m[1]) * unit : null;
+    if (ms === 0) ms = null;
+  }
+  return ms;
+}
+
+/**
+ * Lock hold times carried to the target and lock queueing on it, for a connection the caller
+ * opened: one speed probe (EXPLAIN ANALYZE of a fixed read-only query), the live features of
+ * each statement (catalog and planner estimates, ACCESS SHARE at most), and the sessions that
+ * hold or wait for conflicting locks now (pg_locks, pg_stat_activity). Runs in a READ ONLY
+ * transaction with lock and statement timeouts.
+ */
+export async function liveLockTiming(client: QueueClient, parsed: readonly ParsedStatement[], facts: readonly StatementFacts[], options: { calibration?: Calibration; statementTimeoutMs?: number } = {}): Promise<LiveLockTimingReport> {
+  const calibration = options.calibration ?? CALIBRATION;
+  await client.query('BEGIN TRANSACTION READ ONLY');
+  try {
+    await client.query(`SET LOCAL lock_timeout = 1000`);
+    await client.query(`SET LOCAL statement_timeout = ${Math.round(options.statementTimeoutMs ?? 5000)}`);
+    const probeMs = await machineProbe(client).catch(() => NaN);
+    const machineFactor = Number.isFinite(probeMs) && calibration.probeMs > 0 ? probeMs / calibration.probeMs : null;
+    const tables = [...new Set(facts.flatMap((f) => f.locks.map((l) => l.table)))];
+    const holders = await lockHolders(client, tables).catch(() => []);
+    const out: StatementLockTiming[] = [];
+    for (const stmt of parsed) {
+      const f = facts[stmt.index]!;
+      const warnings: string[] = [];
+      let estimate: HoldEstimate | null = null;
+      const live = f.table ? await liveFeatures(client, stmt, f).catch(() => null) : null;
+      if (live) {
+        estimate = predictHold(live.cls, live.features, { calibration, ...(machineFactor !== null ? { machineFactor } : {}), source: "the target's catalog" });
+        if (estimate && f.statement_type.includes('CONCURRENTLY')) estimate = { ...estimate, ms: estimate.ms * 2.5, low: estimate.low * 2, high: estimate.high * 3, basis: `${estimate.basis}; CONCURRENTLY scans twice and waits for older snapshots (x2.5, not calibrated)` };
+        if (estimate && live.cls !== 'catalog') warnings.push(`[lock-timing] Holds ${f.lock_type} on ${f.table} for about ${seconds(estimate.ms)} (likely ${seconds(estimate.low)} to ${seconds(estimate.high)}): ${estimate.basis}.`);
+      }
+      const timeout = lockTimeoutBefore(parsed, stmt.index);
+      for (const l of f.locks) {
+        const w = queueWarning(l.table, l.mode, holders, timeout);
+        if (w && !warnings.includes(w)) warnings.push(w);
+      }
+      out.push({ statementIndex: stmt.index, estimate, warnings });
+    }
+    return { probeMs: Number.isFinite(probeMs) ? probeMs : null, machineFactor, statements: out };
+  } finally {
+    await client.query('ROLLBACK').catch(() => undefined);
+  }
+}

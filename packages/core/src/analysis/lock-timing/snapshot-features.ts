@@ -1,0 +1,30 @@
+import type { TableInfo } from '../../introspection/schema-snapshot';
+import type { ParsedStatement } from '../parse-statements';
+import type { StatementFacts } from '../statement-facts';
+import { bufferFeatures, DEFAULT_SHARED_BUFFERS, seqScanCost, isFixedWidthType, type TimingClass, timingClass, type TimingFeatures } from './timing-class';
+
+/** Share of rows a DML statement with a WHERE is assumed to change when no planner can be asked. */
+export const DML_WHERE_SELECTIVITY = 0.05;
+
+/** Class and features from the snapshot alone (no connection): its row estimate, pages and indexes. */
+export function snapshotFeatures(stmt: ParsedStatement, facts: StatementFacts, table: TableInfo | undefined, parent: TableInfo | undefined): { cls: TimingClass; features: TimingFeatures } | null {
+  if (!table) return null;
+  const cls = timingClass(stmt, facts, (column) => isFixedWidthType(table.columns.find((c) => c.name === column)?.data_type));
+  if (!cls) return null;
+  const rows = Math.max(0, table.row_estimate);
+  const heapBytes = Math.max(table.pages * 8192, table.total_bytes - table.indexes.reduce((s, i) => s + i.size_bytes, 0), 0);
+  return {
+    cls,
+    features: {
+      rows,
+      heapBytes,
+      indexes: table.indexes.length,
+      parentRows: Math.max(0, parent?.row_estimate ?? 0),
+      touchedRows: facts.has_where ? rows * DML_WHERE_SELECTIVITY : rows,
+      ...bufferFeatures(heapBytes, DEFAULT_SHARED_BUFFERS),
+      keyCorrelation: 0.5,
+      // Without a planner to ask, finding the rows is costed as a full scan.
+      scanCost: seqScanCost(heapBytes, rows),
+    },
+  };
+}

@@ -1,0 +1,148 @@
+import { type AstNode, nodeBody, nodeKind } from '../ast';
+import type { ParsedStatement } from '../parse-statements';
+import type { StatementFacts } from '../statement-facts';
+
+/**
+ * Statement classes whose lock hold time is calibrated separately: they do different work per
+ * row (a NULL test, an expression, a join, a heap copy, a sort, a row version per change).
+ */
+export type TimingClass =
+  | 'catalog'
+  | 'scan_not_null'
+  | 'scan_check'
+  | 'fk_validate'
+  | 'rewrite_type'
+  | 'rewrite'
+  | 'index_fixed'
+  | 'index_varlena'
+  | 'update'
+  | 'delete';
+
+export const TIMING_CLASSES: readonly TimingClass[] = ['catalog', 'scan_not_null', 'scan_check', 'fk_validate', 'rewrite_type', 'rewrite', 'index_fixed', 'index_varlena', 'update', 'delete'];
+
+/** What the hold time scales with, read from the live catalog or from the snapshot. */
+export interface TimingFeatures {
+  /** Rows of the table (`reltuples`). */
+  rows: number;
+  /** Heap bytes (`relpages` x block size). */
+  heapBytes: number;
+  /** Indexes on the table (rebuilt by a rewrite, maintained by an UPDATE). */
+  indexes: number;
+  /** Rows of the referenced table, for foreign key validation. */
+  parentRows: number;
+  /** Rows a DML statement changes. */
+  touchedRows: number;
+  /**
+   * Heap bytes a full scan reads past shared buffers: PostgreSQL reads a table larger than a
+   * quarter of `shared_buffers` through a small ring, so its pages come from the OS cache or
+   * disk each time (0 for smaller tables).
+   */
+  ringBytes: number;
+  /** Share of the table that cannot sit in shared buffers (0 when it fits), for DML touching rows. */
+  uncachedShare: number;
+  /** Planner cost (units of seq_page_cost) of finding a DML statement's rows: a scan, or an index range. */
+  scanCost: number;
+  /** |correlation| of the index's first key with the heap order (pg_stats; 0.5 when unknown): presorted input sorts fast. */
+  keyCorrelation: number;
+}
+
+export type FeatureName = 'one' | 'rows' | 'heapBytes' | 'ringBytes' | 'sortedLog' | 'randomLog' | 'rebuild' | 'parentRows' | 'touched' | 'touchedIdx' | 'touchedUncached' | 'scanCost';
+
+const log2 = (n: number): number => Math.log2(Math.max(2, n));
+
+/** The regressors of each class: hold time is modelled as a non-negative combination of them. */
+export const CLASS_FEATURES: Record<TimingClass, readonly FeatureName[]> = {
+  catalog: ['one'],
+  scan_not_null: ['one', 'rows', 'heapBytes', 'ringBytes'],
+  scan_check: ['one', 'rows', 'heapBytes', 'ringBytes'],
+  fk_validate: ['one', 'rows', 'parentRows', 'ringBytes'],
+  rewrite_type: ['one', 'heapBytes', 'rows', 'rebuild', 'ringBytes'],
+  rewrite: ['one', 'heapBytes', 'rows', 'rebuild', 'ringBytes'],
+  index_fixed: ['one', 'sortedLog', 'randomLog', 'ringBytes'],
+  index_varlena: ['one', 'sortedLog', 'randomLog', 'ringBytes'],
+  update: ['one', 'touched', 'touchedIdx', 'touchedUncached', 'scanCost'],
+  delete: ['one', 'touched', 'touchedUncached', 'scanCost'],
+};
+
+/** Feature values (scaled so coefficients stay readable: per million rows, per MB). */
+export function featureValue(name: FeatureName, f: TimingFeatures): number {
+  switch (name) {
+    case 'one':
+      return 1;
+    case 'rows':
+      return f.rows / 1e6;
+    case 'heapBytes':
+      return f.heapBytes / 1e6;
+    case 'ringBytes':
+      return f.ringBytes / 1e6;
+    case 'sortedLog':
+      return (f.rows * log2(f.rows) * f.keyCorrelation) / 2e7;
+    case 'randomLog':
+      return (f.rows * log2(f.rows) * (1 - f.keyCorrelation)) / 2e7;
+    case 'rebuild':
+      return (f.indexes * f.rows * log2(f.rows)) / 2e7;
+    case 'parentRows':
+      return f.parentRows / 1e6;
+    case 'touched':
+      return f.touchedRows / 1e6;
+    case 'touchedIdx':
+      return (f.touchedRows * f.indexes) / 1e6;
+    case 'touchedUncached':
+      return (f.touchedRows * f.uncachedShare) / 1e6;
+    case 'scanCost':
+      return f.scanCost / 1e5;
+  }
+}
+
+/** A sequential scan's planner cost with default cost settings: a page read each, plus a tuple's CPU. */
+export const seqScanCost = (heapBytes: number, rows: number): number => heapBytes / 8192 + 0.01 * rows;
+
+/** Default `shared_buffers` (128 MB), assumed when the target's setting is not known. */
+export const DEFAULT_SHARED_BUFFERS = 128 * 2 ** 20;
+
+/** The buffer-related features of a table of `heapBytes` on a server with `sharedBuffers`. */
+export const bufferFeatures = (heapBytes: number, sharedBuffers: number): { ringBytes: number; uncachedShare: number } => ({
+  ringBytes: heapBytes > sharedBuffers / 4 ? heapBytes : 0,
+  uncachedShare: heapBytes > sharedBuffers ? 1 - sharedBuffers / heapBytes : 0,
+});
+
+/** Types whose values are fixed-width and compared without collation (cheap sort keys). */
+const FIXED = /^(smallint|integer|int|int2|int4|int8|bigint|date|timestamp|time|timestamptz|uuid|boolean|bool|real|double precision|float4|float8|oid|money|serial|bigserial)\b/i;
+export const isFixedWidthType = (type: string | undefined): boolean => !!type && FIXED.test(type.trim());
+
+/** Key columns of an index the statement builds (first name; undefined for an expression). */
+export function indexKeyColumn(stmt: ParsedStatement, facts: StatementFacts): string | null | undefined {
+  if (nodeKind(stmt.stmt) === 'IndexStmt') {
+    const first = ((nodeBody(stmt.stmt).indexParams ?? []) as AstNode[])[0]?.IndexElem;
+    return first?.name ? String(first.name) : null;
+  }
+  for (const c of facts.subcommands) {
+    const con = c.def?.Constraint as AstNode | undefined;
+    if (con?.keys?.length) return String(con.keys[0].String?.sval ?? '');
+    const col = c.def?.ColumnDef as AstNode | undefined;
+    if (col) return String(col.colname ?? '');
+  }
+  return undefined;
+}
+
+/** The class of a statement's lock hold, or null when no table is held. */
+export function timingClass(stmt: ParsedStatement, facts: StatementFacts, keyTypeFixed: (column: string | null | undefined) => boolean): TimingClass | null {
+  if (facts.effect === 'none' || facts.lock_type === 'NONE') return null;
+  switch (facts.effect) {
+    case 'catalog':
+      return 'catalog';
+    case 'scan': {
+      if (facts.subcommands.some((c) => c.subtype === 'AT_SetNotNull')) return 'scan_not_null';
+      const fk = facts.subcommands.some((c) => c.def?.Constraint?.contype === 'CONSTR_FOREIGN' || c.def?.ColumnDef?.constraints?.some?.((x: AstNode) => x.Constraint?.contype === 'CONSTR_FOREIGN'));
+      return fk || facts.fk_targets.length ? 'fk_validate' : 'scan_check';
+    }
+    case 'rewrite':
+      return facts.subcommands.some((c) => c.subtype === 'AT_AlterColumnType') ? 'rewrite_type' : 'rewrite';
+    case 'index_build':
+      return keyTypeFixed(indexKeyColumn(stmt, facts)) ? 'index_fixed' : 'index_varlena';
+    case 'data':
+      return facts.statement_type === 'DELETE' ? 'delete' : 'update';
+    default:
+      return null;
+  }
+}

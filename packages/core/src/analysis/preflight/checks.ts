@@ -1,0 +1,13 @@
+import { checkConstraintCheck } from './check-constraint-check';
+import { dependentsCheck } from './dependents-check';
+import { domainConstraintCheck } from './domain-constraint-check';
+import { foreignKeyCheck } from './foreign-key-check';
+import { notNullCheck } from './not-null-check';
+import { partitionBoundsCheck } from './partition-bounds-check';
+import { typeCastCheck } from './type-cast-check';
+import { validateConstraintCheck } from './validate-constraint-check';
+import type { PreflightCheck } from './types';
+import { uniqueCheck } from './unique-check';
+
+/** Every preflight check, in the order their findings are reported per statement. */
+export const PREFLIGHT_CHECKS: readonly PreflightCheck[] = [notNullCheck, uniqueCheck, foreignKeyCheck, checkConstraintCheck, validateConstraintCheck, domainConstraintCheck, typeCastCheck, dependentsCheck, partitionBoundsCheck];

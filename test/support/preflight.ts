@@ -1,0 +1,44 @@
+import { analyzeStatements } from '@dbops/core/analysis/analyze-statements';
+import { parseStatements } from '@dbops/core/analysis/parse-statements';
+import { type PreflightReport, runPreflight } from '@dbops/core/analysis/preflight/run-preflight';
+import type { PreflightLimits } from '@dbops/core/analysis/preflight/preflight-session';
+import { buildSchemaIndex } from '@dbops/core/analysis/schema-index';
+import { buildSnapshot } from '@dbops/core/analysis/snapshot-builder';
+import pg from 'pg';
+import { createScratchDatabase, sql } from './scratch-database';
+
+/** A scratch database holding `setupSql`, and a preflight runner against it. */
+export interface PreflightFixture {
+  url: string;
+  /** Runs the preflight of `migration` on the fixture database, as `role` when given. */
+  preflight(migration: string, limits?: Partial<PreflightLimits>, role?: string): Promise<PreflightReport>;
+  drop(): Promise<void>;
+}
+
+export async function preflightFixture(setupSql: string): Promise<PreflightFixture> {
+  const db = await createScratchDatabase('pf');
+  await sql(db.url, setupSql);
+  return {
+    url: db.url,
+    async preflight(migration, limits = {}, role) {
+      const parsed = await parseStatements(migration);
+      const items = analyzeStatements(parsed, buildSchemaIndex(buildSnapshot([])));
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        if (role) await client.query(`SET ROLE ${role}`);
+        return await runPreflight({ parsed, facts: items.map((i) => i.facts), client, limits });
+      } finally {
+        await client.end();
+      }
+    },
+    drop: () => db.drop(),
+  };
+}
+
+/** The one finding of a report for `check` (throws when there is not exactly one). */
+export function only(report: PreflightReport, check: string) {
+  const found = report.findings.filter((f) => f.check === check);
+  if (found.length !== 1) throw new Error(`expected one ${check} finding, got ${JSON.stringify(report.findings)}`);
+  return found[0]!;
+}
