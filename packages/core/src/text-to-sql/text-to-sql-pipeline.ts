@@ -81,7 +81,7 @@ export async function runTextToSql(
   for (;;) {
     let generated: GeneratedSql;
     try {
-      generated = await generator.generate({ question: request.question, tables: context.tables, enums: context.enums, documents: context.documents, attempts });
+      generated = await generator.generate({ question: request.question, tables: context.tables, enums: context.enums, values: context.values, documents: context.documents, attempts });
     } catch (error) {
       const message = generatorFailure(error, generator.name);
       result.warnings.push(message);
