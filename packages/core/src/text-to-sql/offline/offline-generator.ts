@@ -41,6 +41,12 @@ class Plan {
   readonly orderBy: string[] = [];
   limit: number | undefined;
   distinct = false;
+  /**
+   * "How many tracks does each playlist have": every row of this (joined) table is a group, with
+   * a count of 0 where nothing matches, so the joins are outer towards it. Only without filters,
+   * which would drop the unmatched rows again.
+   */
+  keepAllOf: IndexedTable | undefined;
   readonly notes: string[] = [];
   readonly warnings: string[] = [];
   /** What the plan had to guess, each with the confidence it costs (see generateOffline). */
@@ -80,9 +86,10 @@ class Plan {
 
   sql(): string {
     const from = [`FROM ${this.main.sqlName} ${this.main.alias}`];
+    const outer = this.keepAllOf !== undefined && this.where.length === 0 && this.having.length === 0 && this.joins.at(-1)?.to === this.keepAllOf;
     for (const j of this.joins) {
       const on = j.on.map(([a, b]) => `${j.from.alias}.${a} = ${j.to.alias}.${b}`).join(' AND ');
-      from.push(`JOIN ${j.to.sqlName} ${j.to.alias} ON ${on}`);
+      from.push(`${outer ? 'RIGHT JOIN' : 'JOIN'} ${j.to.sqlName} ${j.to.alias} ON ${on}`);
     }
     const parts = [`SELECT ${this.distinct ? 'DISTINCT ' : ''}${this.select.join(', ')}`, from.join('\n  ')];
     if (this.where.length) parts.push(`WHERE ${this.where.join('\n  AND ')}`);
@@ -104,9 +111,23 @@ class Plan {
 export class OfflineSqlGenerator implements SqlGenerator {
   readonly name = 'offline';
 
+  constructor(private readonly options: OfflineOptions = {}) {}
+
   async generate(request: GenerationRequest): Promise<GeneratedSql> {
-    return generateOffline(request);
+    return generateOffline(request, this.options);
   }
+}
+
+export interface OfflineOptions {
+  /** Confidence below which no SQL is answered (default {@link OFFLINE_ANSWER_THRESHOLD}; 0 answers always). */
+  answerThreshold?: number;
+}
+
+/** `DBOPS_TEXT_TO_SQL_MIN_CONFIDENCE` (0-1) as options of the offline generator; anything else keeps the default. */
+export function offlineOptionsFromEnv(env: Readonly<Record<string, string | undefined>>): OfflineOptions {
+  const raw = env.DBOPS_TEXT_TO_SQL_MIN_CONFIDENCE;
+  const n = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw);
+  return Number.isFinite(n) && n >= 0 && n <= 1 ? { answerThreshold: n } : {};
 }
 
 /**
@@ -125,7 +146,7 @@ function enumSamples(tables: readonly IndexedTable[]): ColumnValueSample[] {
 
 const capitalised = (w: Word): boolean => w.index > 0 && /^[A-Z]/.test(w.text);
 
-export function generateOffline(request: GenerationRequest): GeneratedSql {
+export function generateOffline(request: GenerationRequest, options: OfflineOptions = {}): GeneratedSql {
   const tables = indexSchema(
     request.tables.map((t) => t.table),
     request.enums,
@@ -175,7 +196,7 @@ export function generateOffline(request: GenerationRequest): GeneratedSql {
   const theTotal = /\b(the|a) total\b(?! (over|above|under|below|more|less|greater|of \d))/.test(text);
   const aggregate = isCount ? undefined : (AGGREGATE_WORDS.find(([re]) => re.test(freeText))?.[1] ?? (sumPhrase || theTotal ? 'sum' : undefined));
 
-  applyValueMatches(plan, valueMatches, original, mentions.columns, samples);
+  applyValueMatches(plan, valueMatches, original, mentions.columns, samples, used);
   applyEnumAndBooleanFilters(plan, words, mentions.columns, used);
   applyNullFilters(plan, words, mentions.columns, used);
   applyValueFilters(plan, words, mentions.columns, mentions.tables, used);
@@ -197,6 +218,10 @@ export function generateOffline(request: GenerationRequest): GeneratedSql {
     !/\bthe (highest|lowest|largest|smallest) \w+ of\b/.test(text) &&
     !/\b(what|when) (is|was) the (\w+ )?(date|day|time)\b/.test(text);
 
+  // "the total quantity": `total` says sum; the measure is the column that follows it.
+  mentions.columns = mentions.columns.filter(
+    (c) => !(c.end - c.start === 1 && /^(total|sum)$/.test(words[c.start]!.lower) && mentions.columns.some((o) => o.start > c.start && o.start - c.end <= 2 && o.column.kind === 'number')),
+  );
   const groupTarget = findGroupTarget(words, mentions.tables, mentions.columns, main);
 
   if (topMatch || which || (superlativeEntity && !isCount && !groupTarget)) {
@@ -213,7 +238,8 @@ export function generateOffline(request: GenerationRequest): GeneratedSql {
 
   const unplaced = words.filter((w) => w.kind === 'word' && !used.has(w.index) && !STOP_WORDS.has(w.lower) && !STOP_WORDS.has(w.stem) && w.lower.length > 2);
   const nullWords = new Set(plan.notes.filter((n) => n.startsWith('NULL:')).map((n) => n.slice(5)));
-  const unsupported = unsupportedConstructs(text).filter((u) => !(u === 'a negation over related rows' && nullWords.size > 0));
+  // A construct word that names a column ("the percentage column") is not the construct.
+  const unsupported = unsupportedConstructs(freeText).filter((u) => !(u === 'a negation over related rows' && nullWords.size > 0));
   plan.notes.splice(0, plan.notes.length, ...plan.notes.filter((n) => !n.startsWith('NULL:')));
   const doubts = plan.doubts.reduce((a, d) => a + d.cost, 0);
   let confidence = Math.max(0.1, Math.min(1, 1 - 0.12 * unplaced.length - (plan.warnings.length > 0 ? 0.15 : 0) - doubts));
@@ -230,7 +256,7 @@ export function generateOffline(request: GenerationRequest): GeneratedSql {
   const sql = plan.sql();
   const referenced = plan.joined().map((t) => `${t.table.schema}.${t.table.name}`);
   const reasoning = [`Main table: ${main.table.schema}.${main.table.name}.`, ...plan.notes].join(' ');
-  if (confidence < OFFLINE_ANSWER_THRESHOLD) {
+  if (confidence < (options.answerThreshold ?? OFFLINE_ANSWER_THRESHOLD)) {
     return {
       sql: '',
       confidence,
@@ -247,7 +273,7 @@ export function generateOffline(request: GenerationRequest): GeneratedSql {
  * columns hold it, the one the question names ("billing country"), else one of the main table,
  * else the nearest by joins is taken, and the doubt is recorded.
  */
-function applyValueMatches(plan: Plan, matches: readonly ValueMatch[], words: readonly Word[], cms: readonly ColumnMention[], samples: readonly ColumnValueSample[]): void {
+function applyValueMatches(plan: Plan, matches: readonly ValueMatch[], words: readonly Word[], cms: readonly ColumnMention[], samples: readonly ColumnValueSample[], used: Set<number>): void {
   const sampledColumns = new Set(samples.map((v) => `${v.table}.${v.column}`));
   for (const m of matches) {
     const holders = m.holders
@@ -259,8 +285,9 @@ function applyValueMatches(plan: Plan, matches: readonly ValueMatch[], words: re
     const phrase = words.slice(m.start, m.end).map((w) => w.text).join(' ');
     // "composed by Jimi Hendrix": a text column named just before the value, whose values were
     // not sampled, is where the value belongs, even if another column holds the same text.
-    const before = [...cms].reverse().find((c) => c.end <= m.start && m.start - c.end <= 2 && c.column.kind === 'text');
+    const before = [...cms].reverse().find((c) => c.end <= m.start && m.start - c.end <= 2 && c.column.kind === 'text') ?? verbColumn(plan, words, m.start);
     if (before && !holders.some((h) => h.t === before.table && h.c === before.column) && !sampledColumns.has(`${before.table.table.name}.${before.column.column.name}`) && plan.join(before.table)) {
+      for (let i = before.start; i < before.end; i++) used.add(i);
       plan.where.push(`${columnRef(before.table, before.column)} = ${sqlString(phrase)}`);
       plan.notes.push(`"${phrase}" is compared with ${before.table.table.name}.${before.column.column.name}, named just before it.`);
       plan.doubt(`"${phrase}" was compared with ${before.table.table.name}.${before.column.column.name}, whose values were not sampled`, 0.1);
@@ -281,6 +308,18 @@ function applyValueMatches(plan: Plan, matches: readonly ValueMatch[], words: re
       plan.doubt(`"${phrase}" is also a value of ${rivals.map((r) => `${r.t.table.name}.${r.c.column.name}`).join(', ')}; ${best.t.table.name}.${best.c.column.name} was taken`, 0.25);
     }
   }
+}
+
+/**
+ * "composed by X", "directed by X", "located in X": the verb just before a value names a text
+ * column of the main table (composer), matched by stem.
+ */
+function verbColumn(plan: Plan, words: readonly Word[], at: number): ColumnMention | undefined {
+  const link = words[at - 1];
+  const verb = words[at - 2];
+  if (!link || !verb || !['by', 'in', 'from', 'at'].includes(link.lower) || verb.kind !== 'word' || STOP_WORDS.has(verb.lower)) return undefined;
+  const column = plan.main.columns.find((c) => c.kind === 'text' && distinctiveStems(c.stems).some((s) => relatedStems(s, verb.stem)));
+  return column ? { table: plan.main, column, start: at - 2, end: at - 1 } : undefined;
 }
 
 function applyNullFilters(plan: Plan, words: readonly Word[], cms: readonly ColumnMention[], used: Set<number>): void {
@@ -529,7 +568,9 @@ function buildAggregate(
   if (groupTarget) applyGroup(plan, groupTarget);
   if (aggregate === 'count') {
     const key = keyColumn(plan.main);
-    const counted = plan.fansOut() && key ? `count(DISTINCT ${columnRef(plan.main, key)})` : 'count(*)';
+    const perRow = groupTarget !== undefined && groupTarget.column === undefined && groupTarget.table !== plan.main && key !== undefined;
+    if (perRow) plan.keepAllOf = groupTarget.table;
+    const counted = plan.fansOut() && key ? `count(DISTINCT ${columnRef(plan.main, key)})` : perRow ? `count(${columnRef(plan.main, key)})` : 'count(*)';
     plan.select.push(`${counted} AS count`);
     if (groupTarget) plan.orderBy.push('count DESC');
     return;

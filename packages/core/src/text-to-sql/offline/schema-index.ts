@@ -68,7 +68,8 @@ export function indexSchema(tables: readonly TableInfo[], enums: readonly EnumIn
       columns: table.columns.map((column) => {
         const found = kindOf(column, enums);
         const sample = sampled.get(`${table.schema}.${table.name}.${column.name}`);
-        const intFlag = found.kind === 'number' && sample !== undefined && sample.length > 0 && sample.every((v) => v === '0' || v === '1');
+        // Both 0 and 1 seen: a column of ones alone (a quantity) is no flag.
+        const intFlag = found.kind === 'number' && sample !== undefined && sample.length === 2 && sample.includes('0') && sample.includes('1');
         const kind: ColumnKind = intFlag ? 'boolean' : found.kind;
         const stems = identifierStems(kind === 'boolean' ? booleanName(column.name) : column.name).filter((s) => !TRIVIAL.has(s));
         const yearLike = (kind === 'number' || kind === 'other') && stems.includes('year') && !/(^|_)id$/.test(column.name);
