@@ -236,6 +236,13 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
   applyComparisons(plan, comparisons, words, mentions, used);
   for (const t of mentions.tables) if (t.table !== main) plan.join(t.table);
 
+  // "fewer units in stock than their reorder level": a comparison with no number the rules place.
+  if (/\bthan\b/.test(text) && comparisons.length === 0) plan.doubt('a comparison ("than") that was not applied', 0.3);
+  const sqlText = plan.sql();
+  // A column the question names that the SQL does not use is a part of the question left
+  // unanswered ("fewer units in stock than their reorder level" with no comparison of the two).
+  const unused = unusedMentions(plan, mentions.columns, sqlText);
+  for (const m of unused) for (let i = m.start; i < m.end; i++) used.delete(i);
   const unplaced = words.filter((w) => w.kind === 'word' && !used.has(w.index) && !STOP_WORDS.has(w.lower) && !STOP_WORDS.has(w.stem) && w.lower.length > 2);
   const nullWords = new Set(plan.notes.filter((n) => n.startsWith('NULL:')).map((n) => n.slice(5)));
   // A construct word that names a column ("the percentage column") is not the construct.
@@ -253,7 +260,7 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
   for (const d of plan.doubts) plan.warnings.push(`Assumed: ${d.what}.`);
   if (unsupported.length > 0) plan.warnings.push(`The question asks for ${unsupported.join(' and ')}, which the offline generator cannot express; the SQL is a partial answer.`);
   confidence = Number(confidence.toFixed(2));
-  const sql = plan.sql();
+  const sql = sqlText;
   const referenced = plan.joined().map((t) => `${t.table.schema}.${t.table.name}`);
   const reasoning = [`Main table: ${main.table.schema}.${main.table.name}.`, ...plan.notes].join(' ');
   if (confidence < (options.answerThreshold ?? OFFLINE_ANSWER_THRESHOLD)) {
@@ -309,6 +316,26 @@ function applyValueMatches(plan: Plan, matches: readonly ValueMatch[], words: re
     }
   }
 }
+
+/**
+ * Column mentions whose column (or, for several columns named by the same words, none of them)
+ * the SQL does not reference; `t.*` of the column's table counts as a reference.
+ */
+function unusedMentions(plan: Plan, cms: readonly ColumnMention[], sql: string): ColumnMention[] {
+  const bySpan = new Map<string, ColumnMention[]>();
+  for (const m of cms) bySpan.set(`${m.start}:${m.end}`, [...(bySpan.get(`${m.start}:${m.end}`) ?? []), m]);
+  const referenced = (m: ColumnMention): boolean =>
+    plan.joined().includes(m.table) &&
+    (sql.includes(columnRef(m.table, m.column)) ||
+      sql.includes(`${m.table.alias}.*`) ||
+      // "how many languages" over country_language(language): the word names the rows counted.
+      (m.table === plan.main && m.column.stems.every((s) => m.table.stems.includes(s))));
+  return [...bySpan.values()].filter((group) => !group.some(referenced)).map((group) => group[0]!);
+}
+
+/** True when `step` goes from a row to the one row it refers to (many-to-one). */
+const toOne = (step: JoinStep): boolean =>
+  step.from.table.foreign_keys.some((fk) => fk.referenced_table === step.to.table.name && fk.referenced_schema === step.to.table.schema && fk.columns.every((c, i) => step.on[i]?.[0] === c));
 
 /**
  * "composed by X", "directed by X", "located in X": the verb just before a value names a text
@@ -508,10 +535,15 @@ function applyGroup(plan: Plan, target: { table: IndexedTable; column?: IndexedC
   const col = target.column ?? labelColumn(target.table) ?? keyColumn(target.table);
   if (!col) return;
   const ref = columnRef(target.table, col);
-  plan.select.push(ref);
-  // Grouping "per customer" by name alone would merge two customers of the same name.
+  // Grouping "per customer" by name alone would merge two customers of the same name, and
+  // showing the name alone would leave two rows "Music" without saying which playlist each is:
+  // the key is grouped by and shown first.
   const key = target.column ? undefined : keyColumn(target.table);
-  if (key && key !== col) plan.groupBy.push(columnRef(target.table, key));
+  if (key && key !== col) {
+    plan.select.push(columnRef(target.table, key));
+    plan.groupBy.push(columnRef(target.table, key));
+  }
+  plan.select.push(ref);
   plan.groupBy.push(ref);
   plan.notes.push(`Grouped by ${target.table.table.name}.${col.column.name}.`);
 }
@@ -584,6 +616,12 @@ function buildAggregate(
     plan.warnings.push(`No numeric column found to take the ${aggregate} of; counting rows instead.`);
     plan.select.push('count(*) AS count');
     return;
+  }
+  // sum(invoice.total) per genre goes genre -> tracks -> invoice lines -> invoice: each invoice
+  // is counted once per line. A measure reached many-to-one after a fan-out repeats its values.
+  const step = plan.joins.find((j) => j.to === measure.t);
+  if ((aggregate === 'sum' || aggregate === 'avg') && step && toOne(step) && plan.joins.some((j) => j !== step && !toOne(j))) {
+    plan.doubt(`${measure.t.table.name}.${measure.c.column.name} is repeated by the joins, so the ${aggregate} may count a value more than once`, 0.3);
   }
   const name = `${aggregate}_${measure.c.column.name}`;
   // ::numeric: round(x, 2) has no double precision form, and real/float columns are common.
