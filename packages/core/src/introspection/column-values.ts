@@ -4,11 +4,10 @@ import type { ColumnValueSample, TableInfo } from './schema-snapshot';
 
 /**
  * Value awareness for text-to-SQL: the distinct values of low-cardinality text columns, so that
- * "Italian", "paid" or "PG-13" in a question map to the column that holds them. Settings (see
- * docs/text-to-sql.md):
- * - `DBOPS_TEXT_TO_SQL_VALUE_SAMPLES`: `off` (or `false`, `0`) reads no values at all;
- * - `DBOPS_TEXT_TO_SQL_VALUE_SAMPLE_MAX`: distinct values per column, default 500 (a column with
- *   more is not sampled at all).
+ * "Italian", "paid" or "PG-13" in a question map to the column that holds them. Settings
+ * (`ServiceSettings.textToSql`, docs/text-to-sql.md): `DBOPS_TEXT_TO_SQL_VALUE_SAMPLES=false`
+ * reads no values at all; `DBOPS_TEXT_TO_SQL_VALUE_SAMPLE_MAX` is the most distinct values a
+ * column may have to be sampled (default 500).
  */
 export interface ValueSampleSettings {
   enabled: boolean;
@@ -21,17 +20,13 @@ export interface ValueSampleSettings {
   budgetMs: number;
 }
 
-export function valueSampleSettings(env: Readonly<Record<string, string | undefined>>): ValueSampleSettings {
-  const flag = (env.DBOPS_TEXT_TO_SQL_VALUE_SAMPLES ?? '').trim().toLowerCase();
-  const max = Number(env.DBOPS_TEXT_TO_SQL_VALUE_SAMPLE_MAX);
-  return {
-    enabled: !['off', 'false', '0', 'no'].includes(flag),
-    bounds: { rowsRead: 10_000, maxValues: Number.isInteger(max) && max > 0 ? Math.min(max, 2_000) : 500, maxLength: 80 },
-    maxTotal: 20_000,
-    statementTimeoutMs: 2_000,
-    budgetMs: 8_000,
-  };
-}
+export const valueSampleSettings = (textToSql: { valueSamples: boolean; valueSampleMax: number }): ValueSampleSettings => ({
+  enabled: textToSql.valueSamples,
+  bounds: { rowsRead: 10_000, maxValues: textToSql.valueSampleMax, maxLength: 80 },
+  maxTotal: 20_000,
+  statementTimeoutMs: 2_000,
+  budgetMs: 8_000,
+});
 
 /**
  * Column names whose values are never read: credentials, contact details and personal names or

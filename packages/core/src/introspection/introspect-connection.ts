@@ -129,7 +129,7 @@ export async function introspectConnection(deps: IntrospectionDeps, userId: stri
   // server log it) and the text columns' values are sampled on the primary (bounded in time; a
   // failure leaves the samples out, never the snapshot); at the latest after a few seconds.
   const samples = await read.done
-    .then(() => sampleColumnValues(primary, content.tables, valueSampleSettings(deps.settings.env)))
+    .then(() => sampleColumnValues(primary, content.tables, valueSampleSettings(deps.settings.textToSql)))
     .catch(() => []);
   close();
   setTimeout(close, CLOSE_AFTER_MS).unref();

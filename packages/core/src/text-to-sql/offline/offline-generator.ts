@@ -119,16 +119,10 @@ export class OfflineSqlGenerator implements SqlGenerator {
 }
 
 export interface OfflineOptions {
-  /** Confidence below which no SQL is answered (default {@link OFFLINE_ANSWER_THRESHOLD}; 0 answers always). */
+  /** Confidence below which no SQL is answered (`DBOPS_TEXT_TO_SQL_MIN_CONFIDENCE`, default {@link OFFLINE_ANSWER_THRESHOLD}; 0 answers always). */
   answerThreshold?: number;
 }
 
-/** `DBOPS_TEXT_TO_SQL_MIN_CONFIDENCE` (0-1) as options of the offline generator; anything else keeps the default. */
-export function offlineOptionsFromEnv(env: Readonly<Record<string, string | undefined>>): OfflineOptions {
-  const raw = env.DBOPS_TEXT_TO_SQL_MIN_CONFIDENCE;
-  const n = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw);
-  return Number.isFinite(n) && n >= 0 && n <= 1 ? { answerThreshold: n } : {};
-}
 
 /**
  * Below this confidence the offline generator does not guess: it answers no SQL and says what

@@ -1,5 +1,5 @@
 import type { GeneratedSql, GenerationRequest, SqlGenerator } from '@dbops/core/text-to-sql/language-model';
-import { OfflineSqlGenerator, offlineOptionsFromEnv } from '@dbops/core/text-to-sql/offline/offline-generator';
+import { OfflineSqlGenerator } from '@dbops/core/text-to-sql/offline/offline-generator';
 import { memoPer } from '@dbops/core/util/memo-per';
 import type { Container } from '../container';
 
@@ -20,5 +20,5 @@ export const getSqlGenerator = memoPer<Container, SqlGenerator>((c) => {
       generate: async (request: GenerationRequest): Promise<GeneratedSql> => (await load()).generate(request),
     };
   }
-  return new OfflineSqlGenerator(offlineOptionsFromEnv(env));
+  return new OfflineSqlGenerator({ answerThreshold: c.settings.textToSql.minConfidence });
 });
