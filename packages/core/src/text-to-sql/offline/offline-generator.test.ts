@@ -89,6 +89,37 @@ describe('offline SQL generator', () => {
     expect(out.confidence).toBeLessThan(0.5);
   });
 
+  it('puts a sampled value on the column holding it, and says when another column holds it too', () => {
+    const sole = generateOffline({ ...request('How many customers are in Paris?'), values: [{ schema: 'public', table: 'customers', column: 'city', values: ['Berlin', 'Paris'] }] });
+    expect(sole.sql).toMatch(/c\.city = 'Paris'/);
+    expect(sole.confidence).toBe(1);
+    const shared = generateOffline({
+      ...request('How many customers are from Paris?'),
+      values: [
+        { schema: 'public', table: 'customers', column: 'city', values: ['Berlin', 'Paris'] },
+        { schema: 'public', table: 'customers', column: 'name', values: ['Alice', 'Bob', 'Paris'] },
+      ],
+    });
+    expect(shared.sql).toMatch(/c\.city = 'Paris'/);
+    expect(shared.confidence).toBeLessThan(0.8);
+    expect(shared.warnings.join(' ')).toMatch(/also a value of customers\.name/);
+  });
+
+  it('compares an unknown capitalised name case-insensitively and counts the guess', () => {
+    const out = generateOffline(request('Show customers from Lisbon'));
+    expect(out.sql).toMatch(/c\.city ILIKE 'Lisbon'/);
+    expect(out.confidence).toBeLessThan(0.8);
+    expect(out.warnings.join(' ')).toMatch(/"Lisbon" is not a value seen/);
+  });
+
+  it('declines below its threshold, saying what it did not understand, unless told to always answer', () => {
+    const question = 'What share of the customers moved house twice?';
+    const declined = generateOffline(request(question));
+    expect(declined.sql).toBe('');
+    expect(declined.warnings[0]).toMatch(/^Not answered: .*"moved"/);
+    expect(generateOffline(request(question), { answerThreshold: 0 }).sql).not.toBe('');
+  });
+
   it('only uses names from the schema it was given', () => {
     const out = generateOffline(request('How many orders per customer in the last 30 days?'));
     expect(out.referenced_tables.sort()).toEqual(['public.customers', 'public.orders']);
