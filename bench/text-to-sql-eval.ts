@@ -17,6 +17,7 @@
  *   npx tsx bench/text-to-sql-eval.ts [--split tuning|heldout|all] [--only chinook,world]
  *                                     [--verbose] [--out results.jsonl]
  */
+import { getLatestSnapshot } from '@dbops/core/introspection/snapshot-store';
 import { startLocalRuntime } from '@dbops/local';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -77,6 +78,7 @@ interface Tally {
   highRight: number;
 }
 const rows: Array<{ schema: string; split: string; t: Tally }> = [];
+const introductions: string[] = [];
 const pct = (a: number, b: number) => (b === 0 ? '-' : `${((100 * a) / b).toFixed(1)}%`);
 
 try {
@@ -103,8 +105,14 @@ try {
     if (conn.status !== 201) throw new Error(`registration failed: ${JSON.stringify(conn.body)}`);
     const connectionId = conn.body.data.id as string;
     await runtime.container.store.query('UPDATE users SET balance = 100000 WHERE id = (SELECT user_id FROM connections WHERE id = $1)', [connectionId]);
+    const introStarted = performance.now();
     const intro = await call('POST', `/connections/${connectionId}/introspect`, { 'x-api-key': key });
     if (intro.status !== 200) throw new Error(`introspection failed: ${JSON.stringify(intro.body)}`);
+    const introMs = performance.now() - introStarted;
+    const owner = (await runtime.container.store.query<{ user_id: string }>('SELECT user_id FROM connections WHERE id = $1', [connectionId])).rows[0]!.user_id;
+    const snapshot = await getLatestSnapshot(runtime.container.store, owner, connectionId);
+    const samples = snapshot?.value_samples ?? [];
+    introductions.push(`${corpus.name}: introspection over HTTP ${introMs.toFixed(0)} ms, ${samples.length} columns sampled, ${samples.reduce((n, v) => n + v.values.length, 0)} values`);
 
     const questions = JSON.parse(await readFile(path.join(import.meta.dirname, 'text-to-sql-eval', 'questions', corpus.questions), 'utf8')) as Question[];
     const tallies = new Map<string, Tally>();
@@ -150,6 +158,7 @@ try {
 
 const sum = (ts: Tally[]): Tally => ts.reduce((a, t) => ({ n: a.n + t.n, match: a.match + t.match, high: a.high + t.high, highRight: a.highRight + t.highRight }), { n: 0, match: 0, high: 0, highRight: 0 });
 console.log(`\ntext-to-sql evaluation (offline generator unless DBOPS_LLM says otherwise), split ${split}`);
+for (const line of introductions) console.log(line);
 console.log('| schema | part | questions | execution match | answers at confidence >= 0.8 | right among them |');
 console.log('|---|---|---|---|---|---|');
 const line = (schema: string, part: string, t: Tally) =>
