@@ -10,9 +10,12 @@ CREATE TABLE film (film_id int PRIMARY KEY, title text NOT NULL, release_year in
 CREATE TABLE customer (customer_id int PRIMARY KEY, email text NOT NULL, active boolean NOT NULL);
 CREATE TABLE payment (payment_id int NOT NULL, customer_id int NOT NULL REFERENCES customer, amount numeric(6,2) NOT NULL, paid_at timestamptz NOT NULL) PARTITION BY RANGE (paid_at);
 ${Array.from({ length: 12 }, (_, m) => `CREATE TABLE payment_p2024_${String(m + 1).padStart(2, '0')} PARTITION OF payment FOR VALUES FROM ('2024-${String(m + 1).padStart(2, '0')}-01') TO ('${m === 11 ? '2025-01' : `2024-${String(m + 2).padStart(2, '0')}`}-01');`).join('\n')}
+CREATE TABLE refund (refund_id int NOT NULL, customer_id int NOT NULL, amount numeric(6,2) NOT NULL, refunded_on date NOT NULL) PARTITION BY RANGE (refunded_on);
+CREATE TABLE refund_2024 PARTITION OF refund (FOREIGN KEY (customer_id) REFERENCES customer) FOR VALUES FROM ('2024-01-01') TO ('2025-01-01');
 INSERT INTO language VALUES (1, 'English'), (2, 'Italian'), (3, 'German');
 INSERT INTO film SELECT g, 'Film ' || g, 2000 + g % 8, 1 + g % 3, '2024-06-01' FROM generate_series(1, 30) g;
 INSERT INTO customer SELECT g, 'c' || g || '@example.com', g % 4 <> 0 FROM generate_series(1, 20) g;
+INSERT INTO refund SELECT g, 1 + g % 5, g, '2024-05-01' FROM generate_series(1, 10) g;
 INSERT INTO payment SELECT g, 1 + g % 20, (g % 7) + 0.99, '2024-01-01'::timestamptz + (g || ' days')::interval FROM generate_series(1, 300) g;
 `;
 
@@ -32,6 +35,14 @@ describe('text-to-SQL over values, partitions and years', () => {
     expect(d.referenced_tables).toEqual(['public.payment']);
     expect(d.sql).not.toMatch(/payment_p2024/);
     expect(await rows(d.sql)).toBe(await rows('SELECT sum(amount) FROM payment'));
+  });
+
+  it('joins a partitioned table along the foreign keys its partitions declare', async () => {
+    const res = await f.generate({ query: 'What is the total refund amount per customer?' });
+    expect(res.status, res.text).toBe(200);
+    const d = res.body.data;
+    expect(d.referenced_tables.sort()).toEqual(['public.customer', 'public.refund']);
+    expect(await rows(`SELECT count(*) FROM (${d.sql}) x`)).toBe(await rows('SELECT count(DISTINCT customer_id) FROM refund'));
   });
 
   it('maps a value to the column holding it, joined along the foreign key, with full confidence', async () => {

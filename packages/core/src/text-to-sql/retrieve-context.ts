@@ -55,6 +55,20 @@ export async function retrieveContext(
     }
   };
   const answerable = snapshot.tables.filter((t) => parentOf(t) === t);
+  // Foreign keys declared on each partition (pagila's payment) are the parent's to the user: the
+  // parent given to the generator carries them, so it can join like any table.
+  const withPartitionKeys = new Map<TableInfo, TableInfo>();
+  for (const t of snapshot.tables) {
+    const parent = parentOf(t);
+    if (parent === t || !t.partition_of) continue;
+    const base = withPartitionKeys.get(parent) ?? { ...parent, foreign_keys: [...parent.foreign_keys] };
+    for (const fk of t.foreign_keys) {
+      const same = (f: (typeof fk)) => f.referenced_schema === fk.referenced_schema && f.referenced_table === fk.referenced_table && f.columns.join() === fk.columns.join();
+      if (parent.columns.some((c) => c.name === fk.columns[0]) && !base.foreign_keys.some(same)) base.foreign_keys.push(fk);
+    }
+    withPartitionKeys.set(parent, base);
+  }
+  const asGiven = (t: TableInfo): TableInfo => withPartitionKeys.get(t) ?? t;
   const chunks = await searchSchemaChunks(deps.store, {
     userId: input.userId,
     connectionId: input.connectionId,
@@ -69,24 +83,26 @@ export async function retrieveContext(
     const t = parentOf(found);
     if (picked.has(key(t.schema, t.name))) continue;
     if (picked.size >= input.maxSchemaChunks) break;
-    picked.set(key(t.schema, t.name), { table: t, similarity: Number(c.similarity.toFixed(4)), via_foreign_key: false });
+    picked.set(key(t.schema, t.name), { table: asGiven(t), similarity: Number(c.similarity.toFixed(4)), via_foreign_key: false });
   }
   const schemaChunksUsed = picked.size;
   const retrieved = [...picked.values()].map((p) => p.table);
-  const addHop = (t: TableInfo | undefined): void => {
-    if (t && parentOf(t) === t && !picked.has(key(t.schema, t.name))) picked.set(key(t.schema, t.name), { table: t, similarity: 0, via_foreign_key: true });
+  const addHop = (found: TableInfo | undefined): void => {
+    const t = found && parentOf(found);
+    if (t && !picked.has(key(t.schema, t.name))) picked.set(key(t.schema, t.name), { table: asGiven(t), similarity: 0, via_foreign_key: true });
   };
   // A value the question names ("Italian", "PG-13") brings the table that holds it, so that the
   // generator can filter on it even when the table's description was not close to the question.
   const samples = snapshot.value_samples ?? [];
   const valueTables = findValueMatches(questionWords(input.question), samples)
     .flatMap((m) => m.holders.map((h) => byKey.get(key(h.sample.schema, h.sample.table))))
-    .filter((t): t is TableInfo => t !== undefined && parentOf(t) === t);
+    .filter((t): t is TableInfo => t !== undefined)
+    .map((t) => asGiven(parentOf(t)));
   for (const t of [...retrieved, ...valueTables]) {
     addHop(t);
     for (const fk of t.foreign_keys) addHop(byKey.get(key(fk.referenced_schema, fk.referenced_table)));
     for (const other of answerable) {
-      if (other.foreign_keys.some((fk) => fk.referenced_schema === t.schema && fk.referenced_table === t.name)) addHop(other);
+      if (asGiven(other).foreign_keys.some((fk) => fk.referenced_schema === t.schema && fk.referenced_table === t.name)) addHop(other);
     }
   }
   const docs =

@@ -216,7 +216,7 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
   mentions.columns = mentions.columns.filter(
     (c) => !(c.end - c.start === 1 && /^(total|sum)$/.test(words[c.start]!.lower) && mentions.columns.some((o) => o.start > c.start && o.start - c.end <= 2 && o.column.kind === 'number')),
   );
-  const groupTarget = findGroupTarget(words, mentions.tables, mentions.columns, main);
+  const groupTarget = findGroupTarget(words, mentions.tables, mentions.columns, main, tables);
 
   if (topMatch || which || (superlativeEntity && !isCount && !groupTarget)) {
     const n = topMatch ? Number(topMatch[1]) : 1;
@@ -384,7 +384,8 @@ function chooseMain(
 /** A column of a table already in the plan, or of one that can be joined. */
 function bestColumn(plan: Plan, candidates: readonly ColumnMention[], predicate: (c: IndexedColumn) => boolean): ColumnMention | undefined {
   const ok = candidates.filter((c) => predicate(c.column));
-  return ok.find((c) => c.table === plan.main) ?? ok.find((c) => plan.joined().includes(c.table)) ?? ok[0];
+  // A column of a table no foreign key reaches (a view, say) cannot be used: the next best is.
+  return ok.find((c) => c.table === plan.main) ?? ok.find((c) => plan.joined().includes(c.table)) ?? ok.find((c) => joinPath(plan.tables, plan.main, c.table) !== null);
 }
 
 function applyEnumAndBooleanFilters(plan: Plan, words: readonly Word[], cms: readonly ColumnMention[], used: Set<number>): void {
@@ -509,11 +510,19 @@ function applyDateRange(plan: Plan, range: NonNullable<ReturnType<typeof findDat
 }
 
 /** "per customer", "by status", "for each category", "grouped by city". */
-function findGroupTarget(words: readonly Word[], tms: readonly TableMention[], cms: readonly ColumnMention[], main: IndexedTable): { table: IndexedTable; column?: IndexedColumn } | undefined {
+function findGroupTarget(
+  words: readonly Word[],
+  tms: readonly TableMention[],
+  cms: readonly ColumnMention[],
+  main: IndexedTable,
+  tables: readonly IndexedTable[],
+): { table: IndexedTable; column?: IndexedColumn } | undefined {
   for (const w of words) {
     if (!['per', 'by', 'each'].includes(w.lower)) continue;
     const next = w.index + 1 + (words[w.index + 1]?.lower === 'each' ? 1 : 0);
-    const col = cms.find((c) => c.start === next || c.start === next + 1);
+    const at = cms.filter((c) => c.start === next || c.start === next + 1);
+    // The same words may name a column of several tables: the main table's, else one it can join.
+    const col = at.find((c) => c.table === main) ?? at.find((c) => joinPath(tables, main, c.table) !== null) ?? at[0];
     if (col && !(col.column.kind === 'number' && col.table === main)) return { table: col.table, column: col.column };
     const t = tms.find((m) => m.start === next || m.start === next + 1);
     if (t && t.table !== main) return { table: t.table };
