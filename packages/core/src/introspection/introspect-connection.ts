@@ -13,7 +13,7 @@ import { startSchemaRead } from './catalog-read';
 import { sampleColumnValues, valueSampleSettings } from './column-values';
 import type { SchemaContent } from './read-schema';
 import { buildSchemaChunks } from './schema-chunk-text';
-import { loadStoredChunks, planSchemaChunks, writeSchemaChunks, type SchemaChunkPlan } from './schema-chunks';
+import { loadStoredChunks, planSchemaChunks, writeSchemaChunks } from './schema-chunks';
 import { qualifiedName, type SchemaSnapshot } from './schema-snapshot';
 import { encodeSnapshot, getLatestSnapshot, saveSnapshot } from './snapshot-store';
 import { SNAPSHOT_VERSION } from './schema-model/schema-model';

@@ -3,12 +3,12 @@ import { APPROVAL_KEY_SECRET, issueApprovalToken } from '@dbops/core/approval/ap
 import { findRelevantDocumentChunks } from '@dbops/core/context/document-context';
 import { getConnection } from '@dbops/core/connections/connection-service';
 import { ensureSnapshot } from '@dbops/core/introspection/introspect-connection';
+import { sandboxCacheOptions } from '@dbops/core/sandbox/sandbox-cache';
 import { sandboxRunSettings, sandboxServerSettings } from '@dbops/core/sandbox/sandbox-server-settings';
 import { z } from 'zod';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { bare } from '../http/responses';
 import { domainDeps } from '../runtime/domain-deps';
-import { getSandboxCache } from '../runtime/ports/sandbox-cache';
 
 /** Longest migration text accepted (1 MiB): more than any hand-written migration. */
 const MAX_SQL_BYTES = 1024 * 1024;
@@ -33,7 +33,7 @@ export const handler = defineHandler('migrations-analyze', {
     const connectionId = params.connection_id;
     const snapshot = await ensureSnapshot(deps, auth.userId, connectionId);
     const server = sandboxServerSettings(container.settings);
-    const run = { ...sandboxRunSettings(container.settings), cache: getSandboxCache(container) };
+    const run = { ...sandboxRunSettings(container.settings), cacheBounds: sandboxCacheOptions(container.settings.sandbox) };
     const report = await analyzeMigration(body.sql, snapshot, {
       connectionId,
       // With a sandbox server, its address is checked against this connection's before use.
