@@ -102,6 +102,8 @@ export interface ServiceSettings {
   /** The OpenAI-compatible API used by embeddings and the index suggester. */
   openai: { apiKey: string | undefined; baseUrl: string | undefined };
   llm: { provider: 'offline' | 'openai'; apiKey: string | undefined; baseUrl: string | undefined; model: string | undefined; timeoutMs: number | undefined };
+  /** Value sampling at introspection and the offline generator's refusal threshold (docs/text-to-sql.md). */
+  textToSql: { valueSamples: boolean; valueSampleMax: number; minConfidence: number };
   migrationExecution: ExecutionSettings;
   migrationQueueUrl: string | undefined;
   /** Sessions kept per connection by `/execute` (`DBOPS_EXECUTE_POOL_SIZE`, default 10, 0 = none). */
@@ -176,6 +178,11 @@ export function loadSettings(env: Readonly<Record<string, string | undefined>> =
       baseUrl: e.DBOPS_LLM_BASE_URL ?? e.OPENAI_BASE_URL ?? e.DBOPS_OPENAI_BASE_URL,
       model: e.DBOPS_LLM_MODEL,
       timeoutMs: e.DBOPS_LLM_TIMEOUT_MS,
+    },
+    textToSql: {
+      valueSamples: e.DBOPS_TEXT_TO_SQL_VALUE_SAMPLES ?? true,
+      valueSampleMax: Math.min(e.DBOPS_TEXT_TO_SQL_VALUE_SAMPLE_MAX, 2_000),
+      minConfidence: Math.min(e.DBOPS_TEXT_TO_SQL_MIN_CONFIDENCE, 1),
     },
     migrationExecution: {
       lockTimeoutMs: e.DBOPS_MIGRATION_LOCK_TIMEOUT_MS,

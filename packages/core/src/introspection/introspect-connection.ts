@@ -10,6 +10,7 @@ import type { CoreDeps } from '../deps';
 import type { Embedder } from '../embeddings/embedder';
 import { AppError, notFound } from '../errors/app-error';
 import { startSchemaRead } from './catalog-read';
+import { sampleColumnValues, valueSampleSettings } from './column-values';
 import type { SchemaContent } from './read-schema';
 import { buildSchemaChunks } from './schema-chunk-text';
 import { loadStoredChunks, planSchemaChunks, writeSchemaChunks } from './schema-chunks';
@@ -125,14 +126,19 @@ export async function introspectConnection(deps: IntrospectionDeps, userId: stri
     throw introspectionFailure(error);
   }
   // Closed once their transactions are rolled back (ending a session mid-transaction makes the
-  // server log it), which nothing here waits for; at the latest after a few seconds.
-  void read.done.then(close);
+  // server log it) and the text columns' values are sampled on the primary (bounded in time; a
+  // failure leaves the samples out, never the snapshot); at the latest after a few seconds.
+  const samples = await read.done
+    .then(() => sampleColumnValues(primary, content.tables, valueSampleSettings(deps.settings.textToSql)))
+    .catch(() => []);
+  close();
   setTimeout(close, CLOSE_AFTER_MS).unref();
   const snapshot: SchemaSnapshot = {
     snapshot_id: randomUUID(),
     connection_id: connectionId,
     introspected_at: deps.clock.now().toISOString(),
     ...content,
+    ...(samples.length > 0 ? { value_samples: samples } : {}),
   };
   const body = await encodeSnapshot(snapshot);
   await deps.store.transaction(async (tx) => {

@@ -37,6 +37,19 @@ export interface SchemaSnapshot {
   view_dependencies: ViewDependency[];
   /** Everything else `schemaDdl` needs to recreate the schemas (version 2 on). */
   model?: SchemaModel;
+  /**
+   * Distinct values of low-cardinality, non-sensitive text columns, for text-to-SQL
+   * (`column-values.ts`). Absent in older snapshots and when value sampling is off.
+   */
+  value_samples?: ColumnValueSample[];
+}
+
+/** The distinct values read from one column at introspection (bounded; see `column-values.ts`). */
+export interface ColumnValueSample {
+  schema: string;
+  table: string;
+  column: string;
+  values: string[];
 }
 
 export type RelationKind = 'table' | 'partitioned_table' | 'view' | 'materialized_view' | 'foreign_table';

@@ -73,6 +73,9 @@ export const envSchema = z.object({
   DBOPS_LLM_TIMEOUT_MS: optionalInteger(1),
   OPENAI_API_KEY: text(),
   OPENAI_BASE_URL: text(),
+  DBOPS_TEXT_TO_SQL_VALUE_SAMPLES: flag(),
+  DBOPS_TEXT_TO_SQL_VALUE_SAMPLE_MAX: integer(500, 1),
+  DBOPS_TEXT_TO_SQL_MIN_CONFIDENCE: number(0.5, 0),
   // Billing (docs/billing.md): checked when a payment route needs them, so that a billing
   // misconfiguration answers 503 BILLING_NOT_CONFIGURED there and leaves every other route up.
   STRIPE_SECRET_KEY: text(),

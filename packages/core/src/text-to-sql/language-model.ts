@@ -1,4 +1,4 @@
-import type { EnumInfo, TableInfo } from '../introspection/schema-snapshot';
+import type { ColumnValueSample, EnumInfo, TableInfo } from '../introspection/schema-snapshot';
 
 /** A previous attempt of the same question and why it was rejected, fed back on a retry. */
 export interface FailedAttempt {
@@ -12,6 +12,8 @@ export interface GenerationRequest {
   /** Retrieved tables (plus one foreign-key hop), best match first, with their similarity. */
   tables: ReadonlyArray<{ table: TableInfo; similarity: number; via_foreign_key?: boolean }>;
   enums: readonly EnumInfo[];
+  /** Sampled distinct values of the context tables' low-cardinality text columns (none when sampling is off). */
+  values?: readonly ColumnValueSample[];
   /** Business-document excerpts retrieved for the question. */
   documents: ReadonlyArray<{ filename: string; excerpt: string; relevance: number }>;
   attempts: readonly FailedAttempt[];

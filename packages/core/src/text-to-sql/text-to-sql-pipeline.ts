@@ -81,7 +81,7 @@ export async function runTextToSql(
   for (;;) {
     let generated: GeneratedSql;
     try {
-      generated = await generator.generate({ question: request.question, tables: context.tables, enums: context.enums, documents: context.documents, attempts });
+      generated = await generator.generate({ question: request.question, tables: context.tables, enums: context.enums, values: context.values, documents: context.documents, attempts });
     } catch (error) {
       const message = generatorFailure(error, generator.name);
       result.warnings.push(message);
@@ -96,7 +96,10 @@ export async function runTextToSql(
     const syntax = await validateSelect(result.sql);
     if (!syntax.ok) {
       result.warnings.push(syntax.reason);
-      return fail('SQL_GENERATION_FAILED', syntax.reason, `**No valid SQL could be generated for this question.** ${syntax.reason} Try rephrasing it with the names of the tables and columns you mean.`);
+      // A generator that declines (no SQL) says why, e.g. the offline generator below its
+      // confidence threshold lists what it did not understand: that is the useful summary.
+      const why = result.sql === '' && generated.warnings[0] ? generated.warnings[0] : `${syntax.reason} Try rephrasing it with the names of the tables and columns you mean.`;
+      return fail('SQL_GENERATION_FAILED', syntax.reason, `**No valid SQL could be generated for this question.** ${why}`);
     }
     report = checkReferences(collectReferences(syntax.tree), contextTables);
     result.hallucinated_tables = report.hallucinated_tables;

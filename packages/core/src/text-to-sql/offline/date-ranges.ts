@@ -5,6 +5,8 @@ export interface DateRange {
   start: number;
   end: number;
   text: string;
+  /** For a whole year ("in 2006", "before 1850"): the comparison to use on a column holding years as numbers. */
+  year?: { op: '=' | '<' | '>' | '>='; value: number };
 }
 
 const UNITS: Record<string, string> = { day: 'days', days: 'days', week: 'weeks', weeks: 'weeks', month: 'months', months: 'months', year: 'years', years: 'years' };
@@ -44,15 +46,16 @@ export function findDateRange(lowerWords: readonly string[]): DateRange | null {
       const from = `${c}-${String(m).padStart(2, '0')}-01`;
       return { condition: `{col} >= ${lit(from)} AND {col} < ${lit(from)}::date + interval '1 month'`, start: i, end: i + 3, text: `${a} ${b} ${c}` };
     }
-    if ((a === 'in' || a === 'during') && /^(19|20)\d{2}$/.test(b)) {
+    if ((a === 'in' || a === 'during') && /^(1[5-9]|20)\d{2}$/.test(b)) {
       const y = Number(b);
-      return { condition: `{col} >= ${lit(`${y}-01-01`)} AND {col} < ${lit(nextYear(y))}`, start: i, end: i + 2, text: `${a} ${b}` };
+      return { condition: `{col} >= ${lit(`${y}-01-01`)} AND {col} < ${lit(nextYear(y))}`, start: i, end: i + 2, text: `${a} ${b}`, year: { op: '=', value: y } };
     }
     if (a === 'since' || a === 'after' || a === 'before') {
-      const date = /^\d{4}-\d{2}-\d{2}$/.test(b) ? b : /^(19|20)\d{2}$/.test(b) ? (a === 'after' ? nextYear(Number(b)) : `${b}-01-01`) : null;
+      const date = /^\d{4}-\d{2}-\d{2}$/.test(b) ? b : /^(1[5-9]|20)\d{2}$/.test(b) ? (a === 'after' ? nextYear(Number(b)) : `${b}-01-01`) : null;
       if (date) {
         const op = a === 'before' ? '<' : a === 'after' && /^\d{4}-\d{2}-\d{2}$/.test(b) ? '>' : '>=';
-        return { condition: `{col} ${op} ${lit(date)}`, start: i, end: i + 2, text: `${a} ${b}` };
+        const year = /^\d{4}$/.test(b) ? { op: a === 'before' ? ('<' as const) : a === 'after' ? ('>' as const) : ('>=' as const), value: Number(b) } : undefined;
+        return { condition: `{col} ${op} ${lit(date)}`, start: i, end: i + 2, text: `${a} ${b}`, ...(year ? { year } : {}) };
       }
     }
   }

@@ -59,16 +59,16 @@ describe('offline SQL generator', () => {
     ['How many orders were shipped?', "SELECT count(*) FROM orders WHERE status = 'shipped'"],
     ['List the active customers', 'SELECT * FROM customers WHERE is_active'],
     ['Show customers from Berlin', "SELECT * FROM customers WHERE city = 'Berlin'"],
-    ['What is the total of orders per customer?', 'SELECT c.name, sum(o.total) FROM orders o JOIN customers c ON c.id = o.customer_id GROUP BY c.name'],
+    ['What is the total of orders per customer?', 'SELECT c.id, c.name, sum(o.total) FROM orders o JOIN customers c ON c.id = o.customer_id GROUP BY c.id, c.name'],
     ['Average price of products', 'SELECT round(avg(price), 2) FROM products'],
     ['Orders with total more than 100', 'SELECT * FROM orders WHERE total > 100'],
     ['How many orders in 2024?', "SELECT count(*) FROM orders WHERE created_at >= '2024-01-01' AND created_at < '2025-01-01'"],
     ['Top 2 products by price', 'SELECT * FROM products ORDER BY price DESC LIMIT 2'],
     ['Customers with more than 1 orders', 'SELECT c.* FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.id HAVING count(o.id) > 1'],
     ['Order items with quantity 1', 'SELECT * FROM order_items WHERE quantity = 1'],
-    ['Total order item quantity per product', 'SELECT p.name, sum(oi.quantity) FROM order_items oi JOIN products p ON p.id = oi.product_id GROUP BY p.name'],
+    ['Total order item quantity per product', 'SELECT p.id, p.name, sum(oi.quantity) FROM order_items oi JOIN products p ON p.id = oi.product_id GROUP BY p.id, p.name'],
     ['Top 2 orders by total', 'SELECT * FROM orders ORDER BY total DESC, id LIMIT 2'],
-    ['Average quantity per product', 'SELECT p.name, round(avg(oi.quantity), 2) FROM products p JOIN order_items oi ON oi.product_id = p.id GROUP BY p.id, p.name'],
+    ['Average quantity per product', 'SELECT p.id, p.name, round(avg(oi.quantity), 2) FROM products p JOIN order_items oi ON oi.product_id = p.id GROUP BY p.id, p.name'],
     ['Number of orders by status', 'SELECT status, count(*) FROM orders GROUP BY status'],
     ['Which customer has the most orders?', 'SELECT c.id, c.name, count(o.id) FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.id, c.name ORDER BY 3 DESC LIMIT 1'],
   ])('answers %s', async (question, reference) => {
@@ -87,6 +87,37 @@ describe('offline SQL generator', () => {
   it('is honest when the schema does not cover the question', () => {
     const out = generateOffline(request('What is the weather on Mars tomorrow?'));
     expect(out.confidence).toBeLessThan(0.5);
+  });
+
+  it('puts a sampled value on the column holding it, and says when another column holds it too', () => {
+    const sole = generateOffline({ ...request('How many customers are in Paris?'), values: [{ schema: 'public', table: 'customers', column: 'city', values: ['Berlin', 'Paris'] }] });
+    expect(sole.sql).toMatch(/c\.city = 'Paris'/);
+    expect(sole.confidence).toBe(1);
+    const shared = generateOffline({
+      ...request('How many customers are from Paris?'),
+      values: [
+        { schema: 'public', table: 'customers', column: 'city', values: ['Berlin', 'Paris'] },
+        { schema: 'public', table: 'customers', column: 'name', values: ['Alice', 'Bob', 'Paris'] },
+      ],
+    });
+    expect(shared.sql).toMatch(/c\.city = 'Paris'/);
+    expect(shared.confidence).toBeLessThan(0.8);
+    expect(shared.warnings.join(' ')).toMatch(/also a value of customers\.name/);
+  });
+
+  it('compares an unknown capitalised name case-insensitively and counts the guess', () => {
+    const out = generateOffline(request('Show customers from Lisbon'));
+    expect(out.sql).toMatch(/c\.city ILIKE 'Lisbon'/);
+    expect(out.confidence).toBeLessThan(0.8);
+    expect(out.warnings.join(' ')).toMatch(/"Lisbon" is not a value seen/);
+  });
+
+  it('declines below its threshold, saying what it did not understand, unless told to always answer', () => {
+    const question = 'What share of the customers moved house twice?';
+    const declined = generateOffline(request(question));
+    expect(declined.sql).toBe('');
+    expect(declined.warnings[0]).toMatch(/^Not answered: .*"moved"/);
+    expect(generateOffline(request(question), { answerThreshold: 0 }).sql).not.toBe('');
   });
 
   it('only uses names from the schema it was given', () => {

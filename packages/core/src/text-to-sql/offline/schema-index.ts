@@ -1,5 +1,5 @@
 import { quoteIdent } from '../../pg/quote';
-import type { ColumnInfo, EnumInfo, TableInfo } from '../../introspection/schema-snapshot';
+import type { ColumnInfo, ColumnValueSample, EnumInfo, TableInfo } from '../../introspection/schema-snapshot';
 import { identifierStems } from './words';
 
 export type ColumnKind = 'number' | 'text' | 'boolean' | 'date' | 'enum' | 'other';
@@ -10,6 +10,12 @@ export interface IndexedColumn {
   /** Meaningful stems of the column name ("created_at" -> ["creat"]). */
   stems: string[];
   enumValues: string[];
+  /** An integer column holding only 0 and 1 (per its sampled values): a flag, compared with 1 and 0. */
+  intFlag: boolean;
+  /** A year held as a number (`release_year`, `indep_year`): "in 2006" compares it with 2006. */
+  yearLike: boolean;
+  /** Stems of the column's comment, for matching words the name does not carry. */
+  commentStems: string[];
 }
 
 export interface IndexedTable {
@@ -38,7 +44,11 @@ function kindOf(column: ColumnInfo, enums: readonly EnumInfo[]): { kind: ColumnK
   return e ? { kind: 'enum', values: e.values } : { kind: 'other', values: [] };
 }
 
-export function indexSchema(tables: readonly TableInfo[], enums: readonly EnumInfo[]): IndexedTable[] {
+/** Boolean columns are named for what they say: `activebool`, `is_active`, `has_paid`. */
+const booleanName = (name: string): string => name.replace(/_?bool(ean)?$/i, '').replace(/^(is|has)_/i, '') || name;
+
+export function indexSchema(tables: readonly TableInfo[], enums: readonly EnumInfo[], values: readonly ColumnValueSample[] = []): IndexedTable[] {
+  const sampled = new Map(values.map((v) => [`${v.schema}.${v.table}.${v.column}`, v.values]));
   const aliases = new Set<string>();
   return tables.map((table) => {
     let alias = table.name
@@ -56,14 +66,25 @@ export function indexSchema(tables: readonly TableInfo[], enums: readonly EnumIn
       alias: unique,
       stems: identifierStems(table.name),
       columns: table.columns.map((column) => {
-        const { kind, values } = kindOf(column, enums);
-        return { column, kind, stems: identifierStems(column.name).filter((s) => !TRIVIAL.has(s)), enumValues: values };
+        const found = kindOf(column, enums);
+        const sample = sampled.get(`${table.schema}.${table.name}.${column.name}`);
+        // Both 0 and 1 seen: a column of ones alone (a quantity) is no flag.
+        const intFlag = found.kind === 'number' && sample !== undefined && sample.length === 2 && sample.includes('0') && sample.includes('1');
+        const kind: ColumnKind = intFlag ? 'boolean' : found.kind;
+        const stems = identifierStems(kind === 'boolean' ? booleanName(column.name) : column.name).filter((s) => !TRIVIAL.has(s));
+        const yearLike = (kind === 'number' || kind === 'other') && stems.includes('year') && !/(^|_)id$/.test(column.name);
+        const commentStems = column.comment ? identifierStems(column.comment).filter((s) => s.length > 2 && !TRIVIAL.has(s)) : [];
+        return { column, kind, stems, enumValues: found.values, intFlag, yearLike, commentStems };
       }),
     };
   });
 }
 
 export const columnRef = (t: IndexedTable, c: IndexedColumn): string => `${t.alias}.${quoteIdent(c.column.name)}`;
+
+/** `col = true` / `col = 1` (or false / 0) for a boolean or a 0/1 flag column. */
+export const flagTest = (t: IndexedTable, c: IndexedColumn, value: boolean): string =>
+  `${columnRef(t, c)} = ${c.intFlag ? (value ? '1' : '0') : value ? 'true' : 'false'}`;
 
 /** A column that names a row for people: name, title, label, email... */
 export function labelColumn(t: IndexedTable): IndexedColumn | undefined {

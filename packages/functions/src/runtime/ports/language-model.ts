@@ -20,5 +20,5 @@ export const getSqlGenerator = memoPer<Container, SqlGenerator>((c) => {
       generate: async (request: GenerationRequest): Promise<GeneratedSql> => (await load()).generate(request),
     };
   }
-  return new OfflineSqlGenerator();
+  return new OfflineSqlGenerator({ answerThreshold: c.settings.textToSql.minConfidence });
 });
