@@ -5,6 +5,7 @@ import type { Queryable, Store } from '../store/store';
 import { vectorParam } from '../store/vector-param';
 import { iso } from '../util/timestamps';
 import type { DocumentChunk } from './chunk';
+import { embeddingText } from './embedding-text';
 import { identifierTokens } from './identifiers';
 import type { PreparedDocument } from './prepare-document';
 
@@ -38,8 +39,6 @@ export interface EmbeddedDocument {
 const EMBED_BATCH = 64;
 const INSERT_BATCH = 200;
 
-/** The text a chunk is embedded from: its heading path gives it the section's topic. */
-export const embeddingText = (c: DocumentChunk): string => (c.heading ? `${c.heading}\n${c.content}` : c.content);
 
 /** Embeds every chunk of `document` through the embedder port, in batches. */
 export async function embedDocument(embedder: Embedder, document: PreparedDocument): Promise<EmbeddedDocument> {
