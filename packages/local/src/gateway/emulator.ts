@@ -22,6 +22,8 @@ export interface GatewayOptions {
   /** Answers paths outside /api/ (the web console's static files); undefined falls through to 404. */
   staticFiles?(method: string, path: string): HttpResult | undefined;
   onError?(error: unknown): void;
+  /** Requests served outside the API (local upload slots): a promise when taken, undefined otherwise. */
+  intercept?(req: IncomingMessage, res: ServerResponse): Promise<void> | undefined;
 }
 
 class BodyTooLarge extends Error {}
@@ -163,7 +165,7 @@ export function createGateway(options: GatewayOptions): Server {
   };
 
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    (options.intercept?.(req, res) ?? handle(req, res)).catch((error: unknown) => {
       options.onError?.(error);
       if (!res.headersSent) send(res, envelope(500, 'INTERNAL_ERROR', 'Internal Server Error'), 'unknown');
       else res.destroy();

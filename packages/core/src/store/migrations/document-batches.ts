@@ -46,7 +46,7 @@ export const documentBatchesMigrations: readonly SchemaMigration[] = [
         uploaded_at timestamptz,
         received_bytes integer,
         staged_chunks integer,
-        kind text,
+        content_type text,
         sha256 text,
         PRIMARY KEY (batch_id, position),
         UNIQUE (batch_id, filename)
