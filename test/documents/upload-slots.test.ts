@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerConnection } from '../support/connections';
-import { makePdf, openBatch, putToSlot, type UploadSlot, uploadThroughSlots, waitForBatch } from '../support/documents';
+import { makePdf, openBatch, uploadForm, putToSlot, type UploadSlot, uploadThroughSlots, waitForBatch } from '../support/documents';
 import { createScratchDatabase } from '../support/scratch-database';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime';
 
@@ -139,6 +139,17 @@ describe('document upload through upload slots', () => {
     expect(await chunkRows()).toBe(before);
     const listed = await t.request('GET', `/connections/${conn}/documents`, { jwt: alice });
     expect(listed.body.data.map((d: { filename: string }) => d.filename)).not.toContain('fine.md');
+  });
+
+  it('answers an oversized multipart upload with a 413 that fetch can read', async () => {
+    // One 12 MB file, and 50 files of 10.3 MB in all: both over the gateway's 10 MB body limit.
+    const one = [{ name: 'big.txt', content: new Uint8Array(12 * 1024 * 1024).fill(0x61) }];
+    const many = Array.from({ length: 50 }, (_, i) => ({ name: `part${i}.txt`, content: new Uint8Array(Math.ceil((10.3 * 1024 * 1024) / 50)).fill(0x62) }));
+    for (const files of [one, many]) {
+      const res = await t.request('POST', `/connections/${conn}/documents/upload`, { jwt: alice, body: uploadForm(files) });
+      expect(res.status).toBe(413);
+      expect(res.body).toMatchObject({ success: false, data: null, error: { code: 'PAYLOAD_TOO_LARGE' } });
+    }
   });
 
   it('answers /health while a large file is being ingested', async () => {
