@@ -14,7 +14,6 @@ const { values } = parseArgs({ options: { count: { type: 'string', default: '400
 const count = Number(values.count);
 const concurrency = Number(values.concurrency);
 
-process.env.DBOPS_LOG_LEVEL ??= 'silent'; // the logger reads the process environment
 const fake = await startFakeStripe();
 const t = await startTestRuntime({ env: { ...noBillingEnv, ...billingEnv(fake), DBOPS_RATE_LIMIT: '100000000' } });
 const jwt = await t.jwt('bench-buyer');

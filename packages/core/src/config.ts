@@ -1,7 +1,63 @@
 import path from 'node:path';
-import { sandboxServerSettings } from './sandbox/sandbox-server-settings';
+import { envSchema, type ParsedEnv, SECRET_VARIABLE_PREFIX, SETTING_NAMES } from './settings/env-schema';
 
-/** Settings every part of the service reads. Built once per process from the environment. */
+export type LogLevel = ParsedEnv['DBOPS_LOG_LEVEL'];
+
+/** Settings of migration execution (docs/migration-execution.md). */
+export interface ExecutionSettings {
+  /** `lock_timeout` of each statement on the user's database (`DBOPS_MIGRATION_LOCK_TIMEOUT_MS`, default 5000). */
+  lockTimeoutMs: number;
+  /** `statement_timeout` of each statement (`DBOPS_MIGRATION_STATEMENT_TIMEOUT_MS`, default 300000 = 5 min). */
+  statementTimeoutMs: number;
+  /** Extra attempts after a lock timeout (`DBOPS_MIGRATION_LOCK_RETRIES`, default 3). */
+  lockRetries: number;
+  /** First backoff before a lock retry; doubles each time, full jitter (`DBOPS_MIGRATION_LOCK_RETRY_BASE_MS`, default 500). */
+  lockRetryBaseMs: number;
+  /** Cap of one backoff (`DBOPS_MIGRATION_LOCK_RETRY_MAX_MS`, default 8000). */
+  lockRetryMaxMs: number;
+  /** How long an executor owns a running request without a heartbeat (`DBOPS_MIGRATION_LEASE_SECONDS`, default 60). */
+  leaseMs: number;
+  /** How often the executor renews its lease (`DBOPS_MIGRATION_HEARTBEAT_SECONDS`, default lease / 4). */
+  heartbeatMs: number;
+  /** A request still `pending` after this long is failed as never started (`DBOPS_MIGRATION_PENDING_TIMEOUT_SECONDS`, default 900). */
+  pendingTimeoutMs: number;
+}
+
+/** Settings of query optimization (docs/query-optimization.md). */
+export interface OptimizationSettings {
+  /** Statement timeout of EXPLAIN ANALYZE runs (`DBOPS_OPTIMIZE_ANALYZE_TIMEOUT_MS`, default 30000). */
+  analyzeTimeoutMs: number;
+  /** Statement timeout of every other statement on the user's database (`DBOPS_OPTIMIZE_STATEMENT_TIMEOUT_MS`, default 15000). */
+  statementTimeoutMs: number;
+  /** Document chunks retrieved as context (`DBOPS_OPTIMIZE_DOC_CHUNKS`, default 5). */
+  documentChunks: number;
+  /** `auto` uses HypoPG where the database has it; `off` never touches it (`DBOPS_OPTIMIZE_HYPOPG`, default auto). */
+  hypopg: 'auto' | 'off';
+  /** `offline` (default) or `openai` (`DBOPS_INDEX_SUGGESTER`). */
+  suggester: 'offline' | 'openai';
+  /** Chat model of the OpenAI index suggester (`DBOPS_OPTIMIZE_MODEL`). */
+  model: string | undefined;
+}
+
+/** The analysis sandbox's engines, cache and limits (docs/migration-analysis.md). */
+export interface SandboxSettings {
+  /** `DBOPS_SANDBOX_SERVER_URL`: a dedicated throwaway server. A secret: never logged or echoed. */
+  serverUrl: string | undefined;
+  /** `DBOPS_SANDBOX_SERVER_MODE`, default `extensions`. */
+  serverMode: 'extensions' | 'always';
+  /** Hard deadline of one sandbox run (`DBOPS_SANDBOX_DEADLINE_MS`; unset: the apply budget plus 30 s). */
+  deadlineMs: number | undefined;
+  /** Sandbox threads (`DBOPS_SANDBOX_THREADS`; unset: 2). */
+  threads: number | undefined;
+  /** Clone cache bytes in memory (`DBOPS_SANDBOX_CACHE_MB`, default 256). */
+  cacheMemoryBytes: number;
+  /** Clone cache bytes on disk (`DBOPS_SANDBOX_CACHE_DISK_MB`, default 1024). */
+  cacheDiskBytes: number;
+  /** `DBOPS_SANDBOX_CACHE_DIR`, default `<home>/sandbox-cache`. */
+  cacheDir: string;
+}
+
+/** Settings every part of the service reads. Parsed once per process from the environment by {@link loadSettings}. */
 export interface ServiceSettings {
   /** `local`: embedded runtime on one machine; `cloud`: Lambda behind API Gateway. */
   mode: 'local' | 'cloud';
@@ -13,27 +69,142 @@ export interface ServiceSettings {
   rateLimit: number;
   /** Window of the rate limit in seconds (`DBOPS_RATE_LIMIT_WINDOW_SECONDS`, default 60). */
   rateLimitWindowSeconds: number;
-  /** The raw environment, for feature modules that read their own settings. */
-  env: Readonly<Record<string, string | undefined>>;
+  /** Port of the local runtime (`PORT`, default 4000). */
+  port: number;
+  /** Local gateway body limit (`DBOPS_MAX_BODY_BYTES`, default 10 MB as API Gateway). */
+  maxBodyBytes: number;
+  logLevel: LogLevel;
+  /** Apply the service's own migrations at start (`DBOPS_MIGRATE_ON_START`, default true). */
+  migrateOnStart: boolean;
+  /** Cloud: the OIDC issuer whose JWTs are accepted. */
+  jwt: { issuer: string | undefined; audience: string | undefined; jwksUrl: string | undefined };
+  /** Cloud: AWS Secrets Manager prefix (`DBOPS_SECRETS_PREFIX`). */
+  secretsPrefix: string | undefined;
+  /** Cloud: KMS key for envelope encryption (`DBOPS_KMS_KEY_ID`). */
+  kmsKeyId: string | undefined;
+  /** Where the prepared PGlite data directory is cached (`DBOPS_PGLITE_CACHE`, default the OS temp dir). */
+  pgliteCacheDir: string | undefined;
+  /** Local secrets given as `DBOPS_SECRET_<NAME>` variables, by variable name. */
+  secretVariables: Readonly<Record<string, string>>;
+  connections: {
+    connectTimeoutMs: number;
+    /** `DBOPS_BLOCK_PRIVATE_HOSTS`; unset: block in cloud mode only. */
+    blockPrivateHosts: boolean | undefined;
+    allowedHosts: readonly string[];
+    secretCacheTtlMs: number;
+    introspectionTimeoutMs: number;
+  };
+  embeddings: { provider: 'hashing' | 'openai'; model: string | undefined };
+  /** The OpenAI-compatible API used by embeddings and the index suggester. */
+  openai: { apiKey: string | undefined; baseUrl: string | undefined };
+  llm: { provider: 'offline' | 'openai'; apiKey: string | undefined; baseUrl: string | undefined; model: string | undefined; timeoutMs: number | undefined };
+  migrationExecution: ExecutionSettings;
+  migrationQueueUrl: string | undefined;
+  /** Sessions kept per connection by `/execute` (`DBOPS_EXECUTE_POOL_SIZE`, default 10, 0 = none). */
+  executePoolSize: number;
+  optimization: OptimizationSettings;
+  sandbox: SandboxSettings;
+  /** Raw billing values, checked when a payment route needs them (billing-settings.ts). */
+  billing: {
+    stripeSecretKey: string | undefined;
+    stripeWebhookSecret: string | undefined;
+    stripeApiBase: string | undefined;
+    successUrl: string | undefined;
+    cancelUrl: string | undefined;
+  };
+  sharedInstance: { url: string | undefined; port: number | undefined };
 }
 
-const positiveInt = (value: string | undefined, fallback: number, name: string): number => {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got ${JSON.stringify(value)}`);
-  return n;
-};
+/** Thrown at start when a setting has a value the service cannot use; names the variables, never their values. */
+export class SettingsError extends Error {
+  override name = 'SettingsError';
+}
 
-/** Reads {@link ServiceSettings} from an environment (defaults documented in docs/configuration.md). */
+/**
+ * Parses the environment into {@link ServiceSettings}. The only reader of the environment:
+ * call it once at start and hand the result down. A bad value stops the process with every
+ * offending variable named (values are not echoed: some are secrets).
+ */
 export function loadSettings(env: Readonly<Record<string, string | undefined>> = process.env): ServiceSettings {
-  // Read again where used; checked here so that a bad value stops the process at start.
-  sandboxServerSettings(env);
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${String(i.path[0])} ${i.message}`);
+    throw new SettingsError(`Invalid settings: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  const home = path.resolve(e.DBOPS_HOME ?? '.dbops');
+  const leaseMs = e.DBOPS_MIGRATION_LEASE_SECONDS * 1000;
+  const known = new Set(SETTING_NAMES);
+  const secretVariables = Object.fromEntries(
+    Object.entries(env).filter((kv): kv is [string, string] => kv[0].startsWith(SECRET_VARIABLE_PREFIX) && !known.has(kv[0]) && !!kv[1]),
+  );
   return {
-    mode: env.DBOPS_MODE === 'cloud' ? 'cloud' : 'local',
-    home: path.resolve(env.DBOPS_HOME ?? '.dbops'),
-    databaseUrl: env.DBOPS_DATABASE_URL || undefined,
-    rateLimit: positiveInt(env.DBOPS_RATE_LIMIT, 600, 'DBOPS_RATE_LIMIT'),
-    rateLimitWindowSeconds: positiveInt(env.DBOPS_RATE_LIMIT_WINDOW_SECONDS, 60, 'DBOPS_RATE_LIMIT_WINDOW_SECONDS'),
-    env,
+    mode: e.DBOPS_MODE,
+    home,
+    databaseUrl: e.DBOPS_DATABASE_URL,
+    rateLimit: e.DBOPS_RATE_LIMIT,
+    rateLimitWindowSeconds: e.DBOPS_RATE_LIMIT_WINDOW_SECONDS,
+    port: e.PORT,
+    maxBodyBytes: e.DBOPS_MAX_BODY_BYTES,
+    logLevel: e.DBOPS_LOG_LEVEL,
+    migrateOnStart: e.DBOPS_MIGRATE_ON_START ?? true,
+    jwt: { issuer: e.DBOPS_JWT_ISSUER, audience: e.DBOPS_JWT_AUDIENCE, jwksUrl: e.DBOPS_JWT_JWKS_URL },
+    secretsPrefix: e.DBOPS_SECRETS_PREFIX,
+    kmsKeyId: e.DBOPS_KMS_KEY_ID,
+    pgliteCacheDir: e.DBOPS_PGLITE_CACHE,
+    secretVariables,
+    connections: {
+      connectTimeoutMs: e.DBOPS_CONNECT_TIMEOUT_MS,
+      blockPrivateHosts: e.DBOPS_BLOCK_PRIVATE_HOSTS,
+      allowedHosts: e.DBOPS_ALLOWED_HOSTS,
+      secretCacheTtlMs: e.DBOPS_SECRET_CACHE_SECONDS * 1000,
+      introspectionTimeoutMs: e.DBOPS_INTROSPECTION_TIMEOUT_MS,
+    },
+    embeddings: { provider: e.DBOPS_EMBEDDINGS, model: e.DBOPS_EMBEDDINGS_MODEL },
+    openai: { apiKey: e.DBOPS_OPENAI_API_KEY, baseUrl: e.DBOPS_OPENAI_BASE_URL },
+    llm: {
+      provider: e.DBOPS_LLM,
+      apiKey: e.DBOPS_LLM_API_KEY ?? e.OPENAI_API_KEY ?? e.DBOPS_OPENAI_API_KEY,
+      baseUrl: e.DBOPS_LLM_BASE_URL ?? e.OPENAI_BASE_URL ?? e.DBOPS_OPENAI_BASE_URL,
+      model: e.DBOPS_LLM_MODEL,
+      timeoutMs: e.DBOPS_LLM_TIMEOUT_MS,
+    },
+    migrationExecution: {
+      lockTimeoutMs: e.DBOPS_MIGRATION_LOCK_TIMEOUT_MS,
+      statementTimeoutMs: e.DBOPS_MIGRATION_STATEMENT_TIMEOUT_MS,
+      lockRetries: e.DBOPS_MIGRATION_LOCK_RETRIES,
+      lockRetryBaseMs: e.DBOPS_MIGRATION_LOCK_RETRY_BASE_MS,
+      lockRetryMaxMs: e.DBOPS_MIGRATION_LOCK_RETRY_MAX_MS,
+      leaseMs,
+      heartbeatMs: (e.DBOPS_MIGRATION_HEARTBEAT_SECONDS ?? leaseMs / 4000) * 1000,
+      pendingTimeoutMs: e.DBOPS_MIGRATION_PENDING_TIMEOUT_SECONDS * 1000,
+    },
+    migrationQueueUrl: e.DBOPS_MIGRATION_QUEUE_URL,
+    executePoolSize: e.DBOPS_EXECUTE_POOL_SIZE,
+    optimization: {
+      analyzeTimeoutMs: e.DBOPS_OPTIMIZE_ANALYZE_TIMEOUT_MS,
+      statementTimeoutMs: e.DBOPS_OPTIMIZE_STATEMENT_TIMEOUT_MS,
+      documentChunks: e.DBOPS_OPTIMIZE_DOC_CHUNKS,
+      hypopg: e.DBOPS_OPTIMIZE_HYPOPG,
+      suggester: e.DBOPS_INDEX_SUGGESTER,
+      model: e.DBOPS_OPTIMIZE_MODEL,
+    },
+    sandbox: {
+      serverUrl: e.DBOPS_SANDBOX_SERVER_URL,
+      serverMode: e.DBOPS_SANDBOX_SERVER_MODE,
+      deadlineMs: e.DBOPS_SANDBOX_DEADLINE_MS,
+      threads: e.DBOPS_SANDBOX_THREADS,
+      cacheMemoryBytes: e.DBOPS_SANDBOX_CACHE_MB * 1024 * 1024,
+      cacheDiskBytes: e.DBOPS_SANDBOX_CACHE_DISK_MB * 1024 * 1024,
+      cacheDir: e.DBOPS_SANDBOX_CACHE_DIR ?? path.join(home, 'sandbox-cache'),
+    },
+    billing: {
+      stripeSecretKey: e.STRIPE_SECRET_KEY,
+      stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      stripeApiBase: e.STRIPE_API_BASE,
+      successUrl: e.DBOPS_BILLING_SUCCESS_URL,
+      cancelUrl: e.DBOPS_BILLING_CANCEL_URL,
+    },
+    sharedInstance: { url: e.DBOPS_SHARED_INSTANCE_URL, port: e.DBOPS_SHARED_INSTANCE_PORT },
   };
 }

@@ -9,7 +9,7 @@ import { type Clock, systemClock } from '@dbops/core/util/clock';
 import { handler as apiKeyOrJwt } from '@dbops/functions/authorizers/api-key-or-jwt';
 import { handler as jwtOnly } from '@dbops/functions/authorizers/jwt-only';
 import { handlerLoaders } from '@dbops/functions/handlers/index';
-import { type Container, setContainer } from '@dbops/functions/runtime/container';
+import { applyProcessSettings, type Container, setContainer } from '@dbops/functions/runtime/container';
 import { registerHandlerLoaders } from '@dbops/functions/runtime/handler-registry';
 import { errorFields, logger } from '@dbops/functions/runtime/logger';
 import { type HandlerName, routes } from '@dbops/functions/routes';
@@ -51,8 +51,6 @@ export interface LocalRuntime {
   close(): Promise<void>;
 }
 
-const API_GATEWAY_PAYLOAD_LIMIT = 10 * 1024 * 1024;
-
 async function openStore(databaseUrl: string | undefined, home: string, inMemory: boolean): Promise<Store> {
   if (databaseUrl) return new PgStore({ connectionString: databaseUrl });
   if (inMemory) return PgliteStore.open();
@@ -62,8 +60,8 @@ async function openStore(databaseUrl: string | undefined, home: string, inMemory
 
 /** Starts the whole service in this process: state store, authorizers, handlers, gateway. */
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
-  const env = options.env ?? process.env;
-  const settings = loadSettings(env);
+  const settings = loadSettings(options.env ?? process.env);
+  await applyProcessSettings(settings);
   const store = await openStore(settings.databaseUrl, settings.home, options.inMemoryState ?? false);
   await migrate(store, serviceMigrations);
   const issuer = await loadLocalIssuer(settings.home);
@@ -85,10 +83,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   let origin = '';
   const uploads = installLocalDocumentUploads(container, () => origin);
 
-  const maxBodyBytes = Number(env.DBOPS_MAX_BODY_BYTES ?? API_GATEWAY_PAYLOAD_LIMIT);
   const server = createGateway({
     routes,
-    maxBodyBytes,
+    maxBodyBytes: settings.maxBodyBytes,
     loadHandler: async (route) => (await handlerLoaders[route.handler as HandlerName]()).handler,
     authorizerFor: (route) => (route.auth === 'none' ? undefined : route.auth === 'jwt' ? jwtOnly : apiKeyOrJwt),
     extraRoutes: {
@@ -103,7 +100,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     ...(options.consoleDir === null ? {} : { staticFiles: createConsoleFiles(options.consoleDir ?? CONSOLE_DIST) }),
   });
 
-  const port = options.port ?? Number(env.PORT ?? 4000);
+  const port = options.port ?? settings.port;
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

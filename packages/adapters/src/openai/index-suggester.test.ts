@@ -1,7 +1,8 @@
+import { loadSettings } from '@dbops/core/config';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OpenAiIndexSuggester, openAiIndexSuggesterFromEnv, parseSuggestions } from './index-suggester';
+import { OpenAiIndexSuggester, openAiIndexSuggesterFromSettings, parseSuggestions } from './index-suggester';
 
 /** A local OpenAI-compatible endpoint: records the request, answers with a fixed completion. */
 let server: Server;
@@ -63,8 +64,8 @@ describe('OpenAiIndexSuggester', () => {
   });
 
   it('is configured from settings only when an API key is present', () => {
-    expect(openAiIndexSuggesterFromEnv({})).toBeUndefined();
-    expect(openAiIndexSuggesterFromEnv({ DBOPS_OPENAI_API_KEY: 'sk', DBOPS_OPTIMIZE_MODEL: 'm' })?.name).toBe('openai');
+    expect(openAiIndexSuggesterFromSettings(loadSettings({}))).toBeUndefined();
+    expect(openAiIndexSuggesterFromSettings(loadSettings({ DBOPS_OPENAI_API_KEY: 'sk', DBOPS_OPTIMIZE_MODEL: 'm' }))?.name).toBe('openai');
   });
 });
 

@@ -1,3 +1,4 @@
+import type { ServiceSettings } from '@dbops/core/config';
 import type { IndexSuggester, IndexSuggestionInput, SuggestedIndex } from '@dbops/core/optimization/index-suggester';
 import OpenAI from 'openai';
 
@@ -90,9 +91,9 @@ export class OpenAiIndexSuggester implements IndexSuggester {
   }
 }
 
-/** The suggester from environment settings, or undefined when no API key is configured. */
-export function openAiIndexSuggesterFromEnv(env: Readonly<Record<string, string | undefined>>): OpenAiIndexSuggester | undefined {
-  const apiKey = env.DBOPS_OPENAI_API_KEY;
+/** The suggester from the service's settings, or undefined when no API key is configured. */
+export function openAiIndexSuggesterFromSettings(settings: Pick<ServiceSettings, 'openai' | 'optimization'>): OpenAiIndexSuggester | undefined {
+  const { apiKey, baseUrl } = settings.openai;
   if (!apiKey) return undefined;
-  return new OpenAiIndexSuggester({ apiKey, baseURL: env.DBOPS_OPENAI_BASE_URL || undefined, model: env.DBOPS_OPTIMIZE_MODEL || undefined });
+  return new OpenAiIndexSuggester({ apiKey, baseURL: baseUrl, model: settings.optimization.model });
 }

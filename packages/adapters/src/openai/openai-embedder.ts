@@ -1,3 +1,4 @@
+import type { ServiceSettings } from '@dbops/core/config';
 import { EMBEDDING_DIMENSION, type Embedder } from '@dbops/core/embeddings/embedder';
 import OpenAI from 'openai';
 
@@ -49,9 +50,9 @@ export class OpenAiEmbedder implements Embedder {
   }
 }
 
-/** The embedder from environment settings; throws when `DBOPS_OPENAI_API_KEY` is missing. */
-export function openAiEmbedderFromEnv(env: Readonly<Record<string, string | undefined>>): OpenAiEmbedder {
-  const apiKey = env.DBOPS_OPENAI_API_KEY;
+/** The embedder from the service's settings; throws when `DBOPS_OPENAI_API_KEY` is missing. */
+export function openAiEmbedderFromSettings(settings: Pick<ServiceSettings, 'openai' | 'embeddings'>): OpenAiEmbedder {
+  const { apiKey, baseUrl } = settings.openai;
   if (!apiKey) throw new Error('DBOPS_EMBEDDINGS=openai needs DBOPS_OPENAI_API_KEY');
-  return new OpenAiEmbedder({ apiKey, baseURL: env.DBOPS_OPENAI_BASE_URL || undefined, model: env.DBOPS_EMBEDDINGS_MODEL || undefined });
+  return new OpenAiEmbedder({ apiKey, baseURL: baseUrl, model: settings.embeddings.model });
 }

@@ -1,7 +1,8 @@
+import { loadSettings } from '@dbops/core/config';
 import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import type { GenerationRequest } from '@dbops/core/text-to-sql/language-model';
-import { OpenAiSqlGenerator, openAiSqlGeneratorFromEnv } from './sql-generator';
+import { OpenAiSqlGenerator, openAiSqlGeneratorFromSettings } from './sql-generator';
 
 const request: GenerationRequest = { question: 'How many orders?', tables: [], enums: [], documents: [], attempts: [] };
 
@@ -21,9 +22,10 @@ describe('OpenAiSqlGenerator', () => {
     await expect(new OpenAiSqlGenerator({ apiKey: 'k', client: clientReplying({ parsed: null, refusal: null }) }).generate(request)).rejects.toThrow(/no structured output/);
   });
 
-  it('reads its settings from the environment, with OPENAI_* fallbacks', () => {
-    expect(() => openAiSqlGeneratorFromEnv({})).toThrow(/DBOPS_LLM_API_KEY/);
-    expect(openAiSqlGeneratorFromEnv({ OPENAI_API_KEY: 'k' }).model).toBe('gpt-4o-mini');
-    expect(openAiSqlGeneratorFromEnv({ DBOPS_LLM_API_KEY: 'k', DBOPS_LLM_MODEL: 'local-model' }).name).toBe('openai:local-model');
+  it('reads its settings from the service settings, with OPENAI_* fallbacks', () => {
+    const from = (env: Record<string, string>) => openAiSqlGeneratorFromSettings(loadSettings(env).llm);
+    expect(() => from({})).toThrow(/DBOPS_LLM_API_KEY/);
+    expect(from({ OPENAI_API_KEY: 'k' }).model).toBe('gpt-4o-mini');
+    expect(from({ DBOPS_LLM_API_KEY: 'k', DBOPS_LLM_MODEL: 'local-model' }).name).toBe('openai:local-model');
   });
 });

@@ -1,3 +1,4 @@
+import type { ServiceSettings } from '@dbops/core/config';
 import type { GeneratedSql, GenerationRequest, SqlGenerator } from '@dbops/core/text-to-sql/language-model';
 import { buildUserPrompt, SYSTEM_PROMPT } from '@dbops/core/text-to-sql/prompt';
 import OpenAI from 'openai';
@@ -61,15 +62,8 @@ export class OpenAiSqlGenerator implements SqlGenerator {
   }
 }
 
-/** The generator from environment settings; throws when no API key is set. */
-export function openAiSqlGeneratorFromEnv(env: Readonly<Record<string, string | undefined>>): OpenAiSqlGenerator {
-  const apiKey = env.DBOPS_LLM_API_KEY || env.OPENAI_API_KEY || env.DBOPS_OPENAI_API_KEY;
-  if (!apiKey) throw new Error('DBOPS_LLM=openai needs DBOPS_LLM_API_KEY (or OPENAI_API_KEY)');
-  const timeout = Number(env.DBOPS_LLM_TIMEOUT_MS);
-  return new OpenAiSqlGenerator({
-    apiKey,
-    baseURL: env.DBOPS_LLM_BASE_URL || env.OPENAI_BASE_URL || env.DBOPS_OPENAI_BASE_URL || undefined,
-    model: env.DBOPS_LLM_MODEL || undefined,
-    timeoutMs: Number.isInteger(timeout) && timeout > 0 ? timeout : undefined,
-  });
+/** The generator from the service's settings; throws when no API key is set. */
+export function openAiSqlGeneratorFromSettings(llm: ServiceSettings['llm']): OpenAiSqlGenerator {
+  if (!llm.apiKey) throw new Error('DBOPS_LLM=openai needs DBOPS_LLM_API_KEY (or OPENAI_API_KEY)');
+  return new OpenAiSqlGenerator({ apiKey: llm.apiKey, baseURL: llm.baseUrl, model: llm.model, timeoutMs: llm.timeoutMs });
 }

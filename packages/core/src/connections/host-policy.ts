@@ -48,13 +48,8 @@ export interface HostPolicy {
  * `DBOPS_ALLOWED_HOSTS` is a comma-separated allow-list of names, addresses and CIDRs.
  */
 export function hostPolicy(settings: ServiceSettings): HostPolicy {
-  const flag = settings.env.DBOPS_BLOCK_PRIVATE_HOSTS?.trim().toLowerCase();
-  const blockInternal = flag === 'true' || flag === '1' ? true : flag === 'false' || flag === '0' ? false : settings.mode === 'cloud';
-  const allowed = (settings.env.DBOPS_ALLOWED_HOSTS ?? '')
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
-  return { blockInternal, allowed };
+  const { blockPrivateHosts, allowedHosts } = settings.connections;
+  return { blockInternal: blockPrivateHosts ?? settings.mode === 'cloud', allowed: allowedHosts };
 }
 
 function allowedBy(entry: string, host: string, address: string): boolean {

@@ -5,10 +5,10 @@ import type { ConnectionTarget, SslMode } from './connection-target';
 import { decryptConnectionString } from './connection-secret';
 import { assertHostAllowed, hostPolicy } from './host-policy';
 import { isConnectionId } from './connection-id';
-import { SecretCache, secretCacheTtlMs } from './secret-cache';
+import { SecretCache } from './secret-cache';
 
 let cache: SecretCache | undefined;
-const secretCache = (env: Readonly<Record<string, string | undefined>>): SecretCache => (cache ??= new SecretCache(secretCacheTtlMs(env)));
+const secretCache = (ttlMs: number): SecretCache => (cache ??= new SecretCache(ttlMs));
 
 interface TargetRow {
   id: string;
@@ -39,7 +39,7 @@ export async function loadConnectionTarget(deps: CoreDeps & { keyProvider: KeyPr
   const row = res.rows[0];
   if (!row) throw notFound('Connection');
   const record = { ciphertext: Buffer.from(row.secret_ciphertext), encryptedDataKey: Buffer.from(row.encrypted_data_key) };
-  const connectionString = await secretCache(deps.settings.env).get(
+  const connectionString = await secretCache(deps.settings.connections.secretCacheTtlMs).get(
     SecretCache.keyOf([deps.keyProvider.name, row.id, row.user_id, record.ciphertext, record.encryptedDataKey]),
     deps.clock.now().getTime(),
     () => decryptConnectionString(deps.keyProvider, row.id, row.user_id, record),

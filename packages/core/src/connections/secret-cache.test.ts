@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SecretCache, secretCacheTtlMs } from './secret-cache';
+import { SecretCache } from './secret-cache';
 
 describe('SecretCache', () => {
   const loader = () => {
@@ -48,9 +48,4 @@ describe('SecretCache', () => {
     expect(await cache.get('k', 0, async () => 'ok')).toBe('ok');
   });
 
-  it('reads its TTL from DBOPS_SECRET_CACHE_SECONDS', () => {
-    expect(secretCacheTtlMs({})).toBe(300_000);
-    expect(secretCacheTtlMs({ DBOPS_SECRET_CACHE_SECONDS: '0' })).toBe(0);
-    expect(() => secretCacheTtlMs({ DBOPS_SECRET_CACHE_SECONDS: '-1' })).toThrow();
-  });
 });

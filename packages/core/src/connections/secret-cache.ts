@@ -37,11 +37,3 @@ export class SecretCache {
     this.#entries.clear();
   }
 }
-
-/** `DBOPS_SECRET_CACHE_SECONDS` (default 300; 0 turns the cache off). */
-export function secretCacheTtlMs(env: Readonly<Record<string, string | undefined>>): number {
-  const raw = env.DBOPS_SECRET_CACHE_SECONDS;
-  const n = raw === undefined || raw === '' ? 300 : Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`DBOPS_SECRET_CACHE_SECONDS must be a non-negative number, got ${JSON.stringify(raw)}`);
-  return n * 1000;
-}

@@ -39,10 +39,7 @@ export const summarizeSnapshot = (s: SchemaSnapshot): SnapshotSummary => ({
 });
 
 /** Statement timeout of the catalog queries (`DBOPS_INTROSPECTION_TIMEOUT_MS`, default 60000). */
-const introspectionTimeoutMs = (deps: CoreDeps): number => {
-  const n = Number(deps.settings.env.DBOPS_INTROSPECTION_TIMEOUT_MS);
-  return Number.isInteger(n) && n > 0 ? n : 60_000;
-};
+const introspectionTimeoutMs = (deps: CoreDeps): number => deps.settings.connections.introspectionTimeoutMs;
 
 function introspectionFailure(error: unknown): AppError {
   if (error instanceof AppError) return error;

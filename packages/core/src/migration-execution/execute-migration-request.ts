@@ -34,7 +34,7 @@ export async function executeMigrationRequest(
   requestId: string,
   options: { remainingMs?: () => number } = {},
 ): Promise<ExecutionDisposition> {
-  const settings = executionSettings(deps.settings.env);
+  const settings = executionSettings(deps.settings);
   const now = () => deps.clock.now();
   await expireStaleRequests(deps.store, now(), settings.pendingTimeoutMs);
   const claim = await claimRequest(deps.store, requestId, now(), settings.leaseMs);

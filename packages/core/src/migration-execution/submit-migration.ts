@@ -41,7 +41,7 @@ export async function submitMigration(deps: CoreDeps, ports: SubmitPorts, input:
   }
   await ports.assertConnection(input.userId, input.connectionId);
 
-  const settings = executionSettings(deps.settings.env);
+  const settings = executionSettings(deps.settings);
   await expireStaleRequests(deps.store, now, settings.pendingTimeoutMs, { connectionId: input.connectionId });
   const { row, created } = await createOrReplayRequest(deps.store, {
     userId: input.userId,

@@ -1,3 +1,4 @@
+import { loadSettings } from '../config';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { shopSnapshot } from '../analysis/test-schema';
 import type { SchemaSnapshot } from '../introspection/schema-snapshot';
 import type { DataDirImage } from './data-dir-image';
 import { runSandbox } from './run-sandbox';
-import { type PreparedSandbox, SandboxImageCache, sandboxCacheKey, sandboxCacheOptionsFromEnv } from './sandbox-cache';
+import { type PreparedSandbox, SandboxImageCache, sandboxCacheKey, sandboxCacheOptions } from './sandbox-cache';
 import { closeSandboxSpare } from './sandbox-pool';
 import { schemaDdl } from './schema-ddl';
 import { syntheticRowsScript } from './synthetic-rows';
@@ -137,8 +138,10 @@ describe('sandbox clone cache', () => {
   });
 
   it('takes its bounds and directory from the environment', () => {
-    expect(sandboxCacheOptionsFromEnv({ DBOPS_SANDBOX_CACHE_MB: '8', DBOPS_SANDBOX_CACHE_DISK_MB: '0', DBOPS_HOME: '/srv/dbops' })).toEqual({ maxMemoryBytes: 8 * 1024 * 1024, maxDiskBytes: 0, dir: '/srv/dbops/sandbox-cache' });
-    expect(sandboxCacheOptionsFromEnv({ DBOPS_SANDBOX_CACHE_DIR: '/x', DBOPS_SANDBOX_CACHE_MB: 'lots' })).toMatchObject({ maxMemoryBytes: 256 * 1024 * 1024, maxDiskBytes: 1024 * 1024 * 1024, dir: '/x' });
+    const from = (env: Record<string, string>) => sandboxCacheOptions(loadSettings(env).sandbox);
+    expect(from({ DBOPS_SANDBOX_CACHE_MB: '8', DBOPS_SANDBOX_CACHE_DISK_MB: '0', DBOPS_HOME: '/srv/dbops' })).toEqual({ maxMemoryBytes: 8 * 1024 * 1024, maxDiskBytes: 0, dir: '/srv/dbops/sandbox-cache' });
+    expect(from({ DBOPS_SANDBOX_CACHE_DIR: '/x' })).toMatchObject({ maxMemoryBytes: 256 * 1024 * 1024, maxDiskBytes: 1024 * 1024 * 1024, dir: '/x' });
+    expect(() => from({ DBOPS_SANDBOX_CACHE_MB: 'lots' })).toThrow(/DBOPS_SANDBOX_CACHE_MB must be a number >= 0/);
   });
 
   it('starts a repeat analysis from the cached clone, and what one analysis applied is not visible in the next', async () => {

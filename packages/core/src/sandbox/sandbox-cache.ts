@@ -1,3 +1,4 @@
+import type { SandboxSettings } from '../config';
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
@@ -66,18 +67,18 @@ export interface SandboxCacheOptions {
 const MB = 1024 * 1024;
 
 /**
- * Defaults from the environment: `DBOPS_SANDBOX_CACHE_MB` (memory, default 256),
+ * The cache's bounds from the settings: `DBOPS_SANDBOX_CACHE_MB` (memory, default 256),
  * `DBOPS_SANDBOX_CACHE_DISK_MB` (default 1024) and `DBOPS_SANDBOX_CACHE_DIR` (default
- * `$DBOPS_HOME/sandbox-cache`, or `dbops-sandbox-cache` in the temp dir without DBOPS_HOME).
+ * `$DBOPS_HOME/sandbox-cache`).
  */
-export function sandboxCacheOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxCacheOptions {
-  const mb = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) && Number(v) >= 0 ? Number(v) : d) * MB;
-  return {
-    maxMemoryBytes: mb(env.DBOPS_SANDBOX_CACHE_MB, 256),
-    maxDiskBytes: mb(env.DBOPS_SANDBOX_CACHE_DISK_MB, 1024),
-    dir: env.DBOPS_SANDBOX_CACHE_DIR || (env.DBOPS_HOME ? path.join(path.resolve(env.DBOPS_HOME), 'sandbox-cache') : path.join(tmpdir(), 'dbops-sandbox-cache')),
-  };
-}
+export const sandboxCacheOptions = (sandbox: SandboxSettings): SandboxCacheOptions => ({
+  maxMemoryBytes: sandbox.cacheMemoryBytes,
+  maxDiskBytes: sandbox.cacheDiskBytes,
+  dir: sandbox.cacheDir,
+});
+
+/** The process-wide cache's bounds when none are given: memory only, nothing on disk. */
+const MEMORY_ONLY: SandboxCacheOptions = { maxMemoryBytes: 256 * MB, maxDiskBytes: 0, dir: path.join(tmpdir(), 'dbops-sandbox-cache') };
 
 /**
  * Schema clones with synthetic rows by cache key, least recently used evicted first, in memory
@@ -215,8 +216,11 @@ export class SandboxImageCache {
 
 let shared: SandboxImageCache | undefined;
 
-/** The process-wide cache, configured from the environment on first use. */
+/**
+ * The default cache of runs given none (tests, benches): memory only. The service passes the
+ * cache its settings describe (functions' `runtime/ports/sandbox-cache.ts`).
+ */
 export function sharedSandboxCache(): SandboxImageCache {
-  shared ??= new SandboxImageCache(sandboxCacheOptionsFromEnv());
+  shared ??= new SandboxImageCache(MEMORY_ONLY);
   return shared;
 }

@@ -1,3 +1,4 @@
+import type { ServiceSettings } from '../config';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { parseConnectionString } from '../connections/connection-string';
@@ -24,10 +25,6 @@ export interface DatabaseAddress {
   database: string;
 }
 
-const MODES: readonly SandboxServerMode[] = ['extensions', 'always'];
-
-/** Settings that name servers holding data the sandbox must stay away from. */
-const OTHER_SERVERS = ['DBOPS_DATABASE_URL', 'DBOPS_SHARED_INSTANCE_URL'] as const;
 
 const normalHost = (h: string): string => {
   const host = h.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
@@ -62,15 +59,14 @@ export function databaseAddress(url: string): DatabaseAddress {
 }
 
 /**
- * The sandbox server from the environment, or undefined when `DBOPS_SANDBOX_SERVER_URL` is
- * unset (PGlite only). Throws on a value the service cannot use, and on a server that is the
- * service's own state database or the managed-database instance: the sandbox needs a dedicated
- * server. Messages never quote the connection string.
+ * The sandbox server from the settings, or undefined when `DBOPS_SANDBOX_SERVER_URL` is unset
+ * (PGlite only). Throws on a value the service cannot use, and on a server that is the service's
+ * own state database or the managed-database instance: the sandbox needs a dedicated server.
+ * Checked once at start (the composition root calls it), so a bad value stops the process.
+ * Messages never quote the connection string.
  */
-export function sandboxServerSettings(env: Readonly<Record<string, string | undefined>>): SandboxServerSettings | undefined {
-  const rawMode = env.DBOPS_SANDBOX_SERVER_MODE || 'extensions';
-  if (!MODES.includes(rawMode as SandboxServerMode)) throw new Error(`DBOPS_SANDBOX_SERVER_MODE must be one of ${MODES.join(', ')}, got ${JSON.stringify(rawMode)}`);
-  const url = env.DBOPS_SANDBOX_SERVER_URL;
+export function sandboxServerSettings(settings: ServiceSettings): SandboxServerSettings | undefined {
+  const url = settings.sandbox.serverUrl;
   if (!url) return undefined;
   let address: DatabaseAddress;
   try {
@@ -78,8 +74,11 @@ export function sandboxServerSettings(env: Readonly<Record<string, string | unde
   } catch (e) {
     throw new Error(`DBOPS_SANDBOX_SERVER_URL is not usable: ${(e as Error).message}`);
   }
-  for (const name of OTHER_SERVERS) {
-    const other = env[name];
+  const otherServers: Array<[string, string | undefined]> = [
+    ['DBOPS_DATABASE_URL', settings.databaseUrl],
+    ['DBOPS_SHARED_INSTANCE_URL', settings.sharedInstance.url],
+  ];
+  for (const [name, other] of otherServers) {
     if (!other) continue;
     let otherAddress: DatabaseAddress;
     try {
@@ -89,16 +88,11 @@ export function sandboxServerSettings(env: Readonly<Record<string, string | unde
     }
     if (sameAddressByName(address, otherAddress)) throw new Error(`DBOPS_SANDBOX_SERVER_URL points at the same server and database as ${name}: the sandbox needs a dedicated throwaway server`);
   }
-  return { url, mode: rawMode as SandboxServerMode };
+  return { url, mode: settings.sandbox.serverMode };
 }
 
 /** Hard deadline and thread count of PGlite sandbox runs (`DBOPS_SANDBOX_DEADLINE_MS`, `DBOPS_SANDBOX_THREADS`). */
-export function sandboxRunSettings(env: Readonly<Record<string, string | undefined>>): { deadlineMs?: number; maxThreads?: number } {
-  const positive = (v: string | undefined): number | undefined => {
-    const n = Number(v);
-    return v !== undefined && Number.isInteger(n) && n > 0 ? n : undefined;
-  };
-  const deadlineMs = positive(env.DBOPS_SANDBOX_DEADLINE_MS);
-  const maxThreads = positive(env.DBOPS_SANDBOX_THREADS);
-  return { ...(deadlineMs ? { deadlineMs } : {}), ...(maxThreads ? { maxThreads } : {}) };
+export function sandboxRunSettings(settings: ServiceSettings): { deadlineMs?: number; maxThreads?: number } {
+  const { deadlineMs, threads } = settings.sandbox;
+  return { ...(deadlineMs ? { deadlineMs } : {}), ...(threads ? { maxThreads: threads } : {}) };
 }

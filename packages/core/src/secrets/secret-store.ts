@@ -23,15 +23,16 @@ const envName = (name: string): string => `DBOPS_SECRET_${name.toUpperCase().rep
  */
 export class LocalSecretStore implements SecretStore {
   readonly #dir: string;
-  readonly #env: Readonly<Record<string, string | undefined>>;
+  readonly #variables: Readonly<Record<string, string | undefined>>;
 
-  constructor(home: string, env: Readonly<Record<string, string | undefined>>) {
+  /** `variables`: the `DBOPS_SECRET_*` variables, as the settings collected them. */
+  constructor(home: string, variables: Readonly<Record<string, string | undefined>>) {
     this.#dir = path.join(home, 'secrets');
-    this.#env = env;
+    this.#variables = variables;
   }
 
   async get(name: string): Promise<string | undefined> {
-    const fromEnv = this.#env[envName(name)];
+    const fromEnv = this.#variables[envName(name)];
     if (fromEnv) return fromEnv;
     const file = path.join(this.#dir, name);
     return existsSync(file) ? (await readFile(file, 'utf8')).trim() : undefined;

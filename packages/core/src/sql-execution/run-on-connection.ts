@@ -1,3 +1,4 @@
+import type { ServiceSettings } from '../config';
 import type { CoreDeps } from '../deps';
 import type { KeyProvider } from '../crypto/key-provider';
 import { connectPg } from '../connections/connect-pg';
@@ -10,12 +11,9 @@ import { acquireSession, type SessionPoolSettings } from './session-pool';
 /** Shown in the user's `pg_stat_activity.application_name`, so DBAs can tell our sessions apart. */
 export const EXECUTE_APPLICATION_NAME = 'dbops-execute';
 
-/** Pool settings from the environment: `DBOPS_EXECUTE_POOL_SIZE` (default 10, 0 = a new session per request). */
-export function executePoolSettings(env: Readonly<Record<string, string | undefined>>): SessionPoolSettings {
-  const raw = env.DBOPS_EXECUTE_POOL_SIZE;
-  const n = raw === undefined || raw === '' ? 10 : Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`DBOPS_EXECUTE_POOL_SIZE must be a non-negative integer, got ${JSON.stringify(raw)}`);
-  return { maxPerConnection: n, idleMs: 30_000, applicationName: EXECUTE_APPLICATION_NAME, defaultStatementTimeoutMs: 30_000 };
+/** Pool settings: `DBOPS_EXECUTE_POOL_SIZE` sessions per connection (default 10, 0 = a new session per request). */
+export function executePoolSettings(settings: ServiceSettings): SessionPoolSettings {
+  return { maxPerConnection: settings.executePoolSize, idleMs: 30_000, applicationName: EXECUTE_APPLICATION_NAME, defaultStatementTimeoutMs: 30_000 };
 }
 
 /** Cancels or terminates backend `pid` from a second session with the same credentials (a role may signal its own backends). */
@@ -42,7 +40,7 @@ export async function executeOnConnection(
   req: ExecuteRequest,
 ): Promise<ExecuteResult> {
   const target = await loadConnectionTarget(deps, userId, connectionId);
-  const settings = executePoolSettings(deps.settings.env);
+  const settings = executePoolSettings(deps.settings);
   const options = { cancelBackend: (pid: number, terminate: boolean) => signalBackend(target, pid, terminate) };
 
   if (settings.maxPerConnection === 0) {

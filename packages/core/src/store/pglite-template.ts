@@ -8,7 +8,14 @@ import path from 'node:path';
 export const pgliteExtensions = { vector };
 
 const TEMPLATE_VERSION = 'pglite-0.4-vector-1';
-const templateFile = (): string => path.join(process.env.DBOPS_PGLITE_CACHE ?? tmpdir(), `dbops-${TEMPLATE_VERSION}.tar`);
+let cacheDir: string | undefined;
+
+/** Where the prepared data directory is cached (`DBOPS_PGLITE_CACHE`); set once at start, default the OS temp dir. */
+export function setPgliteCacheDir(dir: string | undefined): void {
+  cacheDir = dir;
+}
+
+const templateFile = (): string => path.join(cacheDir ?? tmpdir(), `dbops-${TEMPLATE_VERSION}.tar`);
 
 let cached: Promise<Blob> | undefined;
 

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { bare } from '../http/responses';
 import { domainDeps } from '../runtime/domain-deps';
+import { getSandboxCache } from '../runtime/ports/sandbox-cache';
 
 /** Longest migration text accepted (1 MiB): more than any hand-written migration. */
 const MAX_SQL_BYTES = 1024 * 1024;
@@ -31,8 +32,8 @@ export const handler = defineHandler('migrations-analyze', {
     const deps = domainDeps(container);
     const connectionId = params.connection_id;
     const snapshot = await ensureSnapshot(deps, auth.userId, connectionId);
-    const server = sandboxServerSettings(container.settings.env);
-    const run = sandboxRunSettings(container.settings.env);
+    const server = sandboxServerSettings(container.settings);
+    const run = { ...sandboxRunSettings(container.settings), cache: getSandboxCache(container) };
     const report = await analyzeMigration(body.sql, snapshot, {
       connectionId,
       // With a sandbox server, its address is checked against this connection's before use.

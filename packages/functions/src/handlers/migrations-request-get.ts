@@ -8,7 +8,7 @@ export const handler = defineHandler('migrations-request-get', {
   params: uuidParam('request_id'),
   async handle({ params, auth, container }) {
     // A request whose executor vanished is failed here, on the poll that notices it.
-    await expireStaleRequests(container.store, container.clock.now(), executionSettings(container.settings.env).pendingTimeoutMs, {
+    await expireStaleRequests(container.store, container.clock.now(), executionSettings(container.settings).pendingTimeoutMs, {
       requestId: params.request_id,
     });
     return bare(await getRequest(container.store, auth.userId, params.request_id));

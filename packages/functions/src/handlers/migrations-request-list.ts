@@ -14,7 +14,7 @@ export const handler = defineHandler('migrations-request-list', {
   query,
   async handle({ params, query, auth, container }) {
     await loadConnectionTarget(domainDeps(container), auth.userId, params.connection_id);
-    await expireStaleRequests(container.store, container.clock.now(), executionSettings(container.settings.env).pendingTimeoutMs, {
+    await expireStaleRequests(container.store, container.clock.now(), executionSettings(container.settings).pendingTimeoutMs, {
       connectionId: params.connection_id,
     });
     return ok(await listRequests(container.store, auth.userId, params.connection_id, query.limit));

@@ -23,8 +23,8 @@ const query = z.object({
 /** The index suggester: OpenAI when `DBOPS_INDEX_SUGGESTER=openai` and a key is set, else offline patterns. */
 const getSuggester = memoPer<Container, Promise<IndexSuggester>>(async (c) => {
   if (optimizationSettings(c.settings).suggester === 'openai') {
-    const { openAiIndexSuggesterFromEnv } = await import('@dbops/adapters/openai/index-suggester');
-    const openai = openAiIndexSuggesterFromEnv(c.settings.env);
+    const { openAiIndexSuggesterFromSettings } = await import('@dbops/adapters/openai/index-suggester');
+    const openai = openAiIndexSuggesterFromSettings(c.settings);
     if (openai) return openai;
   }
   return new OfflineIndexSuggester();

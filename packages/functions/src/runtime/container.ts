@@ -6,6 +6,8 @@ import { PgStore } from '@dbops/core/store/pg-store';
 import { type Store } from '@dbops/core/store/store';
 import { type Clock, systemClock } from '@dbops/core/util/clock';
 import path from 'node:path';
+import { sandboxServerSettings } from '@dbops/core/sandbox/sandbox-server-settings';
+import { setLogLevel } from './logger';
 
 /**
  * What handlers and authorizers share within one process (one Lambda instance, or the whole
@@ -34,16 +36,22 @@ export function getContainer(): Promise<Container> {
   return current;
 }
 
+/** Applies the settings that are process-wide rather than per container (log level, PGlite template cache). */
+export async function applyProcessSettings(settings: ServiceSettings): Promise<void> {
+  setLogLevel(settings.logLevel);
+  // Checked here so that a sandbox server sharing the state database stops the process at start.
+  sandboxServerSettings(settings);
+  if (!settings.databaseUrl) (await import('@dbops/core/store/pglite-template')).setPgliteCacheDir(settings.pgliteCacheDir);
+}
+
 async function createCloudContainer(settings: ServiceSettings): Promise<Container> {
-  const env = settings.env;
+  await applyProcessSettings(settings);
   // PGlite (24 MB of WASM) is loaded only when it is the store, so cloud functions never pay for it.
   const store = settings.databaseUrl
     ? new PgStore({ connectionString: settings.databaseUrl })
     : await (await import('@dbops/core/store/pglite-store')).PgliteStore.open(path.join(settings.home, 'state'));
-  if (env.DBOPS_MIGRATE_ON_START !== 'false') await migrate(store, serviceMigrations);
-  const issuer = env.DBOPS_JWT_ISSUER;
-  const audience = env.DBOPS_JWT_AUDIENCE;
-  const jwksUrl = env.DBOPS_JWT_JWKS_URL;
+  if (settings.migrateOnStart) await migrate(store, serviceMigrations);
+  const { issuer, audience, jwksUrl } = settings.jwt;
   if (!issuer || !audience || !jwksUrl) {
     throw new Error('DBOPS_JWT_ISSUER, DBOPS_JWT_AUDIENCE and DBOPS_JWT_JWKS_URL must be set');
   }

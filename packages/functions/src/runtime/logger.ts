@@ -2,7 +2,9 @@
  * A one-line JSON logger. Everything logged passes {@link redact}, so a connection string or
  * key that slips into an error message never reaches the logs in clear.
  */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+import type { LogLevel } from '@dbops/core/config';
+
+export type { LogLevel };
 
 const order: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
 
@@ -22,7 +24,14 @@ export function redact(text: string): string {
   return SECRET_PATTERNS.reduce((t, [re, replacement]) => t.replace(re, replacement), text);
 }
 
-const threshold = (): number => order[(process.env.DBOPS_LOG_LEVEL as LogLevel | undefined) ?? 'info'] ?? order.info;
+let level: LogLevel = 'info';
+
+/** Set once at start from the settings (`DBOPS_LOG_LEVEL`); `info` until then. */
+export function setLogLevel(value: LogLevel): void {
+  level = value;
+}
+
+const threshold = (): number => order[level];
 
 function write(level: Exclude<LogLevel, 'silent'>, message: string, fields: Record<string, unknown> = {}): void {
   if (order[level] < threshold()) return;

@@ -16,8 +16,7 @@ export function installEmbeddedSharedInstance(container: Container): () => Promi
   installSharedInstanceProvider(container, async () => {
     started ??= (async () => {
       const password = await getSecretStore(container).getOrCreateRandom(PASSWORD_SECRET);
-      const port = container.settings.env.DBOPS_SHARED_INSTANCE_PORT;
-      return startEmbeddedSharedInstance({ home: container.settings.home, password, port: port ? Number(port) : undefined });
+      return startEmbeddedSharedInstance({ home: container.settings.home, password, port: container.settings.sharedInstance.port });
     })().catch((error: unknown) => {
       started = undefined;
       throw error;

@@ -41,8 +41,7 @@ function httpUrl(value: string, name: string): URL {
   return url;
 }
 
-function returnUrl(settings: ServiceSettings, name: string, fallback: string): string {
-  const value = settings.env[name];
+function returnUrl(settings: ServiceSettings, value: string | undefined, name: string, fallback: string): string {
   if (value) {
     httpUrl(value, name);
     return value;
@@ -57,9 +56,9 @@ function returnUrl(settings: ServiceSettings, name: string, fallback: string): s
  * without a verifiable webhook would take money without ever adding the credits.
  */
 export async function loadBillingSettings(settings: ServiceSettings, secrets: SecretStore): Promise<BillingSettings> {
-  const env = settings.env;
-  const secretKey = (await secrets.get(STRIPE_SECRET_KEY_SECRET)) || env.STRIPE_SECRET_KEY || undefined;
-  const webhookSecret = (await secrets.get(STRIPE_WEBHOOK_SECRET_SECRET)) || env.STRIPE_WEBHOOK_SECRET || undefined;
+  const env = settings.billing;
+  const secretKey = (await secrets.get(STRIPE_SECRET_KEY_SECRET)) || env.stripeSecretKey;
+  const webhookSecret = (await secrets.get(STRIPE_WEBHOOK_SECRET_SECRET)) || env.stripeWebhookSecret;
   const missing = [
     ...(secretKey ? [] : ['the Stripe secret key (STRIPE_SECRET_KEY)']),
     ...(webhookSecret ? [] : ['the Stripe webhook signing secret (STRIPE_WEBHOOK_SECRET)']),
@@ -67,8 +66,8 @@ export async function loadBillingSettings(settings: ServiceSettings, secrets: Se
   if (!secretKey || !webhookSecret) throw notConfigured(`${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set`);
 
   let apiBase: URL | undefined;
-  if (env.STRIPE_API_BASE) {
-    apiBase = httpUrl(env.STRIPE_API_BASE, 'STRIPE_API_BASE');
+  if (env.stripeApiBase) {
+    apiBase = httpUrl(env.stripeApiBase, 'STRIPE_API_BASE');
     // The Stripe client only takes a host, port and protocol; a path would be silently dropped.
     if (apiBase.pathname !== '/' || apiBase.search) throw notConfigured('STRIPE_API_BASE must be an origin without a path');
   }
@@ -76,7 +75,7 @@ export async function loadBillingSettings(settings: ServiceSettings, secrets: Se
     secretKey: secretKey.trim(),
     webhookSecret: webhookSecret.trim(),
     apiBase,
-    successUrl: returnUrl(settings, 'DBOPS_BILLING_SUCCESS_URL', DEFAULT_SUCCESS_URL),
-    cancelUrl: returnUrl(settings, 'DBOPS_BILLING_CANCEL_URL', DEFAULT_CANCEL_URL),
+    successUrl: returnUrl(settings, env.successUrl, 'DBOPS_BILLING_SUCCESS_URL', DEFAULT_SUCCESS_URL),
+    cancelUrl: returnUrl(settings, env.cancelUrl, 'DBOPS_BILLING_CANCEL_URL', DEFAULT_CANCEL_URL),
   };
 }

@@ -10,13 +10,13 @@ import type { Container } from '../container';
  * `DBOPS_EMBEDDINGS_MODEL`).
  */
 export const getEmbedder = memoPer<Container, Embedder>((c) => {
-  const env = c.settings.env;
-  if (env.DBOPS_EMBEDDINGS === 'openai') {
+  const settings = c.settings;
+  if (settings.embeddings.provider === 'openai') {
     // The model name is known without loading the SDK, so the lazy wrapper can report it. A
-    // missing API key fails the first embed() (openAiEmbedderFromEnv), not every request that
+    // missing API key fails the first embed() (openAiEmbedderFromSettings), not every request that
     // builds domain deps.
-    return lazyEmbedder(env.DBOPS_EMBEDDINGS_MODEL || 'text-embedding-3-small', () =>
-      import('@dbops/adapters/openai/openai-embedder').then((m) => m.openAiEmbedderFromEnv(env)),
+    return lazyEmbedder(settings.embeddings.model || 'text-embedding-3-small', () =>
+      import('@dbops/adapters/openai/openai-embedder').then((m) => m.openAiEmbedderFromSettings(settings)),
     );
   }
   return new HashingEmbedder();

@@ -8,7 +8,7 @@ import type { Container } from '../container';
  * set, otherwise the local master key file `<DBOPS_HOME>/keys/master.key`.
  */
 export const getKeyProvider = memoPer<Container, KeyProvider>((c) => {
-  const kmsKeyId = c.settings.env.DBOPS_KMS_KEY_ID;
+  const kmsKeyId = c.settings.kmsKeyId;
   if (kmsKeyId) {
     // Loaded lazily so handlers that never decrypt do not pay for the AWS SDK at cold start.
     return lazyKeyProvider('aws-kms', () => import('@dbops/adapters/aws/kms-key-provider').then((m) => m.createKmsKeyProvider(kmsKeyId)));

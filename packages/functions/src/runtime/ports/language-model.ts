@@ -10,13 +10,13 @@ import type { Container } from '../container';
  * The SDK is loaded on first use so cold starts without it stay small.
  */
 export const getSqlGenerator = memoPer<Container, SqlGenerator>((c) => {
-  const env = c.settings.env;
-  if (env.DBOPS_LLM === 'openai') {
+  const llm = c.settings.llm;
+  if (llm.provider === 'openai') {
     let loaded: Promise<SqlGenerator> | undefined;
     const load = (): Promise<SqlGenerator> =>
-      (loaded ??= import('@dbops/adapters/openai/sql-generator').then((m) => m.openAiSqlGeneratorFromEnv(env)));
+      (loaded ??= import('@dbops/adapters/openai/sql-generator').then((m) => m.openAiSqlGeneratorFromSettings(llm)));
     return {
-      name: `openai:${env.DBOPS_LLM_MODEL || 'gpt-4o-mini'}`,
+      name: `openai:${llm.model || 'gpt-4o-mini'}`,
       generate: async (request: GenerationRequest): Promise<GeneratedSql> => (await load()).generate(request),
     };
   }

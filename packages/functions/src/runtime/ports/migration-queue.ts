@@ -11,7 +11,7 @@ export function installMigrationQueue(container: Container, queue: MigrationQueu
 }
 
 const sqsQueue = memoPer<Container, MigrationQueue>((c) => {
-  const url = c.settings.env.DBOPS_MIGRATION_QUEUE_URL as string;
+  const url = c.settings.migrationQueueUrl as string;
   // Loaded lazily so that handlers which never enqueue do not pay for the AWS SDK.
   const queue = import('@dbops/adapters/aws/sqs-migration-queue').then((m) => m.createSqsMigrationQueue(url));
   return { name: 'sqs', enqueue: async (message) => (await queue).enqueue(message) };
@@ -30,6 +30,6 @@ const unconfigured: MigrationQueue = {
  * cannot run migrations (its process freezes after the response), so it fails loudly.
  */
 export function getMigrationQueue(container: Container): MigrationQueue {
-  if (container.settings.env.DBOPS_MIGRATION_QUEUE_URL) return sqsQueue(container);
+  if (container.settings.migrationQueueUrl) return sqsQueue(container);
   return inProcess.get(container) ?? unconfigured;
 }

@@ -7,12 +7,12 @@ import type { Container } from '../container';
  * service's secrets (cloud), otherwise environment variables and files under `DBOPS_HOME`.
  */
 export const getSecretStore = memoPer<Container, SecretStore>((c) => {
-  const prefix = c.settings.env.DBOPS_SECRETS_PREFIX;
+  const prefix = c.settings.secretsPrefix;
   if (prefix) {
     // Loaded lazily so handlers that never read a secret do not pay for the AWS SDK.
     return lazySecretStore(() => import('@dbops/adapters/aws/secrets-manager-store').then((m) => m.createSecretsManagerStore(prefix)));
   }
-  return new LocalSecretStore(c.settings.home, c.settings.env);
+  return new LocalSecretStore(c.settings.home, c.settings.secretVariables);
 });
 
 function lazySecretStore(load: () => Promise<SecretStore>): SecretStore {

@@ -26,7 +26,7 @@ export function getSharedInstance(container: Container): SharedInstance {
     async adminUrl() {
       const fromSecret = await getSecretStore(container).get(SHARED_INSTANCE_SECRET);
       if (fromSecret) return fromSecret;
-      const fromEnv = container.settings.env.DBOPS_SHARED_INSTANCE_URL;
+      const fromEnv = container.settings.sharedInstance.url;
       if (fromEnv) return fromEnv;
       const provider = providers.get(container);
       if (provider) return provider();
