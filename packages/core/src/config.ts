@@ -100,6 +100,8 @@ export interface ServiceSettings {
   llm: { provider: 'offline' | 'openai'; apiKey: string | undefined; baseUrl: string | undefined; model: string | undefined; timeoutMs: number | undefined };
   migrationExecution: ExecutionSettings;
   migrationQueueUrl: string | undefined;
+  /** Upload slots in the cloud: the S3 bucket and the ingestion queue (unset locally). */
+  documentUploads: { bucket: string | undefined; queueUrl: string | undefined };
   /** Sessions kept per connection by `/execute` (`DBOPS_EXECUTE_POOL_SIZE`, default 10, 0 = none). */
   executePoolSize: number;
   optimization: OptimizationSettings;
@@ -180,6 +182,7 @@ export function loadSettings(env: Readonly<Record<string, string | undefined>> =
       pendingTimeoutMs: e.DBOPS_MIGRATION_PENDING_TIMEOUT_SECONDS * 1000,
     },
     migrationQueueUrl: e.DBOPS_MIGRATION_QUEUE_URL,
+    documentUploads: { bucket: e.DBOPS_UPLOAD_BUCKET, queueUrl: e.DBOPS_DOCUMENT_QUEUE_URL },
     executePoolSize: e.DBOPS_EXECUTE_POOL_SIZE,
     optimization: {
       analyzeTimeoutMs: e.DBOPS_OPTIMIZE_ANALYZE_TIMEOUT_MS,

@@ -12,7 +12,7 @@ export function installDocumentUploads(container: Container, ports: { storage: U
 }
 
 const s3Storage = memoPer<Container, UploadStorage>((c) => {
-  const bucket = c.settings.env.DBOPS_UPLOAD_BUCKET as string;
+  const bucket = c.settings.documentUploads.bucket!;
   // Loaded lazily so that handlers which never touch uploads do not pay for the S3 client.
   const storage = import('@dbops/adapters/aws/s3-upload-storage').then((m) => m.createS3UploadStorage(bucket));
   return {
@@ -25,7 +25,7 @@ const s3Storage = memoPer<Container, UploadStorage>((c) => {
 });
 
 const sqsQueue = memoPer<Container, IngestQueue>((c) => {
-  const url = c.settings.env.DBOPS_DOCUMENT_QUEUE_URL as string;
+  const url = c.settings.documentUploads.queueUrl!;
   const queue = import('@dbops/adapters/aws/sqs-ingest-queue').then((m) => m.createSqsIngestQueue(url));
   return { name: 'sqs', enqueue: async (message) => (await queue).enqueue(message) };
 });
@@ -36,12 +36,12 @@ const unconfigured = (what: string): never => {
 
 /** S3 when `DBOPS_UPLOAD_BUCKET` is set (cloud), otherwise what the local runtime installed. */
 export function getUploadStorage(container: Container): UploadStorage {
-  if (container.settings.env.DBOPS_UPLOAD_BUCKET) return s3Storage(container);
+  if (container.settings.documentUploads.bucket) return s3Storage(container);
   return installed.get(container)?.storage ?? unconfigured('DBOPS_UPLOAD_BUCKET');
 }
 
 /** SQS when `DBOPS_DOCUMENT_QUEUE_URL` is set (cloud), otherwise the local in-process queue. */
 export function getIngestQueue(container: Container): IngestQueue {
-  if (container.settings.env.DBOPS_DOCUMENT_QUEUE_URL) return sqsQueue(container);
+  if (container.settings.documentUploads.queueUrl) return sqsQueue(container);
   return installed.get(container)?.queue ?? unconfigured('DBOPS_DOCUMENT_QUEUE_URL');
 }
