@@ -33,6 +33,7 @@ export default $config({
     const { subscribeExecutor } = await import('./infra/executor');
     const { createApiAlarms } = await import('./infra/api-alarms');
     const { createConsole } = await import('./infra/console');
+    const { createDocumentUploads, subscribeDocumentIngestion } = await import('./infra/document-uploads');
 
     const settings = settingsFor($app.stage);
     const vpc = createNetwork(settings);
@@ -41,6 +42,7 @@ export default $config({
     const { database, url } = createDatabase(settings, vpc, key);
     const alarmTopic = createAlarmTopic();
     const { queue, deadLetter } = createQueues(key, alarmTopic);
+    const uploads = createDocumentUploads(key, alarmTopic);
     const jwt = createJwtIssuer();
 
     const runtime = {
@@ -53,6 +55,13 @@ export default $config({
       queueUrl: queue.url,
       queueArn: queue.arn,
       jwt,
+      uploads: {
+        bucketName: uploads.bucket.name,
+        bucketArn: uploads.bucket.arn,
+        objectsArn: $interpolate`${uploads.bucket.arn}/uploads/*`,
+        queueUrl: uploads.queue.url,
+        queueArn: uploads.queue.arn,
+      },
     };
     const { invocation } = runMigrationsOnDeploy(runtime, database);
     const domainName = process.env.DBOPS_DOMAIN;
@@ -61,6 +70,7 @@ export default $config({
       dependsOn: [invocation],
     });
     subscribeExecutor(runtime, queue, [invocation]);
+    subscribeDocumentIngestion(runtime, uploads.queue, [invocation]);
     if (settings.alarms.api) createApiAlarms(api, functions, alarmTopic);
     const webConsole = createConsole(api.url, process.env.DBOPS_CONSOLE_DOMAIN ? { domain: process.env.DBOPS_CONSOLE_DOMAIN } : {});
 
@@ -74,6 +84,9 @@ export default $config({
       secretsPrefix: secrets.prefix,
       migrationQueue: queue.url,
       migrationDeadLetterQueue: deadLetter.url,
+      uploadBucket: uploads.bucket.name,
+      documentQueue: uploads.queue.url,
+      documentDeadLetterQueue: uploads.deadLetter.url,
       databaseHost: database.host,
     };
   },

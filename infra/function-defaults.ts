@@ -1,5 +1,5 @@
 import type { StageSettings } from '../stacks/types';
-import type { HeavyPackage } from './route-plan';
+import type { HeavyPackage, UploadAccess } from './route-plan';
 
 /** What every function of the service shares. */
 export interface ServiceRuntime {
@@ -13,7 +13,23 @@ export interface ServiceRuntime {
   queueUrl: $util.Output<string>;
   queueArn: $util.Output<string>;
   jwt: { issuer: $util.Input<string>; audience: $util.Input<string>; jwksUrl: $util.Input<string> };
+  /** Upload slots: the bucket files are sent to, and the queue confirmed batches go through (infra/document-uploads.ts). */
+  uploads: {
+    bucketName: $util.Input<string>;
+    bucketArn: $util.Input<string>;
+    /** `<bucket arn>/uploads/*`: the only objects functions may touch. */
+    objectsArn: $util.Input<string>;
+    queueUrl: $util.Input<string>;
+    queueArn: $util.Input<string>;
+  };
 }
+
+/**
+ * What a function may do with the upload bucket: `sign` presigned POSTs (S3 checks the signer's
+ * s3:PutObject), `check` that confirmed files are there (HeadObject; ListBucket makes a missing
+ * object a 404, not a 403), `ingest` (read, then delete after ingestion).
+ */
+export type { UploadAccess };
 
 /** Which AWS permissions a function gets, beyond what SST adds for its own wiring. */
 export interface Grants {
@@ -23,7 +39,17 @@ export interface Grants {
   secrets?: boolean;
   /** sqs:SendMessage on the migration queue. */
   enqueue?: boolean;
+  /** Access to the upload bucket's `uploads/` objects. */
+  uploads?: UploadAccess;
+  /** sqs:SendMessage on the document ingestion queue. */
+  enqueueDocuments?: boolean;
 }
+
+const UPLOAD_ACTIONS: Record<UploadAccess, string[]> = {
+  sign: ['s3:PutObject'],
+  check: ['s3:GetObject'],
+  ingest: ['s3:GetObject', 's3:DeleteObject'],
+};
 
 /**
  * The environment every function reads (packages/core/src/config.ts and
@@ -42,6 +68,8 @@ export function serviceEnvironment(rt: ServiceRuntime): Record<string, $util.Inp
     DBOPS_KMS_KEY_ID: rt.key.arn,
     DBOPS_SECRETS_PREFIX: rt.secretsPrefix,
     DBOPS_MIGRATION_QUEUE_URL: rt.queueUrl,
+    DBOPS_UPLOAD_BUCKET: rt.uploads.bucketName,
+    DBOPS_DOCUMENT_QUEUE_URL: rt.uploads.queueUrl,
     DBOPS_LOG_LEVEL: 'info',
     // Lambda's /tmp is 512 MB by default and also holds the PGlite template: keep the sandbox's
     // clone cache small there; the memory layer stays well inside the 2 GB analysis function.
@@ -56,6 +84,11 @@ export function permissionsFor(rt: ServiceRuntime, grants: Grants): sst.aws.Func
   if (grants.kms) statements.push({ actions: ['kms:Encrypt', 'kms:Decrypt', 'kms:GenerateDataKey'], resources: [rt.key.arn] });
   if (grants.secrets) statements.push({ actions: ['secretsmanager:GetSecretValue'], resources: rt.secretArns });
   if (grants.enqueue) statements.push({ actions: ['sqs:SendMessage'], resources: [rt.queueArn] });
+  if (grants.uploads) {
+    statements.push({ actions: UPLOAD_ACTIONS[grants.uploads], resources: [rt.uploads.objectsArn] });
+    if (grants.uploads !== 'sign') statements.push({ actions: ['s3:ListBucket'], resources: [rt.uploads.bucketArn] });
+  }
+  if (grants.enqueueDocuments) statements.push({ actions: ['sqs:SendMessage'], resources: [rt.uploads.queueArn] });
   return statements;
 }
 

@@ -5,6 +5,9 @@
  */
 import { type AuthScheme, type HandlerName, type RouteDefinition, routes } from '../packages/functions/src/routes';
 
+/** Upload bucket access (kept here as plain data; infra/function-defaults.ts turns it into IAM). */
+export type UploadAccess = 'sign' | 'check' | 'ingest';
+
 /** Where the handler modules live, relative to the repository root. */
 export const HANDLERS_DIR = 'packages/functions/src/handlers';
 export const ENTRIES_DIR = 'packages/functions/src/entries';
@@ -22,6 +25,8 @@ export const AUTHORIZER_MODULES: Record<AuthorizerName, string> = {
 /** The SQS-triggered migration executor and the deploy-time migration function. */
 export const EXECUTOR_MODULE = 'packages/functions/src/executor/migration-executor.ts';
 export const DEPLOY_MIGRATE_MODULE = 'packages/functions/src/deploy/migrate.ts';
+/** The SQS-triggered document ingestion (upload slots). */
+export const DOCUMENTS_INGEST_MODULE = 'packages/functions/src/executor/documents-ingest.ts';
 
 /** The authorizer of each auth scheme; `none` routes (health, payment webhook) get none. */
 export const authorizerOf = (auth: AuthScheme): AuthorizerName | null =>
@@ -101,11 +106,11 @@ export const PDF_HANDLERS: readonly HandlerName[] = ['documents-upload', 'mcp', 
  * when it runs, so cloud cold starts do not load it. pdf.js (39 MB) only where PDFs are read.
  * test/infra/bundles.test.ts fails when a bundle imports a heavy package this list lacks.
  */
-export function installFor(entry: HandlerName | 'executor' | 'deploy-migrate' | AuthorizerName): HeavyPackage[] {
+export function installFor(entry: HandlerName | 'executor' | 'documents-ingest' | 'deploy-migrate' | AuthorizerName): HeavyPackage[] {
   // The deploy-time migrator imports the pg store by deep path and needs none of them.
   if (entry === 'deploy-migrate') return [];
   const list: HeavyPackage[] = ['libpg-query', '@electric-sql/pglite'];
-  if ((PDF_HANDLERS as readonly string[]).includes(entry)) list.push('pdfjs-dist');
+  if ((PDF_HANDLERS as readonly string[]).includes(entry) || entry === 'documents-ingest') list.push('pdfjs-dist');
   return list;
 }
 
@@ -135,7 +140,20 @@ export interface FunctionPlan {
   install: HeavyPackage[];
   /** Functions that send migration jobs get sqs:SendMessage. */
   enqueues: boolean;
+  /** Upload bucket access (upload slots), or null. */
+  uploads: UploadAccess | null;
+  /** Functions that queue document batches get sqs:SendMessage on the document queue. */
+  enqueuesDocuments: boolean;
 }
+
+/** Upload bucket access of the handlers that hand out slots and confirm batches. */
+export const UPLOAD_ACCESS: Partial<Record<HandlerName, UploadAccess>> = {
+  'documents-batch-create': 'sign',
+  'documents-batch-confirm': 'check',
+};
+
+/** Handlers that queue document batches for ingestion. */
+export const DOCUMENT_QUEUE_SENDERS: readonly HandlerName[] = ['documents-batch-confirm'];
 
 /** Handlers that enqueue migration jobs. */
 export const QUEUE_SENDERS: readonly HandlerName[] = ['migrations-execute', 'mcp'];
@@ -178,6 +196,8 @@ export function planFunctions(table: readonly RouteRow[] = routes): FunctionPlan
       sizing: SIZING_OVERRIDES[r.handlerName] ?? DEFAULT_SIZING,
       install: installFor(r.handlerName),
       enqueues: QUEUE_SENDERS.includes(r.handlerName),
+      uploads: UPLOAD_ACCESS[r.handlerName] ?? null,
+      enqueuesDocuments: DOCUMENT_QUEUE_SENDERS.includes(r.handlerName),
     });
   }
   return [...seen.values()];

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthScheme, routes } from '../../packages/functions/src/routes';
-import { AUTHORIZER_MODULES, COMPOSED_HANDLERS, DEPLOY_MIGRATE_MODULE, EXECUTOR_MODULE, installFor, planFunctions, planRoutes } from '../../infra/route-plan';
+import { AUTHORIZER_MODULES, COMPOSED_HANDLERS, DEPLOY_MIGRATE_MODULE, DOCUMENTS_INGEST_MODULE, EXECUTOR_MODULE, installFor, planFunctions, planRoutes } from '../../infra/route-plan';
 import { dev } from '../../stacks/dev';
 
 /**
@@ -56,6 +56,13 @@ const fakeRuntime = {
   queueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/MigrationQueue',
   queueArn: 'arn:aws:sqs:eu-west-1:123456789012:MigrationQueue',
   jwt: { issuer: 'https://issuer.example', audience: 'dbops', jwksUrl: 'https://issuer.example/.well-known/jwks.json' },
+  uploads: {
+    bucketName: 'dbops-dev-documentuploads',
+    bucketArn: 'arn:aws:s3:::dbops-dev-documentuploads',
+    objectsArn: 'arn:aws:s3:::dbops-dev-documentuploads/uploads/*',
+    queueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/DocumentQueue',
+    queueArn: 'arn:aws:sqs:eu-west-1:123456789012:DocumentQueue',
+  },
 };
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -131,7 +138,18 @@ describe('infra/api.ts wiring of the route table', () => {
       expect(byAction.get('kms:GenerateDataKey')).toEqual([fakeRuntime.key.arn]);
       expect(byAction.get('secretsmanager:GetSecretValue')).toEqual(fakeRuntime.secretArns);
       const enqueues = name === 'ApiMigrationsExecute' || name === 'ApiMcp';
-      expect(byAction.get('sqs:SendMessage')).toEqual(enqueues ? [fakeRuntime.queueArn] : undefined);
+      const queues = [...(enqueues ? [fakeRuntime.queueArn] : []), ...(name === 'ApiDocumentsBatchConfirm' ? [fakeRuntime.uploads.queueArn] : [])];
+      const sends = fn.permissions.filter((p) => p.actions.includes('sqs:SendMessage')).flatMap((p) => p.resources);
+      expect(sends).toEqual(queues);
+      // Upload slots: the slot signer may only put, the confirmer only look, both under uploads/ only.
+      const s3 = fn.permissions.filter((p) => p.actions.some((a) => a.startsWith('s3:')));
+      if (name === 'ApiDocumentsBatchCreate') expect(s3).toEqual([{ actions: ['s3:PutObject'], resources: [fakeRuntime.uploads.objectsArn] }]);
+      else if (name === 'ApiDocumentsBatchConfirm') {
+        expect(s3).toEqual([
+          { actions: ['s3:GetObject'], resources: [fakeRuntime.uploads.objectsArn] },
+          { actions: ['s3:ListBucket'], resources: [fakeRuntime.uploads.bucketArn] },
+        ]);
+      } else expect(s3).toEqual([]);
       for (const actions of fn.permissions.map((p) => p.actions)) for (const a of actions) expect(a).not.toContain('*');
     }
   });
@@ -148,6 +166,8 @@ describe('infra/api.ts wiring of the route table', () => {
         DBOPS_SECRETS_PREFIX: 'dbops/dev/',
         DBOPS_MIGRATION_QUEUE_URL: fakeRuntime.queueUrl,
         DBOPS_MIGRATE_ON_START: 'false',
+        DBOPS_UPLOAD_BUCKET: fakeRuntime.uploads.bucketName,
+        DBOPS_DOCUMENT_QUEUE_URL: fakeRuntime.uploads.queueUrl,
       });
     }
   });
@@ -165,6 +185,7 @@ describe('the modules the stack points at', () => {
     ...planRoutes().map((r) => r.handlerFile),
     ...Object.values(AUTHORIZER_MODULES),
     EXECUTOR_MODULE,
+    DOCUMENTS_INGEST_MODULE,
     DEPLOY_MIGRATE_MODULE,
   ];
   it.each(modules)('%s exists and exports handler', async (file) => {

@@ -34,3 +34,53 @@ export function uploadForm(files: readonly UploadFile[]): FormData {
 export async function uploadDocuments(t: TestRuntime, auth: { jwt?: string; apiKey?: string }, connectionId: string, files: readonly UploadFile[]): Promise<ApiResponse> {
   return t.request('POST', `/connections/${connectionId}/documents/upload`, { ...auth, body: uploadForm(files) });
 }
+
+/** One slot of an upload batch, as the API answers it. */
+export interface UploadSlot {
+  filename: string;
+  method: 'PUT' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  fields: Record<string, string>;
+}
+
+const bytesOf = (content: string | Uint8Array): Uint8Array => (typeof content === 'string' ? new TextEncoder().encode(content) : content);
+
+/** POST /connections/{id}/documents/batches for `files` (size and type from their content). */
+export async function openBatch(t: TestRuntime, auth: { jwt?: string; apiKey?: string }, connectionId: string, files: readonly UploadFile[]): Promise<ApiResponse> {
+  return t.request('POST', `/connections/${connectionId}/documents/batches`, {
+    ...auth,
+    body: { files: files.map((f) => ({ filename: f.name, size_bytes: bytesOf(f.content).length, ...(f.type ? { content_type: f.type } : {}) })) },
+  });
+}
+
+/** Sends a file to its slot as a client would (PUT with the slot's headers). */
+export async function putToSlot(slot: UploadSlot, content: string | Uint8Array, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  const res = await fetch(slot.url, { method: slot.method, headers: { ...slot.headers, ...headers }, body: bytesOf(content) });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** Polls a batch until it is completed or failed. */
+export async function waitForBatch(t: TestRuntime, auth: { jwt?: string }, connectionId: string, batchId: string, timeoutMs = 120_000): Promise<any> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await t.request('GET', `/connections/${connectionId}/documents/batches/${batchId}`, auth);
+    if (res.status !== 200) throw new Error(`batch poll: ${res.status} ${res.text}`);
+    if (res.body.data.status === 'completed' || res.body.data.status === 'failed') return res.body.data;
+    if (Date.now() > until) throw new Error(`batch ${batchId} still ${res.body.data.status}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Opens a batch, sends every file to its slot and confirms it; answers the confirmation. */
+export async function uploadThroughSlots(t: TestRuntime, auth: { jwt?: string }, connectionId: string, files: readonly UploadFile[]): Promise<ApiResponse> {
+  const opened = await openBatch(t, auth, connectionId, files);
+  if (opened.status !== 201) throw new Error(`open batch: ${opened.status} ${opened.text}`);
+  const slots = opened.body.data.slots as UploadSlot[];
+  for (const [i, f] of files.entries()) {
+    const put = await putToSlot(slots[i]!, f.content);
+    if (put.status !== 200) throw new Error(`upload ${f.name}: ${put.status} ${JSON.stringify(put.body)}`);
+  }
+  return t.request('POST', `/connections/${connectionId}/documents/batches/${opened.body.data.batch_id}/confirm`, auth);
+}

@@ -106,6 +106,8 @@ export interface ServiceSettings {
   textToSql: { valueSamples: boolean; valueSampleMax: number; minConfidence: number };
   migrationExecution: ExecutionSettings;
   migrationQueueUrl: string | undefined;
+  /** Upload slots in the cloud: the S3 bucket and the ingestion queue (unset locally). */
+  documentUploads: { bucket: string | undefined; queueUrl: string | undefined };
   /** Sessions kept per connection by `/execute` (`DBOPS_EXECUTE_POOL_SIZE`, default 10, 0 = none). */
   executePoolSize: number;
   /** The gateway's window /execute fits its statements into (`DBOPS_GATEWAY_TIMEOUT_SECONDS`, default 30 as API Gateway HTTP APIs). */
@@ -195,6 +197,7 @@ export function loadSettings(env: Readonly<Record<string, string | undefined>> =
       pendingTimeoutMs: e.DBOPS_MIGRATION_PENDING_TIMEOUT_SECONDS * 1000,
     },
     migrationQueueUrl: e.DBOPS_MIGRATION_QUEUE_URL,
+    documentUploads: { bucket: e.DBOPS_UPLOAD_BUCKET, queueUrl: e.DBOPS_DOCUMENT_QUEUE_URL },
     executePoolSize: e.DBOPS_EXECUTE_POOL_SIZE,
     gatewayTimeoutSeconds: e.DBOPS_GATEWAY_TIMEOUT_SECONDS,
     executeMaxResultBytes: e.DBOPS_EXECUTE_MAX_RESULT_BYTES,

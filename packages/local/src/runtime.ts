@@ -23,6 +23,7 @@ import { secureHome } from './home-permissions';
 import { createConsoleFiles } from './static/console-files';
 import { installInProcessMigrationQueue } from './queue/install-migration-queue';
 import { installEmbeddedSharedInstance } from './shared-instance/install-shared-instance';
+import { installLocalDocumentUploads } from './uploads/install-document-uploads';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, type LocalIssuer, loadLocalIssuer } from './local-issuer';
 
 /** Options of {@link startLocalRuntime}; every field has a default from the environment. */
@@ -82,6 +83,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   installInProcessMigrationQueue(container);
   // Managed databases: an embedded PostgreSQL under DBOPS_HOME, started on first need only.
   const stopSharedInstance = installEmbeddedSharedInstance(container);
+  // Upload slots: files under DBOPS_HOME, ingested by the in-process document queue.
+  let origin = '';
+  const uploads = installLocalDocumentUploads(container, () => origin);
 
   const server = createGateway({
     routes,
@@ -96,6 +100,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       }),
     },
     onError: (error) => logger.error('gateway error', errorFields(error)),
+    intercept: uploads,
     ...(options.consoleDir === null ? {} : { staticFiles: createConsoleFiles(options.consoleDir ?? CONSOLE_DIST) }),
   });
 
@@ -106,7 +111,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     server.listen(port, host, () => resolve());
   });
   const address = server.address() as AddressInfo;
-  const origin = `http://${host}:${address.port}`;
+  origin = `http://${host}:${address.port}`;
 
   return {
     baseUrl: `${origin}/api/v1`,

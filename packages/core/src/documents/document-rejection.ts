@@ -1,4 +1,5 @@
 import { AppError } from '../errors/app-error';
+import type { ErrorCode } from '../errors/error-codes';
 
 /** Why a file of an upload batch was refused; returned as `error.details.reason`. */
 export type RejectionReason =
@@ -11,13 +12,25 @@ export type RejectionReason =
   | 'not_utf8'
   | 'unreadable_pdf'
   | 'encrypted_pdf'
-  | 'no_text';
+  | 'no_text'
+  // Upload slots (docs/documents.md, "Upload slots").
+  | 'not_uploaded'
+  | 'size_mismatch'
+  | 'slot_expired'
+  | 'slot_used';
+
+const CODE_OF: Partial<Record<RejectionReason, ErrorCode>> = {
+  too_large: 'PAYLOAD_TOO_LARGE',
+  slot_expired: 'FORBIDDEN',
+  slot_used: 'CONFLICT',
+};
 
 /**
  * The error that refuses a whole upload batch because of one file: 413 PAYLOAD_TOO_LARGE for an
- * oversized file, 422 DOCUMENT_REJECTED otherwise, always naming the file in message and details.
+ * oversized file, 403 for an expired slot, 409 for a slot used twice, 422 DOCUMENT_REJECTED
+ * otherwise, always naming the file in message and details.
  */
 export function rejectDocument(filename: string, reason: RejectionReason, message: string, extra: Record<string, unknown> = {}): AppError {
-  const code = reason === 'too_large' ? 'PAYLOAD_TOO_LARGE' : 'DOCUMENT_REJECTED';
+  const code = CODE_OF[reason] ?? 'DOCUMENT_REJECTED';
   return new AppError(code, `${message}; nothing of this upload was stored`, { details: { filename, reason, ...extra } });
 }

@@ -5,6 +5,7 @@ import type { Queryable, Store } from '../store/store';
 import { vectorParam } from '../store/vector-param';
 import { iso } from '../util/timestamps';
 import type { DocumentChunk } from './chunk';
+import { embeddingText } from './embedding-text';
 import { identifierTokens } from './identifiers';
 import type { PreparedDocument } from './prepare-document';
 
@@ -38,8 +39,6 @@ export interface EmbeddedDocument {
 const EMBED_BATCH = 64;
 const INSERT_BATCH = 200;
 
-/** The text a chunk is embedded from: its heading path gives it the section's topic. */
-export const embeddingText = (c: DocumentChunk): string => (c.heading ? `${c.heading}\n${c.content}` : c.content);
 
 /** Embeds every chunk of `document` through the embedder port, in batches. */
 export async function embedDocument(embedder: Embedder, document: PreparedDocument): Promise<EmbeddedDocument> {
@@ -72,6 +71,38 @@ async function insertChunks(
   }
 }
 
+/** The fields of a document row, from a prepared or a staged file. */
+export interface DocumentRowInput {
+  filename: string;
+  contentType: string;
+  sizeBytes: number;
+  sha256: string;
+  chunkCount: number;
+}
+
+/**
+ * Inserts a document row, or takes over the one of the same filename (same id, new content) and
+ * deletes its old chunks: the caller's transaction then inserts the new ones.
+ */
+export async function upsertDocumentRow(
+  tx: Queryable,
+  scope: { userId: string; connectionId: string; now: Date },
+  d: DocumentRowInput,
+): Promise<{ id: string; replaced: boolean }> {
+  const res = await tx.query<{ id: string; replaced: boolean }>(
+    `INSERT INTO documents (id, user_id, connection_id, filename, content_type, size_bytes, sha256, chunk_count, uploaded_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+     ON CONFLICT (user_id, connection_id, filename) DO UPDATE SET
+       content_type = EXCLUDED.content_type, size_bytes = EXCLUDED.size_bytes, sha256 = EXCLUDED.sha256,
+       chunk_count = EXCLUDED.chunk_count, uploaded_at = EXCLUDED.uploaded_at
+     RETURNING id, (xmax <> 0) AS replaced`,
+    [randomUUID(), scope.userId, scope.connectionId, d.filename, d.contentType, d.sizeBytes, d.sha256, d.chunkCount, scope.now],
+  );
+  const row = res.rows[0]!;
+  if (row.replaced) await tx.query('DELETE FROM document_chunks WHERE document_id = $1', [row.id]);
+  return row;
+}
+
 /**
  * Stores a batch in ONE transaction: each document is inserted, or replaces the one of the same
  * filename (same id, new content, old chunks deleted), so a failure leaves nothing half-stored
@@ -85,17 +116,7 @@ export async function saveDocuments(
   return store.transaction(async (tx) => {
     const stored: StoredDocument[] = [];
     for (const { document: d, vectors } of input.documents) {
-      const res = await tx.query<{ id: string; replaced: boolean }>(
-        `INSERT INTO documents (id, user_id, connection_id, filename, content_type, size_bytes, sha256, chunk_count, uploaded_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-         ON CONFLICT (user_id, connection_id, filename) DO UPDATE SET
-           content_type = EXCLUDED.content_type, size_bytes = EXCLUDED.size_bytes, sha256 = EXCLUDED.sha256,
-           chunk_count = EXCLUDED.chunk_count, uploaded_at = EXCLUDED.uploaded_at
-         RETURNING id, (xmax <> 0) AS replaced`,
-        [randomUUID(), input.userId, input.connectionId, d.filename, d.contentType, d.sizeBytes, d.sha256, d.chunks.length, input.now],
-      );
-      const row = res.rows[0]!;
-      if (row.replaced) await tx.query('DELETE FROM document_chunks WHERE document_id = $1', [row.id]);
+      const row = await upsertDocumentRow(tx, { userId: input.userId, connectionId: input.connectionId, now: input.now }, { ...d, chunkCount: d.chunks.length });
       await insertChunks(
         tx,
         { documentId: row.id, userId: input.userId, connectionId: input.connectionId, model: embedder.model, dimension: embedder.dimension },

@@ -31,11 +31,11 @@ const BY_MEDIA_TYPE: Record<string, DocumentKind> = {
 };
 
 /**
- * The kind of an uploaded file. The extension decides (browsers and curl send
- * application/octet-stream for .md and .sql); the part's media type is used only when the name
- * has no known extension. The bytes must agree: a PDF starts with `%PDF-`.
+ * The kind a file's name says (the extension decides, because browsers and curl send
+ * application/octet-stream for .md and .sql; the media type counts only when the name has no
+ * known extension). Rejects an unsupported type naming the file.
  */
-export function detectDocumentKind(filename: string, mediaType: string | undefined, bytes: Uint8Array): DocumentKind {
+export function kindByName(filename: string, mediaType: string | undefined): DocumentKind {
   const ext = /\.([A-Za-z0-9]+)$/.exec(filename)?.[1]?.toLowerCase();
   const type = mediaType?.split(';')[0]?.trim().toLowerCase();
   const kind = (ext ? BY_EXTENSION[ext] : undefined) ?? (type ? BY_MEDIA_TYPE[type] : undefined);
@@ -44,8 +44,21 @@ export function detectDocumentKind(filename: string, mediaType: string | undefin
       content_type: type ?? null,
     });
   }
-  if (kind === 'pdf' && Buffer.from(bytes.subarray(0, 1024)).indexOf('%PDF-') < 0) {
+  return kind;
+}
+
+/** Rejects bytes that are not of `kind` by their first bytes: a PDF starts with `%PDF-` (within its first KB). */
+export function checkLeadingBytes(filename: string, kind: DocumentKind, head: Uint8Array): void {
+  if (kind === 'pdf' && Buffer.from(head.subarray(0, 1024)).indexOf('%PDF-') < 0) {
     throw rejectDocument(filename, 'unreadable_pdf', `${filename} is named as a PDF but is not one`);
   }
+}
+
+/**
+ * The kind of an uploaded file, by name (see {@link kindByName}); the bytes must agree.
+ */
+export function detectDocumentKind(filename: string, mediaType: string | undefined, bytes: Uint8Array): DocumentKind {
+  const kind = kindByName(filename, mediaType);
+  checkLeadingBytes(filename, kind, bytes);
   return kind;
 }

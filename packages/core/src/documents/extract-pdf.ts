@@ -89,11 +89,10 @@ function pageText(items: readonly TextItem[]): string {
   return out;
 }
 
-/**
- * The text of a PDF, pages separated by blank lines. Encrypted and unreadable files are
- * rejected with DOCUMENT_REJECTED naming `filename`.
- */
-export async function extractPdfText(filename: string, bytes: Uint8Array): Promise<string> {
+type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
+
+/** Opens a PDF; encrypted and unreadable files are rejected with DOCUMENT_REJECTED naming `filename`. */
+async function openPdf(filename: string, bytes: Uint8Array): Promise<PdfDocument> {
   const { getDocument, VerbosityLevel } = await pdfjs();
   // pdfjs takes ownership of (detaches) the buffer it is given, so hand it a copy.
   const task = getDocument({
@@ -104,9 +103,8 @@ export async function extractPdfText(filename: string, bytes: Uint8Array): Promi
     useSystemFonts: false,
     stopAtErrors: false,
   });
-  let doc;
   try {
-    doc = await task.promise;
+    return await task.promise;
   } catch (error) {
     const name = error instanceof Error ? error.name : '';
     throw rejectDocument(
@@ -115,9 +113,28 @@ export async function extractPdfText(filename: string, bytes: Uint8Array): Promi
       name === 'PasswordException' ? `${filename} is a password-protected PDF` : `${filename} is not a readable PDF`,
     );
   }
+}
+
+/** The number of pages of a PDF (rejecting encrypted and unreadable files). */
+export async function pdfPageCount(filename: string, bytes: Uint8Array): Promise<number> {
+  const doc = await openPdf(filename, bytes);
+  try {
+    return doc.numPages;
+  } finally {
+    await doc.destroy();
+  }
+}
+
+/**
+ * The text of pages `from`..`to` (1-based, inclusive; `to` is clamped to the last page), pages
+ * separated by blank lines. Threads extracting page ranges of one file each open it: pdfjs parses
+ * pages lazily, so opening costs little beside extraction.
+ */
+export async function extractPdfPages(filename: string, bytes: Uint8Array, from: number, to: number): Promise<string> {
+  const doc = await openPdf(filename, bytes);
   try {
     const pages: string[] = [];
-    for (let n = 1; n <= doc.numPages; n++) {
+    for (let n = from; n <= Math.min(to, doc.numPages); n++) {
       const page = await doc.getPage(n);
       const content = await page.getTextContent();
       pages.push(pageText(content.items.filter((i): i is Extract<(typeof content.items)[number], { str: string }> => 'str' in i)));
@@ -130,3 +147,9 @@ export async function extractPdfText(filename: string, bytes: Uint8Array): Promi
     await doc.destroy();
   }
 }
+
+/**
+ * The text of a PDF, pages separated by blank lines. Encrypted and unreadable files are
+ * rejected with DOCUMENT_REJECTED naming `filename`.
+ */
+export const extractPdfText = (filename: string, bytes: Uint8Array): Promise<string> => extractPdfPages(filename, bytes, 1, Number.MAX_SAFE_INTEGER);

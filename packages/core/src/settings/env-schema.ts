@@ -32,6 +32,9 @@ export const envSchema = z.object({
   DBOPS_INTROSPECTION_TIMEOUT_MS: integer(60_000, 1),
   DBOPS_EMBEDDINGS: oneOf(['hashing', 'openai'], 'hashing'),
   DBOPS_EMBEDDINGS_MODEL: text(),
+  // Document upload slots (docs/documents.md): set in the cloud; locally, files under DBOPS_HOME and an in-process queue
+  DBOPS_UPLOAD_BUCKET: text(),
+  DBOPS_DOCUMENT_QUEUE_URL: text(),
   DBOPS_OPENAI_API_KEY: text(),
   DBOPS_OPENAI_BASE_URL: text(),
   // Migration execution (docs/migration-execution.md)

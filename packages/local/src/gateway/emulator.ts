@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { answerClientError } from './client-error';
 import { buildAuthorizerEvent, buildHandlerEvent, readGatewayRequest } from './build-event';
+import { discardBody } from './discard-body';
 import { createRouteMatcher } from './route-matcher';
 
 type AuthorizerFn = (event: APIGatewayRequestAuthorizerEventV2) => Promise<{ isAuthorized: boolean; context?: object }>;
@@ -23,6 +24,8 @@ export interface GatewayOptions {
   /** Answers paths outside /api/ (the web console's static files); undefined falls through to 404. */
   staticFiles?(method: string, path: string): HttpResult | undefined;
   onError?(error: unknown): void;
+  /** Requests served outside the API (local upload slots): a promise when taken, undefined otherwise. */
+  intercept?(req: IncomingMessage, res: ServerResponse): Promise<void> | undefined;
 }
 
 class BodyTooLarge extends Error {}
@@ -64,6 +67,21 @@ function send(res: ServerResponse, result: HttpResult, requestId: string): void 
   headers['content-length'] = String(body.length);
   res.writeHead(result.statusCode, headers);
   res.end(body);
+}
+
+/** Most bytes of an oversized body read and discarded so that the client can read the 413. */
+const DISCARD_BOUND = 64 * 1024 * 1024;
+
+/**
+ * Answers a refused oversized body so that a client still sending it can read the answer: the
+ * rest of the body is read and discarded (up to a bound) first, then the connection is closed.
+ * Closing at once, as before, made fetch see a connection reset instead of the 413.
+ */
+async function sendTooLarge(req: IncomingMessage, res: ServerResponse, result: HttpResult, requestId: string): Promise<void> {
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (declared <= DISCARD_BOUND) await discardBody(req, DISCARD_BOUND);
+  res.setHeader('connection', 'close');
+  send(res, result, requestId);
 }
 
 /** Payload 2.0 lets a handler return a bare object; API Gateway then answers 200 JSON. */
@@ -135,10 +153,7 @@ export function createGateway(options: GatewayOptions): Server {
     try {
       body = await readBody(req, options.maxBodyBytes);
     } catch (error) {
-      if (error instanceof BodyTooLarge) {
-        res.setHeader('connection', 'close');
-        return send(res, envelope(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds ${options.maxBodyBytes} bytes`), requestId);
-      }
+      if (error instanceof BodyTooLarge) return sendTooLarge(req, res, envelope(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds ${options.maxBodyBytes} bytes`), requestId);
       throw error;
     }
 
@@ -164,7 +179,7 @@ export function createGateway(options: GatewayOptions): Server {
   };
 
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    (options.intercept?.(req, res) ?? handle(req, res)).catch((error: unknown) => {
       options.onError?.(error);
       if (!res.headersSent) send(res, envelope(500, 'INTERNAL_ERROR', 'Internal Server Error'), 'unknown');
       else res.destroy();

@@ -3,6 +3,7 @@ import { analysisMigrations } from './analysis';
 import { billingMigrations } from './billing';
 import { connectionsMigrations } from './connections';
 import { documentsMigrations } from './documents';
+import { documentBatchesMigrations } from './document-batches';
 import { documentsVectorIndexMigrations } from './documents-vector-index';
 import { executionMigrations } from './execution';
 import { foundationMigrations } from './foundation';
@@ -25,6 +26,7 @@ export const serviceMigrations: readonly SchemaMigration[] = [
   ...executionMigrations,
   ...documentsMigrations,
   ...documentsVectorIndexMigrations,
+  ...documentBatchesMigrations,
   ...textToSqlMigrations,
   ...billingMigrations,
   ...provisioningMigrations,

@@ -1,0 +1,94 @@
+import { type ServiceRuntime, functionArgs } from './function-defaults';
+import { DOCUMENTS_INGEST_MODULE, installFor, lambdaHandler } from './route-plan';
+
+/** Days an uploaded file may wait for its batch to be confirmed (and ingested) before S3 deletes it. */
+export const UNCONFIRMED_UPLOAD_DAYS = 1;
+
+/** Longest one batch's ingestion may run (50 files of 10 MB; Lambda's maximum is 15 minutes). */
+export const INGEST_TIMEOUT_MINUTES = 14;
+
+/** Receives per batch message before it goes to the dead-letter queue. */
+export const INGEST_MAX_RECEIVES = 3;
+
+/**
+ * Browsers (the console) POST files straight to the bucket: presigned POST needs POST and the
+ * form's own fields, nothing else. The policy in each slot is what limits an upload, so any
+ * origin may send one, as with the API (infra/console.ts).
+ */
+export const UPLOAD_CORS = {
+  allowOrigins: ['*'],
+  allowMethods: ['POST'],
+  allowHeaders: ['*'],
+  exposeHeaders: ['etag'],
+  maxAge: '1 hour',
+} as const;
+
+/**
+ * Upload slots in the cloud: the bucket files are sent to (private, S3-managed encryption, a
+ * lifecycle rule deleting files of batches never confirmed), the queue confirmed batches go
+ * through with its dead-letter queue, and the ingestion Lambda subscribed to it.
+ */
+export function createDocumentUploads(key: aws.kms.Key, alarmTopic: aws.sns.Topic) {
+  const bucket = new sst.aws.Bucket('DocumentUploads', {
+    cors: { ...UPLOAD_CORS, allowOrigins: [...UPLOAD_CORS.allowOrigins], allowMethods: [...UPLOAD_CORS.allowMethods], allowHeaders: [...UPLOAD_CORS.allowHeaders], exposeHeaders: [...UPLOAD_CORS.exposeHeaders] },
+    // Ingestion deletes a batch's files once it is done; this catches the ones never confirmed
+    // (and any left by a crash between commit and delete).
+    lifecycle: [{ id: 'delete-unconfirmed-uploads', prefix: 'uploads/', expiresIn: `${UNCONFIRMED_UPLOAD_DAYS} day` }],
+  });
+
+  const deadLetter = new sst.aws.Queue('DocumentDeadLetter', {
+    transform: {
+      queue: (args) => {
+        args.messageRetentionSeconds = 14 * 24 * 3600;
+        args.kmsMasterKeyId = key.arn;
+      },
+    },
+  });
+  const queue = new sst.aws.Queue('DocumentQueue', {
+    // Longer than the ingestion timeout, so a batch still being ingested is not handed out again.
+    visibilityTimeout: `${INGEST_TIMEOUT_MINUTES + 1} minutes`,
+    dlq: { queue: deadLetter.arn, retry: INGEST_MAX_RECEIVES },
+    transform: {
+      queue: (args) => {
+        args.kmsMasterKeyId = key.arn;
+        args.kmsDataKeyReusePeriodSeconds = 3600;
+      },
+    },
+  });
+
+  new aws.cloudwatch.MetricAlarm('DocumentDeadLetterAlarm', {
+    alarmDescription: 'Document batches reached the dead-letter queue (stuck in ingesting)',
+    namespace: 'AWS/SQS',
+    metricName: 'ApproximateNumberOfMessagesVisible',
+    dimensions: { QueueName: deadLetter.nodes.queue.name },
+    statistic: 'Maximum',
+    period: 60,
+    evaluationPeriods: 1,
+    threshold: 0,
+    comparisonOperator: 'GreaterThanThreshold',
+    treatMissingData: 'notBreaching',
+    alarmActions: [alarmTopic.arn],
+    okActions: [alarmTopic.arn],
+  });
+  return { bucket, queue, deadLetter };
+}
+
+/**
+ * Document ingestion: one batch per invocation (batch size 1, partial batch responses), with the
+ * most memory (CPU share) a 50 x 10 MB batch of PDFs can use, reading and deleting the batch's
+ * files in the upload bucket.
+ */
+export function subscribeDocumentIngestion(rt: ServiceRuntime, queue: sst.aws.Queue, dependsOn: $util.Input<$util.Resource>[]) {
+  return queue.subscribe(
+    functionArgs(rt, {
+      handler: lambdaHandler(DOCUMENTS_INGEST_MODULE),
+      description: 'dbops document ingestion (SQS)',
+      memoryMb: 3008,
+      timeoutSeconds: INGEST_TIMEOUT_MINUTES * 60,
+      install: installFor('documents-ingest'),
+      grants: { kms: true, secrets: true, uploads: 'ingest' },
+    }),
+    { batch: { size: 1, partialResponses: true } },
+    { dependsOn },
+  );
+}

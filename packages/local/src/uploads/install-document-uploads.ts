@@ -1,0 +1,40 @@
+import { type DocumentBatchMessage, serializeDocumentBatchMessage } from '@dbops/core/documents/ingest-queue';
+import { unfinishedBatchIds } from '@dbops/core/documents/upload-batches';
+import type { Container } from '@dbops/functions/runtime/container';
+import { errorFields, logger } from '@dbops/functions/runtime/logger';
+import { installDocumentUploads } from '@dbops/functions/runtime/ports/document-uploads';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { InProcessSqsQueue } from '../queue/in-process-migration-queue';
+import { LOCAL_UPLOAD_PREFIX, LocalUploadStorage } from './local-upload-storage';
+import { createSlotUploadEndpoint } from './slot-upload-endpoint';
+
+/**
+ * Gives the local runtime upload slots: storage under DBOPS_HOME served by the slot upload
+ * endpoint, and an in-process queue consumed by the same ingestion handler as the cloud's SQS
+ * Lambda. Batches confirmed but left unfinished by a previous run of the process (stopped or
+ * crashed mid-ingestion) are queued again; ingestion resumes from what they had staged.
+ * Returns the gateway's intercept for upload URLs.
+ */
+export function installLocalDocumentUploads(container: Container, origin: () => string): (req: IncomingMessage, res: ServerResponse) => Promise<void> | undefined {
+  const storage = new LocalUploadStorage(container.settings.home, origin);
+  const queue = new InProcessSqsQueue<DocumentBatchMessage>(
+    { serialize: serializeDocumentBatchMessage, kind: 'document-batch', queueName: 'dbops-documents', functionName: 'documents-ingest' },
+    {
+      loadHandler: async () => (await import('@dbops/functions/executor/documents-ingest')).handler,
+      background: container.background,
+      onDropped: (message, error) => logger.error('document batch dropped after its last delivery', { batchId: message.batchId, ...errorFields(error) }),
+    },
+  );
+  installDocumentUploads(container, { storage, queue });
+
+  const resume = unfinishedBatchIds(container.store)
+    .then(async (ids) => {
+      for (const batchId of ids) await queue.enqueue({ batchId });
+    })
+    .catch((error: unknown) => logger.warn('could not resume document batches', errorFields(error)));
+  container.background.add(resume);
+  void resume.finally(() => container.background.delete(resume));
+
+  const endpoint = createSlotUploadEndpoint({ store: container.store, clock: container.clock, storage });
+  return (req, res) => (req.url?.startsWith(LOCAL_UPLOAD_PREFIX) ? endpoint(req, res) : undefined);
+}
