@@ -54,7 +54,7 @@ export async function extractDocument(file: IncomingFile, embedder: Embedder, on
     return out.chunks.length;
   };
 
-  let chunkCount = 0;
+  let chunkCount: number;
   if (checked.kind === 'pdf') {
     const pages = outcomeOrThrow(await runOnExtractThread({ op: 'pdf-count', file: checked, bytes: file.bytes })).pages;
     const perPart = Math.max(MIN_PAGES_PER_PART, Math.ceil(pages / (EXTRACT_THREADS * 4)));
