@@ -38,6 +38,10 @@ interface WarmServer {
   running: number;
   /** Clone templates by cache key, in use order (oldest first). */
   templates: Map<string, Promise<{ db: string; state: CloneState }>>;
+  /** Run databases already copied from a template (by template name), made while the server was idle. */
+  spares: Map<string, Promise<string | undefined>>;
+  /** Drops and copies under way in the background. */
+  background: Set<Promise<unknown>>;
 }
 
 const servers = new Map<string, WarmServer>();
@@ -47,7 +51,7 @@ function warmServer(bin: PgBinaries, dir: string | undefined): WarmServer {
   let w = servers.get(key);
   if (!w) {
     const server = startEmbeddedServer(bin, dir);
-    w = { server, running: 0, templates: new Map() };
+    w = { server, running: 0, templates: new Map(), spares: new Map(), background: new Set() };
     servers.set(key, w);
     server.catch(() => servers.delete(key)); // a failed start is tried again by the next analysis
   }
@@ -122,9 +126,47 @@ async function cloneTemplate(w: WarmServer, server: EmbeddedServer, snapshot: Sc
   while (w.templates.size > MAX_TEMPLATES) {
     const [oldKey, old] = w.templates.entries().next().value as [string, Promise<{ db: string }>];
     w.templates.delete(oldKey);
-    void old.then((t) => adminQuery(server, `DROP DATABASE IF EXISTS ${quoteIdent(t.db)}`)).catch(() => undefined);
+    void old
+      .then(async (t) => {
+        const spare = await w.spares.get(t.db);
+        w.spares.delete(t.db);
+        if (spare) await adminQuery(server, `DROP DATABASE IF EXISTS ${quoteIdent(spare)}`);
+        await adminQuery(server, `DROP DATABASE IF EXISTS ${quoteIdent(t.db)}`);
+      })
+      .catch(() => undefined);
   }
   return building;
+}
+
+const inBackground = (w: WarmServer, work: Promise<unknown>): void => {
+  const p = work.catch(() => undefined);
+  w.background.add(p);
+  void p.finally(() => w.background.delete(p));
+};
+
+const newRunName = (): string => `dbops_run_${randomBytes(8).toString('hex')}`;
+
+/** A run database copied from `template`: the spare made earlier when there is one, else a new copy. */
+async function takeRunDatabase(w: WarmServer, server: EmbeddedServer, template: string): Promise<string> {
+  const spare = w.spares.get(template);
+  w.spares.delete(template);
+  const ready = await spare?.catch(() => undefined);
+  if (ready) return ready;
+  const name = newRunName();
+  await adminQuery(server, `CREATE DATABASE ${quoteIdent(name)} OWNER dbops_sandbox TEMPLATE ${quoteIdent(template)}`);
+  return name;
+}
+
+/** Copies the next run's database while nothing waits for it (one spare per template). */
+function prepareSpare(w: WarmServer, server: EmbeddedServer, template: string): void {
+  if (w.spares.has(template)) return;
+  const name = newRunName();
+  const made = adminQuery(server, `CREATE DATABASE ${quoteIdent(name)} OWNER dbops_sandbox TEMPLATE ${quoteIdent(template)}`).then(
+    () => name,
+    () => undefined,
+  );
+  w.spares.set(template, made);
+  inBackground(w, made);
 }
 
 /** The text PGlite's thread path gives at its hard deadline, so both engines read alike. */
@@ -164,10 +206,12 @@ export async function runEmbeddedSandbox(
   const w = warmServer(bin, options.pgDir);
   w.running++;
   let server: EmbeddedServer | undefined;
-  const runDb = `dbops_run_${randomBytes(8).toString('hex')}`;
-  let created = false;
+  let runDb: string | undefined;
+  let templateDb: string | undefined;
   const dropRun = async (): Promise<void> => {
-    if (server && created) await adminQuery(server, `DROP DATABASE IF EXISTS ${quoteIdent(runDb)} WITH (FORCE)`).catch(() => undefined);
+    const name = runDb;
+    runDb = undefined;
+    if (server && name) await adminQuery(server, `DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`).catch(() => undefined);
   };
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<'deadline'>((resolve) => {
@@ -178,8 +222,8 @@ export async function runEmbeddedSandbox(
       async open() {
         server = await w.server;
         const template = await cloneTemplate(w, server, snapshot, options.rowsPerTable ?? 3);
-        await adminQuery(server, `CREATE DATABASE ${quoteIdent(runDb)} OWNER dbops_sandbox TEMPLATE ${quoteIdent(template.db)}`);
-        created = true;
+        templateDb = template.db;
+        runDb = await takeRunDatabase(w, server, template.db);
         const session = pgSession(await connect(server.sandboxUrl(runDb), SETUP_STATEMENT_TIMEOUT_MS));
         return { session, state: template.state };
       },
@@ -188,7 +232,9 @@ export async function runEmbeddedSandbox(
       afterMigration: (session) => session.exec('RESET statement_timeout'),
       async dispose(session) {
         await session?.close().catch(() => undefined);
-        await dropRun();
+        // Off the answer's path: the drop, and the copy the next run of this schema will take.
+        inBackground(w, dropRun());
+        if (server && templateDb) prepareSpare(w, server, templateDb);
       },
     },
     parsed,
