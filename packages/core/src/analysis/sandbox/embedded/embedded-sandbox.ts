@@ -208,6 +208,8 @@ export async function runEmbeddedSandbox(
   let server: EmbeddedServer | undefined;
   let runDb: string | undefined;
   let templateDb: string | undefined;
+  let inTransaction = false;
+  let superuser: SandboxSession | undefined;
   const dropRun = async (): Promise<void> => {
     const name = runDb;
     runDb = undefined;
@@ -228,10 +230,24 @@ export async function runEmbeddedSandbox(
         return { session, state: template.state };
       },
       skips: (f) => EMBEDDED_SKIPPED.has(f.statement_type),
-      runStatement: (session: SandboxSession, sql, remainingMs, _p, f) => (ROLE_SQL.test(sql) && !f.statement_type.startsWith('CREATE_TABLE') ? Promise.resolve() : runTimedStatement(session, sql, remainingMs)),
+      async runStatement(session: SandboxSession, sql, remainingMs, _p, f) {
+        if (f.statement_type === 'BEGIN' || f.statement_type === 'START') inTransaction = true;
+        if (f.statement_type === 'COMMIT' || f.statement_type === 'ROLLBACK') inTransaction = false;
+        if (ROLE_SQL.test(sql) && !f.statement_type.startsWith('CREATE_TABLE')) return;
+        // Disabling or enabling all triggers (foreign keys' system triggers too) needs a
+        // superuser, as the migration's owner usually is on the target. The statement has no
+        // expression to abuse, so it alone runs as the builder, on the run's database; inside a
+        // BEGIN block it would wait on the migration's own locks, so there it runs as is.
+        if (!inTransaction && f.subcommands.length > 0 && f.subcommands.every((c) => c.subtype === 'AT_DisableTrigAll' || c.subtype === 'AT_EnableTrigAll')) {
+          superuser ??= pgSession(await connect(server!.builderUrl(runDb!), SETUP_STATEMENT_TIMEOUT_MS));
+          return runTimedStatement(superuser, sql, remainingMs);
+        }
+        return runTimedStatement(session, sql, remainingMs);
+      },
       afterMigration: (session) => session.exec('RESET statement_timeout'),
       async dispose(session) {
         await session?.close().catch(() => undefined);
+        await superuser?.close().catch(() => undefined);
         // Off the answer's path: the drop, and the copy the next run of this schema will take.
         inBackground(w, dropRun());
         if (server && templateDb) prepareSpare(w, server, templateDb);
