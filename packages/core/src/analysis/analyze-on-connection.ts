@@ -7,12 +7,12 @@ import { analyzeMigration } from './analyze-migration';
 import { approvalSigningKey } from './approval/approval-key';
 import { issueApprovalToken } from './approval/approval-token';
 import type { SandboxOptions } from './sandbox/run-sandbox';
-import type { SandboxImageCache } from './sandbox/sandbox-cache';
+import { sandboxCacheOptions } from './sandbox/sandbox-cache';
 import { sandboxRunSettings, sandboxServerSettings } from './sandbox/sandbox-server-settings';
 import type { AnalysisReport } from './types';
 
 /** What an analysis of a registered connection needs from its host process. */
-export type AnalyzeOnConnectionDeps = IntrospectionDeps & { embedder: Embedder; secrets: SecretStore; sandboxCache?: SandboxImageCache };
+export type AnalyzeOnConnectionDeps = IntrospectionDeps & { embedder: Embedder; secrets: SecretStore };
 
 /**
  * `POST /connections/{id}/migrations/analyze` in one call: the connection's current snapshot
@@ -28,7 +28,8 @@ export async function analyzeOnConnection(deps: AnalyzeOnConnectionDeps, input: 
     ...sandboxRunSettings(deps.settings),
     engine: deps.settings.sandbox.engine,
     ...(deps.settings.sandbox.pgDir ? { pgDir: deps.settings.sandbox.pgDir } : {}),
-    ...(deps.sandboxCache ? { cache: deps.sandboxCache } : {}),
+    // Bounds, not a cache instance: they travel with the job to the sandbox thread.
+    cacheBounds: sandboxCacheOptions(deps.settings.sandbox),
   };
   const sandbox: SandboxOptions = server
     ? {

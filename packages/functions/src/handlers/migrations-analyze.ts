@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { bare } from '../http/responses';
 import { domainDeps } from '../runtime/domain-deps';
-import { getSandboxCache } from '../runtime/ports/sandbox-cache';
 
 /** Longest migration text accepted (1 MiB): more than any hand-written migration. */
 const MAX_SQL_BYTES = 1024 * 1024;
@@ -24,8 +23,7 @@ export const handler = defineHandler('migrations-analyze', {
   params: uuidParam('connection_id'),
   body,
   async handle({ body, params, auth, container }) {
-    const deps = { ...domainDeps(container), sandboxCache: getSandboxCache(container) };
-    const report = await analyzeOnConnection(deps, { userId: auth.userId, connectionId: params.connection_id, sql: body.sql });
+    const report = await analyzeOnConnection(domainDeps(container), { userId: auth.userId, connectionId: params.connection_id, sql: body.sql });
     return bare(report);
   },
 });

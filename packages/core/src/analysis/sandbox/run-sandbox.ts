@@ -5,7 +5,7 @@ import type { AffectedTable, SandboxResult } from '../types';
 import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
 import { cloneAndFill } from './clone-and-fill';
 import { captureDataDir, type DataDirImage } from './data-dir-image';
-import { type CloneState, type PreparedSandbox, type SandboxImageCache, sandboxCacheKey, sharedSandboxCache } from './sandbox-cache';
+import { type CloneState, type PreparedSandbox, type SandboxCacheOptions, type SandboxImageCache, sandboxCacheKey, sharedSandboxCache } from './sandbox-cache';
 import { prepareSandboxSpare, takeSandboxDatabase } from './sandbox-pool';
 import { runInSandbox } from './sandbox-run';
 import { pgliteSession } from './sandbox-session';
@@ -34,6 +34,8 @@ export interface SandboxOptions {
   createDatabase?: () => Promise<PGlite>;
   /** Cache of schema clones (default: the process-wide one, see sandbox-cache.ts); false: no cache. */
   cache?: SandboxImageCache | false;
+  /** Bounds of the process-wide cache (from the settings); plain data, so they reach a sandbox thread. */
+  cacheBounds?: SandboxCacheOptions;
   /** A dedicated throwaway PostgreSQL server to run on instead of PGlite (see its `mode` for when). */
   server?: SandboxServerOptions;
   /**
@@ -71,7 +73,7 @@ const building = new Map<string, Promise<PreparedSandbox | undefined>>();
  */
 async function clonedDatabase(snapshot: SchemaSnapshot, rowsPerTable: number, options: SandboxOptions): Promise<{ db: PGlite; state: CloneState; image?: DataDirImage }> {
   const ddl = cloneDdl(snapshot);
-  const cache = options.createDatabase ? false : (options.cache ?? sharedSandboxCache());
+  const cache = options.createDatabase ? false : (options.cache ?? sharedSandboxCache(options.cacheBounds));
   if (cache === false) {
     const db = await (options.createDatabase ?? takeSandboxDatabase)();
     try {
@@ -170,7 +172,7 @@ async function runPglite(snapshot: SchemaSnapshot, parsed: readonly ParsedStatem
   if (options.createDatabase || options.cache !== undefined || !sandboxThreadsAvailable()) return runPgliteSandbox(snapshot, parsed, facts, affected, options);
   const started = Date.now();
   const deadlineMs = options.deadlineMs ?? (options.timeoutMs ?? 10_000) + CLONE_ALLOWANCE_MS;
-  const job: SandboxJob = { snapshot, parsed, facts, affected, options: { timeoutMs: options.timeoutMs, rowsPerTable: options.rowsPerTable } };
+  const job: SandboxJob = { snapshot, parsed, facts, affected, options: { timeoutMs: options.timeoutMs, rowsPerTable: options.rowsPerTable, cacheBounds: options.cacheBounds } };
   const outcome = await runOnSandboxThread(job, deadlineMs, { maxThreads: options.maxThreads ?? 2 });
   if (outcome.kind === 'result') return outcome.result;
   const detail =

@@ -215,13 +215,15 @@ export class SandboxImageCache {
   }
 }
 
-let shared: SandboxImageCache | undefined;
+let shared: { cache: SandboxImageCache; key: string } | undefined;
 
 /**
- * The default cache of runs given none (tests, benches): memory only. The service passes the
- * cache its settings describe (functions' `runtime/ports/sandbox-cache.ts`).
+ * The process-wide cache (each sandbox thread has its own), with the bounds the service's
+ * settings give (`sandboxCacheOptions`), passed as plain data so they cross to a thread; memory
+ * only when none are given (tests, benches).
  */
-export function sharedSandboxCache(): SandboxImageCache {
-  shared ??= new SandboxImageCache(MEMORY_ONLY);
-  return shared;
+export function sharedSandboxCache(bounds: SandboxCacheOptions = MEMORY_ONLY): SandboxImageCache {
+  const key = JSON.stringify(bounds);
+  if (shared?.key !== key) shared = { cache: new SandboxImageCache(bounds), key };
+  return shared.cache;
 }

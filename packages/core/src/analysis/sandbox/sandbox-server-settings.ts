@@ -72,7 +72,7 @@ export function sandboxServerSettings(settings: ServiceSettings): SandboxServerS
   try {
     address = databaseAddress(url);
   } catch (e) {
-    throw new Error(`DBOPS_SANDBOX_SERVER_URL is not usable: ${(e as Error).message}`);
+    throw new Error(`DBOPS_SANDBOX_SERVER_URL is not usable: ${(e as Error).message}`, { cause: e });
   }
   const otherServers: Array<[string, string | undefined]> = [
     ['DBOPS_DATABASE_URL', settings.databaseUrl],

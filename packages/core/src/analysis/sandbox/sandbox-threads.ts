@@ -1,3 +1,4 @@
+import type { SandboxCacheOptions } from './sandbox-cache';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -14,7 +15,7 @@ export interface SandboxJob {
   parsed: readonly ParsedStatement[];
   facts: readonly StatementFacts[];
   affected: readonly AffectedTable[][];
-  options: { timeoutMs?: number; rowsPerTable?: number };
+  options: { timeoutMs?: number; rowsPerTable?: number; cacheBounds?: SandboxCacheOptions };
 }
 
 /** How a run on a sandbox thread ended. */
