@@ -17,6 +17,8 @@ const FILES = Number(process.env.BENCH_FILES ?? 320);
 const SANDBOX_RUNS = Number(process.env.BENCH_SANDBOX_RUNS ?? 7);
 const SANDBOX_IDLE_MS = Number(process.env.BENCH_SANDBOX_IDLE_MS ?? 1000);
 const PASSES = Number(process.env.BENCH_PASSES ?? 7);
+/** `pglite` (default: the generated snapshot is PostgreSQL 17 without extensions) or `embedded` (a private PostgreSQL 17 server). */
+const ENGINE = (process.env.BENCH_SANDBOX_ENGINE ?? 'auto') as 'auto' | 'pglite' | 'embedded';
 
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -87,7 +89,7 @@ async function main() {
   process.env.DBOPS_SANDBOX_CACHE_DIR ??= path.join(dir, 'sandbox-cache');
   const sandboxRun = async (snap: typeof snapshot) => {
     const s = performance.now();
-    const r = await analyzeMigration(migration, snap, { connectionId: 'bench' });
+    const r = await analyzeMigration(migration, snap, { connectionId: 'bench', sandbox: { engine: ENGINE } });
     return { ms: performance.now() - s, sandboxMs: r.sandbox_result.duration_ms, passed: r.sandbox_result.passed, error: r.sandbox_result.migration_error };
   };
   if (SANDBOX_RUNS > 0) await sandboxRun(snapshot); // BENCH_SANDBOX_RUNS=0 skips the sandbox figures
@@ -106,7 +108,7 @@ async function main() {
   rmSync(dir, { recursive: true, force: true });
 
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-  console.log(`corpus: ${files.length} files, ${statements} statements, 200-table snapshot`);
+  console.log(`corpus: ${files.length} files, ${statements} statements, 200-table snapshot; sandbox engine ${ENGINE}`);
   const range = (xs: number[]) => `${fmt(Math.min(...xs))}-${fmt(Math.max(...xs))} ms`;
   console.log(`dbops analyzer (no sandbox), median of ${PASSES} passes: ${fmt(oursMs)} ms (${range(ourPasses)}), ${fmt((statements / oursMs) * 1000)} statements/s, ${warnings} warnings`);
   console.log(`squawk-cli (one process per pass), median of ${PASSES}: ${fmt(squawkMs)} ms (${range(squawkPasses)}), ${fmt((statements / squawkMs) * 1000)} statements/s, ${squawkFindings} findings`);

@@ -3,23 +3,29 @@ import { type ConnectedRuntime, startConnectedRuntime } from '../support/connect
 
 // A deadline short enough for a test, long enough for a thread to start and clone under load.
 const DEADLINE_MS = 12_000;
-let env: ConnectedRuntime;
-let otherKey: string;
 
-beforeAll(async () => {
-  env = await startConnectedRuntime({
-    prefix: 'isolation',
-    user: 'loop-author',
-    setupSql: 'CREATE TABLE accounts (id int PRIMARY KEY, name text NOT NULL)',
-    env: { DBOPS_SANDBOX_DEADLINE_MS: String(DEADLINE_MS) },
-  });
-  otherKey = await env.t.apiKey('bystander');
-}, 120_000);
-afterAll(() => env?.close());
+// Both engines: PGlite on sandbox threads, and a private PostgreSQL server of the target's
+// version (another process, statement_timeout and the hard deadline).
+describe.each([
+  ['PGlite on sandbox threads', 'pglite'],
+  ['an embedded PostgreSQL server', 'embedded'],
+])('one analysis cannot stop the service (%s)', { timeout: 120_000 }, (_engine, engine) => {
+  let env: ConnectedRuntime;
+  let otherKey: string;
 
-const analyze = (sql: string) => env.t.request('POST', `/connections/${env.connectionId}/migrations/analyze`, { apiKey: env.apiKey, body: { sql } });
+  beforeAll(async () => {
+    env = await startConnectedRuntime({
+      prefix: 'isolation',
+      user: 'loop-author',
+      setupSql: 'CREATE TABLE accounts (id int PRIMARY KEY, name text NOT NULL)',
+      env: { DBOPS_SANDBOX_DEADLINE_MS: String(DEADLINE_MS), DBOPS_SANDBOX_ENGINE: engine },
+    });
+    otherKey = await env.t.apiKey('bystander');
+  }, 120_000);
+  afterAll(() => env?.close());
 
-describe('one analysis cannot stop the service', { timeout: 120_000 }, () => {
+  const analyze = (sql: string) => env.t.request('POST', `/connections/${env.connectionId}/migrations/analyze`, { apiKey: env.apiKey, body: { sql } });
+
   it.each([
     ['an endless DO loop', 'DO $$ BEGIN LOOP END LOOP; END $$'],
     ['a runaway recursive query', 'CREATE TABLE runaway AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) AS n FROM r'],
@@ -46,12 +52,20 @@ describe('one analysis cannot stop the service', { timeout: 120_000 }, () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body.approval_token ?? null).toBeNull();
     expect(res.body.sandbox_result.passed).toBe(false);
-    expect(res.body.sandbox_result.validation_results).toContainEqual(expect.objectContaining({ check: 'deadline', passed: false }));
-    expect(res.body.sandbox_result.migration_error).toMatch(/did not finish within 12 s and was stopped/);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(DEADLINE_MS - 100);
+    if (engine === 'pglite') {
+      expect(res.body.sandbox_result.validation_results).toContainEqual(expect.objectContaining({ check: 'deadline', passed: false }));
+      expect(res.body.sandbox_result.migration_error).toMatch(/did not finish within 12 s and was stopped/);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(DEADLINE_MS - 100);
+    } else {
+      // The server cancels the statement when the 10 s apply budget runs out (statement_timeout),
+      // before the 12 s hard deadline; either way the run ends, without a token.
+      expect(res.body.sandbox_result.migration_error).toMatch(/sandbox timeout: exceeded 10000 ms in statement 0|did not finish within 12 s/);
+      expect(Date.now() - started).toBeLessThan(DEADLINE_MS + 15_000);
+      expect(res.body.sandbox_result.validation_results).toContainEqual({ check: 'engine', passed: true, detail: expect.stringMatching(/^PostgreSQL 17\./) });
+    }
   });
 
-  it('runs the next analysis normally on a fresh thread', async () => {
+  it('runs the next analysis normally (a fresh thread, or the same server)', async () => {
     const res = await analyze('ALTER TABLE accounts ADD COLUMN email text');
     expect(res.status, res.text).toBe(200);
     expect(res.body.sandbox_result.passed, JSON.stringify(res.body.sandbox_result)).toBe(true);

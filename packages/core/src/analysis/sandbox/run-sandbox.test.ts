@@ -38,6 +38,18 @@ describe('runSandbox (PGlite)', () => {
     ]);
   }, 120_000);
 
+  it('follows a table renamed after its column was (what earlier statements expect moves with it)', async () => {
+    const r = await sandbox('ALTER TABLE products RENAME sku TO code; ALTER TABLE products RENAME TO items; ALTER TABLE shipments ADD COLUMN note text; DROP TABLE shipments');
+    expect(r.migration_error).toBeNull();
+    expect(r.passed).toBe(true);
+    expect(r.validation_results.filter((v) => v.check.startsWith('object_')).map((v) => v.detail)).toEqual([
+      'column public.items.code exists after statement 0 (RENAME_COLUMN)',
+      'column public.items.sku is gone after statement 0 (RENAME_COLUMN)',
+      'public.items exists after statement 1 (RENAME_TABLE)',
+      'public.shipments is gone after statement 3 (DROP_TABLE)',
+    ]);
+  }, 120_000);
+
   it('fails on a NOT NULL column without default on a populated table', async () => {
     const r = await sandbox('ALTER TABLE products ADD COLUMN weight int NOT NULL');
     expect(r.passed).toBe(false);

@@ -15,7 +15,13 @@ export function expectedObjects(parsed: readonly ParsedStatement[], facts: reado
     const why = `statement ${p.index} (${f.statement_type})`;
     if (kind === 'CreateStmt' || kind === 'ViewStmt' || kind === 'CreateTableAsStmt') out.push({ relation: f.table, exists: true, why });
     if (kind === 'IndexStmt' && b.idxname) out.push({ relation: `${b.relation?.schemaname ?? 'public'}.${b.idxname}`, exists: true, why });
-    if (f.statement_type === 'DROP_TABLE') for (const l of f.locks) out.push({ relation: l.table, exists: false, why });
+    if (f.statement_type === 'DROP_TABLE') {
+      for (const l of f.locks) {
+        // Columns of a table dropped later are gone with it: no longer expected.
+        for (let k = out.length - 1; k >= 0; k--) if (out[k]!.relation === l.table && out[k]!.column) out.splice(k, 1);
+        out.push({ relation: l.table, exists: false, why });
+      }
+    }
     if (kind === 'AlterTableStmt') {
       for (const c of f.subcommands) {
         if (c.subtype === 'AT_AddColumn') out.push({ relation: f.table, column: String(c.def?.ColumnDef?.colname), exists: true, why });
@@ -26,7 +32,13 @@ export function expectedObjects(parsed: readonly ParsedStatement[], facts: reado
       out.push({ relation: rangeVarName(b.relation), column: String(b.newname), exists: true, why });
       out.push({ relation: rangeVarName(b.relation), column: String(b.subname), exists: false, why });
     }
-    if (kind === 'RenameStmt' && b.renameType === 'OBJECT_TABLE') out.push({ relation: `${rangeVarName(b.relation).split('.')[0]}.${b.newname}`, exists: true, why });
+    if (kind === 'RenameStmt' && b.renameType === 'OBJECT_TABLE') {
+      const from = rangeVarName(b.relation);
+      const to = `${from.split('.')[0]}.${b.newname}`;
+      // What earlier statements expect of the table, they now expect under its new name.
+      for (const e of out) if (e.relation === from) e.relation = to;
+      out.push({ relation: to, exists: true, why });
+    }
     if (kind === 'DropStmt' && b.removeType === 'OBJECT_INDEX') {
       const o = ((b.objects ?? []) as { List?: { items: unknown[] } }[])[0];
       const parts = names(o?.List?.items as never);
@@ -59,6 +71,20 @@ async function objectsPresent(db: SandboxSession, objects: readonly { relation: 
   return out;
 }
 
+/** Tables renamed by the migration: original `schema.name` -> final `schema.name` (renames chained). */
+function tableRenames(parsed: readonly ParsedStatement[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of parsed) {
+    const b = nodeBody(p.stmt);
+    if (nodeKind(p.stmt) !== 'RenameStmt' || b.renameType !== 'OBJECT_TABLE') continue;
+    const from = rangeVarName(b.relation);
+    const to = `${from.split('.')[0]}.${b.newname}`;
+    for (const [k, v] of out) if (v === from) out.set(k, to);
+    if (![...out.values()].includes(to)) out.set(from, to);
+  }
+  return out;
+}
+
 /** Checks run in the sandbox after the migration applied. */
 export async function runValidations(
   db: SandboxSession,
@@ -77,12 +103,15 @@ export async function runValidations(
   });
   const kept = [...countsBefore].filter(([t]) => !dataChanged.has(t));
   if (kept.length) {
-    const after = await rowCounts(db, kept.map(([t]) => t));
-    const changed = kept.filter(([t, n]) => after.get(t) !== n);
+    // A table the migration renamed is counted under its new name.
+    const renamed = tableRenames(parsed);
+    const now = (t: string): string => renamed.get(t) ?? t;
+    const after = await rowCounts(db, kept.map(([t]) => now(t)));
+    const changed = kept.filter(([t, n]) => after.get(now(t)) !== n);
     results.push({
       check: 'row_counts_kept',
       passed: changed.length === 0,
-      detail: changed.length ? `row counts changed unexpectedly: ${changed.map(([t, n]) => `${t} ${n} -> ${after.get(t) ?? 'missing'}`).join(', ')}` : `${kept.length} table(s) the migration does not delete from kept their synthetic rows`,
+      detail: changed.length ? `row counts changed unexpectedly: ${changed.map(([t, n]) => `${t} ${n} -> ${after.get(now(t)) ?? 'missing'}`).join(', ')}` : `${kept.length} table(s) the migration does not delete from kept their synthetic rows`,
     });
   }
   const invalid = (await db.query<{ name: string }>(`SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE NOT i.indisvalid`)).rows;

@@ -63,6 +63,16 @@ describe.skipIf(!pg15)('the sandbox on a private PostgreSQL of the target versio
     expect(r.validation_results.find((v) => v.check === 'schema_cloned')).toMatchObject({ passed: true });
   }, 120_000);
 
+  it("disables and enables all triggers as the target's owner may (a superuser statement, run as the builder)", async () => {
+    const r = await sandbox("ALTER TABLE post DISABLE TRIGGER ALL; UPDATE post SET title = 'y' WHERE id = 1; ALTER TABLE post ENABLE TRIGGER ALL");
+    expect(r.migration_error).toBeNull();
+    expect(r.passed).toBe(true);
+    // Other superuser-only statements stay refused: the migration runs without superuser.
+    const denied = await sandbox("COPY person TO PROGRAM 'id'");
+    expect(denied.passed).toBe(false);
+    expect(denied.migration_error).toMatch(/permission denied|must be superuser|pg_execute_server_program/);
+  }, 120_000);
+
   it('refuses what PostgreSQL 15 rejects though PostgreSQL 17 accepts it', async () => {
     const migration = 'CREATE TABLE person_copy AS SELECT * FROM (SELECT id, handle FROM person)';
     const r = await sandbox(migration);

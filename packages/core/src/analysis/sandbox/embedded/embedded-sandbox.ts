@@ -38,6 +38,10 @@ interface WarmServer {
   running: number;
   /** Clone templates by cache key, in use order (oldest first). */
   templates: Map<string, Promise<{ db: string; state: CloneState }>>;
+  /** Run databases already copied from a template (by template name), made while the server was idle. */
+  spares: Map<string, Promise<string | undefined>>;
+  /** Drops and copies under way in the background. */
+  background: Set<Promise<unknown>>;
 }
 
 const servers = new Map<string, WarmServer>();
@@ -47,7 +51,7 @@ function warmServer(bin: PgBinaries, dir: string | undefined): WarmServer {
   let w = servers.get(key);
   if (!w) {
     const server = startEmbeddedServer(bin, dir);
-    w = { server, running: 0, templates: new Map() };
+    w = { server, running: 0, templates: new Map(), spares: new Map(), background: new Set() };
     servers.set(key, w);
     server.catch(() => servers.delete(key)); // a failed start is tried again by the next analysis
   }
@@ -122,9 +126,47 @@ async function cloneTemplate(w: WarmServer, server: EmbeddedServer, snapshot: Sc
   while (w.templates.size > MAX_TEMPLATES) {
     const [oldKey, old] = w.templates.entries().next().value as [string, Promise<{ db: string }>];
     w.templates.delete(oldKey);
-    void old.then((t) => adminQuery(server, `DROP DATABASE IF EXISTS ${quoteIdent(t.db)}`)).catch(() => undefined);
+    void old
+      .then(async (t) => {
+        const spare = await w.spares.get(t.db);
+        w.spares.delete(t.db);
+        if (spare) await adminQuery(server, `DROP DATABASE IF EXISTS ${quoteIdent(spare)}`);
+        await adminQuery(server, `DROP DATABASE IF EXISTS ${quoteIdent(t.db)}`);
+      })
+      .catch(() => undefined);
   }
   return building;
+}
+
+const inBackground = (w: WarmServer, work: Promise<unknown>): void => {
+  const p = work.catch(() => undefined);
+  w.background.add(p);
+  void p.finally(() => w.background.delete(p));
+};
+
+const newRunName = (): string => `dbops_run_${randomBytes(8).toString('hex')}`;
+
+/** A run database copied from `template`: the spare made earlier when there is one, else a new copy. */
+async function takeRunDatabase(w: WarmServer, server: EmbeddedServer, template: string): Promise<string> {
+  const spare = w.spares.get(template);
+  w.spares.delete(template);
+  const ready = await spare?.catch(() => undefined);
+  if (ready) return ready;
+  const name = newRunName();
+  await adminQuery(server, `CREATE DATABASE ${quoteIdent(name)} OWNER dbops_sandbox TEMPLATE ${quoteIdent(template)}`);
+  return name;
+}
+
+/** Copies the next run's database while nothing waits for it (one spare per template). */
+function prepareSpare(w: WarmServer, server: EmbeddedServer, template: string): void {
+  if (w.spares.has(template)) return;
+  const name = newRunName();
+  const made = adminQuery(server, `CREATE DATABASE ${quoteIdent(name)} OWNER dbops_sandbox TEMPLATE ${quoteIdent(template)}`).then(
+    () => name,
+    () => undefined,
+  );
+  w.spares.set(template, made);
+  inBackground(w, made);
 }
 
 /** The text PGlite's thread path gives at its hard deadline, so both engines read alike. */
@@ -164,10 +206,14 @@ export async function runEmbeddedSandbox(
   const w = warmServer(bin, options.pgDir);
   w.running++;
   let server: EmbeddedServer | undefined;
-  const runDb = `dbops_run_${randomBytes(8).toString('hex')}`;
-  let created = false;
+  let runDb: string | undefined;
+  let templateDb: string | undefined;
+  let inTransaction = false;
+  let superuser: SandboxSession | undefined;
   const dropRun = async (): Promise<void> => {
-    if (server && created) await adminQuery(server, `DROP DATABASE IF EXISTS ${quoteIdent(runDb)} WITH (FORCE)`).catch(() => undefined);
+    const name = runDb;
+    runDb = undefined;
+    if (server && name) await adminQuery(server, `DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`).catch(() => undefined);
   };
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<'deadline'>((resolve) => {
@@ -178,17 +224,33 @@ export async function runEmbeddedSandbox(
       async open() {
         server = await w.server;
         const template = await cloneTemplate(w, server, snapshot, options.rowsPerTable ?? 3);
-        await adminQuery(server, `CREATE DATABASE ${quoteIdent(runDb)} OWNER dbops_sandbox TEMPLATE ${quoteIdent(template.db)}`);
-        created = true;
+        templateDb = template.db;
+        runDb = await takeRunDatabase(w, server, template.db);
         const session = pgSession(await connect(server.sandboxUrl(runDb), SETUP_STATEMENT_TIMEOUT_MS));
         return { session, state: template.state };
       },
       skips: (f) => EMBEDDED_SKIPPED.has(f.statement_type),
-      runStatement: (session: SandboxSession, sql, remainingMs, _p, f) => (ROLE_SQL.test(sql) && !f.statement_type.startsWith('CREATE_TABLE') ? Promise.resolve() : runTimedStatement(session, sql, remainingMs)),
+      async runStatement(session: SandboxSession, sql, remainingMs, _p, f) {
+        if (f.statement_type === 'BEGIN' || f.statement_type === 'START') inTransaction = true;
+        if (f.statement_type === 'COMMIT' || f.statement_type === 'ROLLBACK') inTransaction = false;
+        if (ROLE_SQL.test(sql) && !f.statement_type.startsWith('CREATE_TABLE')) return;
+        // Disabling or enabling all triggers (foreign keys' system triggers too) needs a
+        // superuser, as the migration's owner usually is on the target. The statement has no
+        // expression to abuse, so it alone runs as the builder, on the run's database; inside a
+        // BEGIN block it would wait on the migration's own locks, so there it runs as is.
+        if (!inTransaction && f.subcommands.length > 0 && f.subcommands.every((c) => c.subtype === 'AT_DisableTrigAll' || c.subtype === 'AT_EnableTrigAll')) {
+          superuser ??= pgSession(await connect(server!.builderUrl(runDb!), SETUP_STATEMENT_TIMEOUT_MS));
+          return runTimedStatement(superuser, sql, remainingMs);
+        }
+        return runTimedStatement(session, sql, remainingMs);
+      },
       afterMigration: (session) => session.exec('RESET statement_timeout'),
       async dispose(session) {
         await session?.close().catch(() => undefined);
-        await dropRun();
+        await superuser?.close().catch(() => undefined);
+        // Off the answer's path: the drop, and the copy the next run of this schema will take.
+        inBackground(w, dropRun());
+        if (server && templateDb) prepareSpare(w, server, templateDb);
       },
     },
     parsed,

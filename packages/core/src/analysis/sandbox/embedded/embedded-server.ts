@@ -1,7 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
-import { chmod, chown, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -66,9 +66,20 @@ const chownTree = async (dir: string, as: RunAs): Promise<void> => {
   await execFileAsync('chown', ['-R', `${as.uid}:${as.gid}`, dir]);
 };
 
+/**
+ * Runs the server under a small shell watchdog: it stops the server (fast shutdown) when asked
+ * with SIGTERM or SIGINT, and also when this process is gone, however it ended (a killed test
+ * worker or bench fires no exit handler), so no server outlives the service that started it.
+ */
+const WATCHDOG = `"$@" & pg=$!
+stop() { kill -INT "$pg" 2>/dev/null; wait "$pg"; exit 0; }
+trap stop TERM INT
+while [ -d "/proc/$OWNER" ] && kill -0 "$pg" 2>/dev/null; do sleep 1 & wait $!; done
+stop`;
+
 function startPostgres(bin: PgBinaries, dataDir: string, socketDir: string, port: number, as: RunAs): ChildProcess {
   const args = ['-D', dataDir, '-p', String(port), '-k', socketDir, ...SERVER_FLAGS.flatMap(([k, v]) => ['-c', `${k}=${v}`])];
-  const child = spawn(path.join(bin.bin, 'postgres'), args, { stdio: 'ignore', ...as, detached: false, env: CHILD_ENV });
+  const child = spawn('/bin/sh', ['-c', WATCHDOG, 'dbops-sandbox-pg', path.join(bin.bin, 'postgres'), ...args], { stdio: 'ignore', ...as, detached: false, env: { ...CHILD_ENV, OWNER: String(process.pid) } });
   child.unref();
   return child;
 }
@@ -98,8 +109,8 @@ const stopChild = (child: ChildProcess): Promise<void> =>
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
     child.ref(); // wait for it even when nothing else keeps the process alive
-    child.kill('SIGINT'); // fast shutdown
-    setTimeout(() => child.kill('SIGQUIT'), 5_000).unref();
+    child.kill('SIGTERM'); // the watchdog asks the server for a fast shutdown
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
   });
 
 const url = (role: string, password: string, port: number, database: string): string => `postgresql://${role}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}?sslmode=disable`;
@@ -156,6 +167,23 @@ async function preparedDirectory(bin: PgBinaries, env: string | undefined): Prom
   }
 }
 
+/**
+ * Removes the run directories of processes that no longer exist (their servers stopped with
+ * them, through the watchdog): a killed process leaves its copy of the data directory behind.
+ */
+async function sweepOrphans(base: string): Promise<void> {
+  const names = await readdir(base).catch(() => [] as string[]);
+  for (const name of names) {
+    const owner = /^run-(\d+)-/.exec(name)?.[1];
+    if (!owner || owner === String(process.pid) || existsSync(`/proc/${owner}`)) continue;
+    const pidFile = path.join(base, name, 'data', 'postmaster.pid');
+    // A server still running there (stopped only moments ago, or started before the watchdog): leave it.
+    const pid = existsSync(pidFile) ? Number((await readFile(pidFile, 'utf8').catch(() => '')).split('\n')[0]) : 0;
+    if (pid && existsSync(`/proc/${pid}`)) continue;
+    await rm(path.join(base, name), { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
 /** Servers started by this process, stopped when it exits. */
 const live = new Set<{ child: ChildProcess; dir: string }>();
 let exitHooked = false;
@@ -164,7 +192,7 @@ const hookExit = (): void => {
   exitHooked = true;
   process.once('exit', () => {
     for (const s of live) {
-      s.child.kill('SIGQUIT');
+      s.child.kill('SIGTERM');
       rmSync(s.dir, { recursive: true, force: true });
     }
   });
@@ -177,6 +205,7 @@ const hookExit = (): void => {
  */
 export async function startEmbeddedServer(bin: PgBinaries, env?: string): Promise<EmbeddedServer> {
   const prepared = await preparedDirectory(bin, env);
+  await sweepOrphans(baseDir(env));
   const as = postgresOsUser();
   const runDir = path.join(baseDir(env), `run-${process.pid}-${randomBytes(4).toString('hex')}`);
   await mkdir(runDir, { mode: 0o700 });
