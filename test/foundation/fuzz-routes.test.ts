@@ -104,6 +104,16 @@ function bodies(rand: () => number): string[] {
   return out;
 }
 
+/** Multipart parts for upload routes: NUL in the name and the text, oversize and traversing names, planted secrets. */
+const MULTIPART_PARTS: Array<[string, string]> = [
+  ['a\u0000b.md', '# t\n'],
+  ['ok.md', 'text \u0000 with NUL'],
+  ['x'.repeat(5_000), 'hi'],
+  ['../../etc/passwd.md', 'hi'],
+  [`${SECRET_KEY}.md`, `password: ${PASSWORD}`],
+  ['bad.pdf', '%PDF-1.4\n\u0000garbage'],
+];
+
 const PARAM_VALUES = ['%zz', '%00', 'a%00b', '%E0%A4%A', '%2F..%2F', 'x'.repeat(4_000), 'ABCDEF00-0000-4000-8000-000000000000', '%ZZ%', '..', 'null'];
 
 const QUERIES = ['?%zz=1', '?a=%00', '?analyze=%zz', '?analyze=%00', '?analyze[]=1&analyze=true', `?x=${'y'.repeat(6_000)}`, `?token=${SECRET_JWT}&key=${SECRET_KEY}`, '?read_only=%E0%A4'];
@@ -226,6 +236,15 @@ describe('fuzz: every route answers malformed input with the spec forms and no s
       if (route.body !== 'none') {
         for (const body of route.form === 'jsonrpc' ? [...jsonBodies, ...mcpBodies(connectionId)] : jsonBodies) {
           await send(route, route.method, concretePath(route), headers, body);
+          sent++;
+        }
+      }
+      if (route.body === 'multipart') {
+        for (const [name, content] of MULTIPART_PARTS) {
+          const form = new FormData();
+          form.append('files', new Blob([content], { type: 'text/markdown' }), name);
+          const res = await fetch(`${new URL(t.baseUrl).origin}${concretePath(route)}`, { method: route.method, headers: credentials(route), body: form });
+          record(`${route.method} ${route.path} multipart ${JSON.stringify(name.slice(0, 30))}`, route, res.status, await res.text());
           sent++;
         }
       }

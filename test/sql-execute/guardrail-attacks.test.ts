@@ -58,6 +58,13 @@ const ATTACK_SETUP = `
   CREATE FUNCTION exfil() RETURNS int LANGUAGE plpgsql VOLATILE AS $$ BEGIN COPY (SELECT 1) TO PROGRAM 'touch FILE'; RETURN 1; END $$;
   CREATE FUNCTION dyn_insert() RETURNS int LANGUAGE plpgsql VOLATILE
     AS $$ BEGIN EXECUTE format('%s INTO audit DEFAULT VALUES', 'INS' || 'ERT'); RETURN 1; END $$;
+  CREATE FUNCTION plain_step(int, int) RETURNS int LANGUAGE sql IMMUTABLE AS $$ SELECT coalesce($1, 0) + $2 $$;
+  CREATE FUNCTION leak_final(int) RETURNS int LANGUAGE sql STABLE
+    AS $$ SELECT $1 + length(dblink_exec('URL', 'INSERT INTO audit DEFAULT VALUES')) $$;
+  CREATE AGGREGATE leaky_final(int) (sfunc = plain_step, stype = int, finalfunc = leak_final);
+  CREATE FUNCTION plant_final(int) RETURNS int LANGUAGE plpgsql STABLE
+    AS $$ BEGIN CREATE TABLE IF NOT EXISTS planted (a int); RETURN $1; END $$;
+  CREATE AGGREGATE planting_final(int) (sfunc = plain_step, stype = int, finalfunc = plant_final);
 `;
 
 const SETUP_TIMEOUT_MS = 180_000;
@@ -174,6 +181,27 @@ const ATTACKS: Array<[string, Level, string]> = [
   ["CREATE FUNCTION exfil2() RETURNS int LANGUAGE sql AS $$ COPY (SELECT 1) TO PROGRAM 'touch FILE'; SELECT 1 $$", 'permissive', 'other'],
   ["CREATE FUNCTION exfil3() RETURNS int LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'COPY (SELECT 1) TO PROGRAM ''touch FILE'''; RETURN 1; END $$", 'permissive', 'other'],
   ["CREATE FUNCTION exfil4() RETURNS int LANGUAGE plpgsql AS $$ BEGIN COPY (SELECT 1) TO PROGRAM 'touch FILE'; RETURN 1; END $$; SELECT exfil4()", 'permissive', 'other'],
+  // variants: other shapes of the same reach
+  ['SELECT leaky_final(id) FROM t', 'permissive', 'other'],
+  ['SELECT planting_final(id) FROM t', 'moderate', 'ddl'],
+  ["SELECT * FROM dblink('URL', 'INSERT INTO audit DEFAULT VALUES RETURNING 1') AS x(a int)", 'permissive', 'other'],
+  ["SELECT setval('s', 100)", 'permissive', 'other'],
+  ["SELECT set_config('default_transaction_read_only', 'off', false)", 'permissive', 'other'],
+  ["SELECT pg_notify('chan', 'x')", 'permissive', 'other'],
+  ["SELECT lo_import('/etc/hostname')", 'permissive', 'other'],
+  ["SELECT pg_read_file('/etc/hostname')", 'permissive', 'other'],
+  ['SELECT pg_advisory_xact_lock(1)', 'permissive', 'other'],
+  ["SELECT NULLIF(m, 'ok') FROM moods", 'permissive', 'other'],
+  ["SELECT m IS DISTINCT FROM 'ok' FROM moods", 'permissive', 'other'],
+  ['SELECT * FROM t WHERE id = (SELECT leaky(id) FROM t LIMIT 1)', 'permissive', 'other'],
+  ['WITH x AS (SELECT stable_writer() AS w) SELECT * FROM x', 'permissive', 'other'],
+  ['SELECT * FROM t, LATERAL (SELECT calm(PID)) z', 'permissive', 'other'],
+  ['VALUES (stable_writer())', 'permissive', 'other'],
+  ["SELECT g FROM generate_series(1, 2) g WHERE g = ANY (ARRAY[nextval('s')::int])", 'permissive', 'other'],
+  ['EXPLAIN ANALYZE SELECT stable_writer()', 'permissive', 'other'],
+  ["DO $$ BEGIN PERFORM dblink_exec('URL', 'INSERT INTO audit DEFAULT VALUES'); END $$", 'permissive', 'other'],
+  ['UPDATE "pg_catalog"."pg_class" SET relname = \'t_renamed\' WHERE relname = \'t\'', 'permissive', 'other'],
+  ["INSERT INTO pg_catalog.pg_description VALUES ('public.t'::regclass, 'pg_class'::regclass, 0, 'x')", 'permissive', 'other'],
 ];
 
 describe('POST /execute refuses what a statement really reaches (HTTP)', () => {
@@ -329,6 +357,15 @@ describe('the same attacks through MCP', () => {
 
   it.each(ATTACKS.filter(([, loosest]) => loosest === 'permissive'))('execute_sql at permissive: %s', async (statement) => {
     await expectMcpRefused(permissiveClient, 'execute_sql', { sql: sub(statement), guardrail: 'permissive' });
+  });
+
+  it.each(ATTACKS.filter(([, loosest]) => loosest === 'moderate'))('execute_sql at moderate: %s', async (statement) => {
+    await expectMcpRefused(permissiveClient, 'execute_sql', { sql: sub(statement), guardrail: 'moderate' });
+  });
+
+  it('an agent cannot choose its own caller through MCP: caller human is not a way around the guardrail', async () => {
+    await expectMcpRefused(strictClient, 'execute_sql', { sql: "UPDATE t SET v = 'x' WHERE id = 1", caller: 'human' });
+    await expectMcpRefused(permissiveClient, 'execute_sql', { sql: 'SELECT stable_writer()', caller: 'human', guardrail: 'permissive' });
   });
 
   it.each(["SELECT dblink_exec('URL', 'DELETE FROM t')", 'SELECT pg_terminate_backend(PID)', "SELECT lo_wrap('FILE')", 'SELECT * FROM seq_view'])(
