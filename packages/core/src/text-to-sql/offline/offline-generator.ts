@@ -448,7 +448,7 @@ function applyValueFilters(plan: Plan, words: readonly Word[], cms: readonly Col
     const col = [...cms].reverse().find((c) => c.end <= i && i - c.end <= 2 && (c.column.kind === 'text' || c.column.kind === 'other'));
     const tbl = [...tms].reverse().find((t) => (t.end <= i && i - t.end <= 2) || (t.start >= end && t.start - end <= 0));
     let target: { t: IndexedTable; c: IndexedColumn } | undefined;
-    let cost = 0;
+    let cost: number;
     if (col) {
       target = { t: col.table, c: col.column };
       cost = 0.1;
@@ -659,7 +659,7 @@ function buildTopN(
     plan.select.push(ref);
     plan.groupBy.push(ref);
     const measure = measureColumn(plan, words, mentions.columns.filter((c) => c !== groupColumn), text);
-    const counts = /(most|fewest|least|many|number of)/.test(text) && mentions.tables.some((t) => /^(most|fewest|least|many)$/.test(words[t.start - 1]?.lower ?? ''));
+    const counts = /\b(most|fewest|least|many|number of)\b/.test(text) && mentions.tables.some((t) => /^(most|fewest|least|many)$/.test(words[t.start - 1]?.lower ?? ''));
     if (measure && !counts && plan.join(measure.t)) {
       const fn = aggregate === 'avg' ? 'avg' : 'sum';
       plan.select.push(`${fn}(${columnRef(measure.t, measure.c)}) AS ${fn}_${measure.c.column.name}`);
