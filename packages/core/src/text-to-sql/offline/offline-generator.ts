@@ -49,6 +49,8 @@ class Plan {
   keepAllOf: IndexedTable | undefined;
   readonly notes: string[] = [];
   readonly warnings: string[] = [];
+  /** Columns tested for NULL from a negation ("not returned"): that negation is understood. */
+  readonly nullTested: string[] = [];
   /** What the plan had to guess, each with the confidence it costs (see generateOffline). */
   readonly doubts: Array<{ what: string; cost: number }> = [];
 
@@ -238,10 +240,8 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
   const unused = unusedMentions(plan, mentions.columns, sqlText);
   for (const m of unused) for (let i = m.start; i < m.end; i++) used.delete(i);
   const unplaced = words.filter((w) => w.kind === 'word' && !used.has(w.index) && !STOP_WORDS.has(w.lower) && !STOP_WORDS.has(w.stem) && w.lower.length > 2);
-  const nullWords = new Set(plan.notes.filter((n) => n.startsWith('NULL:')).map((n) => n.slice(5)));
   // A construct word that names a column ("the percentage column") is not the construct.
-  const unsupported = unsupportedConstructs(freeText).filter((u) => !(u === 'a negation over related rows' && nullWords.size > 0));
-  plan.notes.splice(0, plan.notes.length, ...plan.notes.filter((n) => !n.startsWith('NULL:')));
+  const unsupported = unsupportedConstructs(freeText).filter((u) => !(u === 'a negation over related rows' && plan.nullTested.length > 0));
   const doubts = plan.doubts.reduce((a, d) => a + d.cost, 0);
   let confidence = Math.max(0.1, Math.min(1, 1 - 0.12 * unplaced.length - (plan.warnings.length > 0 ? 0.15 : 0) - doubts));
   if (unsupported.length > 0) confidence = Math.min(confidence, 0.4);
@@ -350,7 +350,8 @@ function applyNullFilters(plan: Plan, words: readonly Word[], cms: readonly Colu
   for (const f of found) {
     if (f.words.some((i) => taken.has(i)) || !plan.join(f.table)) continue;
     plan.where.push(`${columnRef(f.table, f.column)} IS ${f.isNull ? '' : 'NOT '}NULL`);
-    plan.notes.push(`NULL:${f.column.column.name}`, `"${f.words.map((i) => words[i]?.text).join(' ')}" is read as ${f.table.table.name}.${f.column.column.name} IS ${f.isNull ? '' : 'NOT '}NULL.`);
+    plan.nullTested.push(f.column.column.name);
+    plan.notes.push(`"${f.words.map((i) => words[i]?.text).join(' ')}" is read as ${f.table.table.name}.${f.column.column.name} IS ${f.isNull ? '' : 'NOT '}NULL.`);
     for (const i of f.words) {
       taken.add(i);
       used.add(i);
