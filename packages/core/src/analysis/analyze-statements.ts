@@ -10,7 +10,7 @@ import { statementLocation } from './statement-location';
 import type { SchemaIndex } from './schema-index';
 import { type StatementFacts, statementFacts } from './statement-facts';
 import type { Finding, ImpactChain, NonTransactionalStatement, StatementReport } from './types';
-import { rollbackStep } from '../rollback/inverse-statement';
+import { rollbackStep } from './rollback/inverse-statement';
 
 /** Thresholds of the live-schema "large table" rule. */
 export interface LintSettings {
