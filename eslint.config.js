@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '.sst/**', 'packages/web/src/sst-env.d.ts'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'packages/cli/.test-dist-*/**', '.sst/**', 'packages/web/src/sst-env.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

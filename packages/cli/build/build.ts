@@ -21,7 +21,7 @@ export async function buildCli(outdir = `${root}dist`): Promise<string> {
     platform: 'node',
     target: 'node20',
     external: ['libpg-query'],
-    define: { DBOPS_CLI_VERSION: JSON.stringify(version) },
+    define: { __DBOPS_CLI_VERSION__: JSON.stringify(version) },
     // Bundled CommonJS (picomatch) calls require(); give the ESM bundle one.
     banner: { js: "import { createRequire as __dbopsCreateRequire } from 'node:module'; const require = __dbopsCreateRequire(import.meta.url);" },
     legalComments: 'none',

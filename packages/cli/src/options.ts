@@ -8,6 +8,7 @@ export const OUTPUT_OPTIONS = {
   reporter: { type: 'string', short: 'r' },
   format: { type: 'string' },
   output: { type: 'string', short: 'o' },
+  'markdown-file': { type: 'string' },
   'fail-on': { type: 'string' },
   config: { type: 'string', short: 'c' },
   'dbops-config': { type: 'string' },

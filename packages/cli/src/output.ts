@@ -11,6 +11,8 @@ export interface OutputOptions {
   reporter: ReporterName;
   /** Write the report here instead of stdout (`--output`). */
   output?: string;
+  /** Also write the markdown report here (`--markdown-file`), e.g. for a pull-request comment. */
+  markdownFile?: string;
   color: boolean;
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -30,6 +32,13 @@ export function emit(input: ReportInput, failOn: FailOn, o: OutputOptions, extra
       throw new CliError(`cannot write ${o.output}: ${(error as Error).message}`);
     }
   } else o.stdout(text);
+  if (o.markdownFile) {
+    try {
+      writeFileSync(path.resolve(o.cwd, o.markdownFile), markdownReport(input));
+    } catch (error) {
+      throw new CliError(`cannot write ${o.markdownFile}: ${(error as Error).message}`);
+    }
+  }
   const summary = o.env.GITHUB_STEP_SUMMARY;
   if (o.env.GITHUB_ACTIONS === 'true' && summary) {
     try {

@@ -27,6 +27,7 @@ Options:
       --git-diff <ref>        only files changed against <ref>
   -r, --reporter <name>       tty, gcc, json, sarif, gitlab, github, markdown
   -o, --output <file>         write the report to a file
+      --markdown-file <file>  also write the markdown report (for a pull-request comment)
       --fail-on <severity>    error (default), warning, info, none; a failed sandbox run also fails
   -c, --config <file>         a .squawk.toml;  --dbops-config <file>: a dbops.toml
 
@@ -85,5 +86,5 @@ export async function analyzeCommand(argv: string[], ctx: RunContext): Promise<n
       analysis: { risk_score: report.risk_score, risk_category: report.risk_category, sandbox_passed: report.sandbox_result.passed, sandbox_error: report.sandbox_result.migration_error, token_path: tokenFile, notes },
     });
   }
-  return emit({ command: 'analyze', files: reports, version: VERSION, rules: ruleCatalog() }, failOn, { reporter, output: values.output, color: !values['no-color'] && ctx.isTty && !ctx.env.NO_COLOR, cwd: ctx.cwd, env: ctx.env, stdout: ctx.stdout }, failed && failOn !== 'none');
+  return emit({ command: 'analyze', files: reports, version: VERSION, rules: ruleCatalog() }, failOn, { reporter, output: values.output, markdownFile: values['markdown-file'], color: !values['no-color'] && ctx.isTty && !ctx.env.NO_COLOR, cwd: ctx.cwd, env: ctx.env, stdout: ctx.stdout }, failed && failOn !== 'none');
 }

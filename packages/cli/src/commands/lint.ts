@@ -26,6 +26,7 @@ Options:
   -r, --reporter <name>       tty, gcc, json, sarif, gitlab, github, markdown
                               (default: github under GITHUB_ACTIONS, else tty)
   -o, --output <file>         write the report to a file instead of stdout
+      --markdown-file <file>  also write the markdown report (for a pull-request comment)
       --fail-on <severity>    exit 1 on findings at or above: error (default), warning, info, none
   -e, --exclude <rules>       rules to leave out (comma-separated; squawk names accepted)
       --exclude-path <glob>   files to leave out (repeatable)
@@ -67,6 +68,7 @@ export async function lintCommand(argv: string[], ctx: RunContext): Promise<numb
   return emit({ command: 'lint', files: reports, version: VERSION, rules: ruleCatalog() }, failOn, {
     reporter,
     output: values.output,
+    markdownFile: values['markdown-file'],
     color: !values['no-color'] && ctx.isTty && !ctx.env.NO_COLOR,
     cwd: ctx.cwd,
     env: ctx.env,

@@ -15,3 +15,11 @@ describe('disallowed-unique-constraint', () => {
     expect(await lintStatements('ALTER TABLE products ADD CONSTRAINT products_sku_key UNIQUE USING INDEX products_sku_idx', shopSnapshot(), [disallowedUniqueConstraint])).toEqual([]);
   });
 });
+
+describe('disallowed-unique-constraint, inline', () => {
+  it('flags ADD COLUMN ... UNIQUE on an existing table', async () => {
+    const w = await lintStatements('ALTER TABLE customers ADD COLUMN handle text UNIQUE', shopSnapshot(), [disallowedUniqueConstraint]);
+    expect(w).toHaveLength(1);
+    expect(w[0]).toMatch(/^\[disallowed-unique-constraint\] /);
+  });
+});

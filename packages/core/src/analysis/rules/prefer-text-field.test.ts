@@ -15,3 +15,11 @@ describe('prefer-text-field', () => {
     expect(await lintStatements('CREATE TABLE t (name text)', shopSnapshot(), [preferTextField])).toEqual([]);
   });
 });
+
+describe('prefer-text-field on ALTER COLUMN TYPE', () => {
+  it('flags retyping a column to varchar(n)', async () => {
+    const w = await lintStatements('ALTER TABLE customers ALTER COLUMN name TYPE varchar(200)', shopSnapshot(), [preferTextField]);
+    expect(w).toEqual([expect.stringMatching(/^\[prefer-text-field\] Column name is varchar\(200\)/)]);
+    expect(await lintStatements('ALTER TABLE customers ALTER COLUMN name TYPE text', shopSnapshot(), [preferTextField])).toEqual([]);
+  });
+});
