@@ -1,11 +1,4 @@
-import { analyzeMigration } from '@dbops/core/analysis/analyze-migration';
-import { applyLiveChecksOnConnection } from '@dbops/core/analysis/live-checks';
-import { APPROVAL_KEY_SECRET, issueApprovalToken } from '@dbops/core/approval/approval-token';
-import { findRelevantDocumentChunks } from '@dbops/core/context/document-context';
-import { getConnection } from '@dbops/core/connections/connection-service';
-import { ensureSnapshot } from '@dbops/core/introspection/introspect-connection';
-import { sandboxCacheOptions } from '@dbops/core/sandbox/sandbox-cache';
-import { sandboxRunSettings, sandboxServerSettings } from '@dbops/core/sandbox/sandbox-server-settings';
+import { analyzeOnConnection } from '@dbops/core/analysis/analyze-on-connection';
 import { z } from 'zod';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { bare } from '../http/responses';
@@ -30,34 +23,7 @@ export const handler = defineHandler('migrations-analyze', {
   params: uuidParam('connection_id'),
   body,
   async handle({ body, params, auth, container }) {
-    const deps = domainDeps(container);
-    const connectionId = params.connection_id;
-    const snapshot = await ensureSnapshot(deps, auth.userId, connectionId);
-    const server = sandboxServerSettings(container.settings);
-    const run = { ...sandboxRunSettings(container.settings), cacheBounds: sandboxCacheOptions(container.settings.sandbox) };
-    const report = await analyzeMigration(body.sql, snapshot, {
-      connectionId,
-      // With a sandbox server, its address is checked against this connection's before use.
-      sandbox: server
-        ? {
-            ...run,
-            server: {
-              ...server,
-              analysedDatabase: async () => {
-                const c = await getConnection(deps, auth.userId, connectionId);
-                return { host: c.host, port: c.port, database: c.database_name };
-              },
-            },
-          }
-        : run,
-      findDocuments: ({ query, tableNames }) => findRelevantDocumentChunks(deps.store, deps.embedder, { userId: auth.userId, connectionId, query, tableNames, limit: 5 }),
-    });
-    // The data preflight and calibrated lock times on the target itself, before any token.
-    await applyLiveChecksOnConnection(deps, { userId: auth.userId, connectionId, sql: body.sql, snapshot, report });
-    if (report.sandbox_result.passed) {
-      const secret = await deps.secrets.getOrCreateRandom(APPROVAL_KEY_SECRET);
-      report.approval_token = issueApprovalToken({ userId: auth.userId, connectionId, sql: body.sql }, { secret, now: container.clock.now() }).token;
-    }
+    const report = await analyzeOnConnection(domainDeps(container), { userId: auth.userId, connectionId: params.connection_id, sql: body.sql });
     return bare(report);
   },
 });
