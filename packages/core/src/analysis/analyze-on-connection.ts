@@ -53,7 +53,11 @@ export async function analyzeOnConnection(deps: AnalyzeOnConnectionDeps, input: 
   });
   // The data preflight and calibrated lock times on the target itself: a statement that would
   // fail on the live rows, or a check that could not finish, leaves the report without a token.
-  await applyLiveChecksOnConnection(deps, { userId, connectionId, sql, snapshot, report });
+  await applyLiveChecksOnConnection(
+    deps,
+    { userId, connectionId, sql, snapshot, report },
+    { sandboxWithoutRows: async () => (await analyzeMigration(sql, snapshot, { connectionId, sandbox: { ...sandbox, rowsPerTable: 0 } })).sandbox_result },
+  );
   if (report.sandbox_result.passed) {
     const secret = await approvalSigningKey(deps.secrets);
     report.approval_token = issueApprovalToken({ userId, connectionId, sql }, { secret, now: deps.clock.now() }).token;
