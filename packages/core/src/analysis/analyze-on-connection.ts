@@ -4,9 +4,9 @@ import { getConnection } from '../connections/connection-service';
 import { ensureSnapshot, type IntrospectionDeps } from '../introspection/introspect-connection';
 import type { SecretStore } from '../secrets/secret-store';
 import { analyzeMigration } from './analyze-migration';
-import { applyLiveChecksOnConnection } from './live-checks';
 import { approvalSigningKey } from './approval/approval-key';
 import { issueApprovalToken } from './approval/approval-token';
+import { applyLiveChecksOnConnection } from './live-checks';
 import type { SandboxOptions } from './sandbox/run-sandbox';
 import { sandboxCacheOptions } from './sandbox/sandbox-cache';
 import { sandboxRunSettings, sandboxServerSettings } from './sandbox/sandbox-server-settings';
@@ -19,7 +19,8 @@ export type AnalyzeOnConnectionDeps = IntrospectionDeps & { embedder: Embedder; 
  * `POST /connections/{id}/migrations/analyze` in one call: the connection's current snapshot
  * (introspecting first when it has none or an outdated one), the analysis with its sandbox
  * (the configured sandbox server checked against this very connection), the connection's
- * business documents for the narrative, and the approval token when the sandbox passed.
+ * business documents for the narrative, the read-only preflight and lock timing on the target
+ * (`live-checks.ts`), and the approval token when the sandbox and the preflight passed.
  */
 export async function analyzeOnConnection(deps: AnalyzeOnConnectionDeps, input: { userId: string; connectionId: string; sql: string }): Promise<AnalysisReport> {
   const { userId, connectionId, sql } = input;
@@ -50,8 +51,13 @@ export async function analyzeOnConnection(deps: AnalyzeOnConnectionDeps, input: 
     sandbox,
     findDocuments: ({ query, tableNames }) => findRelevantDocumentChunks(deps.store, deps.embedder, { userId, connectionId, query, tableNames, limit: 5 }),
   });
-  // The data preflight and calibrated lock times on the target itself, before any token.
-  await applyLiveChecksOnConnection(deps, { userId, connectionId, sql, snapshot, report });
+  // The data preflight and calibrated lock times on the target itself: a statement that would
+  // fail on the live rows, or a check that could not finish, leaves the report without a token.
+  await applyLiveChecksOnConnection(
+    deps,
+    { userId, connectionId, sql, snapshot, report },
+    { sandboxWithoutRows: async () => (await analyzeMigration(sql, snapshot, { connectionId, sandbox: { ...sandbox, rowsPerTable: 0 } })).sandbox_result },
+  );
   if (report.sandbox_result.passed) {
     const secret = await approvalSigningKey(deps.secrets);
     report.approval_token = issueApprovalToken({ userId, connectionId, sql }, { secret, now: deps.clock.now() }).token;

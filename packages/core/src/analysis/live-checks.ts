@@ -11,11 +11,16 @@ import { parseStatements } from './parse-statements';
 import type { PreflightClient, PreflightLimits } from './preflight/preflight-session';
 import { type PreflightReport, preflightValidations, runPreflight } from './preflight/run-preflight';
 import { buildSchemaIndex } from './schema-index';
-import type { AnalysisReport } from './types';
+import type { AnalysisReport, SandboxResult } from './types';
 
 export interface LiveCheckOptions {
   /** Limits of the data preflight (sampling threshold, timeouts, budget). */
   preflight?: Partial<PreflightLimits>;
+  /**
+   * The sandbox again on an empty clone (no synthetic rows): used when the synthetic rows made a
+   * statement fail whose data question the preflight answered on every live row.
+   */
+  sandboxWithoutRows?: () => Promise<SandboxResult>;
   /** Skip the calibrated lock timing and queue check (default: run them). */
   lockTiming?: boolean;
 }
@@ -42,6 +47,7 @@ export async function applyLiveChecks(sql: string, snapshot: SchemaSnapshot, rep
   const parsed = await parseStatements(sql);
   const facts = analyzeStatements(parsed, buildSchemaIndex(snapshot)).map((i) => i.facts);
   const preflight = await runPreflight({ parsed, facts, client, ...(options.preflight ? { limits: options.preflight } : {}) });
+  if (preflight.passed && options.sandboxWithoutRows) await overruleSyntheticRows(report, preflight, options.sandboxWithoutRows);
   const sandbox = report.sandbox_result;
   sandbox.validation_results.push(...preflightValidations(preflight));
   if (!preflight.passed) {
@@ -66,6 +72,35 @@ export async function applyLiveChecks(sql: string, snapshot: SchemaSnapshot, rep
     }
   }
   return { preflight, probeMs };
+}
+
+/** PostgreSQL's messages for errors caused by the rows, not by the schema or the SQL. */
+const DATA_ERROR = /violates (foreign key|check|not-null|unique|exclusion) constraint|is violated by some row|would be violated by some row|contains null values|could not create unique index|invalid input syntax for type|out of range|value too long for type|numeric field overflow|division by zero/;
+
+/**
+ * The sandbox's rows are invented, so a data error there (a CHECK or foreign key its synthetic
+ * values break) says nothing about production. When the sandbox stopped on such an error at a
+ * statement whose data question the preflight answered on every live row (passed, not
+ * sampled), the data question is settled by the preflight, and the schema questions are asked
+ * again by a sandbox run on an empty clone; its result replaces the synthetic one, with a
+ * `synthetic_rows_overruled` entry saying so.
+ */
+async function overruleSyntheticRows(report: AnalysisReport, preflight: PreflightReport, sandboxWithoutRows: () => Promise<SandboxResult>): Promise<void> {
+  const first = report.sandbox_result;
+  const m = /^Statement (\d+) \([^)]*\) failed: (.*)$/s.exec(first.migration_error ?? '');
+  if (first.passed || !m || !DATA_ERROR.test(m[2]!)) return;
+  const index = Number(m[1]);
+  const answered = preflight.findings.filter((f) => f.statement_index === index);
+  if (!answered.length || answered.some((f) => f.status !== 'passed' || f.sampled)) return;
+  const empty = await sandboxWithoutRows();
+  empty.validation_results.unshift({
+    check: 'synthetic_rows_overruled',
+    passed: true,
+    detail: `With synthetic rows, statement ${index} failed (${m[2]}); the preflight checked that statement on every live row and found no violation, so the sandbox was run again on an empty clone for the schema questions`,
+  });
+  empty.duration_ms += first.duration_ms;
+  report.sandbox_result = empty;
+  report.warnings = report.warnings.filter((w) => w !== `Sandbox: ${first.migration_error}`);
 }
 
 /**
