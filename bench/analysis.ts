@@ -9,8 +9,8 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { analyzeMigration } from '../packages/core/src/analysis/analyze-migration';
 import { parseStatements } from '../packages/core/src/analysis/parse-statements';
-import { sharedSandboxCache } from '../packages/core/src/sandbox/sandbox-cache';
-import { closeSandboxSpare } from '../packages/core/src/sandbox/sandbox-pool';
+import { sharedSandboxCache } from '../packages/core/src/analysis/sandbox/sandbox-cache';
+import { closeSandboxSpare } from '../packages/core/src/analysis/sandbox/sandbox-pool';
 import { generateSchema, writeCorpus } from './migration-corpus/generate';
 
 const FILES = Number(process.env.BENCH_FILES ?? 320);

@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { APPROVAL_KEY_SECRET, issueApprovalToken } from '../packages/core/src/approval/approval-token';
+import { approvalSigningKey } from '../packages/core/src/analysis/approval/approval-key';
+import { issueApprovalToken } from '../packages/core/src/analysis/approval/approval-token';
 import { domainDeps } from '../packages/functions/src/runtime/domain-deps';
 import { startLocalRuntime } from '../packages/local/src/runtime';
 import { startTargetServer } from '../test/support/target-server';
@@ -57,7 +58,7 @@ const conn = await call('POST', '/connections', auth, { name: 'bench', db_type: 
 if (conn.status !== 201) throw new Error(`registration failed: ${JSON.stringify(conn.body)}`);
 const connectionId = conn.body.data.id as string;
 const userId = (await runtime.container.store.query<{ user_id: string }>('SELECT user_id FROM connections WHERE id = $1', [connectionId])).rows[0]!.user_id;
-const secret = await domainDeps(runtime.container).secrets.getOrCreateRandom(APPROVAL_KEY_SECRET);
+const secret = await approvalSigningKey(domainDeps(runtime.container).secrets);
 
 const accept: number[] = [];
 const endToEnd: number[] = [];

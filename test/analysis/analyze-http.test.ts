@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sqlDigest } from '@dbops/core/approval/approval-token';
+import { sqlDigest } from '@dbops/core/analysis/approval/approval-token';
 import type { AnalysisReport } from '@dbops/core/analysis/types';
 import { registerConnection } from '../support/connections';
 import { createScratchDatabase, sql } from '../support/scratch-database';

@@ -1,4 +1,5 @@
-import { APPROVAL_KEY_SECRET, issueApprovalToken } from '@dbops/core/approval/approval-token';
+import { approvalSigningKey } from '@dbops/core/analysis/approval/approval-key';
+import { issueApprovalToken } from '@dbops/core/analysis/approval/approval-token';
 import { domainDeps } from '@dbops/functions/runtime/domain-deps';
 import type { TestRuntime } from './test-runtime';
 
@@ -19,7 +20,7 @@ export async function issueToken(
   sql: string,
   options: { userId?: string; now?: Date; secret?: string } = {},
 ): Promise<string> {
-  const secret = options.secret ?? (await domainDeps(t.runtime.container).secrets.getOrCreateRandom(APPROVAL_KEY_SECRET));
+  const secret = options.secret ?? (await approvalSigningKey(domainDeps(t.runtime.container).secrets));
   const userId = options.userId ?? (await ownerOf(t, connectionId));
   return issueApprovalToken({ userId, connectionId, sql }, { secret, now: options.now ?? t.runtime.container.clock.now() }).token;
 }

@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startConnectedRuntime } from './connections';
-import { sql } from './scratch-database';
 import type { ApiResponse, TestRuntime } from './test-runtime';
 
 /** A small shop: enough tables and foreign keys for joins, enums, booleans and dates. */

@@ -55,6 +55,10 @@ export interface SandboxSettings {
   cacheDiskBytes: number;
   /** `DBOPS_SANDBOX_CACHE_DIR`, default `<home>/sandbox-cache`. */
   cacheDir: string;
+  /** `DBOPS_SANDBOX_ENGINE`: `auto` (PGlite where exact, else PostgreSQL of the target's version), `pglite` or `embedded`. */
+  engine: 'auto' | 'pglite' | 'embedded';
+  /** `DBOPS_SANDBOX_PG_DIR`: prepared data directories of the embedded engine, default `dbops-sandbox-pg` in the temp dir. */
+  pgDir: string | undefined;
 }
 
 /** Settings every part of the service reads. Parsed once per process from the environment by {@link loadSettings}. */
@@ -200,6 +204,8 @@ export function loadSettings(env: Readonly<Record<string, string | undefined>> =
       cacheMemoryBytes: e.DBOPS_SANDBOX_CACHE_MB * 1024 * 1024,
       cacheDiskBytes: e.DBOPS_SANDBOX_CACHE_DISK_MB * 1024 * 1024,
       cacheDir: e.DBOPS_SANDBOX_CACHE_DIR ?? path.join(home, 'sandbox-cache'),
+      engine: e.DBOPS_SANDBOX_ENGINE,
+      pgDir: e.DBOPS_SANDBOX_PG_DIR,
     },
     billing: {
       stripeSecretKey: e.STRIPE_SECRET_KEY,

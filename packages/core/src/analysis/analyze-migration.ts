@@ -1,7 +1,7 @@
 import type { RankedDocumentChunk } from '../context/document-context';
 import type { SchemaSnapshot } from '../introspection/schema-snapshot';
-import { rollbackPlan } from '../rollback/rollback-plan';
-import { runSandbox, type SandboxOptions } from '../sandbox/run-sandbox';
+import { rollbackPlan } from './rollback/rollback-plan';
+import { runSandbox, type SandboxOptions } from './sandbox/run-sandbox';
 import { analyzeStatements, type LintSettings, nonTransactional, type StatementAnalysis } from './analyze-statements';
 import { businessNarrative } from './business-narrative';
 import { parseStatements } from './parse-statements';

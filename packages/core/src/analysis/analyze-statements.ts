@@ -9,7 +9,7 @@ import type { Rule, RuleContext } from './rules/rule';
 import type { SchemaIndex } from './schema-index';
 import { type StatementFacts, statementFacts } from './statement-facts';
 import type { ImpactChain, NonTransactionalStatement, StatementReport } from './types';
-import { rollbackStep } from '../rollback/inverse-statement';
+import { rollbackStep } from './rollback/inverse-statement';
 
 /** Thresholds of the live-schema "large table" rule. */
 export interface LintSettings {

@@ -71,7 +71,6 @@ export function chunkSections(sections: readonly Section[]): ChunkDraft[] {
       if (fresh && current.length + piece.length + 2 > CHUNK_TARGET_CHARS) {
         drafts.push({ heading: section.heading, content: current });
         current = overlapTail(current);
-        fresh = false;
       }
       current = current === '' ? piece : `${current}\n\n${piece}`;
       fresh = true;

@@ -12,7 +12,7 @@ import { AppError, notFound } from '../errors/app-error';
 import { startSchemaRead } from './catalog-read';
 import type { SchemaContent } from './read-schema';
 import { buildSchemaChunks } from './schema-chunk-text';
-import { loadStoredChunks, planSchemaChunks, writeSchemaChunks, type SchemaChunkPlan } from './schema-chunks';
+import { loadStoredChunks, planSchemaChunks, writeSchemaChunks } from './schema-chunks';
 import { qualifiedName, type SchemaSnapshot } from './schema-snapshot';
 import { encodeSnapshot, getLatestSnapshot, saveSnapshot } from './snapshot-store';
 import { SNAPSHOT_VERSION } from './schema-model/schema-model';

@@ -5,6 +5,8 @@ import { extensionsQuery, type ExtensionRow } from './queries/extensions';
 import { foreignKeysQuery, type ForeignKeyRow } from './queries/foreign-keys';
 import { indexesQuery, type IndexRow } from './queries/indexes';
 import { relationSizesQuery, type RelationSizeRow } from './queries/relation-sizes';
+import { columnStatsQuery, type ColumnStatsRow } from './queries/column-stats';
+import { tableActivityQuery, type TableActivityRow } from './queries/table-activity';
 import { schemasQuery, type SchemaRow } from './queries/schemas';
 import { sequencesQuery, type SequenceRow } from './queries/sequences';
 import { serverInfoQuery, type ServerInfoRow } from './queries/server-info';
@@ -67,7 +69,8 @@ export const STRUCTURE_QUERIES: readonly string[] = [
   uncapturedQuery(),
   indexLinksQuery(),
 ];
-export const STORAGE_QUERIES: readonly string[] = [relationSizesQuery(), indexesQuery()];
+// Storage and live data: sizes, indexes, and the statistics the sandbox's synthetic rows follow.
+export const STORAGE_QUERIES: readonly string[] = [relationSizesQuery(), indexesQuery(), columnStatsQuery(), tableActivityQuery()];
 
 /** Rows of one batch, in the order of its queries. */
 export type BatchRows = ReadonlyArray<readonly object[]>;
@@ -203,9 +206,27 @@ export function assembleStructure(batch: BatchRows): StructureRead {
   };
 }
 
+/** Columns with the shape of their live data from `pg_stats`, where ANALYZE has seen it. */
+function withStats(columns: ColumnInfo[], stats: readonly ColumnStatsRow[] | undefined): ColumnInfo[] {
+  if (!stats?.length) return columns;
+  const by = new Map(stats.map((s) => [s.column, s]));
+  return columns.map((c) => {
+    const s = by.get(c.name);
+    if (!s) return c;
+    const common = textArray(s.common);
+    const bounds = textArray(s.bounds);
+    return { ...c, stats: { null_frac: Number(s.null_frac), ...(common.length ? { common } : {}), ...(bounds.length ? { bounds } : {}) } };
+  });
+}
+
 /** The whole content: the structure with the rows of {@link STORAGE_QUERIES} joined in. */
 export function assembleContent({ structure, oids, indexLinks }: StructureRead, storage: BatchRows): SchemaContent {
-  const sizes = new Map(rowsAt<RelationSizeRow>(storage, 0).map((r) => [String(r.table_oid), r.total_bytes]));
+  const sizeRows = rowsAt<RelationSizeRow>(storage, 0);
+  const sizes = new Map(sizeRows.map((r) => [String(r.table_oid), r.total_bytes]));
+  const heaps = new Map(sizeRows.map((r) => [String(r.table_oid), r.heap_bytes]));
+  // Older batches (tests that pass two results) have no statistics.
+  const statsBy = groupBy(storage.length > 2 ? rowsAt<ColumnStatsRow>(storage, 2) : [], (r) => r);
+  const live = new Map((storage.length > 3 ? rowsAt<TableActivityRow>(storage, 3) : []).map((r) => [String(r.table_oid), r.live_rows]));
   const idxBy = groupBy(rowsAt<IndexRow>(storage, 1), (i) => toIndex(i, indexLinks.get(String(i.oid))));
   // Built field by field so the snapshot's JSON keeps the key order of TableInfo.
   const tables: TableInfo[] = structure.tables.map((t, i) => {
@@ -214,7 +235,7 @@ export function assembleContent({ structure, oids, indexLinks }: StructureRead, 
       schema: t.schema,
       name: t.name,
       kind: t.kind,
-      columns: t.columns,
+      columns: withStats(t.columns, statsBy.get(key)),
       primary_key: t.primary_key,
       constraints: t.constraints,
       foreign_keys: t.foreign_keys,
@@ -229,6 +250,8 @@ export function assembleContent({ structure, oids, indexLinks }: StructureRead, 
       partition_key: t.partition_key,
       view_definition: t.view_definition,
       ...extrasOf(t),
+      ...(heaps.get(key) != null ? { heap_bytes: Number(heaps.get(key)) } : {}),
+      ...(live.has(key) ? { live_rows: Number(live.get(key)) } : {}),
     };
   });
   return {

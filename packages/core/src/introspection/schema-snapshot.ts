@@ -84,6 +84,10 @@ export interface TableInfo {
   populated?: boolean;
   /** Version 2 on: created by an extension (CREATE EXTENSION recreates it). */
   from_extension?: boolean;
+  /** `pg_relation_size` of the heap: 0 for a table without a single row (analyzed or not). Absent in older snapshots. */
+  heap_bytes?: number;
+  /** `pg_stat_user_tables.n_live_tup` (0 on a standby). Absent in older snapshots. */
+  live_rows?: number;
 }
 
 export interface ColumnInfo {
@@ -110,6 +114,17 @@ export interface ColumnInfo {
   statistics?: number;
   /** Version 2 on: `ALTER COLUMN ... SET STORAGE`, when not the type's default. */
   storage?: 'plain' | 'external' | 'main' | 'extended';
+  /** The live data's shape from `pg_stats` (a few values as text), when the column was analyzed. */
+  stats?: ColumnStats;
+}
+
+/** What `pg_stats` says of a column's values, bounded (see `queries/column-stats.ts`). */
+export interface ColumnStats {
+  null_frac: number;
+  /** Most common values, most common first. */
+  common?: string[];
+  /** Histogram bounds, ascending, spread over the histogram. */
+  bounds?: string[];
 }
 
 export interface ConstraintInfo {

@@ -1,4 +1,4 @@
-import { sqlDigest, verifyApprovalToken } from '../approval/approval-token';
+import { sqlDigest, verifyApprovalToken } from '../analysis/approval/approval-token';
 import type { CoreDeps } from '../deps';
 import { AppError } from '../errors/app-error';
 import type { MigrationQueue } from '../queue/migration-queue';

@@ -1,3 +1,4 @@
+import type { AstNode } from '../pg/ast';
 import { cloneAst, columnRefFields, exprToSql, operatorOf, unwrapCasts } from './ast-sql';
 import { parseTree, walkAst } from '../pg/index';
 
@@ -83,7 +84,7 @@ function keyOf(node: unknown, alias: string): { column: string; isExpression: bo
 const isFree = (node: unknown, alias: string): boolean => !aliasesIn(node).has(alias);
 
 function classify(node: unknown, alias: string): Predicate | undefined {
-  const n = node as Record<string, any>;
+  const n = node as AstNode;
   const sql = unqualified(node);
   if (n.NullTest) {
     const k = keyOf(n.NullTest.arg, alias);

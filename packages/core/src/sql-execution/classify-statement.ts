@@ -1,4 +1,4 @@
-import type { ParsedStatement, PgNode } from './parse-sql';
+import type { ParsedStatement } from './parse-sql';
 import { type Finding, type StatementKind, worseKind } from './guardrail';
 import { kindOfFunctionName } from './function-policy';
 import { parseTreeSync } from '../pg/parser';

@@ -77,7 +77,7 @@ export async function runTextToSql(
   result.warnings = [...notes];
 
   const attempts: FailedAttempt[] = [];
-  let report: HallucinationReport = { hallucinated_tables: [], hallucinated_columns: [] };
+  let report: HallucinationReport;
   for (;;) {
     let generated: GeneratedSql;
     try {

@@ -24,7 +24,7 @@ export async function runServiceMigrations(store: Store): Promise<DeployMigratio
   try {
     await store.exec('CREATE EXTENSION IF NOT EXISTS vector');
   } catch (error) {
-    throw new Error(`the pgvector extension is not available on the state database: ${(error as Error).message}`);
+    throw new Error(`the pgvector extension is not available on the state database: ${(error as Error).message}`, { cause: error });
   }
   const applied = await migrate(store, serviceMigrations);
   const { rows } = await store.query<{ extversion: string }>("SELECT extversion FROM pg_extension WHERE extname = 'vector'");

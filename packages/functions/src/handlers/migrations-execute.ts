@@ -1,4 +1,4 @@
-import { APPROVAL_KEY_SECRET } from '@dbops/core/approval/approval-token';
+import { approvalSigningKey } from '@dbops/core/analysis/approval/approval-key';
 import { loadConnectionTarget } from '@dbops/core/connections/load-connection-target';
 import { submitMigration } from '@dbops/core/migration-execution/submit-migration';
 import { z } from 'zod';
@@ -25,7 +25,7 @@ export const handler = defineHandler('migrations-execute', {
     const accepted = await submitMigration(
       deps,
       {
-        signingKey: await deps.secrets.getOrCreateRandom(APPROVAL_KEY_SECRET),
+        signingKey: await approvalSigningKey(deps.secrets),
         queue: getMigrationQueue(container),
         assertConnection: async (userId, connectionId) => {
           await loadConnectionTarget(deps, userId, connectionId);

@@ -6,7 +6,7 @@ import { PgStore } from '@dbops/core/store/pg-store';
 import { type Store } from '@dbops/core/store/store';
 import { type Clock, systemClock } from '@dbops/core/util/clock';
 import path from 'node:path';
-import { sandboxServerSettings } from '@dbops/core/sandbox/sandbox-server-settings';
+import { sandboxServerSettings } from '@dbops/core/analysis/sandbox/sandbox-server-settings';
 import { setLogLevel } from './logger';
 
 /**

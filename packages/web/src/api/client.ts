@@ -45,7 +45,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     throw new ApiError(0, 'NETWORK', 'The service could not be reached.');
   }
   const text = await res.text();
-  let parsed: unknown = null;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : null;
   } catch {

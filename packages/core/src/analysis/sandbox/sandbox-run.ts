@@ -1,0 +1,128 @@
+import type { ParsedStatement } from '../parse-statements';
+import type { StatementFacts } from '../statement-facts';
+import type { AffectedTable, SandboxResult, ValidationResult } from '../types';
+import { firstLine, searchPathSql } from './clone-and-fill';
+import type { CloneState } from './sandbox-cache';
+import type { SandboxSession } from './sandbox-session';
+import { runValidations } from './sandbox-validations';
+import { describeSkipped, skippedInUse, type SkippedCloneObject } from './clone-skips';
+
+/** What the sandbox could not judge, plainly. */
+const uncloned = (blocking: readonly SkippedCloneObject[]): string =>
+  `The migration uses ${blocking.length === 1 ? 'an object' : 'objects'} the sandbox could not clone (${describeSkipped(blocking, 3)}), so the sandbox cannot vouch for it`;
+
+/** Statement types no sandbox runs because they act on the server, not the schema. */
+const SKIPPED = new Set(['VACUUM', 'VACUUM_FULL', 'ANALYZE', 'ALTER_SYSTEM', 'CREATE_DATABASE', 'DROP_DATABASE', 'CLUSTER', 'CHECKPOINT']);
+
+/** The statement as the sandbox runs it: CONCURRENTLY removed (same end state, no transaction restriction). */
+export function adaptForSandbox(p: ParsedStatement, f: StatementFacts): string | null {
+  if (SKIPPED.has(f.statement_type)) return null;
+  if (f.statement_type.includes('CONCURRENTLY') || f.non_transactional) return p.sql.replace(/\bCONCURRENTLY\b/i, '');
+  return p.sql;
+}
+
+/** A sandbox timeout: reported as `migration_error` as it is, never as a setup failure. */
+export const sandboxTimeout = (text: string): Error => Object.assign(new Error(`sandbox timeout: ${text}`), { timeout: true });
+const isTimeout = (e: unknown): boolean => (e as { timeout?: boolean } | null)?.timeout === true;
+
+/** What differs between the engines a sandbox run can use. */
+export interface SandboxEngine {
+  /** The throwaway database holding the clone of the snapshot with its synthetic rows, and what the clone produced. */
+  open(): Promise<{ session: SandboxSession; state: CloneState }>;
+  /** Whether the engine also leaves out this statement (default: only the common skips). */
+  skips?(f: StatementFacts): boolean;
+  /**
+   * Runs one migration statement with `remainingMs` of the budget left (default: `exec`). Throws
+   * an error made by {@link sandboxTimeout} when the budget ran out during the statement.
+   */
+  runStatement?(session: SandboxSession, sql: string, remainingMs: number, p: ParsedStatement, f: StatementFacts): Promise<void>;
+  /** Called once every statement applied, before the validations. */
+  afterMigration?(session: SandboxSession): Promise<void>;
+  /** Always called last, whatever happened (closes and removes the throwaway database). */
+  dispose(session: SandboxSession | undefined): Promise<void>;
+}
+
+/**
+ * A sandbox run on `engine`: the clone's checks, the migration statement by statement within
+ * `budgetMs` under the snapshot's `searchPath` (the user's database resolves its unqualified
+ * names there), then the validations. Fills `sandbox_result` the same way whichever engine ran it.
+ */
+export async function runInSandbox(
+  engine: SandboxEngine,
+  parsed: readonly ParsedStatement[],
+  facts: readonly StatementFacts[],
+  affected: readonly AffectedTable[][],
+  budgetMs: number,
+  searchPath?: readonly string[],
+): Promise<SandboxResult> {
+  const started = performance.now();
+  const result: SandboxResult = { passed: false, migration_applied: false, migration_error: null, tables_created: 0, rows_inserted: 0, validation_results: [], duration_ms: 0 };
+  let session: SandboxSession | undefined;
+  try {
+    const opened = await engine.open();
+    session = opened.session;
+    const { skipped, rows } = opened.state;
+    const created = new Set(opened.state.created);
+    result.tables_created = created.size;
+    const blocking = skippedInUse(skipped, parsed, facts);
+    const cloned: ValidationResult = {
+      check: 'schema_cloned',
+      passed: blocking.length === 0,
+      detail: skipped.length
+        ? `${skipped.length} object(s) could not be cloned (${describeSkipped(skipped)})${blocking.length ? `; the migration uses ${blocking.map((b) => b.object).join(', ')}` : ', none of them used by the migration'}`
+        : `${created.size} table(s) cloned from the snapshot`,
+    };
+    result.validation_results.push(cloned);
+    result.rows_inserted = rows.inserted;
+    result.validation_results.push({
+      check: 'synthetic_rows',
+      passed: true,
+      detail: rows.failures.length ? `${rows.inserted} row(s) inserted; fewer than asked in ${rows.failures.map((f) => `${f.table} (${f.error})`).slice(0, 5).join('; ')}` : `${rows.inserted} row(s) inserted`,
+    });
+    const before = new Map(opened.state.countsBefore);
+    // Again here: a session started from a cached clone has the default path.
+    const setPath = searchPathSql(searchPath);
+    if (setPath) await session.exec(setPath);
+
+    const migrationStarted = performance.now();
+    const migrationElapsed = () => performance.now() - migrationStarted;
+    for (const p of parsed) {
+      if (migrationElapsed() > budgetMs) throw sandboxTimeout(`exceeded ${budgetMs} ms before statement ${p.index}`);
+      const f = facts[p.index]!;
+      const sql = adaptForSandbox(p, f);
+      if (sql === null || engine.skips?.(f)) continue;
+      try {
+        if (engine.runStatement) await engine.runStatement(session, sql, budgetMs - migrationElapsed(), p, f);
+        else await session.exec(sql);
+      } catch (e) {
+        if (isTimeout(e)) throw sandboxTimeout(`exceeded ${budgetMs} ms in statement ${p.index}`);
+        result.migration_error = `Statement ${p.index} (${f.statement_type}) failed: ${firstLine(e)}`;
+        // Not the migration's fault: say what the sandbox lacked rather than only "does not exist".
+        if (blocking.length) result.migration_error = `${uncloned(blocking)}; in the sandbox, ${result.migration_error.charAt(0).toLowerCase()}${result.migration_error.slice(1)}`;
+        result.validation_results.push({ check: 'migration_applied', passed: false, detail: result.migration_error });
+        return result;
+      }
+    }
+    await session.exec('COMMIT').catch(() => undefined); // close a BEGIN the migration left open
+    await engine.afterMigration?.(session);
+    result.migration_applied = true;
+    const dataChanged = new Set<string>();
+    parsed.forEach((p, k) => {
+      const f = facts[k]!;
+      if (/^(DELETE|TRUNCATE|INSERT|MERGE|DROP_TABLE|CREATE_TABLE)/.test(f.statement_type)) for (const a of affected[k] ?? []) dataChanged.add(a.table);
+    });
+    result.validation_results.push({ check: 'migration_applied', passed: true, detail: `${parsed.length} statement(s) applied` });
+    result.validation_results.push(...(await runValidations(session, parsed, facts, before, dataChanged)));
+    if (migrationElapsed() > budgetMs) result.migration_error = `sandbox timeout: exceeded ${budgetMs} ms`;
+    else if (blocking.length) result.migration_error = uncloned(blocking);
+    result.passed = result.migration_error === null && result.validation_results.every((v) => v.passed);
+    return result;
+  } catch (e) {
+    result.migration_error ??= isTimeout(e) ? firstLine(e) : `Sandbox setup failed: ${firstLine(e)}`;
+    result.passed = false;
+    return result;
+  } finally {
+    result.duration_ms = Math.round(performance.now() - started);
+    await engine.dispose(session);
+  }
+}

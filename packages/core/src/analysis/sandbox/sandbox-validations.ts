@@ -1,0 +1,102 @@
+import { names, nodeBody, nodeKind, rangeVarName } from '../ast';
+import type { ParsedStatement } from '../parse-statements';
+import { quoteLiteral, quoteQualified } from '../../pg/quote';
+import type { StatementFacts } from '../statement-facts';
+import type { ValidationResult } from '../types';
+import type { SandboxSession } from './sandbox-session';
+
+/** Which objects must exist (or be gone) after the migration, derived from its statements. */
+export function expectedObjects(parsed: readonly ParsedStatement[], facts: readonly StatementFacts[]): { relation: string; column?: string; exists: boolean; why: string }[] {
+  const out: { relation: string; column?: string; exists: boolean; why: string }[] = [];
+  for (const p of parsed) {
+    const f = facts[p.index]!;
+    const b = nodeBody(p.stmt);
+    const kind = nodeKind(p.stmt);
+    const why = `statement ${p.index} (${f.statement_type})`;
+    if (kind === 'CreateStmt' || kind === 'ViewStmt' || kind === 'CreateTableAsStmt') out.push({ relation: f.table, exists: true, why });
+    if (kind === 'IndexStmt' && b.idxname) out.push({ relation: `${b.relation?.schemaname ?? 'public'}.${b.idxname}`, exists: true, why });
+    if (f.statement_type === 'DROP_TABLE') for (const l of f.locks) out.push({ relation: l.table, exists: false, why });
+    if (kind === 'AlterTableStmt') {
+      for (const c of f.subcommands) {
+        if (c.subtype === 'AT_AddColumn') out.push({ relation: f.table, column: String(c.def?.ColumnDef?.colname), exists: true, why });
+        if (c.subtype === 'AT_DropColumn') out.push({ relation: f.table, column: String(c.name), exists: false, why });
+      }
+    }
+    if (kind === 'RenameStmt' && b.renameType === 'OBJECT_COLUMN') {
+      out.push({ relation: rangeVarName(b.relation), column: String(b.newname), exists: true, why });
+      out.push({ relation: rangeVarName(b.relation), column: String(b.subname), exists: false, why });
+    }
+    if (kind === 'RenameStmt' && b.renameType === 'OBJECT_TABLE') out.push({ relation: `${rangeVarName(b.relation).split('.')[0]}.${b.newname}`, exists: true, why });
+    if (kind === 'DropStmt' && b.removeType === 'OBJECT_INDEX') {
+      const o = ((b.objects ?? []) as { List?: { items: unknown[] } }[])[0];
+      const parts = names(o?.List?.items as never);
+      out.push({ relation: parts.length > 1 ? parts.join('.') : `public.${parts[0]}`, exists: false, why });
+    }
+  }
+  // Later statements win (an object created then dropped is expected gone).
+  const last = new Map<string, (typeof out)[number]>();
+  for (const e of out) last.set(`${e.relation}|${e.column ?? ''}`, e);
+  return [...last.values()];
+}
+
+/**
+ * Whether each relation (or column, when given) exists, in one catalog query for all of them:
+ * a migration of 100 statements would otherwise cost 100 calls into PGlite (or round trips).
+ */
+async function objectsPresent(db: SandboxSession, objects: readonly { relation: string; column?: string }[]): Promise<boolean[]> {
+  if (!objects.length) return [];
+  const rows = objects.map((e, k) => {
+    const dot = e.relation.indexOf('.');
+    return `(${k}, ${quoteLiteral(e.relation.slice(0, dot))}, ${quoteLiteral(e.relation.slice(dot + 1))}, ${e.column ? quoteLiteral(e.column) : 'NULL'})`;
+  });
+  const sql = `SELECT e.k, CASE WHEN e.col IS NULL
+      THEN EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = e.s AND c.relname = e.r)
+      ELSE EXISTS (SELECT 1 FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = e.s AND c.relname = e.r AND a.attname = e.col AND NOT a.attisdropped)
+    END AS present
+    FROM (VALUES ${rows.join(', ')}) AS e(k, s, r, col)`;
+  const out: boolean[] = objects.map(() => false);
+  for (const r of (await db.query<{ k: number; present: boolean }>(sql)).rows) out[r.k] = r.present;
+  return out;
+}
+
+/** Checks run in the sandbox after the migration applied. */
+export async function runValidations(
+  db: SandboxSession,
+  parsed: readonly ParsedStatement[],
+  facts: readonly StatementFacts[],
+  countsBefore: ReadonlyMap<string, number>,
+  dataChanged: ReadonlySet<string>,
+): Promise<ValidationResult[]> {
+  const results: ValidationResult[] = [];
+  const expected = expectedObjects(parsed, facts);
+  const found = await objectsPresent(db, expected);
+  expected.forEach((e, k) => {
+    const present = found[k]!;
+    const target = e.column ? `column ${e.relation}.${e.column}` : e.relation;
+    results.push({ check: e.exists ? 'object_exists' : 'object_removed', passed: present === e.exists, detail: `${target} ${e.exists ? 'exists' : 'is gone'} after ${e.why}${present === e.exists ? '' : ': NOT as expected'}` });
+  });
+  const kept = [...countsBefore].filter(([t]) => !dataChanged.has(t));
+  if (kept.length) {
+    const after = await rowCounts(db, kept.map(([t]) => t));
+    const changed = kept.filter(([t, n]) => after.get(t) !== n);
+    results.push({
+      check: 'row_counts_kept',
+      passed: changed.length === 0,
+      detail: changed.length ? `row counts changed unexpectedly: ${changed.map(([t, n]) => `${t} ${n} -> ${after.get(t) ?? 'missing'}`).join(', ')}` : `${kept.length} table(s) the migration does not delete from kept their synthetic rows`,
+    });
+  }
+  const invalid = (await db.query<{ name: string }>(`SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE NOT i.indisvalid`)).rows;
+  results.push({ check: 'indexes_valid', passed: invalid.length === 0, detail: invalid.length ? `invalid indexes: ${invalid.map((r) => r.name).join(', ')}` : 'all indexes are valid' });
+  return results;
+}
+
+/** Row counts of existing tables (missing ones are left out). */
+export async function rowCounts(db: SandboxSession, tables: readonly string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (!tables.length) return out;
+  const present = (await db.query<{ t: string }>(`SELECT n.nspname || '.' || c.relname AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN ('r','p') AND n.nspname || '.' || c.relname = ANY($1)`, [tables])).rows.map((r) => r.t);
+  if (!present.length) return out;
+  const sql = present.map((t, k) => `SELECT ${k} AS k, count(*)::int AS n FROM ${quoteQualified(t)}`).join(' UNION ALL ');
+  for (const r of (await db.query<{ k: number; n: number }>(sql)).rows) out.set(present[r.k]!, r.n);
+  return out;
+}
