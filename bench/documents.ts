@@ -24,12 +24,10 @@
  * `--corpus random` uses random unit vectors, the worst case for HNSW (no structure at all).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { deflateSync } from 'node:zlib';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument } from 'pdf-lib';
+import { cachedPdf, drawTextPages, paragraph, pdfOfPages, rand, sentence, TABLES, textPdf } from './document-corpus';
 import { findRelevantDocumentChunks } from '../packages/core/src/context/document-context';
 import { chunkPlainText } from '../packages/core/src/documents/chunk-text';
 import { embedDocument, saveDocuments } from '../packages/core/src/documents/document-store';
@@ -63,22 +61,6 @@ const CHUNKS = Number(values.chunks);
 const QUERIES = Number(values.queries);
 const CORPUS = values.corpus === 'sql' ? 'random' : values.corpus;
 
-let seed = 42;
-// A 31-bit LCG in integer arithmetic (a plain multiply overflows 2^53 and cycles after ~10,000 draws).
-const rand = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) / 0x7fffffff);
-const WORDS = (
-  'order customer invoice payment refund shipment warehouse ledger account balance revenue audit policy approval ' +
-  'discount subscription renewal churn cohort region product catalog inventory supplier contract tax report month ' +
-  'quarter close export import reconcile batch nightly job retention privacy consent email address phone status'
-).split(' ');
-const TABLES = ['orders', 'customers', 'invoices', 'payments', 'refunds', 'shipments', 'ledger_entries', 'products', 'suppliers', 'subscriptions'];
-const sentence = (): string => {
-  const n = 8 + Math.floor(rand() * 10);
-  const words = Array.from({ length: n }, () => (rand() < 0.06 ? TABLES[Math.floor(rand() * TABLES.length)]! : WORDS[Math.floor(rand() * WORDS.length)]!));
-  return `${words.join(' ')}.`;
-};
-const paragraph = (): string => Array.from({ length: 3 + Math.floor(rand() * 4) }, sentence).join(' ');
-
 const ms = (t0: number): number => performance.now() - t0;
 /** Process CPU time in ms: PGlite runs in this process, so this covers the database work too. */
 const cpuMs = (): number => {
@@ -93,29 +75,6 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; wall: number;
   const t0 = performance.now();
   const value = await fn();
   return { value, wall: ms(t0), cpu: cpuMs() - c0 };
-}
-
-async function drawTextPages(doc: PDFDocument, pages: number): Promise<void> {
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (let p = 0; p < pages; p++) {
-    const page = doc.addPage();
-    let y = 780;
-    while (y > 40) {
-      const text = paragraph();
-      // ~95 characters per line, a gap between paragraphs.
-      for (let i = 0; i < text.length && y > 40; i += 95) {
-        page.drawText(text.slice(i, i + 95), { x: 40, y, size: 9, font });
-        y -= 11;
-      }
-      y -= 8;
-    }
-  }
-}
-
-async function pdfOfPages(pages: number): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  await drawTextPages(doc, pages);
-  return doc.save();
 }
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
@@ -161,25 +120,6 @@ async function reportPdf(): Promise<Uint8Array> {
     page.drawImage(png, { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
   }
   return doc.save();
-}
-
-/** Generated once and kept in the temp dir: pdf-lib needs a while for ~3,350 pages. */
-async function cachedPdf(name: string, make: () => Promise<Uint8Array>): Promise<Uint8Array> {
-  const cache = path.join(tmpdir(), name);
-  try {
-    return new Uint8Array(await readFile(cache));
-  } catch {
-    const pdf = await make();
-    await writeFile(cache, pdf);
-    return pdf;
-  }
-}
-
-async function textPdf(): Promise<Uint8Array> {
-  return cachedPdf('dbops-bench-10mb-text-v2.pdf', async () => {
-    const probe = await pdfOfPages(20);
-    return pdfOfPages(Math.floor((20 * (MAX_FILE_BYTES * 0.985)) / probe.length));
-  });
 }
 
 /** The first `pages` pages of `pdf`. */

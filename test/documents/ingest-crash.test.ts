@@ -74,7 +74,8 @@ describe('ingestion after a crash in the middle', () => {
     await rm(home, { recursive: true, force: true });
   });
 
-  it('holds every chunk exactly once after a SIGKILL mid-ingestion and a restart', async () => {
+  // Two runtimes start in child processes, one after the other: slow on a loaded 2-core machine.
+  it('holds every chunk exactly once after a SIGKILL mid-ingestion and a restart', { timeout: 300_000 }, async () => {
     // First run: upload and confirm, then die once two files are staged.
     const first = await startChild(home, { CRASH_AFTER_STAGED_FILES: '2' });
     const died = exited(first.child);

@@ -3,7 +3,7 @@ import { AppError } from '../errors/app-error';
 import type { DocumentChunk } from './chunk';
 import { rejectDocument } from './document-rejection';
 import { embeddingText } from './embedding-text';
-import { embedsOnThread, type ExtractJob, type ExtractOutcome } from './extract-job';
+import { type ChunkBatch, embedsOnThread, type ExtractJob, type ExtractOutcome } from './extract-job';
 import { EXTRACT_THREADS, runOnExtractThread } from './extract-threads';
 import { type CheckedFile, checkFile, type IncomingFile } from './prepare-document';
 
@@ -20,13 +20,9 @@ export interface ExtractedFile extends CheckedFile {
 
 const EMBED_BATCH = 64;
 
-/** Fewest pages per PDF part: opening the file again per part has a cost. */
-const MIN_PAGES_PER_PART = 25;
-
-function outcomeOrThrow(outcome: ExtractOutcome): Extract<ExtractOutcome, { ok: true }> {
-  if (outcome.ok) return outcome;
-  if (outcome.error) throw new AppError(outcome.error.code, outcome.error.message, outcome.error.details ? { details: outcome.error.details } : {});
-  throw new Error(outcome.message);
+function failureOf(outcome: Exclude<ExtractOutcome, { ok: true }>): Error {
+  if (outcome.error) return new AppError(outcome.error.code, outcome.error.message, outcome.error.details ? { details: outcome.error.details } : {});
+  return new Error(outcome.message);
 }
 
 async function vectorsOf(embedder: Embedder, chunks: readonly DocumentChunk[], flat: Float32Array | null): Promise<number[][]> {
@@ -41,33 +37,30 @@ async function vectorsOf(embedder: Embedder, chunks: readonly DocumentChunk[], f
 
 /**
  * Checks, extracts, chunks and embeds one file off the request loop (extraction threads), handing
- * each part to `onPart` as soon as it is ready: a PDF is cut into page ranges extracted in
- * parallel, so its first chunks can be stored while later pages are still being read. Throws the
- * rejection that names the file.
+ * each run of chunks to `onPart` as soon as it is ready: a PDF's pages are shared out between the
+ * threads (each opens the file once) and come back 100 pages at a time, so its first chunks are
+ * stored while later pages are still being read. Throws the rejection that names the file.
  */
 export async function extractDocument(file: IncomingFile, embedder: Embedder, onPart: (part: ExtractedPart) => Promise<void>): Promise<ExtractedFile> {
   const checked = checkFile(file);
   const embed = embedsOnThread(embedder.model);
-  const run = async (job: ExtractJob, part: number): Promise<number> => {
-    const out = outcomeOrThrow(await runOnExtractThread(job));
-    if (out.chunks.length > 0) await onPart({ part, chunks: out.chunks, vectors: await vectorsOf(embedder, out.chunks, out.vectors) });
-    return out.chunks.length;
+  // Batches arrive as events; their storing runs alongside extraction and is awaited at the end.
+  const storing: Array<Promise<void>> = [];
+  const emit = (batch: ChunkBatch): void => {
+    const stored = vectorsOf(embedder, batch.chunks, batch.vectors).then((vectors) => onPart({ part: batch.part, chunks: batch.chunks, vectors }));
+    stored.catch(() => undefined);
+    storing.push(stored);
   };
-
-  let chunkCount: number;
-  if (checked.kind === 'pdf') {
-    const pages = outcomeOrThrow(await runOnExtractThread({ op: 'pdf-count', file: checked, bytes: file.bytes })).pages;
-    const perPart = Math.max(MIN_PAGES_PER_PART, Math.ceil(pages / (EXTRACT_THREADS * 4)));
-    const parts: Array<Promise<number>> = [];
-    for (let from = 1, part = 0; from <= pages; from += perPart, part++) {
-      parts.push(run({ op: 'pdf-pages', file: checked, bytes: file.bytes, from, to: from + perPart - 1, embed }, part));
-    }
-    const settled = await Promise.allSettled(parts);
-    const failed = settled.find((s) => s.status === 'rejected');
-    if (failed) throw failed.reason;
-    chunkCount = settled.reduce((n, s) => n + (s.status === 'fulfilled' ? s.value : 0), 0);
-  } else {
-    chunkCount = await run({ op: 'text', file: checked, bytes: file.bytes, embed }, 0);
+  const jobs: ExtractJob[] =
+    checked.kind === 'pdf'
+      ? Array.from({ length: EXTRACT_THREADS }, (_, share) => ({ op: 'pdf-share', file: checked, bytes: file.bytes, share, shares: EXTRACT_THREADS, embed }) as const)
+      : [{ op: 'text', file: checked, bytes: file.bytes, embed }];
+  const outcomes = await Promise.all(jobs.map((job) => runOnExtractThread(job, emit)));
+  await Promise.all(storing);
+  let chunkCount = 0;
+  for (const outcome of outcomes) {
+    if (!outcome.ok) throw failureOf(outcome);
+    chunkCount += outcome.chunkCount;
   }
   if (chunkCount === 0) {
     throw checked.kind === 'pdf'

@@ -3,24 +3,37 @@ import { HashingEmbedder } from '../embeddings/hashing-embedder';
 import type { DocumentChunk } from './chunk';
 import { chunkPlainText } from './chunk-text';
 import { embeddingText } from './embedding-text';
-import { extractPdfPages, pdfPageCount } from './extract-pdf';
+import { extractPdfShare } from './extract-pdf';
 import { chunkByKind, type CheckedFile, decodeText, requireText } from './prepare-document';
 
 /**
- * One unit of extraction work, small enough to run on an extraction thread: a whole text,
- * Markdown or SQL file, a range of PDF pages, or counting a PDF's pages. Everything in it is
- * cloneable, so the same job runs on a thread or in-process.
+ * One unit of extraction work for an extraction thread: a whole text, Markdown or SQL file, or
+ * one share of a PDF's pages. Everything in it is cloneable, so the same job runs on a thread or
+ * in-process.
  */
 export type ExtractJob =
   | { op: 'text'; file: CheckedFile; bytes: Uint8Array; embed: boolean }
-  | { op: 'pdf-pages'; file: CheckedFile; bytes: Uint8Array; from: number; to: number; embed: boolean }
-  | { op: 'pdf-count'; file: CheckedFile; bytes: Uint8Array };
+  | { op: 'pdf-share'; file: CheckedFile; bytes: Uint8Array; share: number; shares: number; embed: boolean };
 
-/** Chunks (indexed from 0 within the job) and, when asked for, their vectors laid end to end. */
+/** A run of chunks (indexed from 0 within it) and, when asked for, their vectors laid end to end. */
+export interface ChunkBatch {
+  /** Orders the batches of one document: share-major, then block. */
+  part: number;
+  chunks: DocumentChunk[];
+  vectors: Float32Array | null;
+}
+
+/** How a job ended; its chunks went out as {@link ChunkBatch}es along the way. */
 export type ExtractOutcome =
-  | { ok: true; chunks: DocumentChunk[]; vectors: Float32Array | null; pages: number }
+  | { ok: true; chunkCount: number; pages: number }
   | { ok: false; error: ErrorBody }
   | { ok: false; error: null; message: string };
+
+/** Pages per block of a PDF share: a block's chunks are sent (and stored) while the next is read. */
+export const PDF_BLOCK_PAGES = 100;
+
+/** Part numbers of share `s`: s x this + block. */
+const PARTS_PER_SHARE = 1_000_000;
 
 let hashing: HashingEmbedder | undefined;
 
@@ -33,28 +46,28 @@ async function embedHashing(chunks: readonly DocumentChunk[]): Promise<Float32Ar
   return out;
 }
 
-async function chunksOf(job: ExtractJob): Promise<{ chunks: DocumentChunk[]; pages: number }> {
-  switch (job.op) {
-    case 'pdf-count':
-      return { chunks: [], pages: await pdfPageCount(job.file.filename, job.bytes) };
-    case 'pdf-pages': {
-      const text = await extractPdfPages(job.file.filename, job.bytes, job.from, job.to);
-      return { chunks: text.trim() === '' ? [] : chunkPlainText(text), pages: 0 };
-    }
-    case 'text': {
+/**
+ * Runs one job, handing each batch of chunks to `emit` as soon as it is ready; a rejection of
+ * the file comes back as its error body, anything else as a message.
+ */
+export async function runExtractJob(job: ExtractJob, emit: (batch: ChunkBatch) => void): Promise<ExtractOutcome> {
+  let chunkCount = 0;
+  const send = async (part: number, chunks: DocumentChunk[]): Promise<void> => {
+    if (chunks.length === 0) return;
+    chunkCount += chunks.length;
+    emit({ part, chunks, vectors: job.embed ? await embedHashing(chunks) : null });
+  };
+  try {
+    if (job.op === 'text') {
       const text = decodeText(job.file.filename, job.bytes);
       requireText(job.file, text);
-      return { chunks: await chunkByKind(job.file.kind, text), pages: 0 };
+      await send(0, await chunkByKind(job.file.kind, text));
+      return { ok: true, chunkCount, pages: 0 };
     }
-  }
-}
-
-/** Runs one job; a rejection of the file comes back as its error body, anything else as a message. */
-export async function runExtractJob(job: ExtractJob): Promise<ExtractOutcome> {
-  try {
-    const { chunks, pages } = await chunksOf(job);
-    const vectors = job.op !== 'pdf-count' && job.embed && chunks.length > 0 ? await embedHashing(chunks) : null;
-    return { ok: true, chunks, vectors, pages };
+    const pages = await extractPdfShare(job.file.filename, job.bytes, { index: job.share, of: job.shares, blockPages: PDF_BLOCK_PAGES }, (block, text) =>
+      send(job.share * PARTS_PER_SHARE + block, text.trim() === '' ? [] : chunkPlainText(text)),
+    );
+    return { ok: true, chunkCount, pages };
   } catch (error) {
     if (isAppError(error)) return { ok: false, error: error.toBody() };
     return { ok: false, error: null, message: error instanceof Error ? error.message : String(error) };

@@ -1,3 +1,4 @@
+import { AppError } from '../errors/app-error';
 import { rejectDocument } from './document-rejection';
 
 interface TextItem {
@@ -115,33 +116,59 @@ async function openPdf(filename: string, bytes: Uint8Array): Promise<PdfDocument
   }
 }
 
-/** The number of pages of a PDF (rejecting encrypted and unreadable files). */
-export async function pdfPageCount(filename: string, bytes: Uint8Array): Promise<number> {
+/** Text of one page. */
+async function textOfPage(doc: PdfDocument, n: number): Promise<string> {
+  const page = await doc.getPage(n);
+  const content = await page.getTextContent();
+  page.cleanup();
+  return pageText(content.items.filter((i): i is Extract<(typeof content.items)[number], { str: string }> => 'str' in i));
+}
+
+const joinPages = (pages: readonly string[]): string => pages.filter((p) => p.trim() !== '').join('\n\n');
+
+/**
+ * The text of pages `from`..`to` (1-based, inclusive; `to` is clamped to the last page), pages
+ * separated by blank lines.
+ */
+export async function extractPdfPages(filename: string, bytes: Uint8Array, from: number, to: number): Promise<string> {
   const doc = await openPdf(filename, bytes);
   try {
-    return doc.numPages;
+    const pages: string[] = [];
+    for (let n = from; n <= Math.min(to, doc.numPages); n++) pages.push(await textOfPage(doc, n));
+    return joinPages(pages);
+  } catch {
+    throw rejectDocument(filename, 'unreadable_pdf', `${filename} is not a readable PDF`);
   } finally {
     await doc.destroy();
   }
 }
 
 /**
- * The text of pages `from`..`to` (1-based, inclusive; `to` is clamped to the last page), pages
- * separated by blank lines. Threads extracting page ranges of one file each open it: pdfjs parses
- * pages lazily, so opening costs little beside extraction.
+ * Share `share` of `shares` of a PDF's pages (contiguous, in order), handed to `onBlock` as the
+ * text of `blockPages` pages at a time, block 0, 1, 2, ... Opening a 10 MB PDF costs pdfjs about
+ * a second (its cross-reference table), so each extraction thread opens the file once and takes
+ * one share. Resolves with the document's page count.
  */
-export async function extractPdfPages(filename: string, bytes: Uint8Array, from: number, to: number): Promise<string> {
+export async function extractPdfShare(
+  filename: string,
+  bytes: Uint8Array,
+  share: { index: number; of: number; blockPages: number },
+  onBlock: (block: number, text: string) => Promise<void>,
+): Promise<number> {
   const doc = await openPdf(filename, bytes);
   try {
-    const pages: string[] = [];
-    for (let n = from; n <= Math.min(to, doc.numPages); n++) {
-      const page = await doc.getPage(n);
-      const content = await page.getTextContent();
-      pages.push(pageText(content.items.filter((i): i is Extract<(typeof content.items)[number], { str: string }> => 'str' in i)));
-      page.cleanup();
+    const n = doc.numPages;
+    const first = Math.floor((share.index * n) / share.of) + 1;
+    const last = Math.floor(((share.index + 1) * n) / share.of);
+    let block = 0;
+    for (let from = first; from <= last; from += share.blockPages, block++) {
+      const pages: string[] = [];
+      for (let p = from; p <= Math.min(last, from + share.blockPages - 1); p++) pages.push(await textOfPage(doc, p));
+      await onBlock(block, joinPages(pages));
     }
-    return pages.filter((p) => p.trim() !== '').join('\n\n');
-  } catch {
+    return n;
+  } catch (error) {
+    if (error instanceof AppError) throw error;
     throw rejectDocument(filename, 'unreadable_pdf', `${filename} is not a readable PDF`);
   } finally {
     await doc.destroy();

@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { type ExtractJob, type ExtractOutcome, runExtractJob } from './extract-job';
+import { type ChunkBatch, type ExtractJob, type ExtractOutcome, runExtractJob } from './extract-job';
 
 const ENTRY = new URL('./extract-worker.ts', import.meta.url);
 
@@ -23,6 +23,7 @@ const tsxApi = (): string => (tsxUrl ??= pathToFileURL(path.join(path.dirname(cr
 
 interface Task {
   job: ExtractJob;
+  emit(batch: ChunkBatch): void;
   resolve(outcome: ExtractOutcome): void;
 }
 
@@ -46,8 +47,9 @@ function spawn(): void {
     }
     worker.postMessage(current.job);
   };
-  worker.on('message', (m: ExtractOutcome | { ready: true }) => {
+  worker.on('message', (m: ExtractOutcome | { ready: true } | { batch: ChunkBatch }) => {
     if ('ready' in m) return next();
+    if ('batch' in m) return current?.emit(m.batch);
     const done = current;
     current = undefined;
     done?.resolve(m);
@@ -65,12 +67,12 @@ function spawn(): void {
 
 /**
  * Runs one job on an extraction thread (jobs beyond the thread count wait for a free one), or
- * in-process where threads are not available.
+ * in-process where threads are not available; `emit` receives its chunk batches as they come.
  */
-export function runOnExtractThread(job: ExtractJob): Promise<ExtractOutcome> {
-  if (!threadsAvailable()) return runExtractJob(job);
+export function runOnExtractThread(job: ExtractJob, emit: (batch: ChunkBatch) => void): Promise<ExtractOutcome> {
+  if (!threadsAvailable()) return runExtractJob(job, emit);
   return new Promise((resolve) => {
-    const task: Task = { job, resolve };
+    const task: Task = { job, emit, resolve };
     queue.push(task);
     const wake = idle.pop();
     if (wake) wake();

@@ -1,11 +1,13 @@
 import { parentPort } from 'node:worker_threads';
-import { runExtractJob, type ExtractJob } from './extract-job';
+import { type ExtractJob, runExtractJob } from './extract-job';
 
-// An extraction thread: decodes, chunks and embeds files and PDF page ranges, one job at a time,
-// so that a 10 MB file never holds the service's request loop.
+// An extraction thread: decodes, chunks and embeds files and PDF page shares, one job at a time,
+// so that a 10 MB file never holds the service's request loop. Chunk batches go out as they are
+// ready ({batch}), then the job's outcome.
 parentPort?.on('message', async (job: ExtractJob) => {
-  const outcome = await runExtractJob(job);
-  const transfer = outcome.ok && outcome.vectors ? [outcome.vectors.buffer as ArrayBuffer] : [];
-  parentPort?.postMessage(outcome, transfer);
+  const outcome = await runExtractJob(job, (batch) => {
+    parentPort?.postMessage({ batch }, batch.vectors ? [batch.vectors.buffer as ArrayBuffer] : []);
+  });
+  parentPort?.postMessage(outcome);
 });
 parentPort?.postMessage({ ready: true });

@@ -1,0 +1,187 @@
+/**
+ * Upload slots end to end, through HTTP on the local runtime (on-disk PGlite state under a temp
+ * DBOPS_HOME, the offline hashing embedder): open a batch, PUT every file to its slot, confirm,
+ * poll until the batch is completed.
+ *
+ *   npx tsx bench/document-batches.ts --case pdf              # one dense text-only 10 MB PDF
+ *   npx tsx bench/document-batches.ts --case batch            # 50 x 10 MB: text, Markdown, SQL, PDF
+ *   npx tsx bench/document-batches.ts --case batch --files 8 --mb 2   # a smaller batch
+ *
+ * `pdf` also times extraction alone: pdfjs page by page in one thread (the former path) against
+ * page ranges on the extraction threads (with chunking and embedding), no storage.
+ * While a batch ingests, /health is timed every 250 ms: the request loop's responsiveness.
+ * Phases come from the state store (staged_chunks per file): upload, extraction + staging (all
+ * files staged), final move (one transaction, HNSW maintained per insert), total.
+ */
+import { startLocalRuntime } from '@dbops/local';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { extractDocument } from '../packages/core/src/documents/extract-document';
+import { extractPdfText } from '../packages/core/src/documents/extract-pdf';
+import { MAX_FILE_BYTES } from '../packages/core/src/documents/limits';
+import { HashingEmbedder } from '../packages/core/src/embeddings/hashing-embedder';
+import { paragraph, reseed, TABLES, textPdf } from './document-corpus';
+
+const { values } = parseArgs({
+  options: {
+    case: { type: 'string', default: 'pdf' },
+    files: { type: 'string', default: '50' },
+    mb: { type: 'string', default: '10' },
+  },
+});
+
+const s2 = (ms: number): string => (ms / 1000).toFixed(2);
+const progress = (what: string): void => void process.stderr.write(`[${new Date().toISOString()}] ${what}\n`);
+
+interface BenchFile {
+  name: string;
+  type: string;
+  bytes: Uint8Array;
+}
+
+/** Text up to `bytes` (just under): paragraphs of generated business prose. */
+function textOf(bytes: number, wrap: (i: number, p: string) => string): Uint8Array {
+  const parts: string[] = [];
+  let size = 0;
+  for (let i = 0; ; i++) {
+    const piece = `${wrap(i, paragraph())}\n\n`;
+    if (size + piece.length > bytes) break;
+    parts.push(piece);
+    size += piece.length;
+  }
+  return new TextEncoder().encode(parts.join(''));
+}
+
+const markdown = (bytes: number): Uint8Array => textOf(bytes, (i, p) => (i % 12 === 0 ? `## Section ${i / 12}\n\n${p}` : p));
+const plain = (bytes: number): Uint8Array => textOf(bytes, (_i, p) => p);
+const sql = (bytes: number): Uint8Array =>
+  textOf(bytes, (i, p) => `-- ${p.slice(0, 60)}\nINSERT INTO ${TABLES[i % TABLES.length]} (id, note) VALUES (${i}, '${p.slice(0, 40).replace(/'/g, "''")}');`);
+
+/** The batch: 40 % text, 30 % Markdown, 20 % SQL, 10 % PDF (the text-only 10 MB PDF, or fewer pages). */
+async function batchFiles(count: number, mb: number): Promise<BenchFile[]> {
+  reseed();
+  const bytes = Math.floor(mb * 1024 * 1024 * 0.98);
+  const pdf = await textPdf();
+  const files: BenchFile[] = [];
+  for (let i = 0; i < count; i++) {
+    const k = i % 10;
+    if (k < 4) files.push({ name: `notes-${i}.txt`, type: 'text/plain', bytes: plain(bytes) });
+    else if (k < 7) files.push({ name: `handbook-${i}.md`, type: 'text/markdown', bytes: markdown(bytes) });
+    else if (k < 9) files.push({ name: `seed-${i}.sql`, type: 'application/sql', bytes: sql(bytes) });
+    else files.push({ name: `report-${i}.pdf`, type: 'application/pdf', bytes: pdf.length <= MAX_FILE_BYTES ? pdf : pdf.subarray(0, bytes) });
+  }
+  return files;
+}
+
+/** Process CPU time in ms, all threads (the extraction threads and PGlite included). */
+const cpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+async function extractionOnly(): Promise<void> {
+  const pdf = await textPdf();
+  const embedder = new HashingEmbedder();
+  progress('extraction: one thread, page by page');
+  let t0 = performance.now();
+  let c0 = cpuMs();
+  const text = await extractPdfText('a.pdf', pdf);
+  console.log(
+    `| 10 MB text-only PDF (${(pdf.length / 1048576).toFixed(2)} MiB, ${(text.length / 1e6).toFixed(2)} M chars) | extraction only, one thread (former path) | ${s2(performance.now() - t0)} s | ${s2(cpuMs() - c0)} s |`,
+  );
+  // The first round starts the threads (each loads tsx and pdfjs); the second finds them warm.
+  for (const round of ['cold threads', 'warm threads']) {
+    progress(`extraction: page shares on the extraction threads, with chunking and embedding (${round})`);
+    t0 = performance.now();
+    c0 = cpuMs();
+    let chunks = 0;
+    await extractDocument({ filename: 'a.pdf', bytes: pdf }, embedder, async (part) => {
+      chunks += part.chunks.length;
+    });
+    console.log(`| same | extraction + chunking + embedding on ${availableParallelism()} extraction threads, ${round} (${chunks} chunks) | ${s2(performance.now() - t0)} s | ${s2(cpuMs() - c0)} s |`);
+  }
+}
+
+async function throughSlots(files: BenchFile[], label: string): Promise<void> {
+  const home = await mkdtemp(path.join(tmpdir(), 'dbops-bench-slots-'));
+  const runtime = await startLocalRuntime({ port: 0, consoleDir: null, env: { ...process.env, DBOPS_HOME: home, DBOPS_LOG_LEVEL: process.env.BENCH_LOG ?? 'warn' } });
+  try {
+    const jwt = await runtime.issuer.sign('bench');
+    const auth = { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' };
+    const call = async (method: string, p: string, body?: unknown) => {
+      const res = await fetch(`${runtime.baseUrl}${p}`, { method, headers: auth, ...(body ? { body: JSON.stringify(body) } : {}) });
+      const json = (await res.json()) as { data: any };
+      if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
+      return json.data;
+    };
+    // A managed database (the runtime's embedded PostgreSQL) is a real connection without setup.
+    const provisioned = await call('POST', '/provision', { name: 'bench' });
+    const conn = { id: provisioned.connection_id as string };
+    const t0 = performance.now();
+    const c0 = cpuMs();
+    const batch = await call('POST', `/connections/${conn.id}/documents/batches`, { files: files.map((f) => ({ filename: f.name, size_bytes: f.bytes.length, content_type: f.type })) });
+    for (const [i, f] of files.entries()) {
+      const slot = batch.slots[i];
+      const res = await fetch(slot.url, { method: slot.method, headers: slot.headers, body: f.bytes });
+      if (res.status !== 200) throw new Error(`PUT ${f.name}: ${res.status} ${await res.text()}`);
+    }
+    const uploaded = performance.now() - t0;
+    progress(`${label}: ${files.length} files uploaded in ${s2(uploaded)} s; confirming`);
+    await call('POST', `/connections/${conn.id}/documents/batches/${batch.batch_id}/confirm`);
+
+    // /health every 250 ms while it ingests: its latency is the request loop's responsiveness.
+    const health: number[] = [];
+    let done = false;
+    const prober = (async () => {
+      while (!done) {
+        const h0 = performance.now();
+        await fetch(`${runtime.baseUrl}/health`).then((r) => r.text());
+        health.push(performance.now() - h0);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    })();
+    let staged = 0;
+    let status: any;
+    for (;;) {
+      const files = await runtime.container.store.query<{ n: number; total: number }>(
+        'SELECT count(*) FILTER (WHERE staged_chunks IS NOT NULL)::int AS n, count(*)::int AS total FROM document_batch_files WHERE batch_id = $1',
+        [batch.batch_id],
+      );
+      if (!staged && files.rows[0]!.n === files.rows[0]!.total) {
+        staged = performance.now() - t0;
+        progress(`${label}: all files staged at ${s2(staged)} s`);
+      }
+      status = await call('GET', `/connections/${conn.id}/documents/batches/${batch.batch_id}`);
+      if (status.status === 'completed' || status.status === 'failed') break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const total = performance.now() - t0;
+    const cpu = cpuMs() - c0;
+    done = true;
+    await prober;
+    const sorted = [...health].sort((a, b) => a - b);
+    const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+    const mib = files.reduce((s, f) => s + f.bytes.length, 0) / 1048576;
+    console.log(
+      `| ${label}: ${files.length} files, ${mib.toFixed(1)} MiB | ${status.status}, ${status.result?.total_chunks ?? 0} chunks | upload ${s2(uploaded)} s | all staged ${s2(staged || total)} s | total ${s2(total)} s (process CPU ${s2(cpu)} s) | /health p50 ${q(0.5).toFixed(0)} ms, p95 ${q(0.95).toFixed(0)} ms, max ${sorted.at(-1)?.toFixed(0)} ms (${health.length} probes) |`,
+    );
+    if (status.status === 'failed') console.log(JSON.stringify(status.rejections));
+  } finally {
+    await runtime.close();
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+console.log(`machine: ${cpus()[0]?.model} x ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${new Date().toISOString()}`);
+if (values.case === 'pdf') {
+  await extractionOnly();
+  await throughSlots([{ name: 'dense.pdf', type: 'application/pdf', bytes: await textPdf() }], 'one 10 MB text-only PDF');
+} else {
+  const files = await batchFiles(Number(values.files), Number(values.mb));
+  await throughSlots(files, `batch of ${files.length} x ${values.mb} MB`);
+}
+console.log(`load after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+// The managed database (embedded PostgreSQL) and pdfjs keep handles open; the figures are out.
+process.exit(0);
