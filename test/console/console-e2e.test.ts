@@ -118,6 +118,12 @@ describe.skipIf(!chromiumPath)('web console in a real browser', () => {
     // Lock timeline lanes and the plain-words lock text.
     expect(await page.locator('.lane-name').allTextContents()).toEqual(expect.arrayContaining(['public.customers']));
     await page.getByText('Blocks everything on the table, reads included').first().waitFor();
+    // Structured findings (issue #17) as the console reads them: rule id, location, safer alternative.
+    const findings = page.locator('#findings');
+    expect(await findings.locator('code').allTextContents()).toContain('require-lock-timeout');
+    await findings.getByText('line 2, column 1').first().waitFor();
+    await findings.getByText('Safer alternative').first().waitFor();
+    expect(await findings.getByText("From the report's warnings").count()).toBe(0);
     // Rollback script and its copy button.
     expect(await page.getByLabel('Rollback script').textContent()).toContain('loyalty_tiers');
     await page.getByRole('button', { name: 'Copy rollback script' }).waitFor();
