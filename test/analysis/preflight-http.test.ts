@@ -102,6 +102,19 @@ describe('preflight through HTTP: a migration that would fail on the live data g
     expect(await counters()).toEqual(before);
   }, SLOW);
 
+  it('gives no token when the target cannot be reached for the preflight', async () => {
+    const gone = await createScratchDatabase('pfg');
+    await sql(gone.url, 'CREATE TABLE t (id int PRIMARY KEY, a int); INSERT INTO t VALUES (1, 1)');
+    const id = (await registerConnection(t, 'pf', gone.url)).id;
+    expect((await t.request('POST', `/connections/${id}/introspect`, { apiKey: key })).status).toBe(200);
+    await gone.drop();
+    const res = await t.request<AnalysisReport>('POST', `/connections/${id}/migrations/analyze`, { apiKey: key, body: { sql: 'ALTER TABLE t ALTER COLUMN a SET NOT NULL' } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.approval_token).toBeNull();
+    expect(res.body.sandbox_result.passed).toBe(false);
+    expect(res.body.sandbox_result.validation_results).toContainEqual(expect.objectContaining({ check: 'preflight', passed: false, detail: expect.stringMatching(/^Preflight could not finish: /) }));
+  }, SLOW);
+
   it('says when it sampled a large table, and that a sample cannot prove absence', async () => {
     // The service's default samples above 1 GiB; the library limit is lowered to show the wording.
     const { applyLiveChecks } = await import('@dbops/core/analysis/live-checks');

@@ -56,7 +56,13 @@ export async function liveLockTiming(client: QueueClient, parsed: readonly Parse
   try {
     await client.query(`SET LOCAL lock_timeout = 1000`);
     await client.query(`SET LOCAL statement_timeout = ${Math.round(options.statementTimeoutMs ?? 5000)}`);
-    const probeMs = await machineProbe(client).catch(() => NaN);
+    const live = [];
+    for (const stmt of parsed) {
+      const f = facts[stmt.index]!;
+      live.push(f.table ? await liveFeatures(client, stmt, f).catch(() => null) : null);
+    }
+    // The probe costs a few hundred ms of the target's CPU: only when some hold is more than a catalog change.
+    const probeMs = live.some((l) => l && l.cls !== 'catalog') ? await machineProbe(client).catch(() => NaN) : NaN;
     const machineFactor = Number.isFinite(probeMs) && calibration.probeMs > 0 ? probeMs / calibration.probeMs : null;
     const tables = [...new Set(facts.flatMap((f) => f.locks.map((l) => l.table)))];
     const holders = await lockHolders(client, tables).catch(() => []);
@@ -65,11 +71,11 @@ export async function liveLockTiming(client: QueueClient, parsed: readonly Parse
       const f = facts[stmt.index]!;
       const warnings: string[] = [];
       let estimate: HoldEstimate | null = null;
-      const live = f.table ? await liveFeatures(client, stmt, f).catch(() => null) : null;
-      if (live) {
-        estimate = predictHold(live.cls, live.features, { calibration, ...(machineFactor !== null ? { machineFactor } : {}), source: "the target's catalog" });
+      const features = live[stmt.index];
+      if (features) {
+        estimate = predictHold(features.cls, features.features, { calibration, ...(machineFactor !== null ? { machineFactor } : {}), source: "the target's catalog" });
         if (estimate && f.statement_type.includes('CONCURRENTLY')) estimate = { ...estimate, ms: estimate.ms * 2.5, low: estimate.low * 2, high: estimate.high * 3, basis: `${estimate.basis}; CONCURRENTLY scans twice and waits for older snapshots (x2.5, not calibrated)` };
-        if (estimate && live.cls !== 'catalog') warnings.push(`[lock-timing] Holds ${f.lock_type} on ${f.table} for about ${seconds(estimate.ms)} (likely ${seconds(estimate.low)} to ${seconds(estimate.high)}): ${estimate.basis}.`);
+        if (estimate && features.cls !== 'catalog') warnings.push(`[lock-timing] Holds ${f.lock_type} on ${f.table} for about ${seconds(estimate.ms)} (likely ${seconds(estimate.low)} to ${seconds(estimate.high)}): ${estimate.basis}.`);
       }
       const timeout = lockTimeoutBefore(parsed, stmt.index);
       for (const l of f.locks) {

@@ -260,16 +260,19 @@ export async function runEmbeddedSandbox(
     snapshot.search_path,
   );
   try {
+    // Which engine judged the migration (or was stopped): part of what the result means.
+    const engine = { check: 'engine', passed: true, detail: `PostgreSQL ${bin.version} (a private server of the target's major version)` };
     const outcome = await Promise.race([run, deadline]);
     if (outcome !== 'deadline') {
-      // Which engine judged the migration: part of what the result means.
-      outcome.validation_results.push({ check: 'engine', passed: true, detail: `PostgreSQL ${bin.version} (a private server of the target's major version)` });
+      outcome.validation_results.push(engine);
       return outcome;
     }
     // Past the deadline: end whatever the run's session does; its dispose then drops the database.
     await dropRun();
     void run.catch(() => undefined);
-    return deadlineResult(deadlineMs, started);
+    const stopped = deadlineResult(deadlineMs, started);
+    stopped.validation_results.push(engine);
+    return stopped;
   } finally {
     clearTimeout(timer);
     release(bin, w);
