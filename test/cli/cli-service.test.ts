@@ -8,11 +8,11 @@ import { startTestRuntime, type TestRuntime } from '../support/test-runtime';
 
 const SEED = `
   CREATE TABLE orders (id bigint PRIMARY KEY, email text NOT NULL, total numeric(12,2));
-  INSERT INTO orders VALUES (1, 'a@example.com', 10), (2, 'a@example.com', 20);
+  INSERT INTO orders VALUES (1, 'a@example.com', 10), (2, 'b@example.com', 20);
 `;
 
-// Own fixtures: a migration that applies, one that passes the sandbox and fails on the real rows
-// (duplicate emails), and one the service flags with an error finding.
+// Own fixtures: a migration that applies, one that passes analysis and then fails on rows changed
+// since (a duplicate email inserted after the analysis), and one the service flags with an error finding.
 const FILES = {
   'migrations/001_customers.sql': "SET lock_timeout = '2s';\nCREATE TABLE customers (id bigint PRIMARY KEY, name text);\nALTER TABLE orders ADD COLUMN customer_id bigint;\n",
   'migrations/002_unique_email.sql': "SET lock_timeout = '2s';\nALTER TABLE orders ADD CONSTRAINT orders_email_key UNIQUE (email);\n",
@@ -94,16 +94,26 @@ describe('dbops analyze / apply / status / connections / login against a running
     expect(JSON.parse((await dbops(['status', '--json', requestId])).stdout)).toMatchObject({ request_id: requestId, status: 'completed' });
   });
 
-  it('apply exits 1 when the migration fails on the real rows, and status says why', async () => {
+  it('apply exits 1 when the rows changed after the analysis and the migration fails on them, and status says why', async () => {
     const a = await dbops(['analyze', '--connection', conn, '--fail-on', 'none', 'migrations/002_unique_email.sql']);
     expect(a.code, a.stderr + a.stdout).toBe(0);
     expect(a.stdout).toContain('sandbox passed');
+    // A duplicate arrives between the analysis and the run: the token is still valid, the run fails.
+    await sql(db.url, "INSERT INTO orders VALUES (3, 'a@example.com', 30)");
     const r = await dbops(['apply', '--interval', '200', '--connection', conn, 'migrations/002_unique_email.sql']);
     expect(r.code, r.stderr + r.stdout).toBe(1);
     expect(r.stdout).toMatch(/: failed/);
     expect(r.stdout).toMatch(/error: .*(duplicate|unique)/i);
     const requestId = /request ([0-9a-f-]{36})/.exec(r.stdout)![1]!;
     expect((await dbops(['status', requestId])).code).toBe(1);
+  });
+
+  it('analyze refuses, with no token, a migration the live rows would make fail', async () => {
+    // The duplicate email inserted above is still there: the data preflight finds it.
+    const a = await dbops(['analyze', '--connection', conn, '--fail-on', 'none', 'migrations/002_unique_email.sql']);
+    expect(a.code, a.stderr + a.stdout).toBe(0);
+    expect(a.stdout).toMatch(/sandbox failed: .*Preflight/);
+    expect(a.stdout).toContain('no approval token');
   });
 
   it('exits 2 on usage and connection errors', async () => {
