@@ -20,9 +20,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { extractDocument } from '../packages/core/src/documents/extract-document';
 import { extractPdfText } from '../packages/core/src/documents/extract-pdf';
-import { MAX_FILE_BYTES } from '../packages/core/src/documents/limits';
 import { HashingEmbedder } from '../packages/core/src/embeddings/hashing-embedder';
-import { paragraph, reseed, TABLES, textPdf } from './document-corpus';
+import { paragraph, pdfOfPages, reseed, TABLES, textPdf } from './document-corpus';
 
 const { values } = parseArgs({
   options: {
@@ -63,14 +62,15 @@ const sql = (bytes: number): Uint8Array =>
 async function batchFiles(count: number, mb: number): Promise<BenchFile[]> {
   reseed();
   const bytes = Math.floor(mb * 1024 * 1024 * 0.98);
-  const pdf = await textPdf();
+  // The dense text-only PDF of 10 MB, or as many of its kind of pages as fit in `mb`.
+  const pdf = mb >= 10 ? await textPdf() : await pdfOfPages(Math.max(1, Math.round((3300 * mb) / 10)));
   const files: BenchFile[] = [];
   for (let i = 0; i < count; i++) {
     const k = i % 10;
     if (k < 4) files.push({ name: `notes-${i}.txt`, type: 'text/plain', bytes: plain(bytes) });
     else if (k < 7) files.push({ name: `handbook-${i}.md`, type: 'text/markdown', bytes: markdown(bytes) });
     else if (k < 9) files.push({ name: `seed-${i}.sql`, type: 'application/sql', bytes: sql(bytes) });
-    else files.push({ name: `report-${i}.pdf`, type: 'application/pdf', bytes: pdf.length <= MAX_FILE_BYTES ? pdf : pdf.subarray(0, bytes) });
+    else files.push({ name: `report-${i}.pdf`, type: 'application/pdf', bytes: pdf });
   }
   return files;
 }
