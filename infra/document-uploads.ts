@@ -1,4 +1,5 @@
 import { type ServiceRuntime, functionArgs } from './function-defaults';
+import { createJobQueue } from './queue';
 import { DOCUMENTS_INGEST_MODULE, installFor, lambdaHandler } from './route-plan';
 
 /** Days an uploaded file may wait for its batch to be confirmed (and ingested) before S3 deletes it. */
@@ -36,39 +37,13 @@ export function createDocumentUploads(key: aws.kms.Key, alarmTopic: aws.sns.Topi
     lifecycle: [{ id: 'delete-unconfirmed-uploads', prefix: 'uploads/', expiresIn: `${UNCONFIRMED_UPLOAD_DAYS} day` }],
   });
 
-  const deadLetter = new sst.aws.Queue('DocumentDeadLetter', {
-    transform: {
-      queue: (args) => {
-        args.messageRetentionSeconds = 14 * 24 * 3600;
-        args.kmsMasterKeyId = key.arn;
-      },
-    },
-  });
-  const queue = new sst.aws.Queue('DocumentQueue', {
-    // Longer than the ingestion timeout, so a batch still being ingested is not handed out again.
-    visibilityTimeout: `${INGEST_TIMEOUT_MINUTES + 1} minutes`,
-    dlq: { queue: deadLetter.arn, retry: INGEST_MAX_RECEIVES },
-    transform: {
-      queue: (args) => {
-        args.kmsMasterKeyId = key.arn;
-        args.kmsDataKeyReusePeriodSeconds = 3600;
-      },
-    },
-  });
-
-  new aws.cloudwatch.MetricAlarm('DocumentDeadLetterAlarm', {
+  // Longer than the ingestion timeout, so a batch still being ingested is not handed out again.
+  const { queue, deadLetter } = createJobQueue('Document', {
+    key,
+    alarmTopic,
+    consumerTimeoutMinutes: INGEST_TIMEOUT_MINUTES,
+    maxReceives: INGEST_MAX_RECEIVES,
     alarmDescription: 'Document batches reached the dead-letter queue (stuck in ingesting)',
-    namespace: 'AWS/SQS',
-    metricName: 'ApproximateNumberOfMessagesVisible',
-    dimensions: { QueueName: deadLetter.nodes.queue.name },
-    statistic: 'Maximum',
-    period: 60,
-    evaluationPeriods: 1,
-    threshold: 0,
-    comparisonOperator: 'GreaterThanThreshold',
-    treatMissingData: 'notBreaching',
-    alarmActions: [alarmTopic.arn],
-    okActions: [alarmTopic.arn],
   });
   return { bucket, queue, deadLetter };
 }

@@ -5,12 +5,17 @@ export const MAX_RECEIVES = 3;
 export const EXECUTOR_TIMEOUT_MINUTES = 14;
 
 /**
- * The migration job queue and its dead-letter queue, both encrypted with the service key.
- * The visibility timeout exceeds the executor's timeout, as Lambda's event source mapping
- * requires, so a job still running is never handed to a second executor.
+ * A job queue with its dead-letter queue (both encrypted with the service key) and an alarm on
+ * any message reaching the dead-letter queue: a job that never finished, which someone must look
+ * at. The visibility timeout exceeds the consumer's timeout, as Lambda's event source mapping
+ * requires, so a job still running is never handed to a second consumer.
  */
-export function createQueues(key: aws.kms.Key, alarmTopic: aws.sns.Topic) {
-  const deadLetter = new sst.aws.Queue('MigrationDeadLetter', {
+export function createJobQueue(
+  name: string,
+  options: { key: aws.kms.Key; alarmTopic: aws.sns.Topic; consumerTimeoutMinutes: number; maxReceives: number; alarmDescription: string },
+) {
+  const { key, alarmTopic } = options;
+  const deadLetter = new sst.aws.Queue(`${name}DeadLetter`, {
     transform: {
       queue: (args) => {
         args.messageRetentionSeconds = 14 * 24 * 3600;
@@ -18,9 +23,9 @@ export function createQueues(key: aws.kms.Key, alarmTopic: aws.sns.Topic) {
       },
     },
   });
-  const queue = new sst.aws.Queue('MigrationQueue', {
-    visibilityTimeout: `${EXECUTOR_TIMEOUT_MINUTES + 1} minutes`,
-    dlq: { queue: deadLetter.arn, retry: MAX_RECEIVES },
+  const queue = new sst.aws.Queue(`${name}Queue`, {
+    visibilityTimeout: `${options.consumerTimeoutMinutes + 1} minutes`,
+    dlq: { queue: deadLetter.arn, retry: options.maxReceives },
     transform: {
       queue: (args) => {
         args.kmsMasterKeyId = key.arn;
@@ -28,10 +33,8 @@ export function createQueues(key: aws.kms.Key, alarmTopic: aws.sns.Topic) {
       },
     },
   });
-
-  // Any message in the DLQ is a migration request that never finished: someone must look.
-  new aws.cloudwatch.MetricAlarm('MigrationDeadLetterAlarm', {
-    alarmDescription: 'Migration jobs reached the dead-letter queue',
+  new aws.cloudwatch.MetricAlarm(`${name}DeadLetterAlarm`, {
+    alarmDescription: options.alarmDescription,
     namespace: 'AWS/SQS',
     metricName: 'ApproximateNumberOfMessagesVisible',
     dimensions: { QueueName: deadLetter.nodes.queue.name },
@@ -45,4 +48,9 @@ export function createQueues(key: aws.kms.Key, alarmTopic: aws.sns.Topic) {
     okActions: [alarmTopic.arn],
   });
   return { queue, deadLetter };
+}
+
+/** The migration job queue and its dead-letter queue. */
+export function createQueues(key: aws.kms.Key, alarmTopic: aws.sns.Topic) {
+  return createJobQueue('Migration', { key, alarmTopic, consumerTimeoutMinutes: EXECUTOR_TIMEOUT_MINUTES, maxReceives: MAX_RECEIVES, alarmDescription: 'Migration jobs reached the dead-letter queue' });
 }
