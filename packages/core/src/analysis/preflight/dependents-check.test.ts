@@ -44,6 +44,17 @@ describe('preflight: what still reads a dropped object', () => {
     expect(only(await fx.preflight('DROP TABLE lonely'), 'preflight_dependents').status).toBe('passed');
   });
 
+  it('DROP TABLE whose dependents an earlier statement removes is left to the sandbox, which runs the statements in order', async () => {
+    const ok = only(await fx.preflight('ALTER TABLE pets DROP CONSTRAINT pets_owner_fkey; DROP VIEW people_nicks; DROP TABLE people'), 'preflight_dependents');
+    expect(ok.status).toBe('passed');
+    expect(ok.detail).toContain('view people_nicks, constraint pets.pets_owner_fkey belong to objects an earlier statement changes');
+    // Removing only the foreign key first still leaves the view reading the table.
+    const view = only(await fx.preflight('ALTER TABLE pets DROP CONSTRAINT pets_owner_fkey; DROP TABLE people'), 'preflight_dependents');
+    expect(view.status).toBe('failed');
+    expect(view.detail).toContain('view(s) people_nicks read it');
+    expect(view.detail).not.toContain('foreign key(s)');
+  });
+
   it('enum RENAME VALUE names functions that use the old label', async () => {
     const f = only(await fx.preflight("ALTER TYPE mood RENAME VALUE 'happy' TO 'glad'"), 'preflight_dependents');
     expect(f.status).toBe('failed');

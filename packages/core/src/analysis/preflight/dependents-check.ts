@@ -21,21 +21,32 @@ async function routinesMentioning(session: PreflightSession, words: string[]): P
 }
 
 /** Views and materialized views whose rules depend on the relation (optionally one column of it). */
-async function dependentViews(session: PreflightSession, oid: number, column?: string): Promise<string[]> {
-  const rows = await session.query<{ v: string }>(
-    `SELECT DISTINCT v.oid::regclass::text AS v FROM pg_depend d
-       JOIN pg_rewrite r ON r.oid = d.objid JOIN pg_class v ON v.oid = r.ev_class
+async function dependentViews(session: PreflightSession, oid: number, column?: string): Promise<Array<{ v: string; rel: string }>> {
+  const rows = await session.query<{ v: string; rel: string }>(
+    `SELECT DISTINCT v.oid::regclass::text AS v, vn.nspname || '.' || v.relname AS rel FROM pg_depend d
+       JOIN pg_rewrite r ON r.oid = d.objid JOIN pg_class v ON v.oid = r.ev_class JOIN pg_namespace vn ON vn.oid = v.relnamespace
       WHERE d.classid = 'pg_rewrite'::regclass AND d.refclassid = 'pg_class'::regclass AND d.refobjid = $1 AND v.oid <> $1
         AND ($2::text IS NULL OR d.refobjsubid = (SELECT attnum FROM pg_attribute WHERE attrelid = $1 AND attname = $2))
       ORDER BY 1`,
     [oid, column ?? null],
   );
-  return rows.map((r) => r.v);
+  return rows;
 }
+
+/**
+ * Splits dependents found in the live catalog into those that still stand at the statement and
+ * those on a table or view an earlier statement of the migration changes (it may drop the
+ * constraint or the view first: the sandbox, which runs the statements in order, judges those).
+ */
+function standing<T extends { rel: string }>(found: T[], changedBefore: ReadonlySet<string>): { still: T[]; changed: T[] } {
+  return { still: found.filter((d) => !changedBefore.has(d.rel)), changed: found.filter((d) => changedBefore.has(d.rel)) };
+}
+
+const changedNote = (what: string[]): string[] => (what.length ? [`${list(what)} belong to objects an earlier statement changes, so the sandbox's run in order decides those`] : []);
 
 const list = (xs: string[]): string => xs.join(', ');
 
-function dropColumnTask(statementIndex: number, table: string, column: string, cascade: boolean): PreflightTask {
+function dropColumnTask(statementIndex: number, table: string, column: string, cascade: boolean, changedBefore: ReadonlySet<string>): PreflightTask {
   const what = `DROP COLUMN ${column} on ${table}`;
   return {
     check: CHECK,
@@ -45,7 +56,8 @@ function dropColumnTask(statementIndex: number, table: string, column: string, c
     label: what,
     async run(session): Promise<TaskOutcome> {
       const rel = (await session.relation(table))!;
-      const views = await dependentViews(session, rel.oid, column);
+      const { still, changed } = standing(await dependentViews(session, rel.oid, column), changedBefore);
+      const views = still.map((x) => x.v);
       const triggers = await session.query<{ t: string; f: string }>(
         `SELECT t.tgname AS t, p.oid::regprocedure::text AS f FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
           WHERE t.tgrelid = $1 AND NOT t.tgisinternal AND p.prosrc ~* $2 ORDER BY 1`,
@@ -55,14 +67,18 @@ function dropColumnTask(statementIndex: number, table: string, column: string, c
       const problems: string[] = [];
       if (views.length && !cascade) problems.push(`view(s) ${list(views)} read the column (PostgreSQL refuses the drop without CASCADE)`);
       if (triggers.length) problems.push(`trigger(s) ${list(triggers.map((t) => `${t.t} (${t.f})`))} on the table read NEW/OLD.${column}, so every later write to ${table} would fail`);
-      const notes = [...(views.length && cascade ? [`CASCADE also drops view(s) ${list(views)}`] : []), ...(routines.length ? [`function(s) ${list(routines)} mention ${column} and may still read it (they fail when called)`] : [])];
+      const notes = [
+        ...(views.length && cascade ? [`CASCADE also drops view(s) ${list(views)}`] : []),
+        ...(routines.length ? [`function(s) ${list(routines)} mention ${column} and may still read it (they fail when called)`] : []),
+        ...changedNote(changed.map((x) => `view ${x.v}`)),
+      ];
       if (problems.length) return { status: 'failed', detail: `${what} would fail or break readers: ${problems.join('; ')}${notes.length ? `; ${notes.join('; ')}` : ''}` };
       return { status: 'passed', detail: `${what}: no view or trigger reads it${notes.length ? `; but ${notes.join('; ')}` : ''}` };
     },
   };
 }
 
-function dropTableTask(statementIndex: number, table: string, cascade: boolean): PreflightTask {
+function dropTableTask(statementIndex: number, table: string, cascade: boolean, changedBefore: ReadonlySet<string>): PreflightTask {
   const what = `DROP TABLE ${table}`;
   return {
     check: CHECK,
@@ -71,11 +87,18 @@ function dropTableTask(statementIndex: number, table: string, cascade: boolean):
     label: what,
     async run(session): Promise<TaskOutcome> {
       const rel = (await session.relation(table))!;
-      const views = await dependentViews(session, rel.oid);
-      const fks = await session.query<{ c: string }>(
-        `SELECT conrelid::regclass::text || '.' || conname AS c FROM pg_constraint WHERE contype = 'f' AND confrelid = $1 AND conrelid <> $1 ORDER BY 1`,
-        [rel.oid],
+      const liveViews = standing(await dependentViews(session, rel.oid), changedBefore);
+      const views = liveViews.still.map((x) => x.v);
+      const liveFks = standing(
+        await session.query<{ c: string; rel: string }>(
+          `SELECT k.conrelid::regclass::text || '.' || k.conname AS c, n.nspname || '.' || t.relname AS rel
+             FROM pg_constraint k JOIN pg_class t ON t.oid = k.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace
+            WHERE k.contype = 'f' AND k.confrelid = $1 AND k.conrelid <> $1 ORDER BY 1`,
+          [rel.oid],
+        ),
+        changedBefore,
       );
+      const fks = liveFks.still;
       const routines = await routinesMentioning(session, [rel.name.split('.').pop()!]);
       const problems: string[] = [];
       if (!cascade && views.length) problems.push(`view(s) ${list(views)} read it`);
@@ -83,6 +106,7 @@ function dropTableTask(statementIndex: number, table: string, cascade: boolean):
       const notes = [
         ...(cascade && (views.length || fks.length) ? [`CASCADE also drops ${list([...views.map((v) => `view ${v}`), ...fks.map((f) => `constraint ${f.c}`)])}`] : []),
         ...(routines.length ? [`function(s) ${list(routines)} mention it and fail when called`] : []),
+        ...changedNote([...liveViews.changed.map((x) => `view ${x.v}`), ...liveFks.changed.map((f) => `constraint ${f.c}`)]),
       ];
       if (problems.length) return { status: 'failed', detail: `${what} would fail: ${problems.join('; ')} (PostgreSQL refuses the drop without CASCADE)${notes.length ? `; ${notes.join('; ')}` : ''}` };
       return { status: 'passed', detail: `${what}: no view or foreign key depends on it${notes.length ? `; but ${notes.join('; ')}` : ''}` };
@@ -118,8 +142,8 @@ function tasks(ctx: PreflightContext): PreflightTask[] {
     const b = ctx.stmt.stmt.AlterEnumStmt as AstNode;
     return b.oldVal ? [renameEnumValueTask(i, names(b.typeName), String(b.oldVal), String(b.newVal))] : [];
   }
-  if (kind === 'DropStmt' && ctx.stmt.stmt.DropStmt.removeType === 'OBJECT_TABLE') return ctx.facts.locks.map((l) => dropTableTask(i, l.table, ctx.facts.cascade));
-  return ctx.subcommands.filter((c) => c.subtype === 'AT_DropColumn').map((c) => dropColumnTask(i, ctx.facts.table, String(c.name), c.behavior === 'DROP_CASCADE'));
+  if (kind === 'DropStmt' && ctx.stmt.stmt.DropStmt.removeType === 'OBJECT_TABLE') return ctx.facts.locks.map((l) => dropTableTask(i, l.table, ctx.facts.cascade, ctx.changedBefore));
+  return ctx.subcommands.filter((c) => c.subtype === 'AT_DropColumn').map((c) => dropColumnTask(i, ctx.facts.table, String(c.name), c.behavior === 'DROP_CASCADE', ctx.changedBefore));
 }
 
 export const dependentsCheck: PreflightCheck = {

@@ -88,10 +88,12 @@ export async function runPreflight(input: PreflightInput): Promise<PreflightRepo
   const session = new PreflightSession(input.client, limits);
   const checks = input.checks ?? PREFLIGHT_CHECKS;
   const tasks: PreflightTask[] = [];
+  const changedBefore = new Set<string>();
   for (const stmt of input.parsed) {
     const facts = input.facts[stmt.index]!;
-    const ctx = { stmt, facts, subcommands: facts.subcommands };
+    const ctx = { stmt, facts, subcommands: facts.subcommands, changedBefore: new Set(changedBefore) };
     for (const c of checks) tasks.push(...c.tasks(ctx));
+    if (facts.effect !== 'data') for (const l of facts.locks) changedBefore.add(l.table);
   }
   const findings: PreflightFinding[] = [];
   for (const task of tasks) {
