@@ -42,7 +42,7 @@ function standing<T extends { rel: string }>(found: T[], changedBefore: Readonly
   return { still: found.filter((d) => !changedBefore.has(d.rel)), changed: found.filter((d) => changedBefore.has(d.rel)) };
 }
 
-const changedNote = (what: string[]): string[] => (what.length ? [`${list(what)} belong to objects an earlier statement changes, so the sandbox's run in order decides those`] : []);
+const changedNote = (what: string[]): string[] => (what.length ? [`${list(what)} belong to objects the migration changes or drops before or with this statement, so the sandbox's run in order decides those`] : []);
 
 const list = (xs: string[]): string => xs.join(', ');
 
@@ -142,7 +142,11 @@ function tasks(ctx: PreflightContext): PreflightTask[] {
     const b = ctx.stmt.stmt.AlterEnumStmt as AstNode;
     return b.oldVal ? [renameEnumValueTask(i, names(b.typeName), String(b.oldVal), String(b.newVal))] : [];
   }
-  if (kind === 'DropStmt' && ctx.stmt.stmt.DropStmt.removeType === 'OBJECT_TABLE') return ctx.facts.locks.map((l) => dropTableTask(i, l.table, ctx.facts.cascade, ctx.changedBefore));
+  if (kind === 'DropStmt' && ctx.stmt.stmt.DropStmt.removeType === 'OBJECT_TABLE') {
+    // `DROP TABLE a, b`: a foreign key from b to a goes with b.
+    const goneWith = new Set([...ctx.changedBefore, ...ctx.facts.locks.map((l) => l.table)]);
+    return ctx.facts.locks.map((l) => dropTableTask(i, l.table, ctx.facts.cascade, goneWith));
+  }
   return ctx.subcommands.filter((c) => c.subtype === 'AT_DropColumn').map((c) => dropColumnTask(i, ctx.facts.table, String(c.name), c.behavior === 'DROP_CASCADE', ctx.changedBefore));
 }
 
