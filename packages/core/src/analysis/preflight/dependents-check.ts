@@ -38,15 +38,15 @@ async function dependentViews(session: PreflightSession, oid: number, column?: s
  * those on a table or view an earlier statement of the migration changes (it may drop the
  * constraint or the view first: the sandbox, which runs the statements in order, judges those).
  */
-function standing<T extends { rel: string }>(found: T[], changedBefore: ReadonlySet<string>): { still: T[]; changed: T[] } {
-  return { still: found.filter((d) => !changedBefore.has(d.rel)), changed: found.filter((d) => changedBefore.has(d.rel)) };
+function standing<T extends { rel: string }>(found: T[], changedBefore: (table: string) => boolean): { still: T[]; changed: T[] } {
+  return { still: found.filter((d) => !changedBefore(d.rel)), changed: found.filter((d) => changedBefore(d.rel)) };
 }
 
 const changedNote = (what: string[]): string[] => (what.length ? [`${list(what)} belong to objects the migration changes or drops before or with this statement, so the sandbox's run in order decides those`] : []);
 
 const list = (xs: string[]): string => xs.join(', ');
 
-function dropColumnTask(statementIndex: number, table: string, column: string, cascade: boolean, changedBefore: ReadonlySet<string>): PreflightTask {
+function dropColumnTask(statementIndex: number, table: string, column: string, cascade: boolean, changedBefore: (table: string) => boolean): PreflightTask {
   const what = `DROP COLUMN ${column} on ${table}`;
   return {
     check: CHECK,
@@ -78,7 +78,7 @@ function dropColumnTask(statementIndex: number, table: string, column: string, c
   };
 }
 
-function dropTableTask(statementIndex: number, table: string, cascade: boolean, changedBefore: ReadonlySet<string>): PreflightTask {
+function dropTableTask(statementIndex: number, table: string, cascade: boolean, changedBefore: (table: string) => boolean): PreflightTask {
   const what = `DROP TABLE ${table}`;
   return {
     check: CHECK,
@@ -144,7 +144,8 @@ function tasks(ctx: PreflightContext): PreflightTask[] {
   }
   if (kind === 'DropStmt' && ctx.stmt.stmt.DropStmt.removeType === 'OBJECT_TABLE') {
     // `DROP TABLE a, b`: a foreign key from b to a goes with b.
-    const goneWith = new Set([...ctx.changedBefore, ...ctx.facts.locks.map((l) => l.table)]);
+    const dropped = new Set(ctx.facts.locks.map((l) => l.table));
+    const goneWith = (table: string): boolean => dropped.has(table) || ctx.changedBefore(table);
     return ctx.facts.locks.map((l) => dropTableTask(i, l.table, ctx.facts.cascade, goneWith));
   }
   return ctx.subcommands.filter((c) => c.subtype === 'AT_DropColumn').map((c) => dropColumnTask(i, ctx.facts.table, String(c.name), c.behavior === 'DROP_CASCADE', ctx.changedBefore));

@@ -88,12 +88,13 @@ export async function runPreflight(input: PreflightInput): Promise<PreflightRepo
   const session = new PreflightSession(input.client, limits);
   const checks = input.checks ?? PREFLIGHT_CHECKS;
   const tasks: PreflightTask[] = [];
-  const changedBefore = new Set<string>();
+  // Index of the first statement that changes each table's definition (no copy per statement).
+  const firstChange = new Map<string, number>();
   for (const stmt of input.parsed) {
     const facts = input.facts[stmt.index]!;
-    const ctx = { stmt, facts, subcommands: facts.subcommands, changedBefore: new Set(changedBefore) };
-    for (const c of checks) tasks.push(...c.tasks(ctx));
-    if (facts.effect !== 'data') for (const l of facts.locks) changedBefore.add(l.table);
+    const changedBefore = (table: string): boolean => (firstChange.get(table) ?? Infinity) < stmt.index;
+    for (const c of checks) tasks.push(...c.tasks({ stmt, facts, subcommands: facts.subcommands, changedBefore }));
+    if (facts.effect !== 'data') for (const l of facts.locks) if (!firstChange.has(l.table)) firstChange.set(l.table, stmt.index);
   }
   const findings: PreflightFinding[] = [];
   for (const task of tasks) {

@@ -51,7 +51,7 @@ export interface PreflightContext {
   /** ALTER TABLE subcommand bodies, or [] for other statements. */
   subcommands: AstNode[];
   /** Tables and views (`schema.name`) whose definition an earlier statement of the migration changes (DDL): the live catalog no longer describes them at this statement. */
-  changedBefore: ReadonlySet<string>;
+  changedBefore: (table: string) => boolean;
 }
 
 /** A preflight check: a stable name and the tasks it derives from a statement (none when it does not apply). */
