@@ -1,7 +1,8 @@
-// Lint for the whole repository (run by `npm test` as `npm run lint`). Formatting is not its job.
+// Lint for the whole repository (run by `npm test` as `npm run lint`). Formatting is Prettier's job: eslint-config-prettier turns off the rules that would fight it.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'packages/cli/.test-dist-*/**', '.sst/**', 'packages/web/src/sst-env.d.ts'] },
@@ -11,7 +12,10 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
     rules: {
       // A leading underscore marks a value left unused on purpose (rest siblings, positional args).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
     },
   },
   {
@@ -28,4 +32,5 @@ export default tseslint.config(
     files: ['test/**', 'bench/**', '**/*.test.ts', '**/*.test.tsx'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  prettier,
 );

@@ -73,7 +73,11 @@ async function main() {
     for (const s of await parseStatements(text)) {
       // Keep schema changes that succeed on any synthetic data (no data-dependent steps).
       const text = s.sql.replace(/^--[^\n]*\n/, '');
-      if (/^(SET|BEGIN|COMMIT|DELETE|UPDATE|COMMENT|CREATE OR REPLACE FUNCTION|CREATE TRIGGER|ALTER TYPE)/i.test(text) || /DROP COLUMN|RENAME|SET NOT NULL|VALIDATE|FOREIGN KEY/i.test(text)) continue;
+      if (
+        /^(SET|BEGIN|COMMIT|DELETE|UPDATE|COMMENT|CREATE OR REPLACE FUNCTION|CREATE TRIGGER|ALTER TYPE)/i.test(text) ||
+        /DROP COLUMN|RENAME|SET NOT NULL|VALIDATE|FOREIGN KEY/i.test(text)
+      )
+        continue;
       hundred.push(s.sql);
       if (hundred.length === 100) break;
     }
@@ -102,7 +106,9 @@ async function main() {
     idle.push(await sandboxRun(snapshot));
   }
   for (let i = 0; i < SANDBOX_RUNS; i++) cold.push(await sandboxRun({ ...snapshot, connection_id: `bench-cold-${process.pid}-${i}` }));
-  const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   await sharedSandboxCache().flush();
   await closeSandboxSpare();
   rmSync(dir, { recursive: true, force: true });
@@ -110,8 +116,12 @@ async function main() {
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
   console.log(`corpus: ${files.length} files, ${statements} statements, 200-table snapshot; sandbox engine ${ENGINE}`);
   const range = (xs: number[]) => `${fmt(Math.min(...xs))}-${fmt(Math.max(...xs))} ms`;
-  console.log(`dbops analyzer (no sandbox), median of ${PASSES} passes: ${fmt(oursMs)} ms (${range(ourPasses)}), ${fmt((statements / oursMs) * 1000)} statements/s, ${warnings} warnings`);
-  console.log(`squawk-cli (one process per pass), median of ${PASSES}: ${fmt(squawkMs)} ms (${range(squawkPasses)}), ${fmt((statements / squawkMs) * 1000)} statements/s, ${squawkFindings} findings`);
+  console.log(
+    `dbops analyzer (no sandbox), median of ${PASSES} passes: ${fmt(oursMs)} ms (${range(ourPasses)}), ${fmt((statements / oursMs) * 1000)} statements/s, ${warnings} warnings`,
+  );
+  console.log(
+    `squawk-cli (one process per pass), median of ${PASSES}: ${fmt(squawkMs)} ms (${range(squawkPasses)}), ${fmt((statements / squawkMs) * 1000)} statements/s, ${squawkFindings} findings`,
+  );
   const sandboxLine = (label: string, xs: typeof cold) =>
     `100-statement migration with sandbox, ${label}, ${xs.length} runs: p50 ${fmt(p50(xs.map((x) => x.ms)))} ms (sandbox part p50 ${fmt(p50(xs.map((x) => x.sandboxMs)))} ms), min ${fmt(Math.min(...xs.map((x) => x.ms)))} ms, passed=${xs.every((x) => x.passed)}${xs.find((x) => x.error) ? ` (${xs.find((x) => x.error)!.error})` : ''}`;
   if (SANDBOX_RUNS > 0) {

@@ -77,11 +77,32 @@ const deliver = (e: { payload: string; signature: string }, want: string) => asy
 };
 
 const half = Math.floor(signed.length / 2);
-report('webhook, paid, credits added (sequential)', await measure(signed.slice(0, half).map((e) => deliver(e, 'applied')), 1));
-report(`webhook, paid, credits added (concurrency ${concurrency})`, await measure(signed.slice(half).map((e) => deliver(e, 'applied')), concurrency));
-report(`webhook, duplicate delivery (concurrency ${concurrency})`, await measure(signed.map((e) => deliver(e, 'duplicate')), concurrency));
+report(
+  'webhook, paid, credits added (sequential)',
+  await measure(
+    signed.slice(0, half).map((e) => deliver(e, 'applied')),
+    1,
+  ),
+);
+report(
+  `webhook, paid, credits added (concurrency ${concurrency})`,
+  await measure(
+    signed.slice(half).map((e) => deliver(e, 'applied')),
+    concurrency,
+  ),
+);
+report(
+  `webhook, duplicate delivery (concurrency ${concurrency})`,
+  await measure(
+    signed.map((e) => deliver(e, 'duplicate')),
+    concurrency,
+  ),
+);
 const bad = signed.slice(0, 200).map((e) => async () => {
-  const res = await t.request('POST', '/billing/webhook', { body: e.payload, headers: { 'content-type': 'application/json', 'stripe-signature': `${e.signature}0` } });
+  const res = await t.request('POST', '/billing/webhook', {
+    body: e.payload,
+    headers: { 'content-type': 'application/json', 'stripe-signature': `${e.signature}0` },
+  });
   expectStatus(res.status, 400, 'bad signature');
 });
 report(`webhook, bad signature rejected (concurrency ${concurrency})`, await measure(bad, concurrency));

@@ -159,7 +159,9 @@ async function measure(entry: Entry): Promise<Row> {
     row.ok = row.missing.length === 0;
     if (!row.ok) row.error = `imports ${row.missing.join(', ')} without shipping it`;
   } catch (error) {
-    row.error = String((error as Error).message ?? error).split('\n')[0]!.slice(0, 200);
+    row.error = String((error as Error).message ?? error)
+      .split('\n')[0]!
+      .slice(0, 200);
   }
   return row;
 }
@@ -205,7 +207,9 @@ async function whatIf(entry: Entry): Promise<[number, number] | string> {
     }
     return [median(wall), median(cpu)];
   } catch (error) {
-    return `failed: ${String((error as Error).message).split('\n')[0]!.slice(0, 120)}`;
+    return `failed: ${String((error as Error).message)
+      .split('\n')[0]!
+      .slice(0, 120)}`;
   }
 }
 
@@ -229,7 +233,8 @@ async function main(): Promise<void> {
     if (!markdown) process.stderr.write(`measured ${entry.name}\n`);
   }
 
-  const header = '| function | bundle MB | shipped packages | packages MB | heavy imported | cold import ms (median) | import CPU ms (median) | process ms (median) | largest inputs | verdict |';
+  const header =
+    '| function | bundle MB | shipped packages | packages MB | heavy imported | cold import ms (median) | import CPU ms (median) | process ms (median) | largest inputs | verdict |';
   const lines = [header, '|---|---|---|---|---|---|---|---|---|---|'];
   for (const r of rows) {
     lines.push(
@@ -255,12 +260,18 @@ async function main(): Promise<void> {
   ];
   if (markdown) {
     console.log(`## Lambda bundles and cold init (issue #12)\n`);
-    console.log(`Command: \`npx tsx bench/bundle-size.ts --markdown\` (${RUNS} fresh Node ${process.version} processes per function; machine: 2 cores, 24 GiB; 2026-11-22).`);
-    console.log(`Bundled like SST: esbuild ESM, target node22, minified, AWS SDK bundled; \`libpg-query\`, \`@electric-sql/pglite\` and \`pdfjs-dist\` external and shipped via \`nodejs.install\` ("packages MB", unzipped). "cold import" is \`await import(bundle)\` only; "process ms" adds Node's own start.\n`);
+    console.log(
+      `Command: \`npx tsx bench/bundle-size.ts --markdown\` (${RUNS} fresh Node ${process.version} processes per function; machine: 2 cores, 24 GiB; 2026-11-22).`,
+    );
+    console.log(
+      `Bundled like SST: esbuild ESM, target node22, minified, AWS SDK bundled; \`libpg-query\`, \`@electric-sql/pglite\` and \`pdfjs-dist\` external and shipped via \`nodejs.install\` ("packages MB", unzipped). "cold import" is \`await import(bundle)\` only; "process ms" adds Node's own start.\n`,
+    );
     console.log(lines.join('\n'));
     console.log('');
     for (const s of summary) console.log(`- ${s}`);
-    console.log('\nWhat-if: the same bundles with PGlite replaced by an empty stand-in (cold import ms, median), i.e. once the container stops importing PGlite at module level:\n');
+    console.log(
+      '\nWhat-if: the same bundles with PGlite replaced by an empty stand-in (cold import ms, median), i.e. once the container stops importing PGlite at module level:\n',
+    );
     console.log('| function | as deployed: wall ms | CPU ms | without PGlite: wall ms | CPU ms |\n|---|---|---|---|---|');
     console.log(whatIfLines.join('\n'));
   } else {

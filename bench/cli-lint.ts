@@ -41,7 +41,9 @@ const TIME = '/usr/bin/time';
 function time(cmd: string, args: string[], cwd: string): { wall: number; cpu: number } {
   const timed = existsSync(TIME);
   const t0 = process.hrtime.bigint();
-  const r = timed ? spawnSync(TIME, ['-f', '%U %S', cmd, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' }) : spawnSync(cmd, args, { cwd, stdio: 'ignore' });
+  const r = timed
+    ? spawnSync(TIME, ['-f', '%U %S', cmd, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' })
+    : spawnSync(cmd, args, { cwd, stdio: 'ignore' });
   const wall = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}`);
   const m = timed ? /([\d.]+) ([\d.]+)\s*$/.exec(String(r.stderr)) : null;
@@ -71,11 +73,15 @@ async function explain(dir: string, p: Pair): Promise<string | null> {
   while (idx > 0 && parsed[idx]!.line > line) idx--;
   const stmt = parsed[idx]!;
   const table = target(stmt);
-  const createdAs = parsed.slice(0, idx).some((s) => nodeKind(s.stmt) === 'CreateTableAsStmt' && rangeVarName(nodeBody(s.stmt).into?.rel).split('.').pop() === table);
+  const createdAs = parsed
+    .slice(0, idx)
+    .some((s) => nodeKind(s.stmt) === 'CreateTableAsStmt' && rangeVarName(nodeBody(s.stmt).into?.rel).split('.').pop() === table);
   if (table && createdAs) return 'table created earlier in the same file by CREATE TABLE ... AS / CREATE MATERIALIZED VIEW';
   const cons = JSON.stringify(stmt.stmt);
-  if (p.rule === 'constraint-missing-not-valid' && /CONSTR_(PRIMARY|UNIQUE)/.test(cons) && !/CONSTR_(CHECK|FOREIGN)/.test(cons)) return 'NOT VALID on PRIMARY KEY / UNIQUE, which PostgreSQL rejects';
-  if (p.rule === 'adding-field-with-default' && !/FuncCall|CONSTR_IDENTITY|CONSTR_GENERATED|SQLValueFunction/.test(cons)) return 'a constant DEFAULT such as -1 (squawk takes the minus sign for an expression), stored in the catalog without a rewrite since PostgreSQL 11';
+  if (p.rule === 'constraint-missing-not-valid' && /CONSTR_(PRIMARY|UNIQUE)/.test(cons) && !/CONSTR_(CHECK|FOREIGN)/.test(cons))
+    return 'NOT VALID on PRIMARY KEY / UNIQUE, which PostgreSQL rejects';
+  if (p.rule === 'adding-field-with-default' && !/FuncCall|CONSTR_IDENTITY|CONSTR_GENERATED|SQLValueFunction/.test(cons))
+    return 'a constant DEFAULT such as -1 (squawk takes the minus sign for an expression), stored in the catalog without a rewrite since PostgreSQL 11';
   return null;
 }
 
@@ -90,7 +96,9 @@ async function main(): Promise<void> {
     const commands: [string, string, string[]][] = [
       ['dbops lint (bundle)', process.execPath, [dbops, 'lint', '--assume-in-transaction', '-r', 'json', '-o', '/dev/null', GLOB]],
       ['squawk (npm launcher)', SQUAWK, ['--assume-in-transaction', '--reporter', 'json', GLOB]],
-      ...(existsSync(squawkNative) ? [['squawk (native binary)', squawkNative, ['--assume-in-transaction', '--reporter', 'json', GLOB]] as [string, string, string[]]] : []),
+      ...(existsSync(squawkNative)
+        ? [['squawk (native binary)', squawkNative, ['--assume-in-transaction', '--reporter', 'json', GLOB]] as [string, string, string[]]]
+        : []),
       ['dbops --version (start only)', process.execPath, [dbops, '--version']],
       ['squawk --version (npm launcher)', SQUAWK, ['--version']],
     ];
@@ -98,8 +106,12 @@ async function main(): Promise<void> {
     const times = new Map<string, { wall: number; cpu: number }[]>(commands.map(([n]) => [n, []]));
     for (let i = 0; i < RUNS; i++) for (const [n, cmd, args] of commands) times.get(n)!.push(time(cmd, args, dir));
 
-    const squawkJson = JSON.parse(spawnSync(SQUAWK, ['--assume-in-transaction', '--reporter', 'json', GLOB], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 }).stdout) as { file: string; rule_name: string; line: number }[];
-    const ours = JSON.parse(spawnSync(process.execPath, [dbops, 'lint', '--assume-in-transaction', '-r', 'json', GLOB], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 }).stdout) as { files: { file: string; findings: { rule: string }[] }[] };
+    const squawkJson = JSON.parse(
+      spawnSync(SQUAWK, ['--assume-in-transaction', '--reporter', 'json', GLOB], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 }).stdout,
+    ) as { file: string; rule_name: string; line: number }[];
+    const ours = JSON.parse(
+      spawnSync(process.execPath, [dbops, 'lint', '--assume-in-transaction', '-r', 'json', GLOB], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 }).stdout,
+    ) as { files: { file: string; findings: { rule: string }[] }[] };
     const have = new Set(ours.files.flatMap((f) => f.findings.map((x) => `${f.file}\0${x.rule}`)));
     const squawkPairs = new Map<string, Pair>();
     for (const v of squawkJson) {
@@ -120,14 +132,31 @@ async function main(): Promise<void> {
     const rulesRaised = new Set([...squawkPairs.values()].map((p) => p.rule));
 
     console.log(`dbops lint vs squawk on ${source} (${files} files matching ${GLOB}), ${RUNS} runs each, alternated`);
-    console.log(`node ${process.version}; squawk ${spawnSync(SQUAWK, ['--version'], { encoding: 'utf8' }).stdout.trim()}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} cores; ${new Date().toISOString()}`);
+    console.log(
+      `node ${process.version}; squawk ${spawnSync(SQUAWK, ['--version'], { encoding: 'utf8' }).stdout.trim()}; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} on ${cpus().length} cores; ${new Date().toISOString()}`,
+    );
     console.log('| command | wall median ms | wall p90 ms | CPU (user+sys) median ms |');
     console.log('|---|---|---|---|');
     for (const [n] of commands) {
       const xs = times.get(n)!;
-      console.log(`| ${n} | ${quantile(xs.map((x) => x.wall), 0.5).toFixed(0)} | ${quantile(xs.map((x) => x.wall), 0.9).toFixed(0)} | ${quantile(xs.map((x) => x.cpu), 0.5).toFixed(0)} |`);
+      console.log(
+        `| ${n} | ${quantile(
+          xs.map((x) => x.wall),
+          0.5,
+        ).toFixed(0)} | ${quantile(
+          xs.map((x) => x.wall),
+          0.9,
+        ).toFixed(0)} | ${quantile(
+          xs.map((x) => x.cpu),
+          0.5,
+        ).toFixed(0)} |`,
+      );
     }
-    console.log(`\nparity: squawk raises ${squawkPairs.size} (file, rule) pairs over ${rulesRaised.size} rules; dbops raises ${squawkPairs.size - missing.length} of them.`);
+    console.log(
+      `\nparity: squawk raises ${squawkPairs.size} (file, rule) pairs over ${rulesRaised.size} rules; dbops raises ${squawkPairs.size - missing.length} of them.`,
+    );
     for (const [reason, n] of [...explained].sort()) console.log(`  not raised, explained: ${n} x ${reason}`);
     console.log(`  not raised, unexplained: ${unexplained.length}`);
     for (const p of unexplained.slice(0, 20)) console.log(`    ${p.file}: ${p.rule} (squawk line ${p.line + 1})`);

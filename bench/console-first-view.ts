@@ -66,10 +66,13 @@ try {
   await rm(home, { recursive: true, force: true });
 }
 
-const row = (label: string, xs: Sample[], k: keyof Sample) => `| ${label} | ${median(xs.map((s) => s[k])).toFixed(1)} | ${p95(xs.map((s) => s[k])).toFixed(1)} |`;
+const row = (label: string, xs: Sample[], k: keyof Sample) =>
+  `| ${label} | ${median(xs.map((s) => s[k])).toFixed(1)} | ${p95(xs.map((s) => s[k])).toFixed(1)} |`;
 process.stdout.write(
   [
-    `console first view, ${RUNS} runs, ${new Date().toISOString()}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+    `console first view, ${RUNS} runs, ${new Date().toISOString()}, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
     '',
     '| Figure (ms from navigation start) | median | p95 |',
     '|---|---|---|',

@@ -100,13 +100,19 @@ async function extractionOnly(): Promise<void> {
     await extractDocument({ filename: 'a.pdf', bytes: pdf }, embedder, async (part) => {
       chunks += part.chunks.length;
     });
-    console.log(`| same | extraction + chunking + embedding on ${availableParallelism()} extraction threads, ${round} (${chunks} chunks) | ${s2(performance.now() - t0)} s | ${s2(cpuMs() - c0)} s |`);
+    console.log(
+      `| same | extraction + chunking + embedding on ${availableParallelism()} extraction threads, ${round} (${chunks} chunks) | ${s2(performance.now() - t0)} s | ${s2(cpuMs() - c0)} s |`,
+    );
   }
 }
 
 async function throughSlots(files: BenchFile[], label: string): Promise<void> {
   const home = await mkdtemp(path.join(tmpdir(), 'dbops-bench-slots-'));
-  const runtime = await startLocalRuntime({ port: 0, consoleDir: null, env: { ...process.env, DBOPS_HOME: home, DBOPS_LOG_LEVEL: process.env.BENCH_LOG ?? 'warn' } });
+  const runtime = await startLocalRuntime({
+    port: 0,
+    consoleDir: null,
+    env: { ...process.env, DBOPS_HOME: home, DBOPS_LOG_LEVEL: process.env.BENCH_LOG ?? 'warn' },
+  });
   try {
     const jwt = await runtime.issuer.sign('bench');
     const auth = { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' };
@@ -121,7 +127,9 @@ async function throughSlots(files: BenchFile[], label: string): Promise<void> {
     const conn = { id: provisioned.connection_id as string };
     const t0 = performance.now();
     const c0 = cpuMs();
-    const batch = await call('POST', `/connections/${conn.id}/documents/batches`, { files: files.map((f) => ({ filename: f.name, size_bytes: f.bytes.length, content_type: f.type })) });
+    const batch = await call('POST', `/connections/${conn.id}/documents/batches`, {
+      files: files.map((f) => ({ filename: f.name, size_bytes: f.bytes.length, content_type: f.type })),
+    });
     for (const [i, f] of files.entries()) {
       const slot = batch.slots[i];
       const res = await fetch(slot.url, { method: slot.method, headers: slot.headers, body: f.bytes });
@@ -180,7 +188,11 @@ async function throughSlots(files: BenchFile[], label: string): Promise<void> {
   }
 }
 
-console.log(`machine: ${cpus()[0]?.model} x ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${new Date().toISOString()}`);
+console.log(
+  `machine: ${cpus()[0]?.model} x ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}; ${new Date().toISOString()}`,
+);
 if (values.case === 'pdf') {
   await extractionOnly();
   await throughSlots([{ name: 'dense.pdf', type: 'application/pdf', bytes: await textPdf() }], 'one 10 MB text-only PDF');
@@ -188,6 +200,10 @@ if (values.case === 'pdf') {
   const files = await batchFiles(Number(values.files), Number(values.mb));
   await throughSlots(files, `batch of ${files.length} x ${values.mb} MB`);
 }
-console.log(`load after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `load after: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 // The managed database (embedded PostgreSQL) and pdfjs keep handles open; the figures are out.
 process.exit(0);

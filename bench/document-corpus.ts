@@ -14,7 +14,7 @@ export const reseed = (value = 42): void => {
   seed = value;
 };
 // A 31-bit LCG in integer arithmetic (a plain multiply overflows 2^53 and cycles after ~10,000 draws).
-export const rand = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) / 0x7fffffff);
+export const rand = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) / 0x7fffffff;
 export const WORDS = (
   'order customer invoice payment refund shipment warehouse ledger account balance revenue audit policy approval ' +
   'discount subscription renewal churn cohort region product catalog inventory supplier contract tax report month ' +
@@ -69,4 +69,3 @@ export async function textPdf(): Promise<Uint8Array> {
     return pdfOfPages(Math.floor((20 * (MAX_FILE_BYTES * 0.985)) / probe.length));
   });
 }
-

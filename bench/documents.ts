@@ -104,7 +104,12 @@ function noisePng(width: number, height: number): Uint8Array {
   header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
   const raw = randomBytes((width * 3 + 1) * height);
   for (let row = 0; row < height; row++) raw[row * (width * 3 + 1)] = 0; // filter type: none
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw, { level: 1 })), chunk('IEND', new Uint8Array())]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw, { level: 1 })),
+    chunk('IEND', new Uint8Array()),
+  ]);
 }
 
 /** 100 dense text pages, then full-page images until the file is just under 10 MB. */
@@ -126,7 +131,11 @@ async function reportPdf(): Promise<Uint8Array> {
 async function firstPages(pdf: Uint8Array, pages: number): Promise<Uint8Array> {
   const from = await PDFDocument.load(pdf);
   const to = await PDFDocument.create();
-  for (const p of await to.copyPages(from, Array.from({ length: Math.min(pages, from.getPageCount()) }, (_, i) => i))) to.addPage(p);
+  for (const p of await to.copyPages(
+    from,
+    Array.from({ length: Math.min(pages, from.getPageCount()) }, (_, i) => i),
+  ))
+    to.addPage(p);
   return to.save();
 }
 
@@ -151,13 +160,22 @@ async function pdfBench(store: PgliteStore, embedder: HashingEmbedder, userId: s
   const extract = await timed(() => extractPdfText(`${label}.pdf`, pdf));
   // What prepareDocument does for a PDF after extraction.
   const chunk = await timed(async () => chunkPlainText(extract.value));
-  const prepared: PreparedDocument = { filename: `${label}.pdf`, kind: 'pdf', contentType: 'application/pdf', sizeBytes: pdf.length, sha256: '-', chunks: chunk.value };
+  const prepared: PreparedDocument = {
+    filename: `${label}.pdf`,
+    kind: 'pdf',
+    contentType: 'application/pdf',
+    sizeBytes: pdf.length,
+    sha256: '-',
+    chunks: chunk.value,
+  };
   const embed = await timed(() => embedDocument(embedder, prepared));
   const save = await timed(() => saveDocuments(store, embedder, { userId, connectionId: randomUUID(), documents: [embed.value], now: new Date() }));
   const pages = (await PDFDocument.load(pdf)).getPageCount();
   const phases = [extract, chunk, embed, save];
   const total = (k: 'wall' | 'cpu'): number => phases.reduce((s, p) => s + p[k], 0);
-  console.log(`PDF ${label}: ${(pdf.length / 1048576).toFixed(2)} MiB, ${pages} pages, ${(extract.value.length / 1e6).toFixed(2)} M chars -> ${chunk.value.length} chunks`);
+  console.log(
+    `PDF ${label}: ${(pdf.length / 1048576).toFixed(2)} MiB, ${pages} pages, ${(extract.value.length / 1e6).toFixed(2)} M chars -> ${chunk.value.length} chunks`,
+  );
   console.log(`  wall s: extract ${s1(extract.wall)}, chunk ${s1(chunk.wall)}, embed ${s1(embed.wall)}, store ${s1(save.wall)}, total ${s1(total('wall'))}`);
   console.log(`  CPU s:  extract ${s1(extract.cpu)}, chunk ${s1(chunk.cpu)}, embed ${s1(embed.cpu)}, store ${s1(save.cpu)}, total ${s1(total('cpu'))}`);
 }
@@ -177,7 +195,16 @@ async function ingestBench(store: PgliteStore, embedder: HashingEmbedder, userId
   await saveDocuments(store, embedder, {
     userId,
     connectionId: randomUUID(),
-    documents: [await embedDocument(embedder, { filename: 'warm.md', kind: 'markdown', contentType: 'text/markdown', sizeBytes: 1, sha256: '-', chunks: [{ index: 0, heading: null, content: paragraph() }] })],
+    documents: [
+      await embedDocument(embedder, {
+        filename: 'warm.md',
+        kind: 'markdown',
+        contentType: 'text/markdown',
+        sizeBytes: 1,
+        sha256: '-',
+        chunks: [{ index: 0, heading: null, content: paragraph() }],
+      }),
+    ],
     now: new Date(),
   });
 
@@ -195,7 +222,9 @@ async function ingestBench(store: PgliteStore, embedder: HashingEmbedder, userId
   });
   const mdBytes = files.reduce((s, f) => s + f.bytes.length, 0);
   const batch = await timed(() => ingestDocuments(deps, { userId, connectionId: randomUUID(), files }));
-  console.log(`Markdown batch: 50 files, ${(mdBytes / 1048576).toFixed(2)} MiB, ${batch.value.total_chunks} chunks, wall ${s1(batch.wall)} s, CPU ${s1(batch.cpu)} s`);
+  console.log(
+    `Markdown batch: 50 files, ${(mdBytes / 1048576).toFixed(2)} MiB, ${batch.value.total_chunks} chunks, wall ${s1(batch.wall)} s, CPU ${s1(batch.cpu)} s`,
+  );
 }
 
 const gaussian = (): number => Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());
@@ -286,7 +315,10 @@ async function queryBench(store: PgliteStore, embedder: HashingEmbedder, userId:
     }
     return [times, cpus] as const;
   };
-  for (const [label, withTables] of [['query text only', false], ['with one table name', true]] as const) {
+  for (const [label, withTables] of [
+    ['query text only', false],
+    ['with one table name', true],
+  ] as const) {
     const [wall, cpu] = await run(withTables);
     console.log(
       `Top-10 query, ${label}: wall p50 ${pct(wall, 50).toFixed(1)} ms, p95 ${pct(wall, 95).toFixed(1)} ms; CPU p50 ${pct(cpu, 50).toFixed(1)} ms (${QUERIES} queries)`,
@@ -299,7 +331,11 @@ async function queryBench(store: PgliteStore, embedder: HashingEmbedder, userId:
   const exact: string[][] = [];
   for (const q of probes) {
     const params = [userId, connectionId, embedder.model, vectorParam(q), 40];
-    exact.push((await store.query<{ id: string }>(NEAREST_SQL.replace('ORDER BY embedding <=> $4::vector', 'ORDER BY (embedding <=> $4::vector) + 0'), params)).rows.map((r) => r.id));
+    exact.push(
+      (await store.query<{ id: string }>(NEAREST_SQL.replace('ORDER BY embedding <=> $4::vector', 'ORDER BY (embedding <=> $4::vector) + 0'), params)).rows.map(
+        (r) => r.id,
+      ),
+    );
   }
   for (const ef of [40, 100, 200, 400]) {
     let found = 0;
@@ -326,7 +362,13 @@ async function queryBench(store: PgliteStore, embedder: HashingEmbedder, userId:
   const exactTimes: number[] = [];
   for (const q of probes) {
     const t = performance.now();
-    await store.query(NEAREST_SQL.replace('ORDER BY embedding <=> $4::vector', 'ORDER BY (embedding <=> $4::vector) + 0'), [userId, connectionId, embedder.model, vectorParam(q), 40]);
+    await store.query(NEAREST_SQL.replace('ORDER BY embedding <=> $4::vector', 'ORDER BY (embedding <=> $4::vector) + 0'), [
+      userId,
+      connectionId,
+      embedder.model,
+      vectorParam(q),
+      40,
+    ]);
     exactTimes.push(ms(t));
   }
   console.log(`Exact nearest-40 scan of the connection: p50 ${pct(exactTimes, 50).toFixed(1)} ms`);

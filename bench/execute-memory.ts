@@ -98,9 +98,21 @@ async function withRuntime<T>(env: Record<string, string>, fn: (runtime: LocalRu
   try {
     const jwt = await runtime.issuer.sign('bench-mem');
     const call = (p: string, init: RequestInit) => fetch(`${runtime.baseUrl}${p}`, init);
-    const key = (await (await call('/api-keys', { method: 'POST', headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench' }) })).json()) as { data: { key: string } };
+    const key = (await (
+      await call('/api-keys', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'bench' }),
+      })
+    ).json()) as { data: { key: string } };
     const headers = { 'x-api-key': key.data.key, 'content-type': 'application/json' };
-    const conn = (await (await call('/connections', { method: 'POST', headers, body: JSON.stringify({ name: 'bench', db_type: 'postgresql_local', connection_string: `${dbUrl.toString()}?sslmode=disable` }) })).json()) as { data: { id: string } };
+    const conn = (await (
+      await call('/connections', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'bench', db_type: 'postgresql_local', connection_string: `${dbUrl.toString()}?sslmode=disable` }),
+      })
+    ).json()) as { data: { id: string } };
     return await fn(runtime, conn.data.id, key.data.key);
   } finally {
     await runtime.close();

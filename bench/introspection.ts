@@ -66,9 +66,23 @@ async function startSystemPg15(): Promise<{ url: string; stop(): Promise<void> }
   await chmod(dir, 0o777);
   const data = path.join(dir, 'data');
   const port = await freePort();
-  const asPg = (args: string[]) => (process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', ...args]] : [args[0]!, args.slice(1)]) as [string, string[]];
+  const asPg = (args: string[]) =>
+    (process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', ...args]] : [args[0]!, args.slice(1)]) as [string, string[]];
   execFileSync(...asPg([`${bin}/initdb`, '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8']), { stdio: 'ignore' });
-  execFileSync(...asPg([`${bin}/pg_ctl`, '-D', data, '-w', '-l', path.join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_locks_per_transaction=256`, 'start']), { stdio: 'ignore' });
+  execFileSync(
+    ...asPg([
+      `${bin}/pg_ctl`,
+      '-D',
+      data,
+      '-w',
+      '-l',
+      path.join(dir, 'log'),
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_locks_per_transaction=256`,
+      'start',
+    ]),
+    { stdio: 'ignore' },
+  );
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     stop: async () => {
@@ -117,7 +131,10 @@ async function pgDump(url: string): Promise<{ times: number[] } | { refused: str
   try {
     await run('/usr/bin/pg_dump', args, { env });
   } catch (error) {
-    const msg = String((error as { stderr?: string }).stderr ?? error).split('\n').find((l) => l.includes('version')) ?? String(error);
+    const msg =
+      String((error as { stderr?: string }).stderr ?? error)
+        .split('\n')
+        .find((l) => l.includes('version')) ?? String(error);
     return { refused: msg.trim() };
   }
   return { times: await time(() => run('/usr/bin/pg_dump', args, { env }), RUNS) };
@@ -161,7 +178,13 @@ async function benchServer(label: string, adminUrl: string): Promise<string[]> {
   const home = await mkdtemp(path.join(tmpdir(), 'dbops-bench-home-'));
   const store = await PgliteStore.open(path.join(home, 'state'));
   await migrate(store, serviceMigrations);
-  const deps = { store, settings: loadSettings({ DBOPS_HOME: home }), clock: systemClock, keyProvider: new LocalKeyFileProvider(home), embedder: new HashingEmbedder() };
+  const deps = {
+    store,
+    settings: loadSettings({ DBOPS_HOME: home }),
+    clock: systemClock,
+    keyProvider: new LocalKeyFileProvider(home),
+    embedder: new HashingEmbedder(),
+  };
   const userId = await ensureUser(store, 'bench', 'bench');
   const newConnection = async (i: number) =>
     (await createConnection(deps, userId, { name: `bench-${i}`, dbType: 'postgresql_local', connectionString: `${url}?sslmode=disable` })).id;
@@ -174,7 +197,9 @@ async function benchServer(label: string, adminUrl: string): Promise<string[]> {
   await store.close();
   await rm(home, { recursive: true, force: true });
   lines.push(`full introspection, first of the process (cold modules and store): ${cold[0]!.toFixed(0)} ms`);
-  lines.push(`full introspection, first of a connection (connect, read, store snapshot JSON, embed and store every table chunk in on-disk PGlite): ${fmt(firsts)}`);
+  lines.push(
+    `full introspection, first of a connection (connect, read, store snapshot JSON, embed and store every table chunk in on-disk PGlite): ${fmt(firsts)}`,
+  );
   lines.push(`full introspection, schema unchanged (chunks kept): ${fmt(warm)}`);
   const full = firsts;
 
@@ -182,7 +207,9 @@ async function benchServer(label: string, adminUrl: string): Promise<string[]> {
   if ('refused' in dump) lines.push(`pg_dump 15 --schema-only: refused (${dump.refused})`);
   else {
     lines.push(`pg_dump 15 --schema-only: ${fmt(dump.times)}`);
-    lines.push(`pg_dump / catalog read: ${(median(dump.times) / median(read)).toFixed(1)}x; pg_dump / full first introspection: ${(median(dump.times) / median(full)).toFixed(1)}x`);
+    lines.push(
+      `pg_dump / catalog read: ${(median(dump.times) / median(read)).toFixed(1)}x; pg_dump / full first introspection: ${(median(dump.times) / median(full)).toFixed(1)}x`,
+    );
   }
   return lines;
 }

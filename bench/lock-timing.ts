@@ -64,13 +64,17 @@ const median = (xs: number[]): number => {
 
 async function calibrate(c: pg.Client): Promise<Calibration> {
   const points: Timed[] = [];
-  await c.query(`DROP TABLE IF EXISTS cal_parent CASCADE; CREATE TABLE cal_parent (id int PRIMARY KEY); INSERT INTO cal_parent SELECT generate_series(1, 50000); ANALYZE cal_parent`);
+  await c.query(
+    `DROP TABLE IF EXISTS cal_parent CASCADE; CREATE TABLE cal_parent (id int PRIMARY KEY); INSERT INTO cal_parent SELECT generate_series(1, 50000); ANALYZE cal_parent`,
+  );
   for (const wide of [false, true]) {
     for (const n of wide ? [100_000, 400_000, 1_000_000] : [100_000, 400_000]) {
       const t = `cal_${wide ? 'wide' : 'narrow'}_${n}`;
       await c.query(`DROP TABLE IF EXISTS ${t}`);
       await c.query(`CREATE TABLE ${t} (id bigint PRIMARY KEY, p int, a int, ts timestamptz, rnd int, label text, code text${wide ? ', pad text' : ''})`);
-      await c.query(`INSERT INTO ${t} SELECT g, 1 + g % 50000, g % 1000, now() - g * interval '1 minute', (g::bigint * 7919) % ${n}, 'lbl-' || (g % 977), 'c' || lpad(g::text, 9, '0')${wide ? `, repeat(md5(g::text), 5)` : ''} FROM generate_series(1, ${n}) g`);
+      await c.query(
+        `INSERT INTO ${t} SELECT g, 1 + g % 50000, g % 1000, now() - g * interval '1 minute', (g::bigint * 7919) % ${n}, 'lbl-' || (g % 977), 'c' || lpad(g::text, 9, '0')${wide ? `, repeat(md5(g::text), 5)` : ''} FROM generate_series(1, ${n}) g`,
+      );
       if (wide) await c.query(`CREATE INDEX ON ${t} (p); CREATE INDEX ON ${t} (ts)`);
       await c.query(`VACUUM ANALYZE ${t}`);
       const steps = [
@@ -100,7 +104,10 @@ async function calibrate(c: pg.Client): Promise<Calibration> {
         // Dropping the extra indexes again keeps each table's index count as designed.
         const r = await timeStatement(c, sql);
         if (r) points.push(r);
-        if (r) console.log(`  point ${r.cls.padEnd(14)} ${r.realMs.toFixed(0).padStart(6)} ms probe ${r.probeMs.toFixed(0)} rows ${Math.round(r.features.rows)} touched ${Math.round(r.features.touchedRows)}  ${sql.slice(0, 70)}`);
+        if (r)
+          console.log(
+            `  point ${r.cls.padEnd(14)} ${r.realMs.toFixed(0).padStart(6)} ms probe ${r.probeMs.toFixed(0)} rows ${Math.round(r.features.rows)} touched ${Math.round(r.features.touchedRows)}  ${sql.slice(0, 70)}`,
+          );
         if (sql.startsWith('CREATE INDEX')) await c.query(`DROP INDEX ${sql.split(' ')[2]}`);
         await c.query(`ANALYZE ${t}`);
       }
@@ -115,14 +122,21 @@ async function calibrate(c: pg.Client): Promise<Calibration> {
     const names = CLASS_FEATURES[cls];
     // Each point's time brought to the calibration probe's speed before fitting.
     const y = pts.map((p) => p.realMs * (probeMs / p.probeMs));
-    const beta = fitRelative(pts.map((p) => names.map((nm) => featureValue(nm, p.features))), y);
+    const beta = fitRelative(
+      pts.map((p) => names.map((nm) => featureValue(nm, p.features))),
+      y,
+    );
     const coef = Object.fromEntries(names.map((nm, i) => [nm, Number(beta[i]!.toPrecision(4))]));
     const fitted = pts.map((p) => names.reduce((s, nm, i) => s + beta[i]! * featureValue(nm, p.features), 0));
     const spread = Math.max(...fitted.map((f, i) => Math.max(f / y[i]!, y[i]! / f)));
     classes[cls] = { coef, spread: Number(spread.toFixed(3)), points: pts.length, scales: '100k-1M' };
   }
   const version = (await c.query('SHOW server_version')).rows[0].server_version as string;
-  const cal: Calibration = { measuredOn: `PostgreSQL ${version.split(' ')[0]}, ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}, ${new Date().toISOString().slice(0, 10)}`, probeMs: Number(probeMs.toFixed(2)), classes };
+  const cal: Calibration = {
+    measuredOn: `PostgreSQL ${version.split(' ')[0]}, ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}, ${new Date().toISOString().slice(0, 10)}`,
+    probeMs: Number(probeMs.toFixed(2)),
+    classes,
+  };
   writeFileSync(CALIBRATION_FILE, `${JSON.stringify(cal, null, 2)}\n`);
   console.log(`calibration: ${points.length} points, probe ${probeMs.toFixed(1)} ms, written to ${path.relative(process.cwd(), CALIBRATION_FILE)}`);
   for (const [k, v] of Object.entries(classes)) console.log(`  ${k.padEnd(14)} ${JSON.stringify(v.coef)} spread ${v.spread}`);
@@ -131,12 +145,18 @@ async function calibrate(c: pg.Client): Promise<Calibration> {
 
 async function evaluate(c: pg.Client, cal: Calibration): Promise<void> {
   await c.query(`DROP TABLE IF EXISTS ev_orders, ev_events, ev_customers CASCADE`);
-  await c.query(`CREATE TABLE ev_customers (id int PRIMARY KEY, name text); INSERT INTO ev_customers SELECT g, 'customer ' || g FROM generate_series(1, 200000) g`);
+  await c.query(
+    `CREATE TABLE ev_customers (id int PRIMARY KEY, name text); INSERT INTO ev_customers SELECT g, 'customer ' || g FROM generate_series(1, 200000) g`,
+  );
   await c.query(`CREATE TABLE ev_orders (id bigint PRIMARY KEY, customer_id int, amount int, status text, created_at timestamptz, note text)`);
-  await c.query(`INSERT INTO ev_orders SELECT g, 1 + (g::bigint * 7919) % 200000, (g * 31) % 10000, (ARRAY['new','paid','shipped','done','cancelled'])[1 + g % 10 / 2], timestamptz '2024-01-01' + g * interval '17 seconds', 'order note ' || md5(g::text) FROM generate_series(1, 1000000) g`);
+  await c.query(
+    `INSERT INTO ev_orders SELECT g, 1 + (g::bigint * 7919) % 200000, (g * 31) % 10000, (ARRAY['new','paid','shipped','done','cancelled'])[1 + g % 10 / 2], timestamptz '2024-01-01' + g * interval '17 seconds', 'order note ' || md5(g::text) FROM generate_series(1, 1000000) g`,
+  );
   await c.query(`CREATE INDEX ON ev_orders (customer_id)`);
   await c.query(`CREATE TABLE ev_events (id bigint PRIMARY KEY, user_id int, kind text, at timestamptz, score int, payload text)`);
-  await c.query(`INSERT INTO ev_events SELECT g, 1 + (g::bigint * 104729) % 200000, (ARRAY['view','click','buy','share'])[1 + g % 4], timestamptz '2023-01-01' + g * interval '9 seconds', g % 500, repeat(md5(g::text), 2) FROM generate_series(1, 3000000) g`);
+  await c.query(
+    `INSERT INTO ev_events SELECT g, 1 + (g::bigint * 104729) % 200000, (ARRAY['view','click','buy','share'])[1 + g % 4], timestamptz '2023-01-01' + g * interval '9 seconds', g % 500, repeat(md5(g::text), 2) FROM generate_series(1, 3000000) g`,
+  );
   await c.query(`VACUUM ANALYZE ev_customers, ev_orders, ev_events`);
   const statements = (t: string, n: number, ts: string, num: string, txt: string, fk: string): string[] => [
     `CREATE INDEX ${t}_ts ON ${t} (${ts})`,
@@ -153,7 +173,10 @@ async function evaluate(c: pg.Client, cal: Calibration): Promise<void> {
     `ALTER TABLE ${t} ALTER COLUMN ${num} TYPE bigint`,
     `ALTER TABLE ${t} ALTER COLUMN ${num} TYPE numeric(14, 2)`,
   ];
-  const all = [...statements('ev_orders', 1_000_000, 'created_at', 'amount', 'status', 'customer_id'), ...statements('ev_events', 3_000_000, 'at', 'score', 'kind', 'user_id')];
+  const all = [
+    ...statements('ev_orders', 1_000_000, 'created_at', 'amount', 'status', 'customer_id'),
+    ...statements('ev_events', 3_000_000, 'at', 'score', 'kind', 'user_id'),
+  ];
   const rows: Array<{ sql: string; cls: string; predicted: number; low: number; high: number; real: number; ratio: number }> = [];
   for (const sql of all) {
     const t = sql.match(/(ev_\w+?)(?:_| |$)/)![1]!;
@@ -164,11 +187,15 @@ async function evaluate(c: pg.Client, cal: Calibration): Promise<void> {
     if (!est) throw new Error(`no calibration for ${r.cls}`);
     const ratio = Math.max(est.ms / r.realMs, r.realMs / est.ms);
     rows.push({ sql, cls: r.cls, predicted: est.ms, low: est.low, high: est.high, real: Number(r.realMs.toFixed(1)), ratio: Number(ratio.toFixed(2)) });
-    console.log(`${r.cls.padEnd(14)} predicted ${est.ms.toFixed(0).padStart(7)} ms [${est.low.toFixed(0)}-${est.high.toFixed(0)}]  real ${r.realMs.toFixed(0).padStart(7)} ms  x${ratio.toFixed(2)}  in range: ${r.realMs >= est.low && r.realMs <= est.high ? 'yes' : 'no '}  ${sql}`);
+    console.log(
+      `${r.cls.padEnd(14)} predicted ${est.ms.toFixed(0).padStart(7)} ms [${est.low.toFixed(0)}-${est.high.toFixed(0)}]  real ${r.realMs.toFixed(0).padStart(7)} ms  x${ratio.toFixed(2)}  in range: ${r.realMs >= est.low && r.realMs <= est.high ? 'yes' : 'no '}  ${sql}`,
+    );
   }
   const within = rows.filter((r) => r.ratio <= 2).length;
   const inRange = rows.filter((r) => r.real >= r.low && r.real <= r.high).length;
-  console.log(`\n${rows.length} statements: ${within} within 2x (${((100 * within) / rows.length).toFixed(0)} %), median error x${median(rows.map((r) => r.ratio)).toFixed(2)}, worst x${Math.max(...rows.map((r) => r.ratio)).toFixed(2)}, real time inside the reported range: ${inRange}/${rows.length}`);
+  console.log(
+    `\n${rows.length} statements: ${within} within 2x (${((100 * within) / rows.length).toFixed(0)} %), median error x${median(rows.map((r) => r.ratio)).toFixed(2)}, worst x${Math.max(...rows.map((r) => r.ratio)).toFixed(2)}, real time inside the reported range: ${inRange}/${rows.length}`,
+  );
 }
 
 async function main(): Promise<void> {

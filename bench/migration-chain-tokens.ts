@@ -94,7 +94,12 @@ if (!bin) {
 }
 const target = await startEmbeddedServer(bin);
 const t = await startTestRuntime({ env: { DBOPS_SANDBOX_ENGINE: 'auto' } });
-console.log(`Migration chain tokens: target PostgreSQL ${bin.version} (${bin.source}); ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${new Date().toISOString()}`);
+console.log(
+  `Migration chain tokens: target PostgreSQL ${bin.version} (${bin.source}); ${os.cpus().length} cores, load ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}; ${new Date().toISOString()}`,
+);
 try {
   for (const chain of CHAINS) {
     if (values.only && !values.only.split(',').includes(chain.name)) continue;
@@ -127,7 +132,10 @@ try {
       const res = await t.request('POST', `/connections/${connection.id}/migrations/analyze`, { apiKey, body: { sql } });
       durations.push(performance.now() - t0);
       const token = res.status === 200 && typeof res.body.approval_token === 'string';
-      const why = res.status === 200 ? (res.body.sandbox_result?.migration_error ?? res.body.sandbox_result?.validation_results?.find((v: { passed: boolean }) => !v.passed)?.detail) : `${res.status} ${res.text.slice(0, 200)}`;
+      const why =
+        res.status === 200
+          ? (res.body.sandbox_result?.migration_error ?? res.body.sandbox_result?.validation_results?.find((v: { passed: boolean }) => !v.passed)?.detail)
+          : `${res.status} ${res.text.slice(0, 200)}`;
       const applyError = await exec(url, sql);
       if (!applyError && token) counts.appliedToken++;
       else if (!applyError) {
@@ -141,10 +149,14 @@ try {
     }
     const applied = counts.appliedToken + counts.appliedRefused;
     const rejected = counts.rejectedRefused + counts.rejectedToken;
-    console.log(`### ${chain.name} (${chain.repo} @ ${commit}): ${scripts.length} migrations, first ${head.length} applied directly (${refusedEarly} rejected), last ${scripts.length - head.length} analyzed`);
+    console.log(
+      `### ${chain.name} (${chain.repo} @ ${commit}): ${scripts.length} migrations, first ${head.length} applied directly (${refusedEarly} rejected), last ${scripts.length - head.length} analyzed`,
+    );
     console.log(`applied by PostgreSQL ${bin.major}: ${applied}, of which got a token: ${counts.appliedToken}`);
     console.log(`rejected by PostgreSQL ${bin.major}: ${rejected}, of which refused: ${counts.rejectedRefused}`);
-    console.log(`analysis per migration (introspected just before, new clone each time): p50 ${p50(durations).toFixed(0)} ms, max ${Math.max(...durations).toFixed(0)} ms`);
+    console.log(
+      `analysis per migration (introspected just before, new clone each time): p50 ${p50(durations).toFixed(0)} ms, max ${Math.max(...durations).toFixed(0)} ms`,
+    );
     for (const m of misses) console.log(`  ${m}`);
     // Warm: the same snapshot, a small migration again and again (clone cached).
     await t.request('POST', `/connections/${connection.id}/introspect`, { apiKey });
@@ -155,9 +167,14 @@ try {
       const res = await t.request('POST', `/connections/${connection.id}/migrations/analyze`, { apiKey, body: { sql: chain.probe } });
       if (i > 0) warm.push(performance.now() - t0);
       if (res.body?.sandbox_result?.passed) passed++;
-      if (i === 0) console.log(`warm-up (clone built): ${(performance.now() - t0).toFixed(0)} ms, engine: ${res.body?.sandbox_result?.validation_results?.find((v: { check: string }) => v.check === 'engine')?.detail ?? 'PGlite'}`);
+      if (i === 0)
+        console.log(
+          `warm-up (clone built): ${(performance.now() - t0).toFixed(0)} ms, engine: ${res.body?.sandbox_result?.validation_results?.find((v: { check: string }) => v.check === 'engine')?.detail ?? 'PGlite'}`,
+        );
     }
-    console.log(`warm analysis of "${chain.probe}" on the full schema: p50 ${p50(warm).toFixed(0)} ms over ${WARM_RUNS} runs (${passed - 1 >= 0 ? passed : 0} of ${WARM_RUNS + 1} passed)`);
+    console.log(
+      `warm analysis of "${chain.probe}" on the full schema: p50 ${p50(warm).toFixed(0)} ms over ${WARM_RUNS} runs (${passed - 1 >= 0 ? passed : 0} of ${WARM_RUNS + 1} passed)`,
+    );
   }
 } finally {
   await t.close();

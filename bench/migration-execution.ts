@@ -42,12 +42,22 @@ dbUrl.pathname = `/${dbName}`;
 dbUrl.searchParams.set('sslmode', 'disable');
 const direct = new pg.Client({ connectionString: dbUrl.toString() });
 await direct.connect();
-await direct.query('CREATE TABLE orders (id int PRIMARY KEY, total numeric); INSERT INTO orders SELECT g, g FROM generate_series(1, 10000) g; CREATE TABLE orders_direct (LIKE orders INCLUDING ALL); INSERT INTO orders_direct SELECT * FROM orders');
+await direct.query(
+  'CREATE TABLE orders (id int PRIMARY KEY, total numeric); INSERT INTO orders SELECT g, g FROM generate_series(1, 10000) g; CREATE TABLE orders_direct (LIKE orders INCLUDING ALL); INSERT INTO orders_direct SELECT * FROM orders',
+);
 
 const home = await mkdtemp(path.join(tmpdir(), 'dbops-bench-exec-'));
-const runtime = await startLocalRuntime({ port: 0, inMemoryState: true, env: { ...process.env, DBOPS_HOME: home, DBOPS_LOG_LEVEL: 'silent', DBOPS_RATE_LIMIT: '100000' } });
+const runtime = await startLocalRuntime({
+  port: 0,
+  inMemoryState: true,
+  env: { ...process.env, DBOPS_HOME: home, DBOPS_LOG_LEVEL: 'silent', DBOPS_RATE_LIMIT: '100000' },
+});
 const call = async (method: string, p: string, headers: Record<string, string>, body?: unknown) => {
-  const res = await fetch(`${runtime.baseUrl}${p}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${runtime.baseUrl}${p}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 };
 

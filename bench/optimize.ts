@@ -37,17 +37,83 @@ const hasIndex = (table: string, cols: string[]) => (r: OptimizationResult) =>
 const hasRewrite = (needle: string) => (r: OptimizationResult) => r.alternatives.some((a) => a.rewritten_sql.includes(needle));
 
 const cases: Case[] = [
-  { name: 'filter eq+range', sql: `SELECT * FROM orders WHERE status = 'pending' AND created_at >= '2024-06-01' AND created_at < '2024-06-08'`, expect: 'orders(status, created_at)', found: hasIndex('orders', ['status', 'created_at']), kind: 'index' },
-  { name: 'fk lookup', sql: `SELECT * FROM orders WHERE customer_id = 4242`, expect: 'orders(customer_id)', found: hasIndex('orders', ['customer_id']), kind: 'index' },
-  { name: 'top-N by customer', sql: `SELECT * FROM orders WHERE customer_id = 4242 ORDER BY created_at DESC LIMIT 10`, expect: 'orders(customer_id, created_at DESC)', found: hasIndex('orders', ['customer_id', 'created_at DESC']), kind: 'index' },
-  { name: 'case-insensitive email', sql: `SELECT * FROM customers WHERE lower(email) = 'user77@example.com'`, expect: 'customers(lower(email))', found: hasIndex('customers', ['lower(email)']), kind: 'index' },
-  { name: 'join from a selective side', sql: `SELECT o.* FROM customers c JOIN orders o ON o.customer_id = c.id WHERE c.email = 'user77@example.com'`, expect: 'customers(email) + orders(customer_id)', found: (r) => hasIndex('customers', ['email'])(r) && hasIndex('orders', ['customer_id'])(r), kind: 'index' },
-  { name: 'unshipped by customer', sql: `SELECT * FROM orders WHERE shipped_at IS NULL AND customer_id = 99`, expect: 'orders(customer_id) WHERE shipped_at IS NULL', found: (r) => r.index_recommendations.some((i) => i.create_sql.endsWith('WHERE shipped_at IS NULL')), kind: 'index' },
-  { name: 'deep OFFSET', sql: `SELECT * FROM orders ORDER BY id LIMIT 50 OFFSET 500000`, expect: 'keyset rewrite', found: hasRewrite('orders.id > $1'), kind: 'rewrite' },
-  { name: 'count(*) > 0', sql: `SELECT c.id FROM customers c WHERE c.region = 'north' AND (SELECT count(*) FROM orders o WHERE o.customer_id = c.id) > 0`, expect: 'EXISTS rewrite', found: hasRewrite('EXISTS (SELECT 1'), kind: 'rewrite' },
-  { name: 'correlated sum', sql: `SELECT c.id, (SELECT sum(total) FROM orders o WHERE o.customer_id = c.id) AS spent FROM customers c WHERE c.region = 'north'`, expect: 'grouped LEFT JOIN rewrite', found: hasRewrite('LEFT JOIN'), kind: 'rewrite' },
-  { name: 'NOT IN', sql: `SELECT count(*) FROM customers c WHERE c.id NOT IN (SELECT customer_id FROM orders WHERE status = 'cancelled')`, expect: 'NOT EXISTS rewrite', found: hasRewrite('NOT (EXISTS'), kind: 'rewrite' },
-  { name: 'date(col) = D', sql: `SELECT * FROM orders WHERE date(created_at) = '2024-06-01'`, expect: 'orders((date(created_at))) or range rewrite', found: (r) => hasIndex('orders', ['date(created_at)'])(r) || hasRewrite('created_at >=')(r), kind: 'index' },
+  {
+    name: 'filter eq+range',
+    sql: `SELECT * FROM orders WHERE status = 'pending' AND created_at >= '2024-06-01' AND created_at < '2024-06-08'`,
+    expect: 'orders(status, created_at)',
+    found: hasIndex('orders', ['status', 'created_at']),
+    kind: 'index',
+  },
+  {
+    name: 'fk lookup',
+    sql: `SELECT * FROM orders WHERE customer_id = 4242`,
+    expect: 'orders(customer_id)',
+    found: hasIndex('orders', ['customer_id']),
+    kind: 'index',
+  },
+  {
+    name: 'top-N by customer',
+    sql: `SELECT * FROM orders WHERE customer_id = 4242 ORDER BY created_at DESC LIMIT 10`,
+    expect: 'orders(customer_id, created_at DESC)',
+    found: hasIndex('orders', ['customer_id', 'created_at DESC']),
+    kind: 'index',
+  },
+  {
+    name: 'case-insensitive email',
+    sql: `SELECT * FROM customers WHERE lower(email) = 'user77@example.com'`,
+    expect: 'customers(lower(email))',
+    found: hasIndex('customers', ['lower(email)']),
+    kind: 'index',
+  },
+  {
+    name: 'join from a selective side',
+    sql: `SELECT o.* FROM customers c JOIN orders o ON o.customer_id = c.id WHERE c.email = 'user77@example.com'`,
+    expect: 'customers(email) + orders(customer_id)',
+    found: (r) => hasIndex('customers', ['email'])(r) && hasIndex('orders', ['customer_id'])(r),
+    kind: 'index',
+  },
+  {
+    name: 'unshipped by customer',
+    sql: `SELECT * FROM orders WHERE shipped_at IS NULL AND customer_id = 99`,
+    expect: 'orders(customer_id) WHERE shipped_at IS NULL',
+    found: (r) => r.index_recommendations.some((i) => i.create_sql.endsWith('WHERE shipped_at IS NULL')),
+    kind: 'index',
+  },
+  {
+    name: 'deep OFFSET',
+    sql: `SELECT * FROM orders ORDER BY id LIMIT 50 OFFSET 500000`,
+    expect: 'keyset rewrite',
+    found: hasRewrite('orders.id > $1'),
+    kind: 'rewrite',
+  },
+  {
+    name: 'count(*) > 0',
+    sql: `SELECT c.id FROM customers c WHERE c.region = 'north' AND (SELECT count(*) FROM orders o WHERE o.customer_id = c.id) > 0`,
+    expect: 'EXISTS rewrite',
+    found: hasRewrite('EXISTS (SELECT 1'),
+    kind: 'rewrite',
+  },
+  {
+    name: 'correlated sum',
+    sql: `SELECT c.id, (SELECT sum(total) FROM orders o WHERE o.customer_id = c.id) AS spent FROM customers c WHERE c.region = 'north'`,
+    expect: 'grouped LEFT JOIN rewrite',
+    found: hasRewrite('LEFT JOIN'),
+    kind: 'rewrite',
+  },
+  {
+    name: 'NOT IN',
+    sql: `SELECT count(*) FROM customers c WHERE c.id NOT IN (SELECT customer_id FROM orders WHERE status = 'cancelled')`,
+    expect: 'NOT EXISTS rewrite',
+    found: hasRewrite('NOT (EXISTS'),
+    kind: 'rewrite',
+  },
+  {
+    name: 'date(col) = D',
+    sql: `SELECT * FROM orders WHERE date(created_at) = '2024-06-01'`,
+    expect: 'orders((date(created_at))) or range rewrite',
+    found: (r) => hasIndex('orders', ['date(created_at)'])(r) || hasRewrite('created_at >=')(r),
+    kind: 'index',
+  },
 ];
 
 async function seed(url: string): Promise<number> {
@@ -110,12 +176,20 @@ async function benchServer(label: string, adminUrl: string): Promise<string[]> {
   console.error(`[${label}] seeded in ${(seedMs / 1000).toFixed(1)} s`);
 
   const home = await mkdtemp(path.join(tmpdir(), 'dbops-bench-opt-'));
-  const runtime = await startLocalRuntime({ port: 0, inMemoryState: true, env: { ...process.env, DBOPS_HOME: home, DBOPS_LOG_LEVEL: 'silent', DBOPS_RATE_LIMIT: '100000' } });
+  const runtime = await startLocalRuntime({
+    port: 0,
+    inMemoryState: true,
+    env: { ...process.env, DBOPS_HOME: home, DBOPS_LOG_LEVEL: 'silent', DBOPS_RATE_LIMIT: '100000' },
+  });
   const lines: string[] = [];
   try {
     const jwt = await runtime.issuer.sign('bench-user');
     const call = async (method: string, p: string, body: unknown) => {
-      const res = await fetch(`${runtime.baseUrl}${p}`, { method, headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${runtime.baseUrl}${p}`, {
+        method,
+        headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json()) as any };
     };
     u.searchParams.set('sslmode', 'disable');
@@ -125,8 +199,16 @@ async function benchServer(label: string, adminUrl: string): Promise<string[]> {
     // First call introspects and warms up; not counted.
     await call('POST', `/connections/${id}/queries/optimize`, { sql: 'SELECT 1' });
 
-    lines.push(`#### ${label}`, '', `Dataset: ${ORDERS.toLocaleString('en-US')} orders, ${CUSTOMERS.toLocaleString('en-US')} customers, generated in ${(seedMs / 1000).toFixed(1)} s.`, '');
-    lines.push('| Query | Known answer | Found | Estimated cost (before -> after) | Real time before -> after fix (ms) | Endpoint p50 (ms) |', '|---|---|---|---|---|---|');
+    lines.push(
+      `#### ${label}`,
+      '',
+      `Dataset: ${ORDERS.toLocaleString('en-US')} orders, ${CUSTOMERS.toLocaleString('en-US')} customers, generated in ${(seedMs / 1000).toFixed(1)} s.`,
+      '',
+    );
+    lines.push(
+      '| Query | Known answer | Found | Estimated cost (before -> after) | Real time before -> after fix (ms) | Endpoint p50 (ms) |',
+      '|---|---|---|---|---|---|',
+    );
     const latencies: number[] = [];
     let found = 0;
     const ratios: number[] = [];
@@ -152,7 +234,11 @@ async function benchServer(label: string, adminUrl: string): Promise<string[]> {
       }
       const best = pairs.sort((a, b) => a[1] / a[0] - b[1] / b[0])[0];
       if (best) ratios.push(best[0] / best[1]);
-      const est = best ? `${Math.round(best[0]).toLocaleString('en-US')} -> ${best[1] < 100 ? best[1].toFixed(2) : Math.round(best[1]).toLocaleString('en-US')} (${(best[0] / best[1]).toFixed(best[0] / best[1] >= 10 ? 0 : 1)}x)` : result!.index_recommendations.length ? 'unverified (no HypoPG)' : '-';
+      const est = best
+        ? `${Math.round(best[0]).toLocaleString('en-US')} -> ${best[1] < 100 ? best[1].toFixed(2) : Math.round(best[1]).toLocaleString('en-US')} (${(best[0] / best[1]).toFixed(best[0] / best[1] >= 10 ? 0 : 1)}x)`
+        : result!.index_recommendations.length
+          ? 'unverified (no HypoPG)'
+          : '-';
       // Real effect: apply the top finding (create the indexes or run the best rewrite) and time it.
       let real = '-';
       const before = await timed(url, c.sql);

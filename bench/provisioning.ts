@@ -25,7 +25,13 @@ const pct = (xs: number[], p: number): number => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
 const line = (label: string, xs: number[]) =>
-  console.log(`${label.padEnd(44)} n=${String(xs.length).padStart(3)}  p50 ${pct(xs, 50).toFixed(1).padStart(7)} ms  p95 ${pct(xs, 95).toFixed(1).padStart(7)} ms  max ${Math.max(...xs).toFixed(1).padStart(7)} ms`);
+  console.log(
+    `${label.padEnd(44)} n=${String(xs.length).padStart(3)}  p50 ${pct(xs, 50).toFixed(1).padStart(7)} ms  p95 ${pct(xs, 95).toFixed(1).padStart(7)} ms  max ${Math.max(
+      ...xs,
+    )
+      .toFixed(1)
+      .padStart(7)} ms`,
+  );
 const timed = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
   const t0 = performance.now();
   const r = await fn();

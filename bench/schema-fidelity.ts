@@ -85,8 +85,11 @@ async function exec(url: string, text: string): Promise<void> {
 async function psql(url: string, sql: string, single: boolean): Promise<string | null> {
   try {
     await new Promise<void>((resolve, reject) => {
-      const child = execFile(`${PG15_BIN}/psql`, ['-X', '-q', '-v', 'ON_ERROR_STOP=1', ...(single ? ['-1'] : []), '-d', url, '-f', '-'], { maxBuffer: 64 * 1024 * 1024 }, (err, _out, stderr) =>
-        err ? reject(new Error(stderr.split('\n').find((l) => l.includes('ERROR')) ?? String(err))) : resolve(),
+      const child = execFile(
+        `${PG15_BIN}/psql`,
+        ['-X', '-q', '-v', 'ON_ERROR_STOP=1', ...(single ? ['-1'] : []), '-d', url, '-f', '-'],
+        { maxBuffer: 64 * 1024 * 1024 },
+        (err, _out, stderr) => (err ? reject(new Error(stderr.split('\n').find((l) => l.includes('ERROR')) ?? String(err))) : resolve()),
       );
       child.stdin?.end(sql);
     });
@@ -133,13 +136,17 @@ try {
     const r = await rebuildAndCompare(withDb(server.url, db), withDb(server.url, `${db}_clone`));
     const rebuildMs = performance.now() - t1;
     console.log(`### ${corpus.name} (${corpus.repo} @ ${commit})`);
-    console.log(`scripts applied: ${scripts.length - refused.length} of ${scripts.length} in ${(loadMs / 1000).toFixed(1)} s${refused.length ? `; refused by PostgreSQL 15: ${refused.length}` : ''}`);
+    console.log(
+      `scripts applied: ${scripts.length - refused.length} of ${scripts.length} in ${(loadMs / 1000).toFixed(1)} s${refused.length ? `; refused by PostgreSQL 15: ${refused.length}` : ''}`,
+    );
     for (const x of refused.slice(0, 5)) console.log(`  refused: ${x}`);
     const m = r.snapshot.model;
     console.log(
       `objects captured: ${r.objects} (${r.snapshot.tables.length} relations, ${r.snapshot.enums.length + (m?.types.length ?? 0)} types, ${m?.routines.length ?? 0} routines, ${m?.triggers.length ?? 0} triggers, ${m?.policies.length ?? 0} policies, ${m?.dependencies.length ?? 0} dependency pairs)`,
     );
-    console.log(`statements: ${r.ddl.statements.length}, failed in the clone: ${r.failed.length}, skipped: ${r.ddl.skipped.length}; introspect + rebuild + two dumps: ${(rebuildMs / 1000).toFixed(1)} s`);
+    console.log(
+      `statements: ${r.ddl.statements.length}, failed in the clone: ${r.failed.length}, skipped: ${r.ddl.skipped.length}; introspect + rebuild + two dumps: ${(rebuildMs / 1000).toFixed(1)} s`,
+    );
     for (const f of r.failed.slice(0, 5)) console.log(`  failed: ${f.object}: ${f.error}`);
     for (const s of r.ddl.skipped.slice(0, 5)) console.log(`  skipped: ${s.object}: ${s.reason}`);
     console.log(`dumps identical: ${r.identical ? 'yes' : 'NO'} (${r.sourceDump.split('\n').length} lines)`);

@@ -41,7 +41,10 @@ function autocannonRun(url: string, headers: Record<string, string>, body: strin
       if (err) { console.error(err); process.exit(1); }
       process.stdout.write(JSON.stringify({ requests: r.requests.total, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx }));
     });`;
-  const opts = body === undefined ? { url, method: 'GET', headers, connections, duration: seconds } : { url, method: 'POST', headers, body, connections, duration: seconds };
+  const opts =
+    body === undefined
+      ? { url, method: 'GET', headers, connections, duration: seconds }
+      : { url, method: 'POST', headers, body, connections, duration: seconds };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
       env: { ...process.env, AC_OPTS: JSON.stringify(opts) },
@@ -145,7 +148,8 @@ async function db2Index(url: string): Promise<void> {
 }
 
 const fmt = (n: number): string => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
-const row = (name: string, c: number, r: LoadResult): string => `| ${name} | ${c} | ${r.requests} | ${fmt(r.rps)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.non2xx} |`;
+const row = (name: string, c: number, r: LoadResult): string =>
+  `| ${name} | ${c} | ${r.requests} | ${fmt(r.rps)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.non2xx} |`;
 
 const gc = (globalThis as { gc?: () => void }).gc;
 const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
@@ -176,12 +180,24 @@ try {
 
   const jwt = await runtime.issuer.sign('bench-exec');
   const call = (p: string, init: RequestInit) => fetch(`${runtime.baseUrl}${p}`, init);
-  const key = (await (await call('/api-keys', { method: 'POST', headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench' }) })).json()) as { data: { key: string } };
+  const key = (await (
+    await call('/api-keys', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'bench' }),
+    })
+  ).json()) as { data: { key: string } };
   const headers = { 'x-api-key': key.data.key, 'content-type': 'application/json' };
-  const conn = (await (await call('/connections', { method: 'POST', headers, body: JSON.stringify({ name: 'bench', db_type: 'postgresql_local', connection_string: `${dbUrl.toString()}?sslmode=disable` }) })).json()) as { data: { id: string } };
+  const conn = (await (
+    await call('/connections', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: 'bench', db_type: 'postgresql_local', connection_string: `${dbUrl.toString()}?sslmode=disable` }),
+    })
+  ).json()) as { data: { id: string } };
   const connectionId = conn.data.id;
   // Enough credits for the whole run.
-  await runtime.container.store.query("UPDATE users SET balance = 1000000 WHERE id = (SELECT user_id FROM connections WHERE id = $1)", [connectionId]);
+  await runtime.container.store.query('UPDATE users SET balance = 1000000 WHERE id = (SELECT user_id FROM connections WHERE id = $1)', [connectionId]);
 
   const exec = (body: Record<string, unknown>) => call('/execute', { method: 'POST', headers, body: JSON.stringify({ connection_id: connectionId, ...body }) });
   for (let i = 0; i < 50; i++) await (await exec({ sql: 'SELECT 1' })).text(); // warm up
@@ -198,11 +214,16 @@ try {
   const seqAgent = await sequentialRun(url, headers, agent, SEQ);
   // A statement that names a relation, an operator and a function: an agent's guardrail asks the
   // target's catalog what they are (probe function, dependency walk) before running it.
-  const LOOKUP = "SELECT h, lower(h) FROM small WHERE id = 42";
+  const LOOKUP = 'SELECT h, lower(h) FROM small WHERE id = 42';
   await db2Index(dbUrl.toString());
   const seqRawLookup = await rawPgSequential(dbUrl.toString(), SEQ, LOOKUP);
   const seqHumanLookup = await sequentialRun(url, headers, JSON.stringify({ connection_id: connectionId, sql: LOOKUP }), SEQ);
-  const seqAgentLookup = await sequentialRun(url, headers, JSON.stringify({ connection_id: connectionId, sql: LOOKUP, caller: 'agent', guardrail: 'strict' }), SEQ);
+  const seqAgentLookup = await sequentialRun(
+    url,
+    headers,
+    JSON.stringify({ connection_id: connectionId, sql: LOOKUP, caller: 'agent', guardrail: 'strict' }),
+    SEQ,
+  );
   const seqLines = [
     row('raw pg, connected client, SELECT 1', 1, seqRaw),
     row('GET /billing/balance (free, reference)', 1, seqFree),
@@ -219,7 +240,13 @@ try {
   for (const c of [1, 10]) {
     lines.push(row('raw pg, connected client, SELECT 1', c, await rawPg(dbUrl.toString(), c)));
     // The same HTTP pipeline (gateway, authorizer, rate limit) without billing or database work.
-    lines.push(row('GET /billing/balance (free, reference)', c, await autocannonRun(`${runtime.baseUrl}/billing/balance`, { 'x-api-key': headers['x-api-key'] }, undefined, c)));
+    lines.push(
+      row(
+        'GET /billing/balance (free, reference)',
+        c,
+        await autocannonRun(`${runtime.baseUrl}/billing/balance`, { 'x-api-key': headers['x-api-key'] }, undefined, c),
+      ),
+    );
     lines.push(row('POST /execute SELECT 1 (human)', c, await autocannonRun(url, headers, human, c)));
     lines.push(row('POST /execute SELECT 1 (agent, strict)', c, await autocannonRun(url, headers, agent, c)));
   }

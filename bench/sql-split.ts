@@ -10,7 +10,11 @@ import { ensureParser, splitStatements } from '../packages/core/src/pg/index';
 
 await ensureParser();
 const sizes = [1_000, 10_000, 30_000, 100_000];
-console.log(`load ${loadavg().map((l) => l.toFixed(1)).join(' ')}, node ${process.version}`);
+console.log(
+  `load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}, node ${process.version}`,
+);
 console.log('| statements | text | ms | µs per statement |');
 console.log('|---|---|---|---|');
 for (const [label, stmt] of [

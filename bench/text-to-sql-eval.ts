@@ -64,7 +64,11 @@ const psql = (database: string, script: string): void => {
 const home = await mkdtemp(path.join(tmpdir(), 'dbops-bench-t2s-eval-'));
 const runtime = await startLocalRuntime({ port: 0, inMemoryState: true, env: { ...process.env, DBOPS_HOME: home, DBOPS_LOG_LEVEL: 'silent' } });
 const call = async (method: string, p: string, headers: Record<string, string>, body?: unknown) => {
-  const res = await fetch(`${runtime.baseUrl}${p}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${runtime.baseUrl}${p}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 };
 const jwt = await runtime.issuer.sign('bench-t2s-eval');
@@ -101,7 +105,12 @@ try {
     await db.connect();
     const rowsOf = async (sql: string): Promise<unknown[][]> => (await db.query({ text: sql, rowMode: 'array' })).rows as unknown[][];
 
-    const conn = await call('POST', '/connections', { authorization: `Bearer ${jwt}` }, { name: corpus.name, db_type: 'postgresql_local', connection_string: `${urlOf(database)}?sslmode=disable` });
+    const conn = await call(
+      'POST',
+      '/connections',
+      { authorization: `Bearer ${jwt}` },
+      { name: corpus.name, db_type: 'postgresql_local', connection_string: `${urlOf(database)}?sslmode=disable` },
+    );
     if (conn.status !== 201) throw new Error(`registration failed: ${JSON.stringify(conn.body)}`);
     const connectionId = conn.body.data.id as string;
     await runtime.container.store.query('UPDATE users SET balance = 100000 WHERE id = (SELECT user_id FROM connections WHERE id = $1)', [connectionId]);
@@ -112,7 +121,9 @@ try {
     const owner = (await runtime.container.store.query<{ user_id: string }>('SELECT user_id FROM connections WHERE id = $1', [connectionId])).rows[0]!.user_id;
     const snapshot = await getLatestSnapshot(runtime.container.store, owner, connectionId);
     const samples = snapshot?.value_samples ?? [];
-    introductions.push(`${corpus.name}: introspection over HTTP ${introMs.toFixed(0)} ms, ${samples.length} columns sampled, ${samples.reduce((n, v) => n + v.values.length, 0)} values`);
+    introductions.push(
+      `${corpus.name}: introspection over HTTP ${introMs.toFixed(0)} ms, ${samples.length} columns sampled, ${samples.reduce((n, v) => n + v.values.length, 0)} values`,
+    );
 
     const questions = JSON.parse(await readFile(path.join(import.meta.dirname, 'text-to-sql-eval', 'questions', corpus.questions), 'utf8')) as Question[];
     const tallies = new Map<string, Tally>();
@@ -141,10 +152,15 @@ try {
       }
       tallies.set(part, t);
       if (values.out) {
-        await appendFile(values.out, `${JSON.stringify({ schema: corpus.name, split: part, i, q: q.q, ok, confidence, success: res.body.success, sql: data?.sql ?? '', error, warnings: data?.warnings ?? [] })}\n`);
+        await appendFile(
+          values.out,
+          `${JSON.stringify({ schema: corpus.name, split: part, i, q: q.q, ok, confidence, success: res.body.success, sql: data?.sql ?? '', error, warnings: data?.warnings ?? [] })}\n`,
+        );
       }
       if (values.verbose && (!ok || confidence < HIGH)) {
-        console.log(`  ${ok ? 'ok  ' : 'MISS'} [${confidence.toFixed(2)}] ${corpus.name}#${i} ${q.q}\n         ${String(data?.sql || error).replace(/\s+/g, ' ')}`);
+        console.log(
+          `  ${ok ? 'ok  ' : 'MISS'} [${confidence.toFixed(2)}] ${corpus.name}#${i} ${q.q}\n         ${String(data?.sql || error).replace(/\s+/g, ' ')}`,
+        );
       }
     }
     for (const [part, t] of tallies) rows.push({ schema: corpus.name, split: part, t });
@@ -156,7 +172,13 @@ try {
   await server.stop();
 }
 
-const sum = (ts: Tally[]): Tally => ts.reduce((a, t) => ({ n: a.n + t.n, match: a.match + t.match, high: a.high + t.high, highRight: a.highRight + t.highRight }), { n: 0, match: 0, high: 0, highRight: 0 });
+const sum = (ts: Tally[]): Tally =>
+  ts.reduce((a, t) => ({ n: a.n + t.n, match: a.match + t.match, high: a.high + t.high, highRight: a.highRight + t.highRight }), {
+    n: 0,
+    match: 0,
+    high: 0,
+    highRight: 0,
+  });
 console.log(`\ntext-to-sql evaluation (offline generator unless DBOPS_LLM says otherwise), split ${split}`);
 for (const line of introductions) console.log(line);
 console.log('| schema | part | questions | execution match | answers at confidence >= 0.8 | right among them |');

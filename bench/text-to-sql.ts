@@ -48,14 +48,23 @@ async function evaluate(label: string, env: Record<string, string>): Promise<voi
   const runtime = await startLocalRuntime({ port: 0, inMemoryState: true, env: { ...process.env, DBOPS_HOME: home, DBOPS_LOG_LEVEL: 'silent', ...env } });
   try {
     const call = async (method: string, p: string, headers: Record<string, string>, body?: unknown) => {
-      const res = await fetch(`${runtime.baseUrl}${p}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(`${runtime.baseUrl}${p}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json()) as any };
     };
     const jwt = await runtime.issuer.sign('bench-t2s');
-    const conn = await call('POST', '/connections', { authorization: `Bearer ${jwt}` }, { name: 'shop', db_type: 'postgresql_local', connection_string: `${dbUrl}?sslmode=disable` });
+    const conn = await call(
+      'POST',
+      '/connections',
+      { authorization: `Bearer ${jwt}` },
+      { name: 'shop', db_type: 'postgresql_local', connection_string: `${dbUrl}?sslmode=disable` },
+    );
     if (conn.status !== 201) throw new Error(`registration failed: ${JSON.stringify(conn.body)}`);
     const key = (await call('POST', '/api-keys', { authorization: `Bearer ${jwt}` }, { name: 'bench' })).body.data.key as string;
-    await runtime.container.store.query("UPDATE users SET balance = 1000 WHERE id = (SELECT user_id FROM connections WHERE id = $1)", [conn.body.data.id]);
+    await runtime.container.store.query('UPDATE users SET balance = 1000 WHERE id = (SELECT user_id FROM connections WHERE id = $1)', [conn.body.data.id]);
     // The first call introspects; keep it out of the latency figures.
     await call('POST', `/connections/${conn.body.data.id}/introspect`, { 'x-api-key': key });
 

@@ -20,7 +20,13 @@ export function createApi(rt: ServiceRuntime, options: { domain?: { name: string
   const api = new sst.aws.ApiGatewayV2('Api', {
     accessLog: { retention: rt.settings.logRetention },
     // The web console (infra/console.ts) calls the API from its CloudFront origin.
-    cors: { ...API_CORS, allowOrigins: [...API_CORS.allowOrigins], allowMethods: [...API_CORS.allowMethods], allowHeaders: [...API_CORS.allowHeaders], exposeHeaders: [...API_CORS.exposeHeaders] },
+    cors: {
+      ...API_CORS,
+      allowOrigins: [...API_CORS.allowOrigins],
+      allowMethods: [...API_CORS.allowMethods],
+      allowHeaders: [...API_CORS.allowHeaders],
+      exposeHeaders: [...API_CORS.exposeHeaders],
+    },
     ...(options.domain
       ? { domain: options.domain.cert ? { name: options.domain.name, cert: options.domain.cert, dns: false as const } : { name: options.domain.name } }
       : {}),

@@ -19,8 +19,7 @@ export const NODE_TARGET = 'node22';
 export const EXTERNALS: readonly string[] = [...HEAVY_PACKAGES, 'pg-native'];
 
 /** ESM output has no `require`; CommonJS dependencies inside the bundle need one. */
-export const REQUIRE_BANNER =
-  "import { createRequire as topLevelCreateRequire } from 'module';const require = topLevelCreateRequire(import.meta.url);";
+export const REQUIRE_BANNER = "import { createRequire as topLevelCreateRequire } from 'module';const require = topLevelCreateRequire(import.meta.url);";
 
 export interface BundleResult {
   entry: string;
@@ -57,10 +56,7 @@ const heavyOf = (metafile: Metafile): HeavyPackage[] => {
  * Bundles `entry` (a path relative to `root`). With `outfile` the bundle is written there;
  * otherwise it is kept in memory.
  */
-export async function bundleEntry(
-  entry: string,
-  options: { root: string; outfile?: string; minify?: boolean; plugins?: Plugin[] },
-): Promise<BundleResult> {
+export async function bundleEntry(entry: string, options: { root: string; outfile?: string; minify?: boolean; plugins?: Plugin[] }): Promise<BundleResult> {
   const result = await build({
     absWorkingDir: options.root,
     entryPoints: [entry],

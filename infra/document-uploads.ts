@@ -31,7 +31,13 @@ export const UPLOAD_CORS = {
  */
 export function createDocumentUploads(key: aws.kms.Key, alarmTopic: aws.sns.Topic) {
   const bucket = new sst.aws.Bucket('DocumentUploads', {
-    cors: { ...UPLOAD_CORS, allowOrigins: [...UPLOAD_CORS.allowOrigins], allowMethods: [...UPLOAD_CORS.allowMethods], allowHeaders: [...UPLOAD_CORS.allowHeaders], exposeHeaders: [...UPLOAD_CORS.exposeHeaders] },
+    cors: {
+      ...UPLOAD_CORS,
+      allowOrigins: [...UPLOAD_CORS.allowOrigins],
+      allowMethods: [...UPLOAD_CORS.allowMethods],
+      allowHeaders: [...UPLOAD_CORS.allowHeaders],
+      exposeHeaders: [...UPLOAD_CORS.exposeHeaders],
+    },
     // Ingestion deletes a batch's files once it is done; this catches the ones never confirmed
     // (and any left by a crash between commit and delete).
     lifecycle: [{ id: 'delete-unconfirmed-uploads', prefix: 'uploads/', expiresIn: `${UNCONFIRMED_UPLOAD_DAYS} day` }],

@@ -52,5 +52,11 @@ export function createJobQueue(
 
 /** The migration job queue and its dead-letter queue. */
 export function createQueues(key: aws.kms.Key, alarmTopic: aws.sns.Topic) {
-  return createJobQueue('Migration', { key, alarmTopic, consumerTimeoutMinutes: EXECUTOR_TIMEOUT_MINUTES, maxReceives: MAX_RECEIVES, alarmDescription: 'Migration jobs reached the dead-letter queue' });
+  return createJobQueue('Migration', {
+    key,
+    alarmTopic,
+    consumerTimeoutMinutes: EXECUTOR_TIMEOUT_MINUTES,
+    maxReceives: MAX_RECEIVES,
+    alarmDescription: 'Migration jobs reached the dead-letter queue',
+  });
 }

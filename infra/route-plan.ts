@@ -29,8 +29,7 @@ export const DEPLOY_MIGRATE_MODULE = 'packages/functions/src/deploy/migrate.ts';
 export const DOCUMENTS_INGEST_MODULE = 'packages/functions/src/executor/documents-ingest.ts';
 
 /** The authorizer of each auth scheme; `none` routes (health, payment webhook) get none. */
-export const authorizerOf = (auth: AuthScheme): AuthorizerName | null =>
-  auth === 'none' ? null : auth === 'jwt' ? 'jwt-only' : 'api-key-or-jwt';
+export const authorizerOf = (auth: AuthScheme): AuthorizerName | null => (auth === 'none' ? null : auth === 'jwt' ? 'jwt-only' : 'api-key-or-jwt');
 
 /** `packages/x/y.ts` -> `packages/x/y.handler`, the form SST's `handler` takes. */
 export const lambdaHandler = (modulePath: string): string => `${modulePath.replace(/\.ts$/, '')}.handler`;

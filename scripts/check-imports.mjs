@@ -37,7 +37,8 @@ for (const pkg of readdirSync(path.join(ROOT, 'packages'))) {
 }
 
 const resolveFile = (base) => {
-  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')]) if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')])
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
   return null;
 };
 const exportsOf = new Map();
@@ -83,7 +84,9 @@ for (const [file, deps] of graph) {
     const fromFolder = coreFolder(file);
     const toFolder = coreFolder(dep);
     if (from === 'core' && to === 'core' && CORE_FLOOR.includes(fromFolder) && toFolder !== fromFolder && !CORE_FLOOR.includes(toFolder)) {
-      problems.push(`upward import: ${rel(file)} -> ${rel(dep)} (core/${fromFolder} is part of the floor and may not import core/${toFolder ?? path.basename(dep)})`);
+      problems.push(
+        `upward import: ${rel(file)} -> ${rel(dep)} (core/${fromFolder} is part of the floor and may not import core/${toFolder ?? path.basename(dep)})`,
+      );
     }
   }
 }

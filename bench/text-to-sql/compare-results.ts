@@ -6,7 +6,11 @@ export function normalizeCell(v: unknown): string {
   return /^-?\d+(\.\d+)?$/.test(s) ? Number(s).toFixed(2) : s;
 }
 
-const sortedColumn = (rows: readonly string[][], i: number): string => rows.map((r) => r[i]!).sort().join('\u0001');
+const sortedColumn = (rows: readonly string[][], i: number): string =>
+  rows
+    .map((r) => r[i]!)
+    .sort()
+    .join('\u0001');
 
 /**
  * Execution accuracy: the generated query returns the same rows as the reference. Row order
@@ -35,6 +39,10 @@ export function sameResult(reference: readonly unknown[][], generated: readonly 
     used.add(found);
     mapping.push(found);
   }
-  const key = (rows: string[][]) => rows.map((r) => r.join('\u0002')).sort().join('\u0001');
+  const key = (rows: string[][]) =>
+    rows
+      .map((r) => r.join('\u0002'))
+      .sort()
+      .join('\u0001');
   return key(ref) === key(gen.map((r) => mapping.map((k) => r[k]!)));
 }

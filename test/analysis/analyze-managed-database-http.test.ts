@@ -51,32 +51,43 @@ describe('migration analysis of a managed database (tenant schema, role search_p
     expect((await getLatestSnapshot(store, owner, db.connection_id))?.search_path).toEqual([db.schema_name]);
   });
 
-  it('analyses an unqualified migration against the tenant schema, passes the sandbox and issues a token', async () => {
-    const res = await t.request<AnalysisReport>('POST', `/connections/${db.connection_id}/migrations/analyze`, {
-      apiKey: key,
-      body: { sql: 'ALTER TABLE orders ADD COLUMN note text;\nCREATE INDEX orders_note_idx ON orders (note);\nDELETE FROM customers WHERE id = 1' },
-    });
-    expect(res.status, res.text).toBe(200);
-    const r = res.body;
-    const orders = `${db.schema_name}.orders`;
-    expect(r.statements.map((s) => s.table)).toEqual([orders, orders, `${db.schema_name}.customers`]);
-    expect(r.statements[2]!.affected_tables.map((a) => a.table)).toEqual([`${db.schema_name}.customers`, orders]);
-    expect(r.warnings.filter((w) => w.includes('[unknown-table]'))).toEqual([]);
-    expect(r.statements[0]!.rollback.sql).toBe(`ALTER TABLE ${orders} DROP COLUMN note`);
-    expect(r.sandbox_result.migration_error).toBeNull();
-    expect(r.sandbox_result.passed).toBe(true);
-    expect(r.sandbox_result.validation_results.filter((v) => v.check === 'object_exists').map((v) => v.detail)).toEqual([
-      `column ${orders}.note exists after statement 0 (ALTER_TABLE_ADD_COLUMN)`,
-      `${db.schema_name}.orders_note_idx exists after statement 1 (CREATE_INDEX)`,
-    ]);
-    expect(typeof r.approval_token).toBe('string');
-  }, SLOW);
+  it(
+    'analyses an unqualified migration against the tenant schema, passes the sandbox and issues a token',
+    async () => {
+      const res = await t.request<AnalysisReport>('POST', `/connections/${db.connection_id}/migrations/analyze`, {
+        apiKey: key,
+        body: { sql: 'ALTER TABLE orders ADD COLUMN note text;\nCREATE INDEX orders_note_idx ON orders (note);\nDELETE FROM customers WHERE id = 1' },
+      });
+      expect(res.status, res.text).toBe(200);
+      const r = res.body;
+      const orders = `${db.schema_name}.orders`;
+      expect(r.statements.map((s) => s.table)).toEqual([orders, orders, `${db.schema_name}.customers`]);
+      expect(r.statements[2]!.affected_tables.map((a) => a.table)).toEqual([`${db.schema_name}.customers`, orders]);
+      expect(r.warnings.filter((w) => w.includes('[unknown-table]'))).toEqual([]);
+      expect(r.statements[0]!.rollback.sql).toBe(`ALTER TABLE ${orders} DROP COLUMN note`);
+      expect(r.sandbox_result.migration_error).toBeNull();
+      expect(r.sandbox_result.passed).toBe(true);
+      expect(r.sandbox_result.validation_results.filter((v) => v.check === 'object_exists').map((v) => v.detail)).toEqual([
+        `column ${orders}.note exists after statement 0 (ALTER_TABLE_ADD_COLUMN)`,
+        `${db.schema_name}.orders_note_idx exists after statement 1 (CREATE_INDEX)`,
+      ]);
+      expect(typeof r.approval_token).toBe('string');
+    },
+    SLOW,
+  );
 
-  it('still reports a table the tenant schema lacks, under the tenant schema', async () => {
-    const res = await t.request<AnalysisReport>('POST', `/connections/${db.connection_id}/migrations/analyze`, { apiKey: key, body: { sql: 'ALTER TABLE invoices ADD COLUMN note text' } });
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.warnings).toEqual(expect.arrayContaining([expect.stringContaining(`${db.schema_name}.invoices is not in the schema snapshot`)]));
-    expect(res.body.sandbox_result.passed).toBe(false);
-    expect(res.body.approval_token).toBeNull();
-  }, SLOW);
+  it(
+    'still reports a table the tenant schema lacks, under the tenant schema',
+    async () => {
+      const res = await t.request<AnalysisReport>('POST', `/connections/${db.connection_id}/migrations/analyze`, {
+        apiKey: key,
+        body: { sql: 'ALTER TABLE invoices ADD COLUMN note text' },
+      });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.warnings).toEqual(expect.arrayContaining([expect.stringContaining(`${db.schema_name}.invoices is not in the schema snapshot`)]));
+      expect(res.body.sandbox_result.passed).toBe(false);
+      expect(res.body.approval_token).toBeNull();
+    },
+    SLOW,
+  );
 });

@@ -31,7 +31,8 @@ describe('POST /connections/{id}/migrations/analyze with a sandbox server', () =
   let key: string;
   let connectionId: string;
 
-  const analyze = (sqlText: string, id = connectionId) => t.request<AnalysisReport>('POST', `/connections/${id}/migrations/analyze`, { apiKey: key, body: { sql: sqlText } });
+  const analyze = (sqlText: string, id = connectionId) =>
+    t.request<AnalysisReport>('POST', `/connections/${id}/migrations/analyze`, { apiKey: key, body: { sql: sqlText } });
 
   beforeAll(async () => {
     await sql(admin, `CREATE ROLE ${role} LOGIN CREATEDB PASSWORD '${password}'`);
@@ -58,38 +59,64 @@ describe('POST /connections/{id}/migrations/analyze with a sandbox server', () =
     await sql(admin, `DROP ROLE IF EXISTS ${role}`);
   });
 
-  it('runs the sandbox of a schema with an extension PGlite lacks on the server, and issues a token', async () => {
-    const before = await schemaFingerprint(db.url);
-    const res = await analyze('ALTER TABLE users ADD COLUMN nick citext;\nCREATE INDEX CONCURRENTLY users_nick_idx ON users (nick);\nUPDATE users SET nick = email WHERE id = 1');
-    expect(res.status, res.text).toBe(200);
-    const s = res.body.sandbox_result;
-    expect(s).toMatchObject({ passed: true, migration_applied: true, migration_error: null, tables_created: 1, rows_inserted: 3 });
-    expect(s.validation_results.map((v) => v.check)).toEqual(['schema_cloned', 'synthetic_rows', 'migration_applied', 'object_exists', 'object_exists', 'row_counts_kept', 'indexes_valid']);
-    expect(s.validation_results.every((v) => v.passed)).toBe(true);
-    expect(typeof res.body.approval_token).toBe('string');
-    expect(res.text).not.toContain(password);
-    // The run's database is gone and the user's database is untouched.
-    expect(await sandboxDatabases()).toEqual([]);
-    expect(await schemaFingerprint(db.url)).toEqual(before);
-  }, SLOW);
+  it(
+    'runs the sandbox of a schema with an extension PGlite lacks on the server, and issues a token',
+    async () => {
+      const before = await schemaFingerprint(db.url);
+      const res = await analyze(
+        'ALTER TABLE users ADD COLUMN nick citext;\nCREATE INDEX CONCURRENTLY users_nick_idx ON users (nick);\nUPDATE users SET nick = email WHERE id = 1',
+      );
+      expect(res.status, res.text).toBe(200);
+      const s = res.body.sandbox_result;
+      expect(s).toMatchObject({ passed: true, migration_applied: true, migration_error: null, tables_created: 1, rows_inserted: 3 });
+      expect(s.validation_results.map((v) => v.check)).toEqual([
+        'schema_cloned',
+        'synthetic_rows',
+        'migration_applied',
+        'object_exists',
+        'object_exists',
+        'row_counts_kept',
+        'indexes_valid',
+      ]);
+      expect(s.validation_results.every((v) => v.passed)).toBe(true);
+      expect(typeof res.body.approval_token).toBe('string');
+      expect(res.text).not.toContain(password);
+      // The run's database is gone and the user's database is untouched.
+      expect(await sandboxDatabases()).toEqual([]);
+      expect(await schemaFingerprint(db.url)).toEqual(before);
+    },
+    SLOW,
+  );
 
-  it('reports the PostgreSQL error of a failing migration as the PGlite sandbox does', async () => {
-    const res = await analyze('ALTER TABLE users ADD COLUMN nick citext NOT NULL');
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.sandbox_result).toMatchObject({ passed: false, migration_applied: false, migration_error: 'Statement 0 (ALTER_TABLE_ADD_COLUMN) failed: column "nick" of relation "users" contains null values' });
-    expect(res.body.approval_token).toBeNull();
-    expect(await sandboxDatabases()).toEqual([]);
-  }, SLOW);
+  it(
+    'reports the PostgreSQL error of a failing migration as the PGlite sandbox does',
+    async () => {
+      const res = await analyze('ALTER TABLE users ADD COLUMN nick citext NOT NULL');
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.sandbox_result).toMatchObject({
+        passed: false,
+        migration_applied: false,
+        migration_error: 'Statement 0 (ALTER_TABLE_ADD_COLUMN) failed: column "nick" of relation "users" contains null values',
+      });
+      expect(res.body.approval_token).toBeNull();
+      expect(await sandboxDatabases()).toEqual([]);
+    },
+    SLOW,
+  );
 
-  it('refuses to use the sandbox server when it is the database under analysis', async () => {
-    // A connection to the very database the sandbox URL names (same host, port and database).
-    const sameId = (await registerConnection(t, 'sara', maintenance.url, { name: 'sandbox server itself' })).id;
-    expect((await t.request('POST', `/connections/${sameId}/introspect`, { apiKey: key })).status).toBe(200);
-    const res = await analyze('CREATE TABLE x (id bigint PRIMARY KEY, email citext)', sameId);
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.sandbox_result.passed).toBe(false);
-    expect(res.body.sandbox_result.migration_error).toMatch(/^Sandbox setup failed: the sandbox server is the database under analysis/);
-    expect(res.body.approval_token).toBeNull();
-    expect(await sandboxDatabases()).toEqual([]);
-  }, SLOW);
+  it(
+    'refuses to use the sandbox server when it is the database under analysis',
+    async () => {
+      // A connection to the very database the sandbox URL names (same host, port and database).
+      const sameId = (await registerConnection(t, 'sara', maintenance.url, { name: 'sandbox server itself' })).id;
+      expect((await t.request('POST', `/connections/${sameId}/introspect`, { apiKey: key })).status).toBe(200);
+      const res = await analyze('CREATE TABLE x (id bigint PRIMARY KEY, email citext)', sameId);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.sandbox_result.passed).toBe(false);
+      expect(res.body.sandbox_result.migration_error).toMatch(/^Sandbox setup failed: the sandbox server is the database under analysis/);
+      expect(res.body.approval_token).toBeNull();
+      expect(await sandboxDatabases()).toEqual([]);
+    },
+    SLOW,
+  );
 });

@@ -141,9 +141,7 @@ describe('POST /billing/checkout against a Stripe-compatible server', () => {
     const before = fake.requests.length;
     const res = await t.request('POST', '/billing/checkout', { jwt: alice, body });
     expect(res.status).toBe(422);
-    expect(res.body.detail).toEqual([
-      expect.objectContaining({ loc: ['body', 'amount_cents'], type, input: body.amount_cents, msg }),
-    ]);
+    expect(res.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'amount_cents'], type, input: body.amount_cents, msg })]);
     expect(fake.requests.length).toBe(before);
   });
 

@@ -275,7 +275,7 @@ describe('POST /billing/webhook', () => {
     expect(await balance(b.jwt)).toBe('10.0000');
   });
 
-  it("shows a completed payment only to its owner", async () => {
+  it('shows a completed payment only to its owner', async () => {
     const { jwt, userId, sessionId } = await checkout(500);
     await deliverSigned(sessionEvent({ sessionId, userId, amountCents: 500 }));
     const stranger = await t.jwt('stranger');

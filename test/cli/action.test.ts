@@ -32,7 +32,12 @@ describe('the GitHub Action script on a sample repository (real git, real CLI pr
   let work: string;
 
   const git = (cwd: string, ...args: string[]) =>
-    execFileSync('git', args, { cwd, stdio: 'pipe', encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@x' } });
+    execFileSync('git', args, {
+      cwd,
+      stdio: 'pipe',
+      encoding: 'utf8',
+      env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@x' },
+    });
 
   const runAction = (env: Record<string, string>): Promise<{ code: number; stdout: string }> =>
     new Promise((resolve, reject) => {
@@ -101,7 +106,10 @@ describe('the GitHub Action script on a sample repository (real git, real CLI pr
     git(work, 'commit', '-qm', 'init');
     git(work, 'push', '-q', 'origin', 'HEAD:main');
     git(work, 'checkout', '-q', '-b', 'feature');
-    writeFileSync(path.join(work, 'migrations/002_link.sql'), "SET lock_timeout = '1s';\nSET statement_timeout = '5s';\nALTER TABLE orders ADD COLUMN account_id bigint REFERENCES account (id);\n");
+    writeFileSync(
+      path.join(work, 'migrations/002_link.sql'),
+      "SET lock_timeout = '1s';\nSET statement_timeout = '5s';\nALTER TABLE orders ADD COLUMN account_id bigint REFERENCES account (id);\n",
+    );
     git(work, 'add', '.');
     git(work, 'commit', '-qm', 'link orders');
     // As after actions/checkout: only the pull request's commit, no origin/main ref.
@@ -129,7 +137,10 @@ describe('the GitHub Action script on a sample repository (real git, real CLI pr
   });
 
   it('updates its own comment on the next push instead of adding another, and clears it once the pull request is clean', async () => {
-    writeFileSync(path.join(work, 'migrations/002_link.sql'), "SET lock_timeout = '1s';\nSET statement_timeout = '5s';\nALTER TABLE orders ADD COLUMN IF NOT EXISTS account_id bigint;\n");
+    writeFileSync(
+      path.join(work, 'migrations/002_link.sql'),
+      "SET lock_timeout = '1s';\nSET statement_timeout = '5s';\nALTER TABLE orders ADD COLUMN IF NOT EXISTS account_id bigint;\n",
+    );
     git(work, 'commit', '-qam', 'no inline foreign key');
     const before = api.requests.length;
     const r = await runAction({});

@@ -9,8 +9,10 @@ import { buildTestCli, CLI_PACKAGE, project, runCli } from '../support/cli';
 // Own fixtures: a clean file, one with an error finding, one with only a warning.
 const FILES = {
   'migrations/001_create_account.sql': 'CREATE TABLE IF NOT EXISTS account (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, email text NOT NULL);\n',
-  'migrations/002_link_orders.sql': "SET lock_timeout = '1s';\nSET statement_timeout = '5s';\n\n-- link orders to accounts\nALTER TABLE orders ADD COLUMN account_id bigint REFERENCES account (id);\n",
-  'migrations/003_notes.sql': "SET lock_timeout = '1s';\nSET statement_timeout = '5s';\nCREATE TABLE IF NOT EXISTS note (id bigint PRIMARY KEY, created_at timestamp);\n",
+  'migrations/002_link_orders.sql':
+    "SET lock_timeout = '1s';\nSET statement_timeout = '5s';\n\n-- link orders to accounts\nALTER TABLE orders ADD COLUMN account_id bigint REFERENCES account (id);\n",
+  'migrations/003_notes.sql':
+    "SET lock_timeout = '1s';\nSET statement_timeout = '5s';\nCREATE TABLE IF NOT EXISTS note (id bigint PRIMARY KEY, created_at timestamp);\n",
 };
 
 describe('dbops lint (a real process on real files)', () => {
@@ -35,7 +37,9 @@ describe('dbops lint (a real process on real files)', () => {
 
     const r = await lint(['migrations']);
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stdout).toContain('migrations/002_link_orders.sql:5:1: error[adding-foreign-key-constraint] The foreign key takes SHARE ROW EXCLUSIVE on public.orders and public.account');
+    expect(r.stdout).toContain(
+      'migrations/002_link_orders.sql:5:1: error[adding-foreign-key-constraint] The foreign key takes SHARE ROW EXCLUSIVE on public.orders and public.account',
+    );
     expect(r.stdout).toContain('  5 | ALTER TABLE orders ADD COLUMN account_id bigint REFERENCES account (id)\n');
     expect(r.stdout).toContain('  safer: ADD COLUMN without REFERENCES, then ADD CONSTRAINT ... FOREIGN KEY ... NOT VALID');
     expect(r.stdout).toContain('docs: docs/rules/adding-foreign-key-constraint.md');
@@ -77,9 +81,21 @@ describe('dbops lint (a real process on real files)', () => {
   it('json: every file with its structured findings and totals', async () => {
     const r = await lint(['-r', 'json', 'migrations']);
     const doc = JSON.parse(r.stdout);
-    expect(doc.files.map((f: { file: string }) => f.file)).toEqual(['migrations/001_create_account.sql', 'migrations/002_link_orders.sql', 'migrations/003_notes.sql']);
+    expect(doc.files.map((f: { file: string }) => f.file)).toEqual([
+      'migrations/001_create_account.sql',
+      'migrations/002_link_orders.sql',
+      'migrations/003_notes.sql',
+    ]);
     expect(doc.files[1].findings).toContainEqual(
-      expect.objectContaining({ rule: 'adding-foreign-key-constraint', severity: 'error', statement_index: 2, line: 5, column: 1, safer: expect.stringContaining('NOT VALID'), statement: expect.stringMatching(/^ALTER TABLE orders/) }),
+      expect.objectContaining({
+        rule: 'adding-foreign-key-constraint',
+        severity: 'error',
+        statement_index: 2,
+        line: 5,
+        column: 1,
+        safer: expect.stringContaining('NOT VALID'),
+        statement: expect.stringMatching(/^ALTER TABLE orders/),
+      }),
     );
     expect(doc.summary).toMatchObject({ errors: 1, files: 3 });
   });
@@ -96,7 +112,10 @@ describe('dbops lint (a real process on real files)', () => {
     const count = json.files.reduce((n: number, f: { findings: unknown[] }) => n + f.findings.length, 0);
     expect(log.runs[0].results).toHaveLength(count);
     const fk = log.runs[0].results.find((x: { ruleId: string }) => x.ruleId === 'adding-foreign-key-constraint');
-    expect(fk).toMatchObject({ level: 'error', locations: [{ physicalLocation: { artifactLocation: { uri: 'migrations/002_link_orders.sql' }, region: { startLine: 5, startColumn: 1 } } }] });
+    expect(fk).toMatchObject({
+      level: 'error',
+      locations: [{ physicalLocation: { artifactLocation: { uri: 'migrations/002_link_orders.sql' }, region: { startLine: 5, startColumn: 1 } } }],
+    });
     expect(log.runs[0].tool.driver.rules[fk.ruleIndex].id).toBe('adding-foreign-key-constraint');
     // The validator is not vacuous: a broken log fails it.
     expect(validate({ version: '2.1.0', runs: [{ results: [] }] })).toBe(false);
@@ -104,7 +123,13 @@ describe('dbops lint (a real process on real files)', () => {
 
   it('gitlab: Code Quality issues with stable, distinct fingerprints', async () => {
     const issues = JSON.parse((await lint(['-r', 'gitlab', 'migrations'])).stdout);
-    expect(issues).toContainEqual(expect.objectContaining({ check_name: 'adding-foreign-key-constraint', severity: 'major', location: { path: 'migrations/002_link_orders.sql', lines: { begin: 5, end: 5 } } }));
+    expect(issues).toContainEqual(
+      expect.objectContaining({
+        check_name: 'adding-foreign-key-constraint',
+        severity: 'major',
+        location: { path: 'migrations/002_link_orders.sql', lines: { begin: 5, end: 5 } },
+      }),
+    );
     const prints = issues.map((i: { fingerprint: string }) => i.fingerprint);
     expect(new Set(prints).size).toBe(prints.length);
     expect(JSON.parse((await lint(['-r', 'gitlab', 'migrations'])).stdout).map((i: { fingerprint: string }) => i.fingerprint)).toEqual(prints);
@@ -115,7 +140,9 @@ describe('dbops lint (a real process on real files)', () => {
     writeFileSync(summary, '# earlier step\n');
     const r = await lint(['migrations'], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^::error file=migrations\/002_link_orders\.sql,line=5,endLine=5,col=1,title=dbops adding-foreign-key-constraint::The foreign key .*%0ASafer: ADD COLUMN without REFERENCES/m);
+    expect(r.stdout).toMatch(
+      /^::error file=migrations\/002_link_orders\.sql,line=5,endLine=5,col=1,title=dbops adding-foreign-key-constraint::The foreign key .*%0ASafer: ADD COLUMN without REFERENCES/m,
+    );
     expect(r.stdout).toMatch(/^::warning file=migrations\/003_notes\.sql,line=3,/m);
     const md = readFileSync(summary, 'utf8');
     expect(md.startsWith('# earlier step\n<!-- dbops-report -->\n### dbops lint')).toBe(true);
@@ -148,7 +175,7 @@ describe('dbops lint (a real process on real files)', () => {
   });
 });
 
-describe('dbops lint with squawk users\' files', () => {
+describe("dbops lint with squawk users' files", () => {
   let cli: Awaited<ReturnType<typeof buildTestCli>>;
   beforeAll(async () => {
     cli = await buildTestCli();
@@ -163,11 +190,14 @@ describe('dbops lint with squawk users\' files', () => {
 
   it('honours -- squawk-ignore <rule> (squawk names mapped), -- squawk-ignore-file and dbops-ignore', async () => {
     const q = project({
-      'a.sql': "SET lock_timeout = '1s';\nSET statement_timeout = '1s';\n-- squawk-ignore adding-foreign-key-constraint\nALTER TABLE o ADD COLUMN a_id bigint REFERENCES a (id);\nALTER TABLE o ADD COLUMN b_id bigint REFERENCES b (id);\n",
-      'b.sql': "SET lock_timeout = '1s';\nSET statement_timeout = '1s';\nCREATE TABLE t (at timestamp); -- squawk-ignore prefer-timestamp-tz\n\nCREATE TABLE u (at timestamp);\n",
+      'a.sql':
+        "SET lock_timeout = '1s';\nSET statement_timeout = '1s';\n-- squawk-ignore adding-foreign-key-constraint\nALTER TABLE o ADD COLUMN a_id bigint REFERENCES a (id);\nALTER TABLE o ADD COLUMN b_id bigint REFERENCES b (id);\n",
+      'b.sql':
+        "SET lock_timeout = '1s';\nSET statement_timeout = '1s';\nCREATE TABLE t (at timestamp); -- squawk-ignore prefer-timestamp-tz\n\nCREATE TABLE u (at timestamp);\n",
       'c.sql': '-- squawk-ignore-file\nDROP TABLE orders;\n',
       'd.sql': '/* squawk-ignore-file ban-drop-table */\nDROP TABLE orders;\n',
-      'e.sql': "SET lock_timeout = '1s';\nSET statement_timeout = '1s';\n-- dbops-ignore fk-without-index, adding-foreign-key-constraint -- reviewed\nALTER TABLE o ADD COLUMN a_id bigint REFERENCES a (id);\n",
+      'e.sql':
+        "SET lock_timeout = '1s';\nSET statement_timeout = '1s';\n-- dbops-ignore fk-without-index, adding-foreign-key-constraint -- reviewed\nALTER TABLE o ADD COLUMN a_id bigint REFERENCES a (id);\n",
     });
     try {
       const found = await rulesOf(q.dir, ['.']);
@@ -191,11 +221,16 @@ describe('dbops lint with squawk users\' files', () => {
     const q = project(files);
     try {
       const before = await rulesOf(q.dir, ['db']);
-      expect(before).toEqual(expect.arrayContaining(['db/001.sql:adding-foreign-key-constraint', 'db/001.sql:require-lock-timeout', 'db/legacy/000.sql:ban-drop-table']));
+      expect(before).toEqual(
+        expect.arrayContaining(['db/001.sql:adding-foreign-key-constraint', 'db/001.sql:require-lock-timeout', 'db/legacy/000.sql:ban-drop-table']),
+      );
       expect(before).not.toContain('db/002.sql:ban-concurrent-index-creation-in-transaction');
       expect(before).not.toContain('db/001.sql:adding-field-with-default');
 
-      writeFileSync(path.join(q.dir, '.squawk.toml'), 'excluded_rules = ["adding-foreign-key-constraint", "require-timeout-settings"]\nexcluded_paths = ["db/legacy/**"]\nassume_in_transaction = true\npg_version = "10.0"\n');
+      writeFileSync(
+        path.join(q.dir, '.squawk.toml'),
+        'excluded_rules = ["adding-foreign-key-constraint", "require-timeout-settings"]\nexcluded_paths = ["db/legacy/**"]\nassume_in_transaction = true\npg_version = "10.0"\n',
+      );
       const after = await rulesOf(path.join(q.dir, 'db'), ['.']);
       expect(after.filter((x) => /adding-foreign-key-constraint|require-lock-timeout|require-statement-timeout/.test(x))).toEqual([]);
       expect(after.filter((x) => x.startsWith('legacy/'))).toEqual([]);
@@ -212,7 +247,10 @@ describe('dbops lint with squawk users\' files', () => {
   });
 
   it('reads fail_on from dbops.toml, else from the dbops key of package.json; the flag wins', async () => {
-    const q = project({ 'n.sql': "SET lock_timeout = '1s';\nSET statement_timeout = '1s';\nCREATE TABLE note (id bigint PRIMARY KEY, at timestamp);\n", 'package.json': JSON.stringify({ name: 'x', dbops: { fail_on: 'warning' } }) });
+    const q = project({
+      'n.sql': "SET lock_timeout = '1s';\nSET statement_timeout = '1s';\nCREATE TABLE note (id bigint PRIMARY KEY, at timestamp);\n",
+      'package.json': JSON.stringify({ name: 'x', dbops: { fail_on: 'warning' } }),
+    });
     try {
       expect((await runCli(cli.entry, ['lint', 'n.sql'], { cwd: q.dir })).code).toBe(1);
       writeFileSync(path.join(q.dir, 'dbops.toml'), 'fail_on = "none"\n');
@@ -225,7 +263,12 @@ describe('dbops lint with squawk users\' files', () => {
 
   it('--git-diff <ref> lints only files changed against the ref (new, modified, untracked)', async () => {
     const q = project({ 'm/001.sql': 'DROP TABLE a;\n', 'm/002.sql': 'DROP TABLE b;\n', 'm/003.sql': 'DROP TABLE c;\n' });
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: q.dir, stdio: 'pipe', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@x' } });
+    const git = (...args: string[]) =>
+      execFileSync('git', args, {
+        cwd: q.dir,
+        stdio: 'pipe',
+        env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@x' },
+      });
     try {
       git('init', '-q');
       git('add', '.');

@@ -14,7 +14,8 @@ const SEED = `
 // Own fixtures: a migration that applies, one that passes analysis and then fails on rows changed
 // since (a duplicate email inserted after the analysis), and one the service flags with an error finding.
 const FILES = {
-  'migrations/001_customers.sql': "SET lock_timeout = '2s';\nCREATE TABLE customers (id bigint PRIMARY KEY, name text);\nALTER TABLE orders ADD COLUMN customer_id bigint;\n",
+  'migrations/001_customers.sql':
+    "SET lock_timeout = '2s';\nCREATE TABLE customers (id bigint PRIMARY KEY, name text);\nALTER TABLE orders ADD COLUMN customer_id bigint;\n",
   'migrations/002_unique_email.sql': "SET lock_timeout = '2s';\nALTER TABLE orders ADD CONSTRAINT orders_email_key UNIQUE (email);\n",
   'never-analyzed.sql': 'CREATE TABLE x (id bigint);\n',
   'migrations/003_index.sql': "SET lock_timeout = '2s';\n-- squawk-ignore require-statement-timeout\nCREATE INDEX orders_total_idx ON orders (total);\n",
@@ -46,7 +47,7 @@ describe('dbops analyze / apply / status / connections / login against a running
     await db?.drop();
   });
 
-  it('connections lists the caller\'s connections', async () => {
+  it("connections lists the caller's connections", async () => {
     const r = await dbops(['connections']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`${conn}  shop  postgresql_local`);
@@ -57,7 +58,9 @@ describe('dbops analyze / apply / status / connections / login against a running
   it('analyze prints the service report through the reporters and stores the approval token (0600) for apply', async () => {
     const r = await dbops(['analyze', '--connection', conn, 'migrations/001_customers.sql']);
     expect(r.code, r.stderr + r.stdout).toBe(0);
-    expect(r.stdout).toMatch(/migrations\/001_customers\.sql: risk \d+ \((low|medium|high|critical)\), sandbox passed, approval token stored in \.dbops\/tokens\/[0-9a-f]{64}\.json/);
+    expect(r.stdout).toMatch(
+      /migrations\/001_customers\.sql: risk \d+ \((low|medium|high|critical)\), sandbox passed, approval token stored in \.dbops\/tokens\/[0-9a-f]{64}\.json/,
+    );
     const dir = path.join(p.dir, '.dbops', 'tokens');
     const [tokenFile] = readdirSync(dir);
     expect(statSync(path.join(dir, tokenFile!)).mode & 0o777).toBe(0o600);
@@ -70,7 +73,12 @@ describe('dbops analyze / apply / status / connections / login against a running
     expect(rules).toContain('require-concurrent-index-creation');
     expect(rules).toContain('lock-impact');
     expect(rules).not.toContain('require-statement-timeout');
-    expect(json.files[0].findings.find((f: { rule: string }) => f.rule === 'require-concurrent-index-creation')).toMatchObject({ severity: 'error', line: 3, column: 1, statement: 'CREATE INDEX orders_total_idx ON orders (total)' });
+    expect(json.files[0].findings.find((f: { rule: string }) => f.rule === 'require-concurrent-index-creation')).toMatchObject({
+      severity: 'error',
+      line: 3,
+      column: 1,
+      statement: 'CREATE INDEX orders_total_idx ON orders (total)',
+    });
     expect(json.files[0].analysis).toMatchObject({ sandbox_passed: true, risk_score: expect.any(Number) });
     const gh = await dbops(['analyze', '--connection', conn, 'migrations/003_index.sql'], { GITHUB_ACTIONS: 'true' });
     expect(gh.code).toBe(1);
@@ -120,7 +128,11 @@ describe('dbops analyze / apply / status / connections / login against a running
     const cases: [string[], Record<string, string>, string][] = [
       [['analyze', 'migrations/001_customers.sql'], {}, 'no connection'],
       [['analyze', '--connection', 'not-a-uuid', 'migrations'], {}, 'must be a connection id'],
-      [['analyze', '--connection', conn, 'migrations'], { DBOPS_BASE_URL: 'http://127.0.0.1:9' }, 'cannot reach the dbops service at http://127.0.0.1:9/api/v1'],
+      [
+        ['analyze', '--connection', conn, 'migrations'],
+        { DBOPS_BASE_URL: 'http://127.0.0.1:9' },
+        'cannot reach the dbops service at http://127.0.0.1:9/api/v1',
+      ],
       [['connections'], { DBOPS_API_KEY: 'dbo_not_a_key' }, 'failed with 403'],
       [['apply', 'never-analyzed.sql'], {}, 'no approval token for never-analyzed.sql'],
       [['status', '00000000-0000-4000-8000-000000000000'], {}, 'failed with 404'],

@@ -86,7 +86,16 @@ describe('introspection through HTTP', () => {
     expect(Object.keys(s).sort()).toEqual(['connection_id', 'introspected_at', 'snapshot_id', 'table_count', 'tables']);
     expect(s.connection_id).toBe(connectionId);
     expect(s.tables).toEqual(
-      expect.arrayContaining(['crm.customers', 'crm.bookings', 'sales.orders', 'sales.orders_2024', 'sales.orders_2025', 'sales.order_notes', 'sales.customer_totals', 'sales.daily']),
+      expect.arrayContaining([
+        'crm.customers',
+        'crm.bookings',
+        'sales.orders',
+        'sales.orders_2024',
+        'sales.orders_2025',
+        'sales.order_notes',
+        'sales.customer_totals',
+        'sales.daily',
+      ]),
     );
     expect(s.table_count).toBe(s.tables.length);
     expect(s.table_count).toBe(8);
@@ -150,7 +159,12 @@ describe('introspection through HTTP', () => {
   it('captures keys and primary/unique/check/exclusion constraints', () => {
     const customers = table('crm.customers');
     expect(customers.primary_key).toEqual(['id']);
-    expect(customers.constraints.map((c) => [c.type, c.columns])).toEqual(expect.arrayContaining([['primary_key', ['id']], ['unique', ['email']]]));
+    expect(customers.constraints.map((c) => [c.type, c.columns])).toEqual(
+      expect.arrayContaining([
+        ['primary_key', ['id']],
+        ['unique', ['email']],
+      ]),
+    );
     const orders = table('sales.orders');
     expect(orders.primary_key).toEqual(['id', 'ordered_at']);
     const check = orders.constraints.find((c) => c.type === 'check');
@@ -177,7 +191,14 @@ describe('introspection through HTTP', () => {
     expect(table('sales.orders_2024').foreign_keys).toEqual([]);
     const notes = table('sales.order_notes');
     expect(notes.foreign_keys).toEqual([
-      expect.objectContaining({ columns: ['order_id', 'ordered_at'], referenced_schema: 'sales', referenced_table: 'orders', referenced_columns: ['id', 'ordered_at'], on_delete: 'set_null', on_update: 'no_action' }),
+      expect.objectContaining({
+        columns: ['order_id', 'ordered_at'],
+        referenced_schema: 'sales',
+        referenced_table: 'orders',
+        referenced_columns: ['id', 'ordered_at'],
+        on_delete: 'set_null',
+        on_update: 'no_action',
+      }),
     ]);
   });
 
@@ -214,7 +235,9 @@ describe('introspection through HTTP', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.snapshot_id).not.toBe(snapshot.snapshot_id);
     expect(res.body.data.tables).toContain('public.audit_log');
-    const rows = await t.runtime.container.store.query<{ n: string }>('SELECT count(*)::int AS n FROM schema_snapshots WHERE connection_id = $1', [connectionId]);
+    const rows = await t.runtime.container.store.query<{ n: string }>('SELECT count(*)::int AS n FROM schema_snapshots WHERE connection_id = $1', [
+      connectionId,
+    ]);
     expect(Number(rows.rows[0]!.n)).toBe(2);
   });
 
@@ -249,9 +272,12 @@ describe('introspection through HTTP', () => {
     const store = t.runtime.container.store;
     const rows = async () =>
       new Map(
-        (await store.query<{ table_name: string; id: string; snapshot_id: string }>('SELECT table_name, id::text, snapshot_id FROM schema_chunks WHERE connection_id = $1', [connectionId])).rows.map(
-          (r) => [r.table_name, r],
-        ),
+        (
+          await store.query<{ table_name: string; id: string; snapshot_id: string }>(
+            'SELECT table_name, id::text, snapshot_id FROM schema_chunks WHERE connection_id = $1',
+            [connectionId],
+          )
+        ).rows.map((r) => [r.table_name, r]),
       );
     const before = await rows();
     await sql(db.url, "DROP TABLE public.audit_log; COMMENT ON TABLE crm.bookings IS 'Room reservations'");
@@ -262,7 +288,9 @@ describe('introspection through HTTP', () => {
     expect(after.size).toBe(8);
     expect(after.get('customers')).toEqual(before.get('customers'));
     expect(after.get('bookings')?.snapshot_id).toBe(res.body.data.snapshot_id);
-    const content = await store.query<{ content: string }>("SELECT content FROM schema_chunks WHERE connection_id = $1 AND table_name = 'bookings'", [connectionId]);
+    const content = await store.query<{ content: string }>("SELECT content FROM schema_chunks WHERE connection_id = $1 AND table_name = 'bookings'", [
+      connectionId,
+    ]);
     expect(content.rows[0]?.content).toContain('Room reservations');
   });
 

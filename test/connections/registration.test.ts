@@ -42,7 +42,15 @@ describe('connection registration', () => {
     const c = res.body.data;
     expect(Object.keys(c).sort()).toEqual(['created_at', 'database_name', 'db_type', 'host', 'id', 'is_active', 'last_introspected_at', 'name', 'port']);
     const u = new URL(appUrl);
-    expect(c).toMatchObject({ name: 'orders db', db_type: 'postgresql_local', host: u.hostname, port: Number(u.port), database_name: db.name, is_active: true, last_introspected_at: null });
+    expect(c).toMatchObject({
+      name: 'orders db',
+      db_type: 'postgresql_local',
+      host: u.hostname,
+      port: Number(u.port),
+      database_name: db.name,
+      is_active: true,
+      last_introspected_at: null,
+    });
     expect(new Date(c.created_at).toISOString()).toBe(c.created_at);
     expect(res.text).not.toContain(PASSWORD);
   });
@@ -59,7 +67,10 @@ describe('connection registration', () => {
   it('reports a wrong password as auth failure without echoing any password', async () => {
     const wrong = new URL(appUrl);
     wrong.password = 'not-the-Pw-xyz';
-    const res = await t.request('POST', '/connections', { jwt: alice, body: { name: 'x', db_type: 'postgresql_local', connection_string: withSslDisabled(wrong.toString()) } });
+    const res = await t.request('POST', '/connections', {
+      jwt: alice,
+      body: { name: 'x', db_type: 'postgresql_local', connection_string: withSslDisabled(wrong.toString()) },
+    });
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('CONNECTION_FAILED');
     expect(res.body.error.details.reason).toBe('auth_failed');
@@ -70,7 +81,10 @@ describe('connection registration', () => {
   it('reports a missing database by name', async () => {
     const u = new URL(appUrl);
     u.pathname = '/no_such_db_here';
-    const res = await t.request('POST', '/connections', { jwt: alice, body: { name: 'x', db_type: 'postgresql_local', connection_string: withSslDisabled(u.toString()) } });
+    const res = await t.request('POST', '/connections', {
+      jwt: alice,
+      body: { name: 'x', db_type: 'postgresql_local', connection_string: withSslDisabled(u.toString()) },
+    });
     expect(res.status).toBe(422);
     expect(res.body.error.details.reason).toBe('database_not_found');
     expect(res.body.error.message).toContain('no_such_db_here');

@@ -32,7 +32,14 @@ describe.skipIf(unavailable !== null)('schema zoo: schemaDdl rebuilds what pg_du
     expect(result.differences).toEqual([]);
     expect(result.cloneDump).toBe(result.sourceDump);
     // The dump is not trivially equal: it holds the zoo.
-    for (const needle of ['CREATE DOMAIN public.positive_int', 'CREATE AGGREGATE public.concat_all', 'ATTACH PARTITION public.measurement_2025', 'CREATE POLICY small_orders', 'INHERITS (public.animal)', 'CREATE RULE cache_keep']) {
+    for (const needle of [
+      'CREATE DOMAIN public.positive_int',
+      'CREATE AGGREGATE public.concat_all',
+      'ATTACH PARTITION public.measurement_2025',
+      'CREATE POLICY small_orders',
+      'INHERITS (public.animal)',
+      'CREATE RULE cache_keep',
+    ]) {
       expect(result.sourceDump).toContain(needle);
     }
   });

@@ -28,7 +28,10 @@ describe('sslmode against a server that offers TLS (self-signed certificate)', (
 
   const register = async (sslmode: string) => {
     proxy.sessions.length = 0;
-    const res = await t.request('POST', '/connections', { jwt: await t.jwt('tina'), body: { name: sslmode || 'default', db_type: 'provider_a', connection_string: viaProxy(sslmode) } });
+    const res = await t.request('POST', '/connections', {
+      jwt: await t.jwt('tina'),
+      body: { name: sslmode || 'default', db_type: 'provider_a', connection_string: viaProxy(sslmode) },
+    });
     return { res, sessions: [...proxy.sessions] };
   };
 

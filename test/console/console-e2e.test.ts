@@ -34,7 +34,9 @@ describe.skipIf(!chromiumPath)('web console in a real browser', () => {
   const consoleErrors: string[] = [];
 
   const shot = (name: string, section?: string) =>
-    section ? page.locator(section).screenshot({ path: path.join(SHOTS, `${name}.png`) }) : page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+    section
+      ? page.locator(section).screenshot({ path: path.join(SHOTS, `${name}.png`) })
+      : page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 
   beforeAll(async () => {
     await mkdir(SHOTS, { recursive: true });
@@ -163,7 +165,9 @@ describe.skipIf(!chromiumPath)('web console in a real browser', () => {
 
   it('shows a query plan as a tree with a hot node and index recommendations', async () => {
     await page.getByRole('link', { name: 'Query optimization' }).click();
-    await page.getByLabel('SQL query').fill("SELECT o.id, o.total FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.email = 'c7@example.com' AND o.total > 10");
+    await page
+      .getByLabel('SQL query')
+      .fill("SELECT o.id, o.total FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.email = 'c7@example.com' AND o.total > 10");
     await page.getByRole('button', { name: 'Optimize' }).click();
     const tree = page.getByTestId('plan-tree');
     await tree.waitFor({ timeout: 60_000 });

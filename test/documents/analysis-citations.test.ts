@@ -33,7 +33,10 @@ describe('uploaded documents in migration analysis', () => {
 
   it('cites the uploaded document that names the affected table', async () => {
     const up = await uploadDocuments(t, { jwt: alice }, conn, [
-      { name: 'month-end-close.md', content: '# Month-end close\nFinance exports the invoices table to the auditors; the legacy_code column maps to the old ERP.' },
+      {
+        name: 'month-end-close.md',
+        content: '# Month-end close\nFinance exports the invoices table to the auditors; the legacy_code column maps to the old ERP.',
+      },
     ]);
     expect(up.status).toBe(200);
     const res = await analyze();

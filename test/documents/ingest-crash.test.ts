@@ -98,7 +98,11 @@ describe('ingestion after a crash in the middle', () => {
     const refConn = (await registerConnection(b as TestRuntime, 'alice', db.url, { name: 'reference' })).id;
     const form = new FormData();
     for (const f of files()) form.append('files', new Blob([f.content]), f.name);
-    const ref = await fetch(`${second.baseUrl}/connections/${refConn}/documents/upload`, { method: 'POST', headers: { authorization: `Bearer ${jwt}` }, body: form });
+    const ref = await fetch(`${second.baseUrl}/connections/${refConn}/documents/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${jwt}` },
+      body: form,
+    });
     const refBody = (await ref.json()) as { data: { documents: Array<{ filename: string; chunk_count: number }>; total_chunks: number } };
     expect(done.result.documents.map((d: { filename: string; chunk_count: number }) => [d.filename, d.chunk_count])).toEqual(
       refBody.data.documents.map((d) => [d.filename, d.chunk_count]),

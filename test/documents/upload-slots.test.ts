@@ -11,7 +11,8 @@ describe('document upload through upload slots', () => {
   let bob: string;
   let conn: string;
   const batches = (c: string) => `/connections/${c}/documents/batches`;
-  const chunkRows = async (): Promise<number> => (await t.runtime.container.store.query<{ n: number }>('SELECT count(*)::int AS n FROM document_chunks')).rows[0]!.n;
+  const chunkRows = async (): Promise<number> =>
+    (await t.runtime.container.store.query<{ n: number }>('SELECT count(*)::int AS n FROM document_chunks')).rows[0]!.n;
 
   beforeAll(async () => {
     t = await startTestRuntime();
@@ -135,7 +136,10 @@ describe('document upload through upload slots', () => {
     expect(done.status).toBe('failed');
     expect(done.result).toBeNull();
     expect(done.error).toMatchObject({ code: 'DOCUMENT_REJECTED', details: { filename: 'broken.pdf', reason: 'unreadable_pdf' } });
-    expect(done.rejections.map((r: { filename: string; reason: string }) => `${r.filename}:${r.reason}`)).toEqual(['broken.pdf:unreadable_pdf', 'blank.txt:empty']);
+    expect(done.rejections.map((r: { filename: string; reason: string }) => `${r.filename}:${r.reason}`)).toEqual([
+      'broken.pdf:unreadable_pdf',
+      'blank.txt:empty',
+    ]);
     expect(await chunkRows()).toBe(before);
     const listed = await t.request('GET', `/connections/${conn}/documents`, { jwt: alice });
     expect(listed.body.data.map((d: { filename: string }) => d.filename)).not.toContain('fine.md');
@@ -164,7 +168,10 @@ describe('document upload through upload slots', () => {
     // The health answer came back while the file was still being parsed and chunked (on an
     // extraction thread): it is not staged yet. Parsing on the request loop would have held the
     // health check until after staging.
-    const staged = await t.runtime.container.store.query<{ staged_chunks: number | null }>('SELECT staged_chunks FROM document_batch_files WHERE batch_id = $1', [id]);
+    const staged = await t.runtime.container.store.query<{ staged_chunks: number | null }>(
+      'SELECT staged_chunks FROM document_batch_files WHERE batch_id = $1',
+      [id],
+    );
     expect(staged.rows[0]!.staged_chunks).toBeNull();
     const during = await t.request('GET', `${batches(conn)}/${id}`, { jwt: alice });
     expect(['queued', 'ingesting']).toContain(during.body.data.status);

@@ -35,7 +35,10 @@ describe('document upload, listing and delete', () => {
       { name: 'handbook.pdf', content: pdf, type: 'application/pdf' },
       { name: 'glossary.md', content: '# Glossary\n\n## Customer\nA customer places orders.\n\n## Invoice\nSent monthly.' },
       { name: 'notes.txt', content: 'Plain notes about the warehouse.\n\nSecond paragraph.' },
-      { name: 'schema.sql', content: 'CREATE TABLE orders (id bigint PRIMARY KEY);\n-- refunds\nCREATE TABLE refunds (id bigint, order_id bigint REFERENCES orders);' },
+      {
+        name: 'schema.sql',
+        content: 'CREATE TABLE orders (id bigint PRIMARY KEY);\n-- refunds\nCREATE TABLE refunds (id bigint, order_id bigint REFERENCES orders);',
+      },
     ]);
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
@@ -48,7 +51,13 @@ describe('document upload, listing and delete', () => {
     expect(data.total_chunks).toBe(data.documents.reduce((s: number, d: { chunk_count: number }) => s + d.chunk_count, 0));
     for (const d of data.documents) expect(d).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), replaced: false });
 
-    const rows = await t.runtime.container.store.query<{ filename: string; heading: string | null; content: string; embedding_model: string; embedding_dimension: number }>(
+    const rows = await t.runtime.container.store.query<{
+      filename: string;
+      heading: string | null;
+      content: string;
+      embedding_model: string;
+      embedding_dimension: number;
+    }>(
       `SELECT d.filename, c.heading, c.content, c.embedding_model, c.embedding_dimension FROM document_chunks c JOIN documents d ON d.id = c.document_id
        WHERE d.connection_id = $1 ORDER BY d.filename, c.chunk_index`,
       [conn],
@@ -92,13 +101,53 @@ describe('document upload, listing and delete', () => {
   describe('rejections store nothing of the batch', () => {
     const big = new Uint8Array(10 * 1024 * 1024 + 1).fill(0x61);
     it.each([
-      ['an unsupported type', [{ name: 'ok.md', content: '# fine' }, { name: 'photo.png', content: 'x', type: 'image/png' }], 422, 'DOCUMENT_REJECTED', 'photo.png', 'unsupported_type'],
-      ['an empty file', [{ name: 'ok.md', content: '# fine' }, { name: 'empty.txt', content: '' }], 422, 'DOCUMENT_REJECTED', 'empty.txt', 'empty'],
+      [
+        'an unsupported type',
+        [
+          { name: 'ok.md', content: '# fine' },
+          { name: 'photo.png', content: 'x', type: 'image/png' },
+        ],
+        422,
+        'DOCUMENT_REJECTED',
+        'photo.png',
+        'unsupported_type',
+      ],
+      [
+        'an empty file',
+        [
+          { name: 'ok.md', content: '# fine' },
+          { name: 'empty.txt', content: '' },
+        ],
+        422,
+        'DOCUMENT_REJECTED',
+        'empty.txt',
+        'empty',
+      ],
       ['a file of whitespace', [{ name: 'blank.md', content: '  \n\n ' }], 422, 'DOCUMENT_REJECTED', 'blank.md', 'empty'],
       ['a binary file named .txt', [{ name: 'bin.txt', content: new Uint8Array([1, 0, 2]) }], 422, 'DOCUMENT_REJECTED', 'bin.txt', 'not_utf8'],
       ['a fake PDF', [{ name: 'fake.pdf', content: 'just text' }], 422, 'DOCUMENT_REJECTED', 'fake.pdf', 'unreadable_pdf'],
-      ['a file over 10 MB', [{ name: 'ok.md', content: '# fine' }, { name: 'huge.txt', content: big }], 413, 'PAYLOAD_TOO_LARGE', 'huge.txt', 'too_large'],
-      ['the same filename twice', [{ name: 'twice.md', content: 'a' }, { name: 'twice.md', content: 'b' }], 422, 'DOCUMENT_REJECTED', 'twice.md', 'duplicate_filename'],
+      [
+        'a file over 10 MB',
+        [
+          { name: 'ok.md', content: '# fine' },
+          { name: 'huge.txt', content: big },
+        ],
+        413,
+        'PAYLOAD_TOO_LARGE',
+        'huge.txt',
+        'too_large',
+      ],
+      [
+        'the same filename twice',
+        [
+          { name: 'twice.md', content: 'a' },
+          { name: 'twice.md', content: 'b' },
+        ],
+        422,
+        'DOCUMENT_REJECTED',
+        'twice.md',
+        'duplicate_filename',
+      ],
     ])('rejects %s naming the file', async (_label, files, status, code, filename, reason) => {
       const before = await chunkCount();
       const res = await uploadDocuments(t, { jwt: alice }, conn, files);
@@ -140,7 +189,11 @@ describe('document upload, listing and delete', () => {
       expect(noBoundary.body.error.code).toBe('BAD_REQUEST');
 
       const truncated = '--b\r\nContent-Disposition: form-data; name="files"; filename="a.md"\r\nContent-Type: text/markdown\r\n\r\n# half a file';
-      const cut = await t.request('POST', `${path(conn)}/upload`, { jwt: alice, body: truncated, headers: { 'content-type': 'multipart/form-data; boundary=b' } });
+      const cut = await t.request('POST', `${path(conn)}/upload`, {
+        jwt: alice,
+        body: truncated,
+        headers: { 'content-type': 'multipart/form-data; boundary=b' },
+      });
       expect(cut.status).toBe(400);
       expect(cut.body.error.message).toMatch(/Malformed multipart/);
 

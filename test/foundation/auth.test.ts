@@ -43,7 +43,10 @@ describe('authentication', () => {
     ['an expired JWT', async (t: TestRuntime) => t.jwt('alice', -120)],
     ['a JWT signed by another key', async () => sign({})],
     ['a JWT with alg none', async () => `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ iss: 'dbops-local', aud: 'dbops', sub: 'alice', exp: 9999999999 })}.`],
-    ['a JWT with an HMAC algorithm', async () => `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ iss: 'dbops-local', aud: 'dbops', sub: 'alice', exp: 9999999999 })}.c2ln`],
+    [
+      'a JWT with an HMAC algorithm',
+      async () => `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ iss: 'dbops-local', aud: 'dbops', sub: 'alice', exp: 9999999999 })}.c2ln`,
+    ],
     ['garbage', async () => 'not.a.jwt'],
   ])('refuses %s with 403', async (_name, make) => {
     const res = await t.request('GET', '/billing/balance', { jwt: await make(t) });

@@ -38,30 +38,64 @@ const nestedObjects = (depth: number): string => '{"a":'.repeat(depth) + '1' + '
 const nestedField = (field: string, depth: number): string => `{"${field}":${nestedArrays(depth)},"name":${nestedObjects(depth)}}`;
 
 const FIELDS = [
-  'name', 'db_type', 'connection_string', 'sql', 'caller', 'guardrail', 'row_limit', 'timeout_seconds', 'connection_id',
-  'approval_token', 'query', 'max_schema_chunks', 'max_doc_chunks', 'max_chunks', 'amount_cents', 'policy', 'analyze',
-  'jsonrpc', 'method', 'params', 'id',
+  'name',
+  'db_type',
+  'connection_string',
+  'sql',
+  'caller',
+  'guardrail',
+  'row_limit',
+  'timeout_seconds',
+  'connection_id',
+  'approval_token',
+  'query',
+  'max_schema_chunks',
+  'max_doc_chunks',
+  'max_chunks',
+  'amount_cents',
+  'policy',
+  'analyze',
+  'jsonrpc',
+  'method',
+  'params',
+  'id',
 ];
 
 function randomValue(rand: () => number, depth = 0): unknown {
   const pick = Math.floor(rand() * 16);
   switch (pick) {
-    case 0: return null;
-    case 1: return rand() < 0.5;
-    case 2: return Math.floor(rand() * 2 ** 53) * (rand() < 0.5 ? -1 : 1);
-    case 3: return [1e308, -0, 0.5, -1, 2 ** 31, 1e-300][Math.floor(rand() * 6)];
-    case 4: return 'a\u0000b';
-    case 5: return 'x'.repeat(200_000);
-    case 6: return SECRET_URL;
-    case 7: return SECRET_KEY;
-    case 8: return SECRET_JWT;
-    case 9: return '\ud800 lone surrogate';
-    case 10: return depth > 2 ? [] : [randomValue(rand, depth + 1), randomValue(rand, depth + 1)];
-    case 11: return depth > 2 ? {} : { [FIELDS[Math.floor(rand() * FIELDS.length)]!]: randomValue(rand, depth + 1) };
-    case 12: return '00000000-0000-4000-8000-000000000000';
-    case 13: return 'SELECT 1\u0000; SELECT 2';
-    case 14: return '%zz%00';
-    default: return '';
+    case 0:
+      return null;
+    case 1:
+      return rand() < 0.5;
+    case 2:
+      return Math.floor(rand() * 2 ** 53) * (rand() < 0.5 ? -1 : 1);
+    case 3:
+      return [1e308, -0, 0.5, -1, 2 ** 31, 1e-300][Math.floor(rand() * 6)];
+    case 4:
+      return 'a\u0000b';
+    case 5:
+      return 'x'.repeat(200_000);
+    case 6:
+      return SECRET_URL;
+    case 7:
+      return SECRET_KEY;
+    case 8:
+      return SECRET_JWT;
+    case 9:
+      return '\ud800 lone surrogate';
+    case 10:
+      return depth > 2 ? [] : [randomValue(rand, depth + 1), randomValue(rand, depth + 1)];
+    case 11:
+      return depth > 2 ? {} : { [FIELDS[Math.floor(rand() * FIELDS.length)]!]: randomValue(rand, depth + 1) };
+    case 12:
+      return '00000000-0000-4000-8000-000000000000';
+    case 13:
+      return 'SELECT 1\u0000; SELECT 2';
+    case 14:
+      return '%zz%00';
+    default:
+      return '';
   }
 }
 
@@ -83,9 +117,24 @@ function randomBody(rand: () => number): Record<string, unknown> {
 const mcpBodies = (connectionId: string): string[] => [
   `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute_sql","arguments":{"connection_id":"${connectionId}","sql":${nestedArrays(50_000)}}}}`,
   `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":${nestedObjects(50_000)}}`,
-  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute_sql', arguments: { connection_id: connectionId, sql: 'SELECT 1\u0000' } } }),
-  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute_sql', arguments: { connection_id: connectionId, sql: `SELECT 1 FROM "${SECRET_URL}"` } } }),
-  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'register_connection', arguments: { connection_string: SECRET_URL, name: 7 } } }),
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'execute_sql', arguments: { connection_id: connectionId, sql: 'SELECT 1\u0000' } },
+  }),
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'execute_sql', arguments: { connection_id: connectionId, sql: `SELECT 1 FROM "${SECRET_URL}"` } },
+  }),
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'register_connection', arguments: { connection_string: SECRET_URL, name: 7 } },
+  }),
   JSON.stringify({ jsonrpc: '2.0', id: { a: [1] }, method: 'tools/list' }),
   JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'nope\u0000', arguments: [] } }]),
 ];
@@ -93,9 +142,21 @@ const mcpBodies = (connectionId: string): string[] => [
 /** Every body that is sent, as raw text. */
 function bodies(rand: () => number): string[] {
   const out = [
-    nestedArrays(5_000), nestedArrays(100_000), nestedObjects(5_000), nestedObjects(100_000),
-    nestedField('sql', 20_000), nestedField('connection_string', 5_000),
-    '[]', '[{}]', '"a string"', '123', 'null', 'true', '{"a":1', '\u0000', '{"name":"a\\u0000b"}',
+    nestedArrays(5_000),
+    nestedArrays(100_000),
+    nestedObjects(5_000),
+    nestedObjects(100_000),
+    nestedField('sql', 20_000),
+    nestedField('connection_string', 5_000),
+    '[]',
+    '[{}]',
+    '"a string"',
+    '123',
+    'null',
+    'true',
+    '{"a":1',
+    '\u0000',
+    '{"name":"a\\u0000b"}',
     JSON.stringify([{ name: 'x', db_type: 'postgresql', connection_string: SECRET_URL }]),
     JSON.stringify({ name: 'fuzz', connection_string: SECRET_URL, sql: `SELECT '${SECRET_JWT}'`, approval_token: SECRET_JWT, query: SECRET_URL }),
     JSON.stringify({ name: 'a\u0000b', db_type: 'postgresql\u0000', connection_string: `${SECRET_URL}\u0000`, sql: 'SELECT 1\u0000', query: '\u0000' }),
@@ -116,7 +177,16 @@ const MULTIPART_PARTS: Array<[string, string]> = [
 
 const PARAM_VALUES = ['%zz', '%00', 'a%00b', '%E0%A4%A', '%2F..%2F', 'x'.repeat(4_000), 'ABCDEF00-0000-4000-8000-000000000000', '%ZZ%', '..', 'null'];
 
-const QUERIES = ['?%zz=1', '?a=%00', '?analyze=%zz', '?analyze=%00', '?analyze[]=1&analyze=true', `?x=${'y'.repeat(6_000)}`, `?token=${SECRET_JWT}&key=${SECRET_KEY}`, '?read_only=%E0%A4'];
+const QUERIES = [
+  '?%zz=1',
+  '?a=%00',
+  '?analyze=%zz',
+  '?analyze=%00',
+  '?analyze[]=1&analyze=true',
+  `?x=${'y'.repeat(6_000)}`,
+  `?token=${SECRET_JWT}&key=${SECRET_KEY}`,
+  '?read_only=%E0%A4',
+];
 
 interface Anomaly {
   request: string;
@@ -182,7 +252,14 @@ describe('fuzz: every route answers malformed input with the spec forms and no s
     const target = await createScratchDatabase('fuzz');
     const shared = await createScratchDatabase('fuzzprov');
     drops = [target.drop, shared.drop];
-    t = await startTestRuntime({ env: { DBOPS_SHARED_INSTANCE_URL: `${shared.url}?sslmode=disable`, DBOPS_RATE_LIMIT: '100000', STRIPE_SECRET_KEY: 'sk_test_fuzzNotARealKey000', STRIPE_WEBHOOK_SECRET: 'whsec_fuzzNotARealSecret000' } });
+    t = await startTestRuntime({
+      env: {
+        DBOPS_SHARED_INSTANCE_URL: `${shared.url}?sslmode=disable`,
+        DBOPS_RATE_LIMIT: '100000',
+        STRIPE_SECRET_KEY: 'sk_test_fuzzNotARealKey000',
+        STRIPE_WEBHOOK_SECRET: 'whsec_fuzzNotARealSecret000',
+      },
+    });
     jwt = await t.jwt('fuzzer');
     apiKey = await t.apiKey('fuzzer');
     connectionId = (await registerConnection(t, 'fuzzer', target.url)).id;
@@ -224,7 +301,8 @@ describe('fuzz: every route answers malformed input with the spec forms and no s
     if (route) seen.set(route, (seen.get(route) ?? new Set()).add(status));
     const why = formProblem(route, status, text);
     if (why) anomalies.push({ request, status, why, text: text.slice(0, 300) });
-    for (const secret of SECRETS) if (text.includes(secret)) anomalies.push({ request, status, why: `echoes secret ${secret.slice(0, 8)}...`, text: text.slice(0, 300) });
+    for (const secret of SECRETS)
+      if (text.includes(secret)) anomalies.push({ request, status, why: `echoes secret ${secret.slice(0, 8)}...`, text: text.slice(0, 300) });
   }
 
   it('every route, every malformed body, path parameter and query string', async () => {

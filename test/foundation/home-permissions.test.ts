@@ -40,7 +40,15 @@ describe('DBOPS_HOME is owner-only', () => {
     const env = { ...process.env, DBOPS_HOME: home, DBOPS_LOG_LEVEL: 'silent' };
     const first = await startLocalRuntime({ port: 0, env });
     const jwt = await first.issuer.sign('perm-user');
-    expect((await fetch(`${first.baseUrl}/api-keys`, { method: 'POST', headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'k' }) })).status).toBe(201);
+    expect(
+      (
+        await fetch(`${first.baseUrl}/api-keys`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'k' }),
+        })
+      ).status,
+    ).toBe(201);
     await first.close();
     // The state store writes its own files with the default umask; the directories around them
     // are owner-only, and the next start narrows the files too.

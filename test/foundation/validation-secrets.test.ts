@@ -21,7 +21,11 @@ describe('validation errors never echo a secret', () => {
     ['a wrong db_type beside the string', 'POST /connections', { name: 'x', db_type: 'oracle', connection_string: URL_WITH_PASSWORD }],
     ['a password under another name', 'POST /connections', { name: '', db_type: 'postgresql', connection_string: 'x', password: PASSWORD }],
     ['a connection string in an unexpected field', 'PATCH /connections/00000000-0000-4000-8000-000000000000', { name: 7, note: URL_WITH_PASSWORD }],
-    ['an approval token and SQL in a bad execute body', 'POST /migrations/execute', { connection_id: 'nope', sql: 'SELECT 1', approval_token: `eyJhbGciOi.${PASSWORD}.sig` }],
+    [
+      'an approval token and SQL in a bad execute body',
+      'POST /migrations/execute',
+      { connection_id: 'nope', sql: 'SELECT 1', approval_token: `eyJhbGciOi.${PASSWORD}.sig` },
+    ],
   ];
 
   it.each(cases)('%s', async (_, route, body) => {
@@ -33,7 +37,11 @@ describe('validation errors never echo a secret', () => {
   });
 
   it('does not echo a connection string from malformed JSON through the parser message', async () => {
-    const res = await t.request('POST', '/connections', { jwt, body: `{"name": "x", "connection_string": "${URL_WITH_PASSWORD}", oops}`, headers: { 'content-type': 'application/json' } });
+    const res = await t.request('POST', '/connections', {
+      jwt,
+      body: `{"name": "x", "connection_string": "${URL_WITH_PASSWORD}", oops}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(422);
     expect(res.body.detail[0].type).toBe('json_invalid');
     expect(res.text).not.toContain(PASSWORD);

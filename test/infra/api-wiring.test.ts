@@ -2,7 +2,16 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthScheme, routes } from '../../packages/functions/src/routes';
-import { AUTHORIZER_MODULES, COMPOSED_HANDLERS, DEPLOY_MIGRATE_MODULE, DOCUMENTS_INGEST_MODULE, EXECUTOR_MODULE, installFor, planFunctions, planRoutes } from '../../infra/route-plan';
+import {
+  AUTHORIZER_MODULES,
+  COMPOSED_HANDLERS,
+  DEPLOY_MIGRATE_MODULE,
+  DOCUMENTS_INGEST_MODULE,
+  EXECUTOR_MODULE,
+  installFor,
+  planFunctions,
+  planRoutes,
+} from '../../infra/route-plan';
 import { dev } from '../../stacks/dev';
 
 /**
@@ -35,7 +44,10 @@ class FakeApi {
     apiArgs = args;
   }
   nodes = { api: { id: 'api' } };
-  addAuthorizer(args: { name: string; lambda: { function: { handler: string; permissions: unknown[] }; response: string; ttl: string; identitySources: string[]; payload: string } }) {
+  addAuthorizer(args: {
+    name: string;
+    lambda: { function: { handler: string; permissions: unknown[] }; response: string; ttl: string; identitySources: string[]; payload: string };
+  }) {
     const { function: fn, ...rest } = args.lambda;
     recorded.authorizers.set(args.name, { handler: fn.handler, permissions: fn.permissions, ...rest, identitySources: [...rest.identitySources] });
     return { id: `authz-${args.name}` };
@@ -125,7 +137,9 @@ describe('infra/api.ts wiring of the route table', () => {
       expect(a.ttl).toBe('0 seconds');
       expect(a.payload).toBe('2.0');
       expect(a.identitySources).toEqual([]);
-      expect(a.handler).toBe(name === 'JwtOnly' ? 'packages/functions/src/authorizers/jwt-only.handler' : 'packages/functions/src/authorizers/api-key-or-jwt.handler');
+      expect(a.handler).toBe(
+        name === 'JwtOnly' ? 'packages/functions/src/authorizers/jwt-only.handler' : 'packages/functions/src/authorizers/api-key-or-jwt.handler',
+      );
       // Authorizers read only the state database: no KMS, secrets or queue.
       expect(a.permissions).toEqual([]);
     }

@@ -61,7 +61,10 @@ describe('handlers invoked with API Gateway v2 events', () => {
   it('validates path parameters of the v2 event (422, never 500)', async () => {
     const ctx = (await authorize(jwtOnly, { authorization: `Bearer ${await t.jwt('v2-carol')}` })).context as AuthContext;
     const res = await apiKeysRevoke(
-      v2ProxyEvent({ method: 'DELETE', routePath: '/api/v1/api-keys/{key_id}', rawPath: '/api/v1/api-keys/not-a-uuid', pathParameters: { key_id: 'not-a-uuid' } }, ctx) as never,
+      v2ProxyEvent(
+        { method: 'DELETE', routePath: '/api/v1/api-keys/{key_id}', rawPath: '/api/v1/api-keys/not-a-uuid', pathParameters: { key_id: 'not-a-uuid' } },
+        ctx,
+      ) as never,
       lambdaContext('ApiApiKeysRevoke'),
     );
     expect(res.statusCode).toBe(422);
@@ -99,7 +102,10 @@ describe('authorizers invoked as API Gateway calls them (no identity sources, TT
     expect(before.isAuthorized).toBe(true);
     const keyId = (before.context as AuthContext).keyId!;
     const revoked = await apiKeysRevoke(
-      v2ProxyEvent({ method: 'DELETE', routePath: '/api/v1/api-keys/{key_id}', rawPath: `/api/v1/api-keys/${keyId}`, pathParameters: { key_id: keyId } }, ctx) as never,
+      v2ProxyEvent(
+        { method: 'DELETE', routePath: '/api/v1/api-keys/{key_id}', rawPath: `/api/v1/api-keys/${keyId}`, pathParameters: { key_id: keyId } },
+        ctx,
+      ) as never,
       lambdaContext('ApiApiKeysRevoke'),
     );
     expect(revoked.statusCode).toBe(200);

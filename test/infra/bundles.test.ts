@@ -1,14 +1,25 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundleEntry } from '../../infra/bundle';
-import { AUTHORIZER_MODULES, type AuthorizerName, DEPLOY_MIGRATE_MODULE, DOCUMENTS_INGEST_MODULE, EXECUTOR_MODULE, type HeavyPackage, installFor, planFunctions } from '../../infra/route-plan';
+import {
+  AUTHORIZER_MODULES,
+  type AuthorizerName,
+  DEPLOY_MIGRATE_MODULE,
+  DOCUMENTS_INGEST_MODULE,
+  EXECUTOR_MODULE,
+  type HeavyPackage,
+  installFor,
+  planFunctions,
+} from '../../infra/route-plan';
 
 const ROOT = path.resolve(__dirname, '../..');
 const FIVE_MB = 5 * 1024 * 1024;
 
 const entries: [string, string, HeavyPackage[]][] = [
   ...planFunctions().map((f) => [f.handlerName, f.handlerFile, f.install] as [string, string, HeavyPackage[]]),
-  ...(Object.entries(AUTHORIZER_MODULES) as [AuthorizerName, string][]).map(([n, f]) => [`authorizer ${n}`, f, installFor(n)] as [string, string, HeavyPackage[]]),
+  ...(Object.entries(AUTHORIZER_MODULES) as [AuthorizerName, string][]).map(
+    ([n, f]) => [`authorizer ${n}`, f, installFor(n)] as [string, string, HeavyPackage[]],
+  ),
   ['executor', EXECUTOR_MODULE, installFor('executor')],
   ['documents-ingest', DOCUMENTS_INGEST_MODULE, installFor('documents-ingest')],
   ['deploy-migrate', DEPLOY_MIGRATE_MODULE, installFor('deploy-migrate')],

@@ -52,7 +52,9 @@ describe('MCP over streamable HTTP at /api/v1/mcp', () => {
       expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
       for (const writer of ['execute_sql', 'execute_migration', 'provision_database', 'delete_provisioned_database']) expect(names).not.toContain(writer);
       expect(names).toEqual(EXPECTED_TOOLS.filter((n) => tools.some((t) => t.name === n)));
-      const refused = await readOnly.callTool({ name: 'provision_database', arguments: { name: 'nope' } }).catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
+      const refused = await readOnly
+        .callTool({ name: 'provision_database', arguments: { name: 'nope' } })
+        .catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
       expect(refused.isError).toBe(true);
       expect((await callTool(client, 'list_provisioned_databases')).json.count).toBe(0);
     } finally {

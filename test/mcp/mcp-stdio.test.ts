@@ -16,7 +16,12 @@ beforeAll(async () => {
   client = new Client({ name: 'dbops-test', version: '0.0.0' });
   // The key travels in the environment, as a desktop client's config would pass it.
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [BIN, '--base-url', env.t.baseUrl], env: { ...process.env, DBOPS_API_KEY: apiKey } as Record<string, string>, stderr: 'ignore' }),
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, '--base-url', env.t.baseUrl],
+      env: { ...process.env, DBOPS_API_KEY: apiKey } as Record<string, string>,
+      stderr: 'ignore',
+    }),
   );
 }, 90_000);
 afterAll(async () => {
@@ -53,7 +58,12 @@ describe('dbops-mcp over stdio', () => {
     const apiKey = await env.t.apiKey('desktop-reader');
     const reader = new Client({ name: 'dbops-test', version: '0.0.0' });
     await reader.connect(
-      new StdioClientTransport({ command: process.execPath, args: [BIN, '--base-url', env.t.baseUrl, '--read-only'], env: { ...process.env, DBOPS_API_KEY: apiKey } as Record<string, string>, stderr: 'ignore' }),
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, '--base-url', env.t.baseUrl, '--read-only'],
+        env: { ...process.env, DBOPS_API_KEY: apiKey } as Record<string, string>,
+        stderr: 'ignore',
+      }),
     );
     try {
       const { tools } = await reader.listTools();

@@ -113,7 +113,8 @@ describe('migration execution through HTTP', () => {
   });
 
   it('ends failed with nothing half-applied when a transactional statement fails', async () => {
-    const migration = 'CREATE TABLE customers (id int);\nALTER TABLE orders ADD COLUMN note text;\nALTER TABLE orders ADD CONSTRAINT email_unique UNIQUE (email);';
+    const migration =
+      'CREATE TABLE customers (id int);\nALTER TABLE orders ADD COLUMN note text;\nALTER TABLE orders ADD CONSTRAINT email_unique UNIQUE (email);';
     const res = await execute({ approval_token: await issueToken(t, conn, migration), sql: migration, connection_id: conn });
     const done = await waitForRequest(t, alice, res.body.data.request_id);
     expect(done.status).toBe('failed');
@@ -146,7 +147,10 @@ describe('migration execution through HTTP', () => {
     const done = await waitForRequest(t, alice, res.body.data.request_id);
     expect(done.status).toBe('completed');
     expect(done.result.columns_added).toEqual([{ table: 'orders', column: 'note', type: 'text' }]);
-    const idx = await sql<{ valid: boolean }>(db.url, "SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = 'orders_note'");
+    const idx = await sql<{ valid: boolean }>(
+      db.url,
+      "SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = 'orders_note'",
+    );
     expect(idx).toEqual([{ valid: true }]);
   });
 
@@ -222,14 +226,16 @@ describe('migration execution through HTTP', () => {
     });
 
     it('answers 404 for a token of a connection the caller does not have', async () => {
-      const token = await issueToken(t, bobConn, migration, { userId: (await t.runtime.container.store.query<{ user_id: string }>('SELECT user_id FROM connections WHERE id = $1', [conn])).rows[0]!.user_id });
+      const token = await issueToken(t, bobConn, migration, {
+        userId: (await t.runtime.container.store.query<{ user_id: string }>('SELECT user_id FROM connections WHERE id = $1', [conn])).rows[0]!.user_id,
+      });
       const res = await execute({ approval_token: token, sql: migration, connection_id: bobConn });
       expect(res.status).toBe(404);
     });
   });
 
   it('returns the same request for a replayed token, also under concurrent replays', async () => {
-    const migration = 'INSERT INTO audit (note) VALUES (\'once\');';
+    const migration = "INSERT INTO audit (note) VALUES ('once');";
     const token = await issueToken(t, conn, migration);
     const replies = await Promise.all(Array.from({ length: 8 }, () => execute({ approval_token: token, sql: migration, connection_id: conn })));
     expect(replies.map((r) => r.status)).toEqual(Array(8).fill(202));
@@ -240,7 +246,7 @@ describe('migration execution through HTTP', () => {
     const again = await execute({ approval_token: token, sql: migration, connection_id: conn });
     expect(again.body).toEqual({ success: true, data: { request_id: id, status: 'completed' }, error: null });
     expect((await waitForRequest(t, alice, id)).completed_at).toBe(done.completed_at);
-    expect(await sql(db.url, "SELECT note FROM audit")).toEqual([{ note: 'once' }]);
+    expect(await sql(db.url, 'SELECT note FROM audit')).toEqual([{ note: 'once' }]);
     const rows = await t.runtime.container.store.query('SELECT id FROM migration_requests WHERE id = $1', [id]);
     expect(rows.rows).toHaveLength(1);
   });

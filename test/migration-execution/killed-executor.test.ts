@@ -13,7 +13,6 @@ import { freePort } from '@dbops/local/free-port';
 const LEASE_SECONDS = '2';
 const repoRoot = path.resolve(__dirname, '../..');
 
-
 /** The service as `npm start` runs it, in its own OS process, on a state directory we share. */
 async function startServiceProcess(home: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'packages/local/src/main.ts'], {
@@ -140,88 +139,101 @@ describe('a killed executor', () => {
     }
   });
 
-  it('rebuilds the record from the catalog: killed during ALTER; CREATE INDEX CONCURRENTLY; ALTER, the index finished and is valid', { timeout: 240_000 }, async () => {
-    await sql(db.url, 'CREATE TABLE items (id int); INSERT INTO items SELECT generate_series(1, 1000); CREATE TABLE other (x int)');
-    const migration = 'ALTER TABLE items ADD COLUMN a int;\nCREATE INDEX CONCURRENTLY items_id_idx ON items (id);\nALTER TABLE items ADD COLUMN b int;';
-    let setup = await inProcess(home);
-    const key = (await setup.t.request('POST', '/api-keys', { jwt: await setup.runtime.issuer.sign('bob'), body: { name: 'k' } })).body.data.key as string;
-    const conn = await setup.t.request('POST', '/connections', { apiKey: key, body: { name: 'db', db_type: 'postgresql_local', connection_string: withSslDisabled(db.url) } });
-    const connectionId = conn.body.data.id as string;
-    const token = await issueToken(setup.t, connectionId, migration);
-    await setup.runtime.close();
-
-    // An open snapshot in the database: CREATE INDEX CONCURRENTLY waits for it before it finishes.
-    const { default: pg } = await import('pg');
-    const blocker = new pg.Client({ connectionString: db.url });
-    await blocker.connect();
-    await blocker.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
-    await blocker.query('SELECT count(*) FROM other');
-
-    const port = await freePort();
-    child = await startServiceProcess(home, port);
-    const base = `http://127.0.0.1:${port}/api/v1`;
-    const accepted = await fetch(`${base}/migrations/execute`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': key },
-      body: JSON.stringify({ approval_token: token, sql: migration, connection_id: connectionId }),
-    });
-    expect(accepted.status).toBe(202);
-    const requestId = ((await accepted.json()) as { data: { request_id: string } }).data.request_id;
-    for (let i = 0; ; i++) {
-      const r = (await (await fetch(`${base}/migrations/requests/${requestId}`, { headers: { 'x-api-key': key } })).json()) as { progress: string | null };
-      if (r.progress?.startsWith('statement 2 of 3')) break;
-      if (i > 400) throw new Error('migration never reached statement 2');
-      await new Promise((res) => setTimeout(res, 50));
-    }
-    await new Promise((res) => setTimeout(res, 300));
-    child.kill('SIGKILL');
-    await new Promise((res) => child!.once('exit', res));
-
-    // The executor is gone; its CREATE INDEX CONCURRENTLY goes on on the server and finishes.
-    await blocker.query('COMMIT');
-    await blocker.end();
-    for (let i = 0; ; i++) {
-      const [row] = await sql<{ valid: boolean | null }>(db.url, "SELECT (SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass('items_id_idx')) AS valid");
-      if (row!.valid === true) break;
-      if (i > 200) throw new Error('the index never became valid');
-      await new Promise((res) => setTimeout(res, 50));
-    }
-
-    setup = await inProcess(home);
-    try {
-      let record = (await setup.t.request('GET', `/migrations/requests/${requestId}`, { apiKey: key })).body;
-      const deadline = Date.now() + 15_000;
-      while (record.status === 'executing' && Date.now() < deadline) {
-        await new Promise((res) => setTimeout(res, 200));
-        record = (await setup.t.request('GET', `/migrations/requests/${requestId}`, { apiKey: key })).body;
-      }
-      // What is really there: the first ALTER committed, the index exists and is valid, the last ALTER never ran.
-      expect(record).toMatchObject({
-        status: 'failed',
-        error: {
-          code: 'EXECUTOR_LOST',
-          statement_index: 1,
-          committed_transactional: [0],
-          applied_non_transactional: [{ statement_index: 1, sql: 'CREATE INDEX CONCURRENTLY items_id_idx ON items (id)' }],
-          invalid_indexes: [],
-          rolled_back: false,
-          catalog_check: {
-            statements: [
-              { statement_index: 0, state: 'applied' },
-              { statement_index: 1, state: 'applied', evidence: 'index items_id_idx exists' },
-              { statement_index: 2, state: 'not_applied' },
-            ],
-          },
-        },
+  it(
+    'rebuilds the record from the catalog: killed during ALTER; CREATE INDEX CONCURRENTLY; ALTER, the index finished and is valid',
+    { timeout: 240_000 },
+    async () => {
+      await sql(db.url, 'CREATE TABLE items (id int); INSERT INTO items SELECT generate_series(1, 1000); CREATE TABLE other (x int)');
+      const migration = 'ALTER TABLE items ADD COLUMN a int;\nCREATE INDEX CONCURRENTLY items_id_idx ON items (id);\nALTER TABLE items ADD COLUMN b int;';
+      let setup = await inProcess(home);
+      const key = (await setup.t.request('POST', '/api-keys', { jwt: await setup.runtime.issuer.sign('bob'), body: { name: 'k' } })).body.data.key as string;
+      const conn = await setup.t.request('POST', '/connections', {
+        apiKey: key,
+        body: { name: 'db', db_type: 'postgresql_local', connection_string: withSslDisabled(db.url) },
       });
-      expect(record.error.message).toMatch(/rebuilt from the database catalog/);
-      const columns = await sql<{ attname: string }>(db.url, "SELECT attname FROM pg_attribute WHERE attrelid = 'items'::regclass AND attnum > 0 ORDER BY attnum");
-      expect(columns.map((c) => c.attname)).toEqual(['id', 'a']);
-      // Checked once: a second poll answers the same record.
-      const again = (await setup.t.request('GET', `/migrations/requests/${requestId}`, { apiKey: key })).body;
-      expect(again.error.catalog_check.checked_at).toBe(record.error.catalog_check.checked_at);
-    } finally {
+      const connectionId = conn.body.data.id as string;
+      const token = await issueToken(setup.t, connectionId, migration);
       await setup.runtime.close();
-    }
-  });
+
+      // An open snapshot in the database: CREATE INDEX CONCURRENTLY waits for it before it finishes.
+      const { default: pg } = await import('pg');
+      const blocker = new pg.Client({ connectionString: db.url });
+      await blocker.connect();
+      await blocker.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      await blocker.query('SELECT count(*) FROM other');
+
+      const port = await freePort();
+      child = await startServiceProcess(home, port);
+      const base = `http://127.0.0.1:${port}/api/v1`;
+      const accepted = await fetch(`${base}/migrations/execute`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify({ approval_token: token, sql: migration, connection_id: connectionId }),
+      });
+      expect(accepted.status).toBe(202);
+      const requestId = ((await accepted.json()) as { data: { request_id: string } }).data.request_id;
+      for (let i = 0; ; i++) {
+        const r = (await (await fetch(`${base}/migrations/requests/${requestId}`, { headers: { 'x-api-key': key } })).json()) as { progress: string | null };
+        if (r.progress?.startsWith('statement 2 of 3')) break;
+        if (i > 400) throw new Error('migration never reached statement 2');
+        await new Promise((res) => setTimeout(res, 50));
+      }
+      await new Promise((res) => setTimeout(res, 300));
+      child.kill('SIGKILL');
+      await new Promise((res) => child!.once('exit', res));
+
+      // The executor is gone; its CREATE INDEX CONCURRENTLY goes on on the server and finishes.
+      await blocker.query('COMMIT');
+      await blocker.end();
+      for (let i = 0; ; i++) {
+        const [row] = await sql<{ valid: boolean | null }>(
+          db.url,
+          "SELECT (SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass('items_id_idx')) AS valid",
+        );
+        if (row!.valid === true) break;
+        if (i > 200) throw new Error('the index never became valid');
+        await new Promise((res) => setTimeout(res, 50));
+      }
+
+      setup = await inProcess(home);
+      try {
+        let record = (await setup.t.request('GET', `/migrations/requests/${requestId}`, { apiKey: key })).body;
+        const deadline = Date.now() + 15_000;
+        while (record.status === 'executing' && Date.now() < deadline) {
+          await new Promise((res) => setTimeout(res, 200));
+          record = (await setup.t.request('GET', `/migrations/requests/${requestId}`, { apiKey: key })).body;
+        }
+        // What is really there: the first ALTER committed, the index exists and is valid, the last ALTER never ran.
+        expect(record).toMatchObject({
+          status: 'failed',
+          error: {
+            code: 'EXECUTOR_LOST',
+            statement_index: 1,
+            committed_transactional: [0],
+            applied_non_transactional: [{ statement_index: 1, sql: 'CREATE INDEX CONCURRENTLY items_id_idx ON items (id)' }],
+            invalid_indexes: [],
+            rolled_back: false,
+            catalog_check: {
+              statements: [
+                { statement_index: 0, state: 'applied' },
+                { statement_index: 1, state: 'applied', evidence: 'index items_id_idx exists' },
+                { statement_index: 2, state: 'not_applied' },
+              ],
+            },
+          },
+        });
+        expect(record.error.message).toMatch(/rebuilt from the database catalog/);
+        const columns = await sql<{ attname: string }>(
+          db.url,
+          "SELECT attname FROM pg_attribute WHERE attrelid = 'items'::regclass AND attnum > 0 ORDER BY attnum",
+        );
+        expect(columns.map((c) => c.attname)).toEqual(['id', 'a']);
+        // Checked once: a second poll answers the same record.
+        const again = (await setup.t.request('GET', `/migrations/requests/${requestId}`, { apiKey: key })).body;
+        expect(again.error.catalog_check.checked_at).toBe(record.error.catalog_check.checked_at);
+      } finally {
+        await setup.runtime.close();
+      }
+    },
+  );
 });

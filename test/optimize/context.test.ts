@@ -19,7 +19,10 @@ beforeAll(async () => {
   const form = new FormData();
   form.append(
     'files',
-    new Blob(['# Regional mailing\n\nThe regional mailing job reads the customers table: for each customer it uses the email and the region, nothing else.\n'], { type: 'text/markdown' }),
+    new Blob(
+      ['# Regional mailing\n\nThe regional mailing job reads the customers table: for each customer it uses the email and the region, nothing else.\n'],
+      { type: 'text/markdown' },
+    ),
     'mailing.md',
   );
   const up = await t.request('POST', `/connections/${conn}/documents/upload`, { apiKey: key, body: form });

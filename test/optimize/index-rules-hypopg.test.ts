@@ -66,7 +66,12 @@ describe.skipIf(reason !== null)('with HypoPG on PostgreSQL 15', { timeout: 120_
     const sorted = await recs(`SELECT * FROM orders WHERE customer_id = 7 ORDER BY created_at DESC LIMIT 10`);
     expect(sorted.find((r) => JSON.stringify(r.columns) === '["customer_id","created_at DESC"]')?.validated).toBe(true);
     const joined = await recs(`SELECT c.name, o.total FROM customers c JOIN orders o ON o.customer_id = c.id WHERE c.email = 'user5@example.com'`);
-    expect(joined.filter((r) => r.validated).map((r) => r.table_name).sort()).toEqual(['customers', 'orders']);
+    expect(
+      joined
+        .filter((r) => r.validated)
+        .map((r) => r.table_name)
+        .sort(),
+    ).toEqual(['customers', 'orders']);
   });
 
   it('drops suggestions that do not lower the cost (kept, unverified, without HypoPG)', async () => {

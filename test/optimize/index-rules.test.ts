@@ -36,7 +36,8 @@ const recs = async (statement: string, c = conn, analyze = false): Promise<Index
   expect(res.status, res.text).toBe(200);
   return res.body.index_recommendations;
 };
-const find = (list: IndexRecommendation[], table: string, columns: string[]) => list.find((r) => r.table_name === table && JSON.stringify(r.columns) === JSON.stringify(columns));
+const find = (list: IndexRecommendation[], table: string, columns: string[]) =>
+  list.find((r) => r.table_name === table && JSON.stringify(r.columns) === JSON.stringify(columns));
 
 describe('rule_based recommendations without HypoPG', { timeout: 120_000 }, () => {
   it('seq scan whose filter removes most rows: equality columns first, then the range column', async () => {

@@ -131,7 +131,10 @@ describe('refusals', { timeout: 120_000 }, () => {
     const missing = await t.request<{ detail: Array<{ loc: unknown[] }> }>('POST', `/connections/${conn}/queries/optimize`, { apiKey: key, body: {} });
     expect(missing.status).toBe(422);
     expect(missing.body.detail[0]!.loc).toEqual(['body', 'sql']);
-    const bad = await t.request<{ detail: Array<{ loc: unknown[] }> }>('POST', `/connections/${conn}/queries/optimize?analyze=maybe`, { apiKey: key, body: { sql: 'SELECT 1' } });
+    const bad = await t.request<{ detail: Array<{ loc: unknown[] }> }>('POST', `/connections/${conn}/queries/optimize?analyze=maybe`, {
+      apiKey: key,
+      body: { sql: 'SELECT 1' },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0]!.loc).toEqual(['query', 'analyze']);
   });

@@ -23,19 +23,34 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const fixed = (rule: string, ...sqls: string[]): RewriteRule => async () => sqls.map((rewritten_sql) => ({ rule, rewritten_sql, explanation: rule }));
+const fixed =
+  (rule: string, ...sqls: string[]): RewriteRule =>
+  async () =>
+    sqls.map((rewritten_sql) => ({ rule, rewritten_sql, explanation: rule }));
 
 it('drops rewrites that do not parse, do not plan or cost more, and ranks the rest by cost', async () => {
   const sql = `SELECT * FROM orders WHERE customer_id = 5`;
   const checked = await checkStatement(sql);
   const session = new PlanSession(client, 170000, 5000);
   const base = await session.planCost(sql, 0);
-  const ctx = { sql, stmt: checked.stmt, kind: checked.kind, paramCount: 0, catalog: await loadLiveCatalog(client, [{ schema: 'public', name: 'orders' }]), documents: [] };
+  const ctx = {
+    sql,
+    stmt: checked.stmt,
+    kind: checked.kind,
+    paramCount: 0,
+    catalog: await loadLiveCatalog(client, [{ schema: 'public', name: 'orders' }]),
+    documents: [],
+  };
   const ranked = await rankRewrites(session, ctx, base, [
     { name: 'broken', rule: fixed('broken', 'SELEC * FROM orders') },
     { name: 'unplannable', rule: fixed('unplannable', 'SELECT * FROM orders WHERE no_such_column = 5') },
     { name: 'costlier', rule: fixed('costlier', 'SELECT * FROM orders o1 CROSS JOIN orders o2 WHERE o1.customer_id = 5') },
-    { name: 'throws', rule: async () => { throw new Error('boom'); } },
+    {
+      name: 'throws',
+      rule: async () => {
+        throw new Error('boom');
+      },
+    },
     { name: 'good', rule: fixed('good', 'SELECT * FROM orders WHERE customer_id = 5 LIMIT 10', 'SELECT * FROM orders WHERE customer_id = 5 LIMIT 1') },
   ]);
   expect(ranked.dropped.map((d) => d.rule)).toEqual(['broken', 'unplannable', 'costlier', 'throws']);

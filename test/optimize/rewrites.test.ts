@@ -39,13 +39,17 @@ const costs = (a: Alternative): [number, number] => {
 };
 
 const planCost = async (statement: string): Promise<number> =>
-  (await sql<{ 'QUERY PLAN': Array<{ Plan: { 'Total Cost': number } }> }>(db.url, `EXPLAIN (FORMAT JSON) ${statement}`))[0]!['QUERY PLAN'][0]!.Plan['Total Cost'];
+  (await sql<{ 'QUERY PLAN': Array<{ Plan: { 'Total Cost': number } }> }>(db.url, `EXPLAIN (FORMAT JSON) ${statement}`))[0]!['QUERY PLAN'][0]!.Plan[
+    'Total Cost'
+  ];
 
 describe('rewrites', { timeout: 120_000 }, () => {
   it('NOT IN -> NOT EXISTS when both columns are NOT NULL, with the same result', async () => {
     const q = `SELECT c.id FROM customers c WHERE c.id < 300 AND c.id NOT IN (SELECT o.customer_id FROM orders o WHERE o.status = 'cancelled')`;
     const [a] = await alternatives(q);
-    expect(a?.rewritten_sql).toBe(`SELECT c.id FROM customers AS c WHERE c.id < 300 AND NOT (EXISTS (SELECT 1 FROM orders AS o WHERE (o.status = 'cancelled' AND o.customer_id = c.id)))`);
+    expect(a?.rewritten_sql).toBe(
+      `SELECT c.id FROM customers AS c WHERE c.id < 300 AND NOT (EXISTS (SELECT 1 FROM orders AS o WHERE (o.status = 'cancelled' AND o.customer_id = c.id)))`,
+    );
     expect(a!.estimated_improvement).toMatch(/^about [\d,.]+x lower estimated cost \([\d,.]+ -> [\d,.]+\)$/);
     expect(await sql(db.url, `${a!.rewritten_sql} ORDER BY 1`)).toEqual(await sql(db.url, `${q} ORDER BY 1`));
   });
@@ -95,7 +99,9 @@ describe('rewrites', { timeout: 120_000 }, () => {
   it('count(*) > 0 -> EXISTS', async () => {
     const q = `SELECT c.id FROM customers c WHERE (SELECT count(*) FROM orders o WHERE o.customer_id = c.id AND o.status = 'pending') > 0`;
     const [a] = await alternatives(q);
-    expect(a?.rewritten_sql).toBe(`SELECT c.id FROM customers AS c WHERE EXISTS (SELECT 1 FROM orders AS o WHERE o.customer_id = c.id AND o.status = 'pending')`);
+    expect(a?.rewritten_sql).toBe(
+      `SELECT c.id FROM customers AS c WHERE EXISTS (SELECT 1 FROM orders AS o WHERE o.customer_id = c.id AND o.status = 'pending')`,
+    );
     expect(await sql(db.url, `${a!.rewritten_sql} ORDER BY 1`)).toEqual(await sql(db.url, `${q} ORDER BY 1`));
   });
 

@@ -13,7 +13,13 @@ beforeAll(async () => {
 afterAll(async () => env?.close());
 
 const tenantCount = async (schema: string): Promise<number> =>
-  (await sql<{ n: number }>(env.adminUrl, 'SELECT (SELECT count(*) FROM pg_namespace WHERE nspname = $1)::int + (SELECT count(*) FROM pg_roles WHERE rolname LIKE $2)::int AS n', [schema, `${schema}%`]))[0]!.n;
+  (
+    await sql<{ n: number }>(
+      env.adminUrl,
+      'SELECT (SELECT count(*) FROM pg_namespace WHERE nspname = $1)::int + (SELECT count(*) FROM pg_roles WHERE rolname LIKE $2)::int AS n',
+      [schema, `${schema}%`],
+    )
+  )[0]!.n;
 
 describe('deleting a managed database', () => {
   it('five concurrent deletes: exactly one 200, the rest 404, and the tenant is gone', async () => {

@@ -80,7 +80,9 @@ describe('a half-failed provision leaves nothing behind', () => {
   });
 
   it('over HTTP the failure is a 502 envelope without internals', { timeout: 120_000 }, async () => {
-    const t2 = await (await import('../support/test-runtime')).startTestRuntime({
+    const t2 = await (
+      await import('../support/test-runtime')
+    ).startTestRuntime({
       env: { DBOPS_SHARED_INSTANCE_URL: 'postgresql://admin:hunter2@127.0.0.1:1/none?sslmode=disable' },
     });
     try {

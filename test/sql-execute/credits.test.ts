@@ -14,10 +14,7 @@ beforeAll(async () => {
 afterAll(() => f.close());
 
 async function userId(): Promise<string> {
-  const res = await f.t.runtime.container.store.query<{ id: string }>(
-    `SELECT user_id AS id FROM connections WHERE id = $1`,
-    [f.connectionId],
-  );
+  const res = await f.t.runtime.container.store.query<{ id: string }>(`SELECT user_id AS id FROM connections WHERE id = $1`, [f.connectionId]);
   return res.rows[0]!.id;
 }
 

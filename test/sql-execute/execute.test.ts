@@ -24,7 +24,15 @@ describe('POST /execute', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
-      data: { columns: ['id', 'v'], rows: [[1, 'v1'], [2, 'v2']], row_count: 2, truncated: false },
+      data: {
+        columns: ['id', 'v'],
+        rows: [
+          [1, 'v1'],
+          [2, 'v2'],
+        ],
+        row_count: 2,
+        truncated: false,
+      },
       error: null,
     });
     const remaining = res.headers.get('x-credits-remaining');
@@ -43,13 +51,29 @@ describe('POST /execute', () => {
     expect(res.status, res.text).toBe(200);
     const [row] = res.body.data.rows;
     expect(row).toEqual([
-      '9223372036854775807', '12345678901234567890.123456789', 7, 2.5, 'Infinity', false, { k: { n: null } }, [1, 'x'], '\\xdeadbeef',
-      '2026-11-22T05:06:07.891234', expect.stringMatching(/^2026-11-22T\d\d:06:07[+-]\d\d:\d\d$/), '2026-11-22', '10:11:12', 'P3DT4H5M6S',
-      ['a', null, 'c'], ['1.5', '2'], null,
+      '9223372036854775807',
+      '12345678901234567890.123456789',
+      7,
+      2.5,
+      'Infinity',
+      false,
+      { k: { n: null } },
+      [1, 'x'],
+      '\\xdeadbeef',
+      '2026-11-22T05:06:07.891234',
+      expect.stringMatching(/^2026-11-22T\d\d:06:07[+-]\d\d:\d\d$/),
+      '2026-11-22',
+      '10:11:12',
+      'P3DT4H5M6S',
+      ['a', null, 'c'],
+      ['1.5', '2'],
+      null,
     ]);
     expect(new Date(row[10]).toISOString()).toBe('2026-11-22T05:06:07.000Z');
     // The strings go back in unchanged.
-    const back = await f.execute({ sql: `SELECT '${row[0]}'::int8 = 9223372036854775807 AND '${row[8]}'::bytea = decode('deadbeef', 'hex') AND '${row[10]}'::timestamptz = '2026-11-22 05:06:07+00' AND '${row[13]}'::interval = '3 days 04:05:06' AS same` });
+    const back = await f.execute({
+      sql: `SELECT '${row[0]}'::int8 = 9223372036854775807 AND '${row[8]}'::bytea = decode('deadbeef', 'hex') AND '${row[10]}'::timestamptz = '2026-11-22 05:06:07+00' AND '${row[13]}'::interval = '3 days 04:05:06' AS same`,
+    });
     expect(back.body.data.rows).toEqual([[true]]);
   });
 
@@ -150,7 +174,10 @@ describe('POST /execute', () => {
     const res = await f.execute({ sql: 'SELECT 1' }, other);
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('NOT_FOUND');
-    const unknown = await f.t.request('POST', '/execute', { apiKey: f.apiKey, body: { connection_id: '00000000-0000-4000-8000-000000000000', sql: 'SELECT 1' } });
+    const unknown = await f.t.request('POST', '/execute', {
+      apiKey: f.apiKey,
+      body: { connection_id: '00000000-0000-4000-8000-000000000000', sql: 'SELECT 1' },
+    });
     expect(unknown.status).toBe(404);
     const mine = await registerConnection(f.t, 'someone-else', f.db.url);
     expect((await f.t.request('POST', '/execute', { apiKey: other, body: { connection_id: mine.id, sql: 'SELECT 1' } })).status).toBe(200);
@@ -158,9 +185,16 @@ describe('POST /execute', () => {
 
   it('leaves no session state behind for the next request', async () => {
     const dflt = (await f.execute({ sql: 'SHOW work_mem' })).body.data.rows[0][0];
-    const res = await f.execute({ sql: "SET work_mem = '1234kB'; SET DateStyle = 'German'; SET statement_timeout = 0; CREATE TEMP TABLE scratch (a int); SELECT pg_advisory_lock(77); LISTEN chan; PREPARE q AS SELECT 1; BEGIN" });
+    const res = await f.execute({
+      sql: "SET work_mem = '1234kB'; SET DateStyle = 'German'; SET statement_timeout = 0; CREATE TEMP TABLE scratch (a int); SELECT pg_advisory_lock(77); LISTEN chan; PREPARE q AS SELECT 1; BEGIN",
+    });
     expect(res.status, res.text).toBe(200);
-    expect(await sql(f.db.url, "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = 77 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())")).toEqual([{ n: 0 }]);
+    expect(
+      await sql(
+        f.db.url,
+        "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = 77 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+      ),
+    ).toEqual([{ n: 0 }]);
     for (let i = 0; i < 12; i++) {
       const check = await f.execute({
         sql: "SELECT current_setting('work_mem') AS w, to_regclass('pg_temp.scratch') AS t, (SELECT count(*) FROM pg_prepared_statements) AS p, (SELECT count(*) FROM pg_listening_channels()) AS l, '2024-01-02 03:04:05'::timestamp AS ts, current_setting('statement_timeout') AS st",

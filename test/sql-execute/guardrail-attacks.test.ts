@@ -87,7 +87,10 @@ beforeAll(async () => {
   sentinelQuery = sentinel.query('SELECT pg_sleep(600)').catch(() => {
     sentinelFailed = true;
   });
-  const created = await f.t.request('POST', '/api-keys', { jwt: await f.t.jwt(f.user), body: { name: 'mcp permissive', policy: { max_guardrail: 'permissive' } } });
+  const created = await f.t.request('POST', '/api-keys', {
+    jwt: await f.t.jwt(f.user),
+    body: { name: 'mcp permissive', policy: { max_guardrail: 'permissive' } },
+  });
   permissiveKey = created.body.data.key;
 }, SETUP_TIMEOUT_MS);
 
@@ -179,8 +182,16 @@ const ATTACKS: Array<[string, Level, string]> = [
   // permissive: COPY ... TO PROGRAM behind a function, existing or created in the request
   ['SELECT exfil()', 'permissive', 'other'],
   ["CREATE FUNCTION exfil2() RETURNS int LANGUAGE sql AS $$ COPY (SELECT 1) TO PROGRAM 'touch FILE'; SELECT 1 $$", 'permissive', 'other'],
-  ["CREATE FUNCTION exfil3() RETURNS int LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'COPY (SELECT 1) TO PROGRAM ''touch FILE'''; RETURN 1; END $$", 'permissive', 'other'],
-  ["CREATE FUNCTION exfil4() RETURNS int LANGUAGE plpgsql AS $$ BEGIN COPY (SELECT 1) TO PROGRAM 'touch FILE'; RETURN 1; END $$; SELECT exfil4()", 'permissive', 'other'],
+  [
+    "CREATE FUNCTION exfil3() RETURNS int LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'COPY (SELECT 1) TO PROGRAM ''touch FILE'''; RETURN 1; END $$",
+    'permissive',
+    'other',
+  ],
+  [
+    "CREATE FUNCTION exfil4() RETURNS int LANGUAGE plpgsql AS $$ BEGIN COPY (SELECT 1) TO PROGRAM 'touch FILE'; RETURN 1; END $$; SELECT exfil4()",
+    'permissive',
+    'other',
+  ],
   // variants: other shapes of the same reach
   ['SELECT leaky_final(id) FROM t', 'permissive', 'other'],
   ['SELECT planting_final(id) FROM t', 'moderate', 'ddl'],
@@ -222,7 +233,11 @@ describe('POST /execute refuses what a statement really reaches (HTTP)', () => {
   });
 
   it('still runs what is really a read, and DML that is really DML at moderate', async () => {
-    for (const ok of ['SELECT count(*) FROM t WHERE id = ANY (SELECT id FROM t WHERE id < 5)', "SELECT count(*) FROM t WHERE id BETWEEN 2 AND 4 AND CASE v WHEN 'v2' THEN true ELSE true END", 'SELECT m::text FROM moods ORDER BY 1']) {
+    for (const ok of [
+      'SELECT count(*) FROM t WHERE id = ANY (SELECT id FROM t WHERE id < 5)',
+      "SELECT count(*) FROM t WHERE id BETWEEN 2 AND 4 AND CASE v WHEN 'v2' THEN true ELSE true END",
+      'SELECT m::text FROM moods ORDER BY 1',
+    ]) {
       const res = await f.execute({ sql: ok, caller: 'agent' });
       expect(res.status, `${ok}: ${res.text}`).toBe(200);
     }
@@ -309,7 +324,10 @@ describe('API key policy: an agent cannot choose its own level', () => {
     await expectUnchanged(async () => {
       expect((await f.execute({ sql: "UPDATE t SET v = 'x'", caller: 'agent', guardrail: 'moderate' }, key)).status).toBe(403);
       expect((await f.execute({ sql: "UPDATE t SET v = 'x'", caller: 'human' }, key)).status).toBe(403);
-      const migrate = await f.t.request('POST', '/migrations/execute', { apiKey: key, body: { connection_id: f.connectionId, sql: 'DROP TABLE t', approval_token: 'x' } });
+      const migrate = await f.t.request('POST', '/migrations/execute', {
+        apiKey: key,
+        body: { connection_id: f.connectionId, sql: 'DROP TABLE t', approval_token: 'x' },
+      });
       expect(migrate.status).toBe(403);
     });
     const read = await f.execute({ sql: 'SELECT count(*)::int AS n FROM t' }, key);

@@ -194,7 +194,14 @@ describe('bypasses are blocked', () => {
   });
 
   it('still allows what strict should allow', async () => {
-    for (const ok of ['EXPLAIN DELETE FROM t', 'EXPLAIN ANALYZE SELECT * FROM t', "SELECT random() >= 0, now(), gen_random_uuid() IS NOT NULL", 'SHOW work_mem', 'VALUES (1)', 'SELECT 1 -- DROP TABLE t']) {
+    for (const ok of [
+      'EXPLAIN DELETE FROM t',
+      'EXPLAIN ANALYZE SELECT * FROM t',
+      'SELECT random() >= 0, now(), gen_random_uuid() IS NOT NULL',
+      'SHOW work_mem',
+      'VALUES (1)',
+      'SELECT 1 -- DROP TABLE t',
+    ]) {
       const res = await f.execute({ sql: ok, caller: 'agent' });
       expect(res.status, `${ok}: ${res.text}`).toBe(200);
     }

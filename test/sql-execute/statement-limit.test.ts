@@ -18,7 +18,13 @@ describe('statements per request', () => {
       const res = await f.execute({ sql: 'SELECT 1;'.repeat(1001), caller });
       expect(res.status).toBe(422);
       expect(res.body.detail).toEqual([
-        { loc: ['body', 'sql'], msg: expect.stringContaining('at most 1000 statements, not 1001'), type: 'too_many_statements', input: null, ctx: { max_statements: 1000, statements: 1001 } },
+        {
+          loc: ['body', 'sql'],
+          msg: expect.stringContaining('at most 1000 statements, not 1001'),
+          type: 'too_many_statements',
+          input: null,
+          ctx: { max_statements: 1000, statements: 1001 },
+        },
       ]);
     }
     expect(await balance()).toBe(before);

@@ -33,8 +33,14 @@ export async function runScript(url: string, script: string): Promise<void> {
 
 /** A comparable description of the public schema: columns, constraints and indexes. */
 export async function schemaFingerprint(url: string): Promise<unknown> {
-  const columns = await sql(url, `SELECT table_name, column_name, data_type, character_maximum_length, is_nullable, column_default FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1, 2`);
-  const constraints = await sql(url, `SELECT conrelid::regclass::text AS t, conname, pg_get_constraintdef(oid) AS def, convalidated FROM pg_constraint WHERE connamespace = 'public'::regnamespace ORDER BY 1, 2`);
+  const columns = await sql(
+    url,
+    `SELECT table_name, column_name, data_type, character_maximum_length, is_nullable, column_default FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1, 2`,
+  );
+  const constraints = await sql(
+    url,
+    `SELECT conrelid::regclass::text AS t, conname, pg_get_constraintdef(oid) AS def, convalidated FROM pg_constraint WHERE connamespace = 'public'::regnamespace ORDER BY 1, 2`,
+  );
   const indexes = await sql(url, `SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1, 2`);
   const tables = await sql(url, `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`);
   return { tables, columns, constraints, indexes };

@@ -24,7 +24,11 @@ export async function buildTestCli(): Promise<{ entry: string; remove(): void }>
 }
 
 /** Runs the CLI as a child process; the environment is the caller's only (no inherited DBOPS_* or GITHUB_*). */
-export function runCli(entry: string, args: string[], options: { cwd: string; env?: Record<string, string>; input?: string; timeoutMs?: number }): Promise<CliRun> {
+export function runCli(
+  entry: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; input?: string; timeoutMs?: number },
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [entry, ...args], {
       cwd: options.cwd,

@@ -16,12 +16,7 @@ export function withSslDisabled(url: string): string {
  * for the runtime's local issuer) through `POST /api/v1/connections`, and returns the
  * Connection. Throws with the response when registration fails.
  */
-export async function registerConnection(
-  t: TestRuntime,
-  user: string,
-  url: string,
-  options: { name?: string; dbType?: string } = {},
-): Promise<ConnectionView> {
+export async function registerConnection(t: TestRuntime, user: string, url: string, options: { name?: string; dbType?: string } = {}): Promise<ConnectionView> {
   const res = await t.request<{ data: ConnectionView }>('POST', '/connections', {
     jwt: await t.jwt(user),
     body: { name: options.name ?? 'test db', db_type: options.dbType ?? 'postgresql_local', connection_string: withSslDisabled(url) },
@@ -44,7 +39,12 @@ export interface ConnectedRuntime {
  * Starts the service, creates a scratch database (running `setupSql` on it), and registers it
  * for `user`, who also gets an API key: the common start of feature fixtures.
  */
-export async function startConnectedRuntime(options: { prefix: string; user: string; setupSql?: string; env?: Record<string, string> }): Promise<ConnectedRuntime> {
+export async function startConnectedRuntime(options: {
+  prefix: string;
+  user: string;
+  setupSql?: string;
+  env?: Record<string, string>;
+}): Promise<ConnectedRuntime> {
   const t = await startTestRuntime(options.env ? { env: options.env } : {});
   const db = await createScratchDatabase(options.prefix);
   if (options.setupSql) await sql(db.url, options.setupSql);

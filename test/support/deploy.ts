@@ -38,7 +38,12 @@ const query = (q: Record<string, string> | undefined): string => (q ? new URLSea
  */
 export function v2ProxyEvent<A>(r: V2Request, authorizerContext?: A): APIGatewayProxyEventV2WithLambdaAuthorizer<A> {
   const requestId = randomUUID();
-  const headers = { host: 'a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com', 'user-agent': 'vitest', ...(r.body ? { 'content-type': 'application/json' } : {}), ...r.headers };
+  const headers = {
+    host: 'a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com',
+    'user-agent': 'vitest',
+    ...(r.body ? { 'content-type': 'application/json' } : {}),
+    ...r.headers,
+  };
   return {
     version: '2.0',
     routeKey: `${r.method} ${r.routePath}`,

@@ -31,7 +31,12 @@ export function uploadForm(files: readonly UploadFile[]): FormData {
 }
 
 /** POST /connections/{id}/documents/upload with `files`. */
-export async function uploadDocuments(t: TestRuntime, auth: { jwt?: string; apiKey?: string }, connectionId: string, files: readonly UploadFile[]): Promise<ApiResponse> {
+export async function uploadDocuments(
+  t: TestRuntime,
+  auth: { jwt?: string; apiKey?: string },
+  connectionId: string,
+  files: readonly UploadFile[],
+): Promise<ApiResponse> {
   return t.request('POST', `/connections/${connectionId}/documents/upload`, { ...auth, body: uploadForm(files) });
 }
 
@@ -47,7 +52,12 @@ export interface UploadSlot {
 const bytesOf = (content: string | Uint8Array): Uint8Array => (typeof content === 'string' ? new TextEncoder().encode(content) : content);
 
 /** POST /connections/{id}/documents/batches for `files` (size and type from their content). */
-export async function openBatch(t: TestRuntime, auth: { jwt?: string; apiKey?: string }, connectionId: string, files: readonly UploadFile[]): Promise<ApiResponse> {
+export async function openBatch(
+  t: TestRuntime,
+  auth: { jwt?: string; apiKey?: string },
+  connectionId: string,
+  files: readonly UploadFile[],
+): Promise<ApiResponse> {
   return t.request('POST', `/connections/${connectionId}/documents/batches`, {
     ...auth,
     body: { files: files.map((f) => ({ filename: f.name, size_bytes: bytesOf(f.content).length, ...(f.type ? { content_type: f.type } : {}) })) },

@@ -26,7 +26,6 @@ export function hypopgUnavailableReason(): string | null {
   return null;
 }
 
-
 /** Runs a server binary, as the `postgres` OS user when we are root (initdb refuses root). */
 async function pgBin(name: string, args: string[]): Promise<void> {
   const exe = path.join(BIN, name);
@@ -47,8 +46,15 @@ export async function startHypopgServer(): Promise<HypopgServer | null> {
   try {
     await pgBin('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
     await pgBin('pg_ctl', [
-      '-D', data, '-w', '-t', '60', '-l', path.join(dir, 'log'),
-      '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`,
+      '-D',
+      data,
+      '-w',
+      '-t',
+      '60',
+      '-l',
+      path.join(dir, 'log'),
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`,
       'start',
     ]);
   } catch (e) {

@@ -10,7 +10,9 @@ import type { ApiResponse, TestRuntime } from './test-runtime';
 export async function seedShop(url: string, scale = 1): Promise<void> {
   const customers = 5000 * scale;
   const orders = 60000 * scale;
-  await sql(url, `
+  await sql(
+    url,
+    `
     CREATE TABLE customers (
       id integer PRIMARY KEY, email text NOT NULL, name text NOT NULL, region text NOT NULL,
       vip boolean NOT NULL DEFAULT false, created_at timestamp NOT NULL, bio text
@@ -37,7 +39,8 @@ export async function seedShop(url: string, scale = 1): Promise<void> {
     INSERT INTO events SELECT g, CASE WHEN g % 50 = 0 THEN NULL ELSE g % ${customers} END, 'click' FROM generate_series(1, ${orders / 2}) g;
     INSERT INTO blocked SELECT g FROM generate_series(1, ${customers}, 50) g;
     ANALYZE;
-  `);
+  `,
+  );
 }
 
 /** POST .../queries/optimize with an API key. */

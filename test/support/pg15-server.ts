@@ -11,7 +11,9 @@ export const PG15_BIN = '/usr/lib/postgresql/15/bin';
 
 /** Why the PostgreSQL 15 server and pg_dump cannot be used here, or null when they can. */
 export const pg15Unavailable = (): string | null =>
-  ['initdb', 'pg_ctl', 'pg_dump'].every((b) => existsSync(path.join(PG15_BIN, b))) ? null : `PostgreSQL 15 binaries not found in ${PG15_BIN} (apt-get install postgresql-15)`;
+  ['initdb', 'pg_ctl', 'pg_dump'].every((b) => existsSync(path.join(PG15_BIN, b)))
+    ? null
+    : `PostgreSQL 15 binaries not found in ${PG15_BIN} (apt-get install postgresql-15)`;
 
 /** Runs a server binary as the postgres OS user when we are root (initdb refuses root). */
 const asPg = (args: string[]): [string, string[]] => (process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', ...args]] : [args[0]!, args.slice(1)]);
@@ -29,9 +31,23 @@ export async function startPg15(): Promise<Pg15Server> {
   const data = path.join(dir, 'data');
   const port = await freePort();
   try {
-    execFileSync(...asPg([`${PG15_BIN}/initdb`, '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']), { stdio: 'ignore' });
+    execFileSync(...asPg([`${PG15_BIN}/initdb`, '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']), {
+      stdio: 'ignore',
+    });
     execFileSync(
-      ...asPg([`${PG15_BIN}/pg_ctl`, '-D', data, '-w', '-t', '60', '-l', path.join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_locks_per_transaction=256`, 'start']),
+      ...asPg([
+        `${PG15_BIN}/pg_ctl`,
+        '-D',
+        data,
+        '-w',
+        '-t',
+        '60',
+        '-l',
+        path.join(dir, 'log'),
+        '-o',
+        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_locks_per_transaction=256`,
+        'start',
+      ]),
       { stdio: 'ignore' },
     );
   } catch (e) {

@@ -66,5 +66,14 @@ export async function rebuildAndCompare(sourceUrl: string, cloneUrl: string): Pr
   const ddl = schemaDdl(snapshot);
   const failed = await applyDdl(cloneUrl, ddl);
   const [sourceDump, cloneDump] = await Promise.all([schemaDump(sourceUrl), schemaDump(cloneUrl)]);
-  return { snapshot, ddl, objects: countObjects(snapshot), failed, identical: sourceDump === cloneDump, differences: firstDifferences(sourceDump, cloneDump), sourceDump, cloneDump };
+  return {
+    snapshot,
+    ddl,
+    objects: countObjects(snapshot),
+    failed,
+    identical: sourceDump === cloneDump,
+    differences: firstDifferences(sourceDump, cloneDump),
+    sourceDump,
+    cloneDump,
+  };
 }

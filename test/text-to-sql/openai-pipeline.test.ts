@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from '../support/scratch-database';
-import { type FakeOpenAi, RESULT_FIELDS, type RecordedRequest, type ScriptedReply, startFakeOpenAi, startTextToSqlFixture, type TextToSqlFixture } from '../support/text-to-sql';
+import {
+  type FakeOpenAi,
+  RESULT_FIELDS,
+  type RecordedRequest,
+  type ScriptedReply,
+  startFakeOpenAi,
+  startTextToSqlFixture,
+  type TextToSqlFixture,
+} from '../support/text-to-sql';
 
 let fake: FakeOpenAi;
 let f: TextToSqlFixture;
@@ -27,7 +35,12 @@ const scripted = (...replies: ScriptedReply[]) => {
 
 describe('POST .../queries/generate with an OpenAI-compatible model', () => {
   it('sends a structured-output chat request with the question, schema and similarities', async () => {
-    scripted({ sql: 'SELECT c.name FROM customers c WHERE c.city = $$Berlin$$ ORDER BY c.name', confidence: 1, referenced_tables: ['public.customers'], warnings: ['none'] });
+    scripted({
+      sql: 'SELECT c.name FROM customers c WHERE c.city = $$Berlin$$ ORDER BY c.name',
+      confidence: 1,
+      referenced_tables: ['public.customers'],
+      warnings: ['none'],
+    });
     const res = await f.generate({ query: 'Customers in Berlin?', max_schema_chunks: 20 });
     expect(res.status, res.text).toBe(200);
     expect(res.body.data).toMatchObject({ confidence: 1, referenced_tables: ['public.customers'], warnings: ['none'], reasoning: 'scripted', sql_valid: true });
@@ -41,7 +54,13 @@ describe('POST .../queries/generate with an OpenAI-compatible model', () => {
     expect(r.body.response_format?.type).toBe('json_schema');
     expect(r.body.response_format?.json_schema?.name).toBe('generated_sql');
     expect(r.body.response_format?.json_schema?.strict).toBe(true);
-    expect(Object.keys((r.body.response_format?.json_schema?.schema as { properties: object }).properties).sort()).toEqual(['confidence', 'reasoning', 'referenced_tables', 'sql', 'warnings']);
+    expect(Object.keys((r.body.response_format?.json_schema?.schema as { properties: object }).properties).sort()).toEqual([
+      'confidence',
+      'reasoning',
+      'referenced_tables',
+      'sql',
+      'warnings',
+    ]);
     expect(r.body.messages[0]!.role).toBe('system');
     const prompt = userMessage(r);
     expect(prompt).toContain('Question: Customers in Berlin?');
@@ -55,7 +74,12 @@ describe('POST .../queries/generate with an OpenAI-compatible model', () => {
     scripted({ sql: 'SELECT o.id, o.discount FROM orders o' }, { sql: 'SELECT o.id, o.total FROM orders o ORDER BY o.id LIMIT 1' });
     const res = await f.generate({ query: 'Order discounts', max_schema_chunks: 20 });
     expect(res.status, res.text).toBe(200);
-    expect(res.body.data).toMatchObject({ sql: 'SELECT o.id, o.total FROM orders o ORDER BY o.id LIMIT 1', sql_valid: true, hallucinated_columns: [], hallucinated_tables: [] });
+    expect(res.body.data).toMatchObject({
+      sql: 'SELECT o.id, o.total FROM orders o ORDER BY o.id LIMIT 1',
+      sql_valid: true,
+      hallucinated_columns: [],
+      hallucinated_tables: [],
+    });
     expect(res.body.data.warnings.join(' ')).toMatch(/Attempt 1 referenced names outside the retrieved schema \(orders\.discount\)/);
     expect(res.body.data.markdown_output).toContain('| 1 | 270.00 |');
     expect(fake.requests).toHaveLength(2);
@@ -72,7 +96,13 @@ describe('POST .../queries/generate with an OpenAI-compatible model', () => {
     expect(res.body.success).toBe(false);
     expect(res.body.error.code).toBe('SCHEMA_VALIDATION_FAILED');
     expect(Object.keys(res.body.data)).toEqual(RESULT_FIELDS);
-    expect(res.body.data).toMatchObject({ sql: 'SELECT o.discount FROM orders o', sql_valid: false, hallucinated_tables: [], hallucinated_columns: ['orders.discount'], execution_error: null });
+    expect(res.body.data).toMatchObject({
+      sql: 'SELECT o.discount FROM orders o',
+      sql_valid: false,
+      hallucinated_tables: [],
+      hallucinated_columns: ['orders.discount'],
+      execution_error: null,
+    });
     expect(res.body.data.markdown_output).toMatch(/not in this database's schema/);
     expect(fake.requests).toHaveLength(2);
     expect(userMessage(fake.requests[1]!)).toContain('These tables do not exist in the schema: invoices.');

@@ -4,4 +4,6 @@ import { readFileSync } from 'node:fs';
 declare const __DBOPS_CLI_VERSION__: string | undefined;
 
 export const VERSION: string =
-  typeof __DBOPS_CLI_VERSION__ === 'string' ? __DBOPS_CLI_VERSION__ : (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  typeof __DBOPS_CLI_VERSION__ === 'string'
+    ? __DBOPS_CLI_VERSION__
+    : (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;

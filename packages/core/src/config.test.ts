@@ -4,14 +4,34 @@ import { loadSettings, SettingsError } from './config';
 describe('loadSettings', () => {
   it('gives every setting its documented default when nothing is set', () => {
     const s = loadSettings({});
-    expect(s).toMatchObject({ mode: 'local', rateLimit: 600, port: 4000, maxBodyBytes: 10 * 1024 * 1024, logLevel: 'info', migrateOnStart: true, executePoolSize: 10 });
-    expect(s.connections).toEqual({ connectTimeoutMs: 5000, blockPrivateHosts: undefined, allowedHosts: [], secretCacheTtlMs: 300_000, introspectionTimeoutMs: 60_000 });
+    expect(s).toMatchObject({
+      mode: 'local',
+      rateLimit: 600,
+      port: 4000,
+      maxBodyBytes: 10 * 1024 * 1024,
+      logLevel: 'info',
+      migrateOnStart: true,
+      executePoolSize: 10,
+    });
+    expect(s.connections).toEqual({
+      connectTimeoutMs: 5000,
+      blockPrivateHosts: undefined,
+      allowedHosts: [],
+      secretCacheTtlMs: 300_000,
+      introspectionTimeoutMs: 60_000,
+    });
     expect(s.migrationExecution).toMatchObject({ leaseMs: 60_000, heartbeatMs: 15_000, pendingTimeoutMs: 900_000 });
     expect(s.sandbox.cacheDir).toBe(`${s.home}/sandbox-cache`);
   });
 
   it('treats an empty value as unset and parses flags, lists and numbers', () => {
-    const s = loadSettings({ DBOPS_RATE_LIMIT: '', DBOPS_BLOCK_PRIVATE_HOSTS: 'FALSE', DBOPS_ALLOWED_HOSTS: ' DB.internal, ,10.0.0.0/8', DBOPS_MIGRATE_ON_START: '0', DBOPS_MIGRATION_HEARTBEAT_SECONDS: '0.5' });
+    const s = loadSettings({
+      DBOPS_RATE_LIMIT: '',
+      DBOPS_BLOCK_PRIVATE_HOSTS: 'FALSE',
+      DBOPS_ALLOWED_HOSTS: ' DB.internal, ,10.0.0.0/8',
+      DBOPS_MIGRATE_ON_START: '0',
+      DBOPS_MIGRATION_HEARTBEAT_SECONDS: '0.5',
+    });
     expect(s.rateLimit).toBe(600);
     expect(s.connections.blockPrivateHosts).toBe(false);
     expect(s.connections.allowedHosts).toEqual(['db.internal', '10.0.0.0/8']);

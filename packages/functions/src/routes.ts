@@ -84,11 +84,21 @@ export const routes = [
   route('POST', '/execute', 'sql-execute', KEY, true, 'Run SQL with guardrails'),
 
   route('POST', '/connections/{connection_id}/documents/upload', 'documents-upload', KEY, false, 'Upload business documents', { body: 'multipart' }),
-  route('POST', '/connections/{connection_id}/documents/batches', 'documents-batch-create', KEY, false, 'Open an upload batch: one upload slot per file', { status: 201 }),
-  route('POST', '/connections/{connection_id}/documents/batches/{batch_id}/confirm', 'documents-batch-confirm', KEY, false, 'Confirm an upload batch and queue its ingestion', {
-    status: 202,
-    body: 'none',
+  route('POST', '/connections/{connection_id}/documents/batches', 'documents-batch-create', KEY, false, 'Open an upload batch: one upload slot per file', {
+    status: 201,
   }),
+  route(
+    'POST',
+    '/connections/{connection_id}/documents/batches/{batch_id}/confirm',
+    'documents-batch-confirm',
+    KEY,
+    false,
+    'Confirm an upload batch and queue its ingestion',
+    {
+      status: 202,
+      body: 'none',
+    },
+  ),
   route('GET', '/connections/{connection_id}/documents/batches/{batch_id}', 'documents-batch-get', KEY, false, 'Poll an upload batch'),
   route('GET', '/connections/{connection_id}/documents', 'documents-list', KEY, false, 'List documents'),
   route('DELETE', '/connections/{connection_id}/documents/{document_id}', 'documents-delete', KEY, false, 'Delete a document'),
@@ -113,7 +123,6 @@ export const routes = [
   route('GET', '/mcp', 'mcp', KEY, false, 'MCP streamable HTTP: no standalone stream (405)', { status: 405, form: 'jsonrpc' }),
   route('DELETE', '/mcp', 'mcp', KEY, false, 'MCP streamable HTTP: no sessions (405)', { status: 405, form: 'jsonrpc' }),
 ] as const satisfies readonly RouteDefinition[];
-
 
 export type RouteEntry = (typeof routes)[number];
 export type HandlerName = RouteEntry['handler'];

@@ -65,7 +65,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   await applyProcessSettings(settings);
   // Owner-only state directory, checked and fixed at every start (home-permissions.ts).
   const homeCheck = await secureHome(settings.home);
-  if (homeCheck.fixed.length > 0) logger.warn('narrowed permissions under DBOPS_HOME to owner-only', { count: homeCheck.fixed.length, examples: homeCheck.fixed.slice(0, 5) });
+  if (homeCheck.fixed.length > 0)
+    logger.warn('narrowed permissions under DBOPS_HOME to owner-only', { count: homeCheck.fixed.length, examples: homeCheck.fixed.slice(0, 5) });
   const store = await openStore(settings.databaseUrl, settings.home, options.inMemoryState ?? false);
   await migrate(store, serviceMigrations);
   const issuer = await loadLocalIssuer(settings.home);

@@ -12,7 +12,13 @@ describe('S3 upload storage', () => {
 
   it('signs a presigned POST fixing key, exact size, content type and expiry', async () => {
     const expiresAt = new Date(Date.now() + 15 * 60 * 1000);
-    const target = await createS3UploadStorage('dbops-uploads', client()).createTarget({ key, token: 't', sizeBytes: 1234, contentType: 'application/pdf', expiresAt });
+    const target = await createS3UploadStorage('dbops-uploads', client()).createTarget({
+      key,
+      token: 't',
+      sizeBytes: 1234,
+      contentType: 'application/pdf',
+      expiresAt,
+    });
     expect(target.method).toBe('POST');
     expect(target.url).toContain('dbops-uploads');
     expect(target.fields).toMatchObject({ key, 'Content-Type': 'application/pdf', 'X-Amz-Algorithm': 'AWS4-HMAC-SHA256' });
@@ -26,7 +32,9 @@ describe('S3 upload storage', () => {
   });
 
   it('reads an uploaded object, and reports a missing one as absent', async () => {
-    s3.on(GetObjectCommand, { Bucket: 'dbops-uploads', Key: key }).resolves({ Body: { transformToByteArray: async () => new Uint8Array(Buffer.from('# hello')) } as never });
+    s3.on(GetObjectCommand, { Bucket: 'dbops-uploads', Key: key }).resolves({
+      Body: { transformToByteArray: async () => new Uint8Array(Buffer.from('# hello')) } as never,
+    });
     s3.on(GetObjectCommand, { Key: 'uploads/missing' }).rejects(new NoSuchKey({ message: 'no', $metadata: {} }));
     const storage = createS3UploadStorage('dbops-uploads', client());
     expect(Buffer.from((await storage.read(key))!).toString()).toBe('# hello');

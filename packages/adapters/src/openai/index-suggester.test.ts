@@ -73,8 +73,16 @@ describe('parseSuggestions', () => {
   it('skips malformed answers and entries instead of throwing', () => {
     expect(parseSuggestions('not json')).toEqual([]);
     expect(parseSuggestions('{"indexes": 3}')).toEqual([]);
-    expect(parseSuggestions(JSON.stringify({ indexes: [{ table: 1, columns: ['a'] }, { table: 't', columns: [2] }, { table: 't', columns: ['a'], where: ' ' }] }))).toEqual([
-      { table: 't', columns: ['a'], where: null, reason: 'Suggested by the language model from the query and schema.' },
-    ]);
+    expect(
+      parseSuggestions(
+        JSON.stringify({
+          indexes: [
+            { table: 1, columns: ['a'] },
+            { table: 't', columns: [2] },
+            { table: 't', columns: ['a'], where: ' ' },
+          ],
+        }),
+      ),
+    ).toEqual([{ table: 't', columns: ['a'], where: null, reason: 'Suggested by the language model from the query and schema.' }]);
   });
 });

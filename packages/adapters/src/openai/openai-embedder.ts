@@ -41,7 +41,8 @@ export class OpenAiEmbedder implements Embedder {
       const res = await this.#client.embeddings.create({ model: this.model, input: batch, dimensions: this.dimension, encoding_format: 'float' });
       const sorted = [...res.data].sort((a, b) => a.index - b.index);
       for (const d of sorted) {
-        if (d.embedding.length !== this.dimension) throw new Error(`embedding model ${this.model} returned ${d.embedding.length} dimensions, expected ${this.dimension}`);
+        if (d.embedding.length !== this.dimension)
+          throw new Error(`embedding model ${this.model} returned ${d.embedding.length} dimensions, expected ${this.dimension}`);
         out.push(d.embedding);
       }
     }

@@ -7,7 +7,8 @@ import { OpenAiSqlGenerator, openAiSqlGeneratorFromSettings } from './sql-genera
 const request: GenerationRequest = { question: 'How many orders?', tables: [], enums: [], documents: [], attempts: [] };
 
 /** A client whose parse() answers with `message`. */
-const clientReplying = (message: Record<string, unknown>) => ({ chat: { completions: { parse: async () => ({ choices: [{ message }] }) } } }) as unknown as Pick<OpenAI, 'chat'>;
+const clientReplying = (message: Record<string, unknown>) =>
+  ({ chat: { completions: { parse: async () => ({ choices: [{ message }] }) } } }) as unknown as Pick<OpenAI, 'chat'>;
 
 describe('OpenAiSqlGenerator', () => {
   it('returns the parsed structured output', async () => {
@@ -18,8 +19,12 @@ describe('OpenAiSqlGenerator', () => {
   });
 
   it('fails on a refusal or a reply without structured output', async () => {
-    await expect(new OpenAiSqlGenerator({ apiKey: 'k', client: clientReplying({ refusal: 'no', parsed: null }) }).generate(request)).rejects.toThrow(/refused: no/);
-    await expect(new OpenAiSqlGenerator({ apiKey: 'k', client: clientReplying({ parsed: null, refusal: null }) }).generate(request)).rejects.toThrow(/no structured output/);
+    await expect(new OpenAiSqlGenerator({ apiKey: 'k', client: clientReplying({ refusal: 'no', parsed: null }) }).generate(request)).rejects.toThrow(
+      /refused: no/,
+    );
+    await expect(new OpenAiSqlGenerator({ apiKey: 'k', client: clientReplying({ parsed: null, refusal: null }) }).generate(request)).rejects.toThrow(
+      /no structured output/,
+    );
   });
 
   it('reads its settings from the service settings, with OPENAI_* fallbacks', () => {

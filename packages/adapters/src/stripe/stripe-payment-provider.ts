@@ -82,7 +82,9 @@ export function createStripePaymentProvider(options: StripeProviderOptions): Pay
         });
       } catch (error) {
         if (error instanceof Stripe.errors.StripeAuthenticationError) {
-          throw new AppError('BILLING_NOT_CONFIGURED', 'Billing is not configured on this server: Stripe rejected the configured secret key.', { cause: error });
+          throw new AppError('BILLING_NOT_CONFIGURED', 'Billing is not configured on this server: Stripe rejected the configured secret key.', {
+            cause: error,
+          });
         }
         throw providerFailed('The payment provider could not open a checkout session; try again shortly.', error);
       }

@@ -44,7 +44,17 @@ export function reportToFile(file: string, sql: string, report: AnalysisReport):
     const body = statementBody(s?.sql ?? '');
     const endLine = f.location.line + (body.match(/\n/g)?.length ?? 0);
     if (isIgnored(ignores, f.rule, f.location.line, endLine)) continue;
-    out.push({ rule: f.rule, severity: f.severity, message: f.message, safer: f.safer, statement_index: f.statement_index, line: f.location.line, column: f.location.column, end_line: endLine, statement: body });
+    out.push({
+      rule: f.rule,
+      severity: f.severity,
+      message: f.message,
+      safer: f.safer,
+      statement_index: f.statement_index,
+      line: f.location.line,
+      column: f.location.column,
+      end_line: endLine,
+      statement: body,
+    });
   }
   return out;
 }
@@ -74,17 +84,48 @@ export async function analyzeCommand(argv: string[], ctx: RunContext): Promise<n
     const report = await client.analyze(connection, sql);
     let tokenFile: string | null = null;
     if (report.approval_token) {
-      tokenFile = path.relative(ctx.cwd, storeToken(ctx.cwd, sql, { connection_id: connection, approval_token: report.approval_token, sql_sha256: sha256(sql), file: shown, risk_score: report.risk_score, created_at: new Date().toISOString() }));
+      tokenFile = path.relative(
+        ctx.cwd,
+        storeToken(ctx.cwd, sql, {
+          connection_id: connection,
+          approval_token: report.approval_token,
+          sql_sha256: sha256(sql),
+          file: shown,
+          risk_score: report.risk_score,
+          created_at: new Date().toISOString(),
+        }),
+      );
     }
     const sandboxRan = report.sandbox_result.migration_error !== 'sandbox not run';
     if ((sandboxRan && !report.sandbox_result.passed) || (cfg.maxRiskScore !== undefined && report.risk_score >= cfg.maxRiskScore)) failed = true;
     const notes = report.warnings.filter((w) => !/^Statement \d+: \[/.test(w));
-    if (cfg.maxRiskScore !== undefined && report.risk_score >= cfg.maxRiskScore) notes.push(`Risk score ${report.risk_score} reaches the threshold ${cfg.maxRiskScore} (thresholds.max_risk_score).`);
+    if (cfg.maxRiskScore !== undefined && report.risk_score >= cfg.maxRiskScore)
+      notes.push(`Risk score ${report.risk_score} reaches the threshold ${cfg.maxRiskScore} (thresholds.max_risk_score).`);
     reports.push({
       file: shown,
       findings: reportToFile(shown, sql, report),
-      analysis: { risk_score: report.risk_score, risk_category: report.risk_category, sandbox_passed: report.sandbox_result.passed, sandbox_error: report.sandbox_result.migration_error, token_path: tokenFile, notes },
+      analysis: {
+        risk_score: report.risk_score,
+        risk_category: report.risk_category,
+        sandbox_passed: report.sandbox_result.passed,
+        sandbox_error: report.sandbox_result.migration_error,
+        token_path: tokenFile,
+        notes,
+      },
     });
   }
-  return emit({ command: 'analyze', files: reports, version: VERSION, rules: ruleCatalog() }, failOn, { reporter, output: values.output, markdownFile: values['markdown-file'], color: !values['no-color'] && ctx.isTty && !ctx.env.NO_COLOR, cwd: ctx.cwd, env: ctx.env, stdout: ctx.stdout }, failed && failOn !== 'none');
+  return emit(
+    { command: 'analyze', files: reports, version: VERSION, rules: ruleCatalog() },
+    failOn,
+    {
+      reporter,
+      output: values.output,
+      markdownFile: values['markdown-file'],
+      color: !values['no-color'] && ctx.isTty && !ctx.env.NO_COLOR,
+      cwd: ctx.cwd,
+      env: ctx.env,
+      stdout: ctx.stdout,
+    },
+    failed && failOn !== 'none',
+  );
 }

@@ -26,7 +26,15 @@ Options:
 const FINAL = new Set(['completed', 'failed']);
 
 export async function applyCommand(argv: string[], ctx: RunContext): Promise<number> {
-  const { values, positionals } = parse(argv, { ...SERVICE_OPTIONS, config: { type: 'string', short: 'c' }, 'dbops-config': { type: 'string' }, interval: { type: 'string' }, timeout: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const);
+  const { values, positionals } = parse(argv, {
+    ...SERVICE_OPTIONS,
+    config: { type: 'string', short: 'c' },
+    'dbops-config': { type: 'string' },
+    interval: { type: 'string' },
+    timeout: { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  } as const);
   if (values.help) {
     ctx.stdout(APPLY_HELP);
     return EXIT_CLEAN;

@@ -13,6 +13,9 @@ export async function connectionsCommand(argv: string[], ctx: RunContext): Promi
   const list = await serviceClient(values, loadConfig(ctx.cwd), ctx.env).connections();
   if (values.json) ctx.stdout(`${JSON.stringify(list, null, 2)}\n`);
   else if (list.length === 0) ctx.stdout('No connections yet: register one with POST /api/v1/connections or in the console.\n');
-  else ctx.stdout(`${list.map((c) => `${c.id}  ${c.name}  ${c.db_type}  ${c.host}:${c.port}/${c.database_name}${c.is_active ? '' : '  (inactive)'}`).join('\n')}\n`);
+  else
+    ctx.stdout(
+      `${list.map((c) => `${c.id}  ${c.name}  ${c.db_type}  ${c.host}:${c.port}/${c.database_name}${c.is_active ? '' : '  (inactive)'}`).join('\n')}\n`,
+    );
   return EXIT_CLEAN;
 }

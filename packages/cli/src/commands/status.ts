@@ -19,7 +19,11 @@ export function describeRequest(r: MigrationRequestRecord): string {
 }
 
 export async function statusCommand(argv: string[], ctx: RunContext): Promise<number> {
-  const { values, positionals } = parse(argv, { 'base-url': SERVICE_OPTIONS['base-url'], json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const);
+  const { values, positionals } = parse(argv, {
+    'base-url': SERVICE_OPTIONS['base-url'],
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  } as const);
   if (values.help) {
     ctx.stdout('Usage: dbops status [--json] [--base-url <url>] <request_id>\n\nExit 0 unless the request failed (1).\n');
     return EXIT_CLEAN;

@@ -133,7 +133,8 @@ export function loadConfig(cwd: string, paths: ConfigPaths = {}): CliConfig {
     cfg.baseUrl = t.base_url as string | undefined;
     const thresholds = (t.thresholds ?? {}) as Table;
     const risk = thresholds.max_risk_score;
-    if (risk !== undefined && (typeof risk !== 'number' || risk < 0 || risk > 100)) throw new CliError(`${w} thresholds.max_risk_score: expected a number from 0 to 100`);
+    if (risk !== undefined && (typeof risk !== 'number' || risk < 0 || risk > 100))
+      throw new CliError(`${w} thresholds.max_risk_score: expected a number from 0 to 100`);
     cfg.maxRiskScore = risk as number | undefined;
     cfg.sources.push(w);
   }

@@ -27,7 +27,9 @@ function changedFiles(cwd: string, ref: string): Set<string> {
   const top = git(['rev-parse', '--show-toplevel']).trim();
   const names = [
     ...git(['diff', '--name-only', '--diff-filter=ACMR', ref, '--']).split('\n'),
-    ...git(['ls-files', '--others', '--exclude-standard']).split('\n').map((f) => path.relative(top, path.resolve(cwd, f))),
+    ...git(['ls-files', '--others', '--exclude-standard'])
+      .split('\n')
+      .map((f) => path.relative(top, path.resolve(cwd, f))),
   ];
   return new Set(names.filter(Boolean).map((f) => path.resolve(top, f)));
 }

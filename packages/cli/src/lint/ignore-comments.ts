@@ -13,7 +13,10 @@ const COMMENT = /(?:--|\/\*)\s*(?:squawk|dbops)-ignore(-file)?(?![\w-])([^\n]*)/
 
 function ruleSet(text: string): Set<string> | 'all' {
   // A trailing `-- reason` or the end of a block comment closes the list.
-  const list = text.replace(/\*\/.*$/, '').split('--')[0]!.trim();
+  const list = text
+    .replace(/\*\/.*$/, '')
+    .split('--')[0]!
+    .trim();
   if (list === '') return 'all';
   const out = new Set<string>();
   for (const name of list.split(',')) if (name.trim()) for (const id of dbopsRuleIds(name)) out.add(id);

@@ -48,7 +48,17 @@ export function lintText(sql: string, options: Omit<LintOptions, 'cwd'>): CliFin
   for (const f of result.findings) {
     const stmt = result.statements[f.statement_index]!;
     if (isIgnored(ignores, f.rule, f.location.line, stmt.endLine)) continue;
-    out.push({ rule: f.rule, severity: f.severity, message: f.message, safer: f.safer, statement_index: f.statement_index, line: f.location.line, column: f.location.column, end_line: stmt.endLine, statement: statementBody(stmt.sql) });
+    out.push({
+      rule: f.rule,
+      severity: f.severity,
+      message: f.message,
+      safer: f.safer,
+      statement_index: f.statement_index,
+      line: f.location.line,
+      column: f.location.column,
+      end_line: stmt.endLine,
+      statement: statementBody(stmt.sql),
+    });
   }
   return out;
 }

@@ -12,7 +12,13 @@ export function githubReport(input: ReportInput): string {
   const out: string[] = [];
   for (const f of input.files) {
     for (const x of f.findings) {
-      const props = [`file=${escapeProperty(f.file)}`, `line=${x.line}`, `endLine=${Math.max(x.line, x.end_line)}`, `col=${x.column}`, `title=${escapeProperty(`dbops ${x.rule}`)}`].join(',');
+      const props = [
+        `file=${escapeProperty(f.file)}`,
+        `line=${x.line}`,
+        `endLine=${Math.max(x.line, x.end_line)}`,
+        `col=${x.column}`,
+        `title=${escapeProperty(`dbops ${x.rule}`)}`,
+      ].join(',');
       out.push(`::${COMMAND[x.severity]} ${props}::${escapeData(x.safer ? `${x.message}\nSafer: ${x.safer}` : x.message)}`);
     }
   }

@@ -14,7 +14,10 @@ export function markdownReport(input: ReportInput): string {
     out.push(`#### \`${f.file}\``, '');
     if (f.analysis) {
       const a = f.analysis;
-      out.push(`Risk **${a.risk_score}** (${a.risk_category}); sandbox ${a.sandbox_passed ? 'passed' : `failed${a.sandbox_error ? `: ${a.sandbox_error}` : ''}`}${a.token_path ? '; approval token issued' : ''}.`, '');
+      out.push(
+        `Risk **${a.risk_score}** (${a.risk_category}); sandbox ${a.sandbox_passed ? 'passed' : `failed${a.sandbox_error ? `: ${a.sandbox_error}` : ''}`}${a.token_path ? '; approval token issued' : ''}.`,
+        '',
+      );
     }
     for (const x of f.findings) {
       out.push(`- ${ICON[x.severity]} **${x.rule}** (line ${x.line}): ${x.message}`);

@@ -26,7 +26,14 @@ export function sarifReport(input: ReportInput): string {
         ruleIndex: index.get(x.rule)!,
         level: LEVEL[x.severity],
         message: { text: x.safer ? `${x.message} Safer: ${x.safer}` : x.message },
-        locations: [{ physicalLocation: { artifactLocation: { uri: encodeURI(f.file) }, region: { startLine: x.line, startColumn: x.column, endLine: Math.max(x.line, x.end_line) } } }],
+        locations: [
+          {
+            physicalLocation: {
+              artifactLocation: { uri: encodeURI(f.file) },
+              region: { startLine: x.line, startColumn: x.column, endLine: Math.max(x.line, x.end_line) },
+            },
+          },
+        ],
         properties: { statement_index: x.statement_index, ...(x.safer ? { safer: x.safer } : {}) },
       });
     }

@@ -1,7 +1,10 @@
 import type { ReportInput } from './report-input';
 import { excerpt, ruleDocPath, summaryLine } from './report-input';
 
-const paint = (on: boolean) => (code: string, text: string): string => (on ? `\x1b[${code}m${text}\x1b[0m` : text);
+const paint =
+  (on: boolean) =>
+  (code: string, text: string): string =>
+    on ? `\x1b[${code}m${text}\x1b[0m` : text;
 
 /** For people: each finding with the statement excerpt, the rule, the reason and the safer alternative. */
 export function ttyReport(input: ReportInput, color: boolean): string {
@@ -10,7 +13,9 @@ export function ttyReport(input: ReportInput, color: boolean): string {
   for (const f of input.files) {
     if (f.analysis) {
       const a = f.analysis;
-      out.push(`${c('1', f.file)}: risk ${a.risk_score} (${a.risk_category}), sandbox ${a.sandbox_passed ? c('32', 'passed') : c('31', `failed${a.sandbox_error ? `: ${a.sandbox_error}` : ''}`)}${a.token_path ? `, approval token stored in ${a.token_path}` : ', no approval token'}`);
+      out.push(
+        `${c('1', f.file)}: risk ${a.risk_score} (${a.risk_category}), sandbox ${a.sandbox_passed ? c('32', 'passed') : c('31', `failed${a.sandbox_error ? `: ${a.sandbox_error}` : ''}`)}${a.token_path ? `, approval token stored in ${a.token_path}` : ', no approval token'}`,
+      );
       for (const n of a.notes) out.push(`  note: ${n}`);
     }
     for (const x of f.findings) {

@@ -58,7 +58,13 @@ export class ServiceClient {
     }
     if (!res.ok) {
       const err = (json as { error?: { code?: string; message?: string }; detail?: unknown } | null) ?? {};
-      const what = err.error?.code ? `${err.error.code}: ${err.error.message ?? ''}` : typeof err.detail === 'string' ? err.detail : err.detail ? JSON.stringify(err.detail) : text.slice(0, 200);
+      const what = err.error?.code
+        ? `${err.error.code}: ${err.error.message ?? ''}`
+        : typeof err.detail === 'string'
+          ? err.detail
+          : err.detail
+            ? JSON.stringify(err.detail)
+            : text.slice(0, 200);
       throw new CliError(`${method} ${path} failed with ${res.status} ${what}`.trim(), 'service');
     }
     return { status: res.status, json: json as T };

@@ -57,10 +57,7 @@ export async function listApiKeys(db: Queryable, userId: string): Promise<ApiKey
 
 /** Soft-deletes a key of this user; the next request with it fails. */
 export async function revokeApiKey(db: Queryable, userId: string, keyId: string): Promise<void> {
-  const res = await db.query(
-    'UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING id',
-    [keyId, userId],
-  );
+  const res = await db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING id', [keyId, userId]);
   if (res.rows.length === 0) throw new AppError('NOT_FOUND', 'API key not found');
 }
 

@@ -13,7 +13,13 @@ const refused = (f: () => unknown): AppError => {
 
 describe('key policy', () => {
   it('fills omitted fields with no restriction', () => {
-    expect(completeKeyPolicy({})).toEqual({ max_caller: 'human', max_guardrail: 'permissive', read_only: false, connection_ids: null, allow_opaque_functions: false });
+    expect(completeKeyPolicy({})).toEqual({
+      max_caller: 'human',
+      max_guardrail: 'permissive',
+      read_only: false,
+      connection_ids: null,
+      allow_opaque_functions: false,
+    });
   });
 
   it('keeps a key without a policy at the spec defaults', () => {

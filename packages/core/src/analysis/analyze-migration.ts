@@ -62,10 +62,12 @@ export async function analyzeMigration(sql: string, snapshot: SchemaSnapshot, op
   const affected = mergeAffected(statements.map((s) => s.affected_tables));
   const score = Math.max(0, ...statements.map((s) => s.risk_score));
   const category = riskCategory(score);
-  const plan = rollbackPlan(items.map((i) => {
-    const r = i.report.rollback;
-    return { statement_index: r.statement_index, sql: r.sql, reversible: r.reversible, warning: r.warning, non_transactional: i.rollbackNonTransactional };
-  }));
+  const plan = rollbackPlan(
+    items.map((i) => {
+      const r = i.report.rollback;
+      return { statement_index: r.statement_index, sql: r.sql, reversible: r.reversible, warning: r.warning, non_transactional: i.rollbackNonTransactional };
+    }),
+  );
 
   const sandboxOpts = options.sandbox ?? true;
   let sandbox = SKIPPED_SANDBOX;
@@ -75,17 +77,29 @@ export async function analyzeMigration(sql: string, snapshot: SchemaSnapshot, op
     const sandboxPromise =
       sandboxOpts === false
         ? Promise.resolve(SKIPPED_SANDBOX)
-        : runSandbox(snapshot, parsed, items.map((i) => i.facts), statements.map((s) => s.affected_tables), sandboxOpts === true ? {} : sandboxOpts);
+        : runSandbox(
+            snapshot,
+            parsed,
+            items.map((i) => i.facts),
+            statements.map((s) => s.affected_tables),
+            sandboxOpts === true ? {} : sandboxOpts,
+          );
     const tableNames = affected.map((a) => a.table.split('.').pop()!);
     const docsPromise = options.findDocuments
       ? // Documents only enrich the narrative: a failing lookup must not fail the analysis.
-        options.findDocuments({ query: `${statements.map((s) => s.statement_type.toLowerCase().replace(/_/g, ' ')).join(', ')} on ${tableNames.join(', ')}`, tableNames }).catch(() => [])
+        options
+          .findDocuments({
+            query: `${statements.map((s) => s.statement_type.toLowerCase().replace(/_/g, ' ')).join(', ')} on ${tableNames.join(', ')}`,
+            tableNames,
+          })
+          .catch(() => [])
       : Promise.resolve([]);
     [sandbox, chunks] = await Promise.all([sandboxPromise, docsPromise]);
   }
 
   const { findings, warnings } = reportFindings(items);
-  if (plan.has_irreversible) warnings.push('The rollback plan has irreversible steps: data removed or changed by this migration cannot be restored automatically.');
+  if (plan.has_irreversible)
+    warnings.push('The rollback plan has irreversible steps: data removed or changed by this migration cannot be restored automatically.');
   if (sandbox.migration_error && sandboxOpts !== false) warnings.push(`Sandbox: ${sandbox.migration_error}`);
 
   const narrative = businessNarrative(statements, affected, score, category, chunks);

@@ -22,7 +22,10 @@ export type AnalyzeOnConnectionDeps = IntrospectionDeps & { embedder: Embedder; 
  * business documents for the narrative, the read-only preflight and lock timing on the target
  * (`live-checks.ts`), and the approval token when the sandbox and the preflight passed.
  */
-export async function analyzeOnConnection(deps: AnalyzeOnConnectionDeps, input: { userId: string; connectionId: string; sql: string }): Promise<AnalysisReport> {
+export async function analyzeOnConnection(
+  deps: AnalyzeOnConnectionDeps,
+  input: { userId: string; connectionId: string; sql: string },
+): Promise<AnalysisReport> {
   const { userId, connectionId, sql } = input;
   const snapshot = await ensureSnapshot(deps, userId, connectionId);
   const server = sandboxServerSettings(deps.settings);

@@ -57,7 +57,17 @@ class StatementRuleContext implements RuleContext {
   declare private previousCache: readonly Pair[] | undefined;
   declare private followingCache: readonly Pair[] | undefined;
 
-  constructor(stmt: ParsedStatement, facts: StatementFacts, schema: SchemaIndex, pairs: readonly Pair[], inTransaction: boolean, lockDurationMs: number, largeTableRows: number, largeTableBytes: number, assumeExisting: boolean) {
+  constructor(
+    stmt: ParsedStatement,
+    facts: StatementFacts,
+    schema: SchemaIndex,
+    pairs: readonly Pair[],
+    inTransaction: boolean,
+    lockDurationMs: number,
+    largeTableRows: number,
+    largeTableBytes: number,
+    assumeExisting: boolean,
+  ) {
     this.stmt = stmt;
     this.facts = facts;
     this.schema = schema;
@@ -137,7 +147,25 @@ export function analyzeStatements(parsed: readonly ParsedStatement[], schema: Sc
       if (k === 'TRANS_STMT_COMMIT' || k === 'TRANS_STMT_ROLLBACK') inTx = settings.assumeInTransaction ?? false;
     }
     if (settings.findingsOnly) {
-      out.push({ findings, facts: f, chains: [], rollbackNonTransactional: false, report: { index: p.index, sql: p.sql, statement_type: f.statement_type, table: f.table, lock_type: f.lock_type, lock_duration_ms: duration, risk_score: 0, risk_category: 'low', affected_tables: [], rollback: { statement_index: p.index, sql: '', reversible: false, warning: null }, warnings } });
+      out.push({
+        findings,
+        facts: f,
+        chains: [],
+        rollbackNonTransactional: false,
+        report: {
+          index: p.index,
+          sql: p.sql,
+          statement_type: f.statement_type,
+          table: f.table,
+          lock_type: f.lock_type,
+          lock_duration_ms: duration,
+          risk_score: 0,
+          risk_category: 'low',
+          affected_tables: [],
+          rollback: { statement_index: p.index, sql: '', reversible: false, warning: null },
+          warnings,
+        },
+      });
       continue;
     }
     const { affected, chains } = blastRadius(f, schema, p.index);

@@ -20,7 +20,11 @@ describe('blastRadius', () => {
       ['public.order_items', 'cascade', 'public.customers>public.orders>public.order_items'],
       ['public.shipments', 'cascade', 'public.customers>public.orders>public.shipments'],
     ]);
-    expect(chains.find((c) => c.path.at(-1) === 'public.shipments')).toMatchObject({ action: 'set_null', depth: 2, via: ['orders_customer_id_fkey', 'shipments_order_id_fkey'] });
+    expect(chains.find((c) => c.path.at(-1) === 'public.shipments')).toMatchObject({
+      action: 'set_null',
+      depth: 2,
+      via: ['orders_customer_id_fkey', 'shipments_order_id_fkey'],
+    });
   });
 
   it('reaches nothing for a DELETE on a table nobody references', async () => {
@@ -34,6 +38,10 @@ describe('blastRadius', () => {
 
   it('DROP TABLE reaches the referencing tables; a new FK reaches the referenced table', async () => {
     expect((await radius('DROP TABLE orders CASCADE')).chains.map((c) => c.action)).toEqual(['drop_constraint', 'drop_constraint']);
-    expect((await radius('ALTER TABLE shipments ADD FOREIGN KEY (order_id) REFERENCES orders(id)')).affected[1]).toEqual({ table: 'public.orders', impact: 'cascade', cascade_path: ['public.shipments', 'public.orders'] });
+    expect((await radius('ALTER TABLE shipments ADD FOREIGN KEY (order_id) REFERENCES orders(id)')).affected[1]).toEqual({
+      table: 'public.orders',
+      impact: 'cascade',
+      cascade_path: ['public.shipments', 'public.orders'],
+    });
   });
 });

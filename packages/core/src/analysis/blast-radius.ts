@@ -29,8 +29,10 @@ function walkChildren(schema: SchemaIndex, root: string, follow: (e: FkEdge) => 
   return out;
 }
 
-const onDel = (e: FkEdge): string | null => (e.fk.on_delete === 'cascade' || e.fk.on_delete === 'set_null' || e.fk.on_delete === 'set_default' ? e.fk.on_delete : null);
-const onUpd = (e: FkEdge): string | null => (e.fk.on_update === 'cascade' || e.fk.on_update === 'set_null' || e.fk.on_update === 'set_default' ? e.fk.on_update : null);
+const onDel = (e: FkEdge): string | null =>
+  e.fk.on_delete === 'cascade' || e.fk.on_delete === 'set_null' || e.fk.on_delete === 'set_default' ? e.fk.on_delete : null;
+const onUpd = (e: FkEdge): string | null =>
+  e.fk.on_update === 'cascade' || e.fk.on_update === 'set_null' || e.fk.on_update === 'set_default' ? e.fk.on_update : null;
 
 /**
  * Tables a statement reaches through the foreign-key graph of the snapshot:
@@ -53,12 +55,30 @@ export function blastRadius(f: StatementFacts, schema: SchemaIndex, statementInd
     const t = f.statement_type;
     if (t === 'DELETE') rs = walkChildren(schema, root, onDel, (a) => a === 'cascade');
     else if (t === 'UPDATE') rs = walkChildren(schema, root, onUpd, (a) => a === 'cascade');
-    else if (t === 'TRUNCATE' && f.cascade) rs = walkChildren(schema, root, () => 'truncate_cascade', () => true);
-    else if (t === 'DROP_TABLE') rs = walkChildren(schema, root, () => (f.cascade ? 'drop_constraint' : 'restrict'), () => false);
+    else if (t === 'TRUNCATE' && f.cascade)
+      rs = walkChildren(
+        schema,
+        root,
+        () => 'truncate_cascade',
+        () => true,
+      );
+    else if (t === 'DROP_TABLE')
+      rs = walkChildren(
+        schema,
+        root,
+        () => (f.cascade ? 'drop_constraint' : 'restrict'),
+        () => false,
+      );
     else if (t.startsWith('ALTER_TABLE')) {
       const cols = new Set<string>();
       for (const c of f.subcommands) if (c.subtype === 'AT_DropColumn' || c.subtype === 'AT_AlterColumnType') cols.add(String(c.name));
-      if (cols.size) rs = walkChildren(schema, root, (e) => (e.fk.referenced_columns.some((c) => cols.has(c)) ? 'referenced_column_change' : null), () => false);
+      if (cols.size)
+        rs = walkChildren(
+          schema,
+          root,
+          (e) => (e.fk.referenced_columns.some((c) => cols.has(c)) ? 'referenced_column_change' : null),
+          () => false,
+        );
       // Dropping a foreign key constraint touches the table it referenced.
       for (const c of f.subcommands) {
         if (c.subtype !== 'AT_DropConstraint') continue;
@@ -66,7 +86,9 @@ export function blastRadius(f: StatementFacts, schema: SchemaIndex, statementInd
         if (edge) rs.push({ table: edge.to, path: [root, edge.to], via: [edge.fk.name], action: 'referenced_by_dropped_fk' });
       }
     }
-    if (root === f.table) for (const target of f.fk_targets) if (target !== root) rs.push({ table: target, path: [root, target], via: ['(new foreign key)'], action: 'referenced_by_new_fk' });
+    if (root === f.table)
+      for (const target of f.fk_targets)
+        if (target !== root) rs.push({ table: target, path: [root, target], via: ['(new foreign key)'], action: 'referenced_by_new_fk' });
     for (const r of rs) reaches.push({ root, r });
   }
   const affected: AffectedTable[] = directs.map((t) => ({ table: t, impact: 'direct', cascade_path: null }));

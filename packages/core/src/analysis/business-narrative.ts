@@ -45,7 +45,8 @@ export function affectedProcesses(statements: readonly StatementReport[]): strin
     out.add(`${what} ${s.table} (statement ${s.index}, ~${Math.round(s.lock_duration_ms)} ms)`);
   }
   for (const s of statements) {
-    if (/^(DROP_TABLE|TRUNCATE|DELETE|UPDATE)/.test(s.statement_type) || s.statement_type.includes('DROP_COLUMN')) out.add(`Anything reading data of ${s.table} that the migration removes or changes (statement ${s.index})`);
+    if (/^(DROP_TABLE|TRUNCATE|DELETE|UPDATE)/.test(s.statement_type) || s.statement_type.includes('DROP_COLUMN'))
+      out.add(`Anything reading data of ${s.table} that the migration removes or changes (statement ${s.index})`);
   }
   return [...out];
 }

@@ -9,13 +9,24 @@ import type { AnalysisReport, SandboxResult } from './types';
 let db: Awaited<ReturnType<typeof createScratchDatabase>>;
 beforeAll(async () => {
   db = await createScratchDatabase('lc');
-  await sql(db.url, `CREATE TABLE orgs (id int PRIMARY KEY); INSERT INTO orgs SELECT generate_series(1, 10);
+  await sql(
+    db.url,
+    `CREATE TABLE orgs (id int PRIMARY KEY); INSERT INTO orgs SELECT generate_series(1, 10);
     CREATE TABLE members (id int PRIMARY KEY, org_id int); INSERT INTO members SELECT g, 1 + g % 10 FROM generate_series(1, 100) g;
-    CREATE TABLE loose (id int PRIMARY KEY, org_id int); INSERT INTO loose VALUES (1, 99);`);
+    CREATE TABLE loose (id int PRIMARY KEY, org_id int); INSERT INTO loose VALUES (1, 99);`,
+  );
 });
 afterAll(() => db.drop());
 
-const EMPTY_RUN: SandboxResult = { passed: true, migration_applied: true, migration_error: null, tables_created: 2, rows_inserted: 0, validation_results: [], duration_ms: 5 };
+const EMPTY_RUN: SandboxResult = {
+  passed: true,
+  migration_applied: true,
+  migration_error: null,
+  tables_created: 2,
+  rows_inserted: 0,
+  validation_results: [],
+  duration_ms: 5,
+};
 
 async function check(migration: string, sandboxError: string) {
   const snapshot = buildSnapshot([]);
@@ -34,7 +45,10 @@ async function check(migration: string, sandboxError: string) {
 
 describe('synthetic rows do not decide data questions the preflight answered', () => {
   it('a data error of the synthetic rows on a statement the preflight verified on every live row: the empty-clone run decides', async () => {
-    const { report, reruns } = await check('ALTER TABLE members ADD FOREIGN KEY (org_id) REFERENCES orgs (id)', 'Statement 0 (ALTER_TABLE_ADD_FOREIGN_KEY) failed: insert or update on table "members" violates foreign key constraint "x"');
+    const { report, reruns } = await check(
+      'ALTER TABLE members ADD FOREIGN KEY (org_id) REFERENCES orgs (id)',
+      'Statement 0 (ALTER_TABLE_ADD_FOREIGN_KEY) failed: insert or update on table "members" violates foreign key constraint "x"',
+    );
     expect(reruns).toBe(1);
     expect(report.sandbox_result.passed).toBe(true);
     expect(report.sandbox_result.validation_results[0]).toMatchObject({ check: 'synthetic_rows_overruled', passed: true });
@@ -42,10 +56,16 @@ describe('synthetic rows do not decide data questions the preflight answered', (
   });
 
   it('not when the live data fails too, nor for errors that are not about data', async () => {
-    const bad = await check('ALTER TABLE loose ADD FOREIGN KEY (org_id) REFERENCES orgs (id)', 'Statement 0 (ALTER_TABLE_ADD_FOREIGN_KEY) failed: insert or update on table "loose" violates foreign key constraint "x"');
+    const bad = await check(
+      'ALTER TABLE loose ADD FOREIGN KEY (org_id) REFERENCES orgs (id)',
+      'Statement 0 (ALTER_TABLE_ADD_FOREIGN_KEY) failed: insert or update on table "loose" violates foreign key constraint "x"',
+    );
     expect(bad.reruns).toBe(0);
     expect(bad.report.sandbox_result.passed).toBe(false);
-    const schema = await check('ALTER TABLE members ADD FOREIGN KEY (org_id) REFERENCES orgs (id)', 'Statement 0 (ALTER_TABLE_ADD_FOREIGN_KEY) failed: relation "orgz" does not exist');
+    const schema = await check(
+      'ALTER TABLE members ADD FOREIGN KEY (org_id) REFERENCES orgs (id)',
+      'Statement 0 (ALTER_TABLE_ADD_FOREIGN_KEY) failed: relation "orgz" does not exist',
+    );
     expect(schema.reruns).toBe(0);
     expect(schema.report.sandbox_result.passed).toBe(false);
   });

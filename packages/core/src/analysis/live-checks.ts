@@ -43,7 +43,13 @@ export interface LiveCheckResult {
  *   becomes the calibrated figure and the statement's warnings say its range and basis
  *   (`[lock-timing]`) and which open sessions it would queue behind (`[lock-queue]`).
  */
-export async function applyLiveChecks(sql: string, snapshot: SchemaSnapshot, report: AnalysisReport, client: PreflightClient, options: LiveCheckOptions = {}): Promise<LiveCheckResult> {
+export async function applyLiveChecks(
+  sql: string,
+  snapshot: SchemaSnapshot,
+  report: AnalysisReport,
+  client: PreflightClient,
+  options: LiveCheckOptions = {},
+): Promise<LiveCheckResult> {
   const parsed = await parseStatements(sql);
   const facts = analyzeStatements(parsed, buildSchemaIndex(snapshot)).map((i) => i.facts);
   const preflight = await runPreflight({ parsed, facts, client, ...(options.preflight ? { limits: options.preflight } : {}) });
@@ -55,7 +61,9 @@ export async function applyLiveChecks(sql: string, snapshot: SchemaSnapshot, rep
     sandbox.passed = false;
     const why = `Preflight on the live data: statement ${first.statement_index} ${first.status === 'failed' ? 'would fail' : 'could not be verified'}: ${first.detail}`;
     sandbox.migration_error ??= why;
-    report.warnings.push(`Preflight: ${preflight.findings.filter((f) => f.status === 'failed').length} statement check(s) would fail on the live data, ${preflight.findings.filter((f) => f.status === 'incomplete').length} could not finish; see sandbox_result.validation_results.`);
+    report.warnings.push(
+      `Preflight: ${preflight.findings.filter((f) => f.status === 'failed').length} statement check(s) would fail on the live data, ${preflight.findings.filter((f) => f.status === 'incomplete').length} could not finish; see sandbox_result.validation_results.`,
+    );
   }
   let probeMs: number | null = null;
   if (options.lockTiming !== false) {
@@ -75,7 +83,8 @@ export async function applyLiveChecks(sql: string, snapshot: SchemaSnapshot, rep
 }
 
 /** PostgreSQL's messages for errors caused by the rows, not by the schema or the SQL. */
-const DATA_ERROR = /violates (foreign key|check|not-null|unique|exclusion) constraint|is violated by some row|would be violated by some row|contains null values|could not create unique index|invalid input syntax for type|out of range|value too long for type|numeric field overflow|division by zero/;
+const DATA_ERROR =
+  /violates (foreign key|check|not-null|unique|exclusion) constraint|is violated by some row|would be violated by some row|contains null values|could not create unique index|invalid input syntax for type|out of range|value too long for type|numeric field overflow|division by zero/;
 
 /**
  * The sandbox's rows are invented, so a data error there (a CHECK or foreign key its synthetic
@@ -109,7 +118,11 @@ async function overruleSyntheticRows(report: AnalysisReport, preflight: Prefligh
  * cannot be reached the preflight cannot vouch for the data, so that is recorded as an
  * unfinished check (`passed: false`, no token) rather than skipped.
  */
-export async function applyLiveChecksOnConnection(deps: CoreDeps & { keyProvider: KeyProvider }, input: { userId: string; connectionId: string; sql: string; snapshot: SchemaSnapshot; report: AnalysisReport }, options: LiveCheckOptions = {}): Promise<void> {
+export async function applyLiveChecksOnConnection(
+  deps: CoreDeps & { keyProvider: KeyProvider },
+  input: { userId: string; connectionId: string; sql: string; snapshot: SchemaSnapshot; report: AnalysisReport },
+  options: LiveCheckOptions = {},
+): Promise<void> {
   let client: pg.Client | undefined;
   try {
     const target = await loadConnectionTarget(deps, input.userId, input.connectionId);
@@ -117,7 +130,11 @@ export async function applyLiveChecksOnConnection(deps: CoreDeps & { keyProvider
   } catch (error) {
     const sandbox = input.report.sandbox_result;
     const why = error instanceof AppError ? error.message : 'the database could not be reached';
-    sandbox.validation_results.push({ check: 'preflight', passed: false, detail: `Preflight could not finish: ${why}; the migration was not checked against the live data` });
+    sandbox.validation_results.push({
+      check: 'preflight',
+      passed: false,
+      detail: `Preflight could not finish: ${why}; the migration was not checked against the live data`,
+    });
     sandbox.passed = false;
     sandbox.migration_error ??= `Preflight on the live data could not run: ${why}`;
     return;

@@ -64,7 +64,9 @@ export function estimateLockDuration(f: StatementFacts, table: TableInfo | undef
       ms = m.catalogMs + Math.max(total / m.rewriteBytesPerMs, rows * m.rewriteRowMs);
       break;
     case 'index_build':
-      ms = (m.catalogMs + Math.max(bytes / m.scanBytesPerMs, rows * m.indexRowMs * Math.max(1, Math.log2(Math.max(rows, 2)) / 10))) * (f.statement_type.includes('CONCURRENTLY') ? m.concurrentFactor : 1);
+      ms =
+        (m.catalogMs + Math.max(bytes / m.scanBytesPerMs, rows * m.indexRowMs * Math.max(1, Math.log2(Math.max(rows, 2)) / 10))) *
+        (f.statement_type.includes('CONCURRENTLY') ? m.concurrentFactor : 1);
       break;
     case 'data':
       ms = m.catalogMs + rows * m.dmlRowMs * (f.has_where ? m.whereSelectivity : 1);

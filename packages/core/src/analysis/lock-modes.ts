@@ -29,7 +29,11 @@ export function blockedOperations(m: LockMode): { reads: boolean; writes: boolea
     case 'SHARE UPDATE EXCLUSIVE':
       return { reads: false, writes: false, text: 'blocks only schema changes, VACUUM and other SHARE UPDATE EXCLUSIVE operations; reads and writes continue' };
     case 'ROW EXCLUSIVE':
-      return { reads: false, writes: false, text: 'conflicts only with SHARE and stronger locks (index builds, DDL); row locks block concurrent writers of the same rows' };
+      return {
+        reads: false,
+        writes: false,
+        text: 'conflicts only with SHARE and stronger locks (index builds, DDL); row locks block concurrent writers of the same rows',
+      };
     default:
       return { reads: false, writes: false, text: 'blocks only ACCESS EXCLUSIVE operations' };
   }

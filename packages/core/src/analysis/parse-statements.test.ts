@@ -4,7 +4,8 @@ import { parseStatements } from './parse-statements';
 
 describe('parseStatements', () => {
   it('keeps the original text of each statement, comments and multi-byte characters included', async () => {
-    const sql = "-- première étape\nALTER TABLE t ADD COLUMN naïve text DEFAULT 'é';\n/* two */ CREATE FUNCTION f() RETURNS int AS $$ SELECT 1; $$ LANGUAGE sql;\nSELECT 'ü'";
+    const sql =
+      "-- première étape\nALTER TABLE t ADD COLUMN naïve text DEFAULT 'é';\n/* two */ CREATE FUNCTION f() RETURNS int AS $$ SELECT 1; $$ LANGUAGE sql;\nSELECT 'ü'";
     const s = await parseStatements(sql);
     expect(s.map((x) => x.sql)).toEqual([
       "-- première étape\nALTER TABLE t ADD COLUMN naïve text DEFAULT 'é'",

@@ -45,6 +45,9 @@ export function parseStatementsSync(sql: string): ParsedStatement[] {
     });
   }
   const out: ParsedStatement[] = statementsOf(sql, tree).map(({ index, sql: text, stmt, line, column }) => ({ index, sql: text, stmt, line, column }));
-  if (out.length === 0) throw new AppError('SQL_PARSE_ERROR', 'The migration contains no SQL statement', { details: { statement_index: 0, line: 1, parser_message: 'empty input' } });
+  if (out.length === 0)
+    throw new AppError('SQL_PARSE_ERROR', 'The migration contains no SQL statement', {
+      details: { statement_index: 0, line: 1, parser_message: 'empty input' },
+    });
   return out;
 }

@@ -73,12 +73,16 @@ describe('name resolution under the snapshot search path', () => {
   it('takes the first schema of the path that holds the name, and creates in the first one', async () => {
     // search_path = app, public: the shop lives in public, app is empty.
     const snapshot: SchemaSnapshot = { ...shopSnapshot(), schemas: ['app', 'public'], search_path: ['app', 'public'] };
-    const r = await analyze('ALTER TABLE orders ADD COLUMN note text; CREATE TABLE orders (id int); ALTER TABLE orders ADD COLUMN x int; DROP TABLE orders; ALTER TABLE orders ADD COLUMN y int', snapshot);
+    const r = await analyze(
+      'ALTER TABLE orders ADD COLUMN note text; CREATE TABLE orders (id int); ALTER TABLE orders ADD COLUMN x int; DROP TABLE orders; ALTER TABLE orders ADD COLUMN y int',
+      snapshot,
+    );
     expect(r.map((s) => s.table)).toEqual(['public.orders', 'app.orders', 'app.orders', 'app.orders', 'public.orders']);
   });
 
   it('leaves default snapshots (no search path, or public only) and qualified names as before', async () => {
-    const sql = 'ALTER TABLE orders ADD COLUMN note text; CREATE INDEX i ON orders (note); DROP INDEX orders_customer_id_idx; ALTER TABLE tenant_x.orders ADD COLUMN z int';
+    const sql =
+      'ALTER TABLE orders ADD COLUMN note text; CREATE INDEX i ON orders (note); DROP INDEX orders_customer_id_idx; ALTER TABLE tenant_x.orders ADD COLUMN z int';
     for (const snapshot of [shopSnapshot(), { ...shopSnapshot(), search_path: ['public'] }, { ...shopSnapshot(), search_path: [] }]) {
       const r = await analyze(sql, snapshot);
       expect(r.map((s) => s.table)).toEqual(['public.orders', 'public.orders', 'public.orders', 'tenant_x.orders']);

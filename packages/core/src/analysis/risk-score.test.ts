@@ -7,7 +7,17 @@ describe('risk score', () => {
   });
 
   it('grows with lock strength, duration, destruction and blast radius, capped at 100', () => {
-    const base = { lock: 'ACCESS EXCLUSIVE' as const, effect: 'catalog' as const, existingTable: true, durationMs: 5, destructive: null, cascadeTables: 0, cascadeDepth: 0, indexComplexity: 0, extra: 0 };
+    const base = {
+      lock: 'ACCESS EXCLUSIVE' as const,
+      effect: 'catalog' as const,
+      existingTable: true,
+      durationMs: 5,
+      destructive: null,
+      cascadeTables: 0,
+      cascadeDepth: 0,
+      indexComplexity: 0,
+      extra: 0,
+    };
     const catalog = riskScore(base);
     const rewrite = riskScore({ ...base, effect: 'rewrite', durationMs: 120_000 });
     const drop = riskScore({ ...base, destructive: 'DROP TABLE', cascadeTables: 4, cascadeDepth: 3 });

@@ -53,7 +53,9 @@ describe('statementFacts lock model (AlterTableGetLockLevel)', () => {
   });
 
   it('marks statements that cannot run in a transaction block', async () => {
-    const fs = await facts('CREATE INDEX CONCURRENTLY i ON orders (total); DROP INDEX CONCURRENTLY i; REINDEX INDEX CONCURRENTLY i; VACUUM orders; ALTER SYSTEM SET work_mem = 1; ALTER TABLE m DETACH PARTITION p CONCURRENTLY; CREATE INDEX j ON orders (total)');
+    const fs = await facts(
+      'CREATE INDEX CONCURRENTLY i ON orders (total); DROP INDEX CONCURRENTLY i; REINDEX INDEX CONCURRENTLY i; VACUUM orders; ALTER SYSTEM SET work_mem = 1; ALTER TABLE m DETACH PARTITION p CONCURRENTLY; CREATE INDEX j ON orders (total)',
+    );
     expect(fs.map((f) => !!f.non_transactional)).toEqual([true, true, true, true, true, true, false]);
   });
 });

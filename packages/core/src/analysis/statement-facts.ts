@@ -139,13 +139,23 @@ function subcommandEffect(cmd: AstNode, table: string, schema: SchemaIndex): { e
       const cons = ((col?.constraints ?? []) as AstNode[]).map((c) => c.Constraint as AstNode);
       const def = cons.find((c) => c.contype === 'CONSTR_DEFAULT');
       const type = typeNameText(col?.typeName).toLowerCase();
-      if (cons.some((c) => c.contype === 'CONSTR_GENERATED')) return { effect: 'rewrite', reason: 'a stored generated column is computed for every row', narrowing: false };
-      if (cons.some((c) => c.contype === 'CONSTR_IDENTITY')) return { effect: 'rewrite', reason: 'an identity column fills every existing row', narrowing: false };
-      if (/^(big|small)?serial$|^serial[248]$/.test(type)) return { effect: 'rewrite', reason: 'a serial column fills every row from its sequence', narrowing: false };
-      if (def && isVolatileExpression(def.raw_expr)) return { effect: 'rewrite', reason: 'a volatile DEFAULT is evaluated for every existing row', narrowing: false };
-      if (cons.some((c) => c.contype === 'CONSTR_PRIMARY' || c.contype === 'CONSTR_UNIQUE')) return { effect: 'index_build', reason: 'the new column gets a unique index', narrowing: false };
-      if (cons.some((c) => c.contype === 'CONSTR_CHECK' || c.contype === 'CONSTR_FOREIGN')) return { effect: 'scan', reason: 'the new column constraint is checked against every row', narrowing: false };
-      return { effect: 'catalog', reason: def ? 'a non-volatile default is stored in the catalog (no rewrite)' : 'a nullable column without default is catalog-only', narrowing: false };
+      if (cons.some((c) => c.contype === 'CONSTR_GENERATED'))
+        return { effect: 'rewrite', reason: 'a stored generated column is computed for every row', narrowing: false };
+      if (cons.some((c) => c.contype === 'CONSTR_IDENTITY'))
+        return { effect: 'rewrite', reason: 'an identity column fills every existing row', narrowing: false };
+      if (/^(big|small)?serial$|^serial[248]$/.test(type))
+        return { effect: 'rewrite', reason: 'a serial column fills every row from its sequence', narrowing: false };
+      if (def && isVolatileExpression(def.raw_expr))
+        return { effect: 'rewrite', reason: 'a volatile DEFAULT is evaluated for every existing row', narrowing: false };
+      if (cons.some((c) => c.contype === 'CONSTR_PRIMARY' || c.contype === 'CONSTR_UNIQUE'))
+        return { effect: 'index_build', reason: 'the new column gets a unique index', narrowing: false };
+      if (cons.some((c) => c.contype === 'CONSTR_CHECK' || c.contype === 'CONSTR_FOREIGN'))
+        return { effect: 'scan', reason: 'the new column constraint is checked against every row', narrowing: false };
+      return {
+        effect: 'catalog',
+        reason: def ? 'a non-volatile default is stored in the catalog (no rewrite)' : 'a nullable column without default is catalog-only',
+        narrowing: false,
+      };
     }
     case 'AT_AlterColumnType': {
       const colName = String(cmd.name ?? '');
@@ -153,7 +163,11 @@ function subcommandEffect(cmd: AstNode, table: string, schema: SchemaIndex): { e
       const to = typeNameText(cmd.def?.ColumnDef?.typeName);
       const change = classifyTypeChange(prev, to);
       return change.rewrite
-        ? { effect: 'rewrite', reason: `changing ${colName} from ${prev ?? 'its current type'} to ${to} rewrites the table and its indexes`, narrowing: change.narrowing }
+        ? {
+            effect: 'rewrite',
+            reason: `changing ${colName} from ${prev ?? 'its current type'} to ${to} rewrites the table and its indexes`,
+            narrowing: change.narrowing,
+          }
         : { effect: 'catalog', reason: `${prev} -> ${to} is binary coercible (no rewrite)`, narrowing: false };
     }
     case 'AT_SetNotNull': {
@@ -166,7 +180,9 @@ function subcommandEffect(cmd: AstNode, table: string, schema: SchemaIndex): { e
     case 'AT_AddConstraint': {
       const con = cmd.def?.Constraint as AstNode;
       if (con?.contype === 'CONSTR_PRIMARY' || con?.contype === 'CONSTR_UNIQUE' || con?.contype === 'CONSTR_EXCLUSION') {
-        return con.indexname ? { effect: 'catalog', reason: 'USING INDEX attaches an existing index', narrowing: false } : { effect: 'index_build', reason: 'the constraint builds its index under the lock', narrowing: false };
+        return con.indexname
+          ? { effect: 'catalog', reason: 'USING INDEX attaches an existing index', narrowing: false }
+          : { effect: 'index_build', reason: 'the constraint builds its index under the lock', narrowing: false };
       }
       if (con?.skip_validation) return { effect: 'catalog', reason: 'NOT VALID skips checking existing rows', narrowing: false };
       return { effect: 'scan', reason: 'the constraint is checked against every existing row under the lock', narrowing: false };
@@ -215,7 +231,8 @@ function alterTable(body: AstNode, schema: SchemaIndex): StatementFacts {
     narrowing ||= e.narrowing;
     const con = c.def?.Constraint as AstNode | undefined;
     if (con?.contype === 'CONSTR_FOREIGN') fkTargets.push(rangeVarName(con.pktable));
-    for (const cc of (c.def?.ColumnDef?.constraints ?? []) as AstNode[]) if (cc.Constraint?.contype === 'CONSTR_FOREIGN') fkTargets.push(rangeVarName(cc.Constraint.pktable));
+    for (const cc of (c.def?.ColumnDef?.constraints ?? []) as AstNode[])
+      if (cc.Constraint?.contype === 'CONSTR_FOREIGN') fkTargets.push(rangeVarName(cc.Constraint.pktable));
     if (c.subtype === 'AT_DropColumn') destructive ??= 'DROP COLUMN';
   }
   let type = 'ALTER_TABLE';
@@ -229,7 +246,8 @@ function alterTable(body: AstNode, schema: SchemaIndex): StatementFacts {
   if (narrowing) destructive ??= 'type narrowing';
   const f = base(type, table, strongest(modes), effect, reason);
   f.locks = [{ table, mode: f.lock_type }, ...fkTargets.map((t) => ({ table: t, mode: 'SHARE ROW EXCLUSIVE' as LockMode }))];
-  if (cmds.some((c) => c.subtype === 'AT_DetachPartition' && c.def?.PartitionCmd?.concurrent)) f.non_transactional = 'DETACH PARTITION CONCURRENTLY cannot run inside a transaction block';
+  if (cmds.some((c) => c.subtype === 'AT_DetachPartition' && c.def?.PartitionCmd?.concurrent))
+    f.non_transactional = 'DETACH PARTITION CONCURRENTLY cannot run inside a transaction block';
   f.narrowing = narrowing;
   f.fk_targets = fkTargets;
   f.destructive = destructive;
@@ -258,7 +276,13 @@ function dropStmt(body: AstNode, schema: SchemaIndex): StatementFacts {
   if (rt === 'OBJECT_INDEX') {
     const idx = objName.includes('.') ? objName : `public.${objName}`;
     const table = schema.tableOfIndex(idx) ?? '';
-    const f = base(body.concurrent ? 'DROP_INDEX_CONCURRENTLY' : 'DROP_INDEX', table, body.concurrent ? 'SHARE UPDATE EXCLUSIVE' : 'ACCESS EXCLUSIVE', 'catalog', 'the index is removed from the catalog');
+    const f = base(
+      body.concurrent ? 'DROP_INDEX_CONCURRENTLY' : 'DROP_INDEX',
+      table,
+      body.concurrent ? 'SHARE UPDATE EXCLUSIVE' : 'ACCESS EXCLUSIVE',
+      'catalog',
+      'the index is removed from the catalog',
+    );
     if (body.concurrent) f.non_transactional = 'DROP INDEX CONCURRENTLY cannot run inside a transaction block';
     f.cascade = cascade;
     return f;
@@ -290,11 +314,18 @@ export function statementFacts(stmt: ParsedStatement, schema: SchemaIndex): Stat
       const table = rangeVarName(b.relation);
       const fks: string[] = [];
       for (const el of (b.tableElts ?? []) as AstNode[]) {
-        for (const c of (el.ColumnDef?.constraints ?? []) as AstNode[]) if (c.Constraint?.contype === 'CONSTR_FOREIGN') fks.push(rangeVarName(c.Constraint.pktable));
+        for (const c of (el.ColumnDef?.constraints ?? []) as AstNode[])
+          if (c.Constraint?.contype === 'CONSTR_FOREIGN') fks.push(rangeVarName(c.Constraint.pktable));
         if (el.Constraint?.contype === 'CONSTR_FOREIGN') fks.push(rangeVarName(el.Constraint.pktable));
       }
       const parent = (b.inhRelations as AstNode[] | undefined)?.[0]?.RangeVar;
-      const f = base(b.partbound ? 'CREATE_TABLE_PARTITION' : 'CREATE_TABLE', table, 'ACCESS EXCLUSIVE', 'catalog', 'a new table is only visible to this transaction until commit');
+      const f = base(
+        b.partbound ? 'CREATE_TABLE_PARTITION' : 'CREATE_TABLE',
+        table,
+        'ACCESS EXCLUSIVE',
+        'catalog',
+        'a new table is only visible to this transaction until commit',
+      );
       f.locks = [{ table, mode: 'ACCESS EXCLUSIVE' }, ...fks.map((t) => ({ table: t, mode: 'SHARE ROW EXCLUSIVE' as LockMode }))];
       if (b.partbound && parent) f.locks.push({ table: rangeVarName(parent), mode: 'ACCESS EXCLUSIVE' });
       f.fk_targets = fks;
@@ -306,7 +337,13 @@ export function statementFacts(stmt: ParsedStatement, schema: SchemaIndex): Stat
       const table = rangeVarName(b.relation);
       const conc = !!b.concurrent;
       const type = `CREATE_${b.unique ? 'UNIQUE_' : ''}INDEX${conc ? '_CONCURRENTLY' : ''}`;
-      const f = base(type, table, conc ? 'SHARE UPDATE EXCLUSIVE' : 'SHARE', 'index_build', conc ? 'the index is built in two table scans while reads and writes continue' : 'the index is built under a SHARE lock');
+      const f = base(
+        type,
+        table,
+        conc ? 'SHARE UPDATE EXCLUSIVE' : 'SHARE',
+        'index_build',
+        conc ? 'the index is built in two table scans while reads and writes continue' : 'the index is built under a SHARE lock',
+      );
       if (conc) f.non_transactional = 'CREATE INDEX CONCURRENTLY cannot run inside a transaction block';
       f.index_complexity = indexComplexity(b);
       return f;
@@ -352,7 +389,13 @@ export function statementFacts(stmt: ParsedStatement, schema: SchemaIndex): Stat
       const rels = ((b.rels ?? []) as AstNode[]).map((r) => rangeVarName(r.VacuumRelation?.relation));
       const full = opts.includes('full');
       const type = b.is_vacuumcmd ? (full ? 'VACUUM_FULL' : 'VACUUM') : 'ANALYZE';
-      const f = base(type, rels[0] ?? '', full ? 'ACCESS EXCLUSIVE' : 'SHARE UPDATE EXCLUSIVE', full ? 'rewrite' : 'scan', full ? 'VACUUM FULL rewrites the table' : 'reads the table without blocking reads or writes');
+      const f = base(
+        type,
+        rels[0] ?? '',
+        full ? 'ACCESS EXCLUSIVE' : 'SHARE UPDATE EXCLUSIVE',
+        full ? 'rewrite' : 'scan',
+        full ? 'VACUUM FULL rewrites the table' : 'reads the table without blocking reads or writes',
+      );
       if (b.is_vacuumcmd) f.non_transactional = 'VACUUM cannot run inside a transaction block';
       return f;
     }
@@ -360,7 +403,8 @@ export function statementFacts(stmt: ParsedStatement, schema: SchemaIndex): Stat
       const conc = ((b.params ?? []) as AstNode[]).some((p) => p.DefElem?.defname === 'concurrently');
       const table = b.kind === 'REINDEX_OBJECT_INDEX' ? (schema.tableOfIndex(rangeVarName(b.relation)) ?? '') : rangeVarName(b.relation);
       const f = base(conc ? 'REINDEX_CONCURRENTLY' : 'REINDEX', table, conc ? 'SHARE UPDATE EXCLUSIVE' : 'SHARE', 'index_build', 'indexes are rebuilt');
-      if (conc || b.kind === 'REINDEX_OBJECT_SCHEMA' || b.kind === 'REINDEX_OBJECT_DATABASE' || b.kind === 'REINDEX_OBJECT_SYSTEM') f.non_transactional = 'REINDEX CONCURRENTLY (or of a schema/database) cannot run inside a transaction block';
+      if (conc || b.kind === 'REINDEX_OBJECT_SCHEMA' || b.kind === 'REINDEX_OBJECT_DATABASE' || b.kind === 'REINDEX_OBJECT_SYSTEM')
+        f.non_transactional = 'REINDEX CONCURRENTLY (or of a schema/database) cannot run inside a transaction block';
       return f;
     }
     case 'ClusterStmt':
@@ -377,11 +421,29 @@ export function statementFacts(stmt: ParsedStatement, schema: SchemaIndex): Stat
       return f;
     }
     case 'RefreshMatViewStmt':
-      return base(b.concurrent ? 'REFRESH_MATERIALIZED_VIEW_CONCURRENTLY' : 'REFRESH_MATERIALIZED_VIEW', rangeVarName(b.relation), b.concurrent ? 'EXCLUSIVE' : 'ACCESS EXCLUSIVE', 'rewrite', 'the view query is re-run and its data replaced');
+      return base(
+        b.concurrent ? 'REFRESH_MATERIALIZED_VIEW_CONCURRENTLY' : 'REFRESH_MATERIALIZED_VIEW',
+        rangeVarName(b.relation),
+        b.concurrent ? 'EXCLUSIVE' : 'ACCESS EXCLUSIVE',
+        'rewrite',
+        'the view query is re-run and its data replaced',
+      );
     case 'ViewStmt':
-      return base(b.replace ? 'CREATE_OR_REPLACE_VIEW' : 'CREATE_VIEW', rangeVarName(b.view), b.replace ? 'ACCESS EXCLUSIVE' : 'NONE', 'catalog', 'view definition stored in the catalog');
+      return base(
+        b.replace ? 'CREATE_OR_REPLACE_VIEW' : 'CREATE_VIEW',
+        rangeVarName(b.view),
+        b.replace ? 'ACCESS EXCLUSIVE' : 'NONE',
+        'catalog',
+        'view definition stored in the catalog',
+      );
     case 'CreateTableAsStmt':
-      return base(b.objtype === 'OBJECT_MATVIEW' ? 'CREATE_MATERIALIZED_VIEW' : 'CREATE_TABLE_AS', rangeVarName(b.into?.rel), 'NONE', 'none', 'the source tables are only read');
+      return base(
+        b.objtype === 'OBJECT_MATVIEW' ? 'CREATE_MATERIALIZED_VIEW' : 'CREATE_TABLE_AS',
+        rangeVarName(b.into?.rel),
+        'NONE',
+        'none',
+        'the source tables are only read',
+      );
     case 'CommentStmt':
       return base('COMMENT', '', 'NONE', 'none', 'catalog-only');
     case 'AlterEnumStmt':

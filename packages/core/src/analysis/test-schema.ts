@@ -9,12 +9,54 @@ import type { SchemaSnapshot } from '../introspection/schema-snapshot';
 export function shopSnapshot(): SchemaSnapshot {
   return buildSnapshot(
     [
-      { name: 'customers', columns: ['id bigint not null', 'email text not null', 'name character varying(100)', 'created_at timestamp with time zone not null default now()'], primaryKey: ['id'], unique: [['email']], rows: 50_000 },
-      { name: 'products', columns: ['id bigint not null', 'sku text not null', 'price numeric(10,2) not null'], primaryKey: ['id'], checks: [{ name: 'products_price_check', definition: 'CHECK ((price >= (0)::numeric))', columns: ['price'] }], rows: 2_000 },
-      { name: 'orders', columns: ['id bigint not null', 'customer_id bigint not null', 'status public.order_status not null', 'total numeric(12,2)'], primaryKey: ['id'], foreignKeys: [{ columns: ['customer_id'], references: 'customers', onDelete: 'cascade' }], indexes: [['customer_id']], rows: 2_000_000, bytes: 400 * 2 ** 20 },
-      { name: 'order_items', columns: ['id bigint not null', 'order_id bigint not null', 'product_id bigint not null', 'quantity integer not null'], primaryKey: ['id'], foreignKeys: [{ columns: ['order_id'], references: 'orders', onDelete: 'cascade' }, { columns: ['product_id'], references: 'products' }], rows: 6_000_000, bytes: 2 * 2 ** 30 },
-      { name: 'shipments', columns: ['id bigint not null', 'order_id bigint', 'carrier text'], primaryKey: ['id'], foreignKeys: [{ columns: ['order_id'], references: 'orders', onDelete: 'set_null' }], rows: 1_000 },
-      { name: 'events', columns: ['id bigint not null', 'payload jsonb', 'created_at timestamp with time zone'], primaryKey: ['id'], rows: 30_000_000, bytes: 12 * 2 ** 30 },
+      {
+        name: 'customers',
+        columns: ['id bigint not null', 'email text not null', 'name character varying(100)', 'created_at timestamp with time zone not null default now()'],
+        primaryKey: ['id'],
+        unique: [['email']],
+        rows: 50_000,
+      },
+      {
+        name: 'products',
+        columns: ['id bigint not null', 'sku text not null', 'price numeric(10,2) not null'],
+        primaryKey: ['id'],
+        checks: [{ name: 'products_price_check', definition: 'CHECK ((price >= (0)::numeric))', columns: ['price'] }],
+        rows: 2_000,
+      },
+      {
+        name: 'orders',
+        columns: ['id bigint not null', 'customer_id bigint not null', 'status public.order_status not null', 'total numeric(12,2)'],
+        primaryKey: ['id'],
+        foreignKeys: [{ columns: ['customer_id'], references: 'customers', onDelete: 'cascade' }],
+        indexes: [['customer_id']],
+        rows: 2_000_000,
+        bytes: 400 * 2 ** 20,
+      },
+      {
+        name: 'order_items',
+        columns: ['id bigint not null', 'order_id bigint not null', 'product_id bigint not null', 'quantity integer not null'],
+        primaryKey: ['id'],
+        foreignKeys: [
+          { columns: ['order_id'], references: 'orders', onDelete: 'cascade' },
+          { columns: ['product_id'], references: 'products' },
+        ],
+        rows: 6_000_000,
+        bytes: 2 * 2 ** 30,
+      },
+      {
+        name: 'shipments',
+        columns: ['id bigint not null', 'order_id bigint', 'carrier text'],
+        primaryKey: ['id'],
+        foreignKeys: [{ columns: ['order_id'], references: 'orders', onDelete: 'set_null' }],
+        rows: 1_000,
+      },
+      {
+        name: 'events',
+        columns: ['id bigint not null', 'payload jsonb', 'created_at timestamp with time zone'],
+        primaryKey: ['id'],
+        rows: 30_000_000,
+        bytes: 12 * 2 ** 30,
+      },
     ],
     {
       enums: [{ schema: 'public', name: 'order_status', values: ['pending', 'paid', 'shipped'] }],
@@ -44,6 +86,10 @@ export function tenantShopSnapshot(schema = 'tenant_x'): SchemaSnapshot {
       indexes: t.indexes.map((ix) => ({ ...ix, definition: ix.definition.replace(/ ON public\./, ` ON ${schema}.`) })),
     })),
     enums: s.enums.map((e) => ({ ...e, schema })),
-    view_dependencies: s.view_dependencies.map((d) => ({ view: d.view.replace('public.', `${schema}.`), table: d.table.replace('public.', `${schema}.`), columns: d.columns })),
+    view_dependencies: s.view_dependencies.map((d) => ({
+      view: d.view.replace('public.', `${schema}.`),
+      table: d.table.replace('public.', `${schema}.`),
+      columns: d.columns,
+    })),
   };
 }

@@ -31,12 +31,20 @@ interface ParsedType {
 }
 
 export function parseTypeText(text: string): ParsedType {
-  const t = text.trim().toLowerCase().replace(/^pg_catalog\./, '');
+  const t = text
+    .trim()
+    .toLowerCase()
+    .replace(/^pg_catalog\./, '');
   const m = /^([a-z_ ."0-9]+?)\s*(?:\(([^)]*)\))?(\s+with(?:out)? time zone)?(\[\])?$/.exec(t);
   if (!m) return { base: t, mods: [] };
   let base = `${m[1]!.trim()}${m[3] ?? ''}${m[4] ?? ''}`;
   base = ALIASES[base] ?? base;
-  const mods = m[2]?.trim() ? m[2].split(',').map((x) => Number(x.trim())).filter(Number.isFinite) : [];
+  const mods = m[2]?.trim()
+    ? m[2]
+        .split(',')
+        .map((x) => Number(x.trim()))
+        .filter(Number.isFinite)
+    : [];
   return { base, mods };
 }
 

@@ -4,15 +4,7 @@ export type RiskCategory = 'low' | 'medium' | 'high' | 'critical';
 
 /** PostgreSQL table-level lock modes (explicit-locking chapter), plus "NONE" for statements that lock no table. */
 export type LockMode =
-  | 'ACCESS SHARE'
-  | 'ROW SHARE'
-  | 'ROW EXCLUSIVE'
-  | 'SHARE UPDATE EXCLUSIVE'
-  | 'SHARE'
-  | 'SHARE ROW EXCLUSIVE'
-  | 'EXCLUSIVE'
-  | 'ACCESS EXCLUSIVE'
-  | 'NONE';
+  'ACCESS SHARE' | 'ROW SHARE' | 'ROW EXCLUSIVE' | 'SHARE UPDATE EXCLUSIVE' | 'SHARE' | 'SHARE ROW EXCLUSIVE' | 'EXCLUSIVE' | 'ACCESS EXCLUSIVE' | 'NONE';
 
 export interface AffectedTable {
   table: string;

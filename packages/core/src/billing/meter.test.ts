@@ -49,12 +49,16 @@ describe('chargeWithinRateLimit', () => {
   it('lets exactly as many concurrent requests through as both the credits and the limit allow', async () => {
     const rich = await ensureUser(store, 'meter', 'c');
     await store.query('UPDATE users SET balance = 0.0500 WHERE id = $1', [rich]);
-    const results = await Promise.allSettled(Array.from({ length: 30 }, () => chargeWithinRateLimit(store, rich, request, { limit: 1000, windowMs: 60_000 }, clock)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 30 }, () => chargeWithinRateLimit(store, rich, request, { limit: 1000, windowMs: 60_000 }, clock)),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
     expect((await getBalance(store, rich)).balance).toBe('0.0000');
 
     const limited = await ensureUser(store, 'meter', 'd');
-    const capped = await Promise.allSettled(Array.from({ length: 30 }, () => chargeWithinRateLimit(store, limited, request, { limit: 7, windowMs: 60_000 }, clock)));
+    const capped = await Promise.allSettled(
+      Array.from({ length: 30 }, () => chargeWithinRateLimit(store, limited, request, { limit: 7, windowMs: 60_000 }, clock)),
+    );
     expect(capped.filter((r) => r.status === 'fulfilled')).toHaveLength(7);
     expect(await listUsage(store, limited)).toHaveLength(7);
   });

@@ -28,7 +28,10 @@ const CHARGE_SQL = `UPDATE users
 const RECORD_SQL = `INSERT INTO usage_records (user_id, method, path, cost) SELECT $1, $3, $4, $2::numeric FROM charged`;
 
 function insufficient(price: string): never {
-  throw new AppError('INSUFFICIENT_CREDITS', `Insufficient credits: this request costs ${price} and your balance is lower. Add credits with POST /api/v1/billing/checkout.`);
+  throw new AppError(
+    'INSUFFICIENT_CREDITS',
+    `Insufficient credits: this request costs ${price} and your balance is lower. Add credits with POST /api/v1/billing/checkout.`,
+  );
 }
 
 /**

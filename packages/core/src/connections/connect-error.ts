@@ -2,14 +2,7 @@ import { AppError } from '../errors/app-error';
 
 /** Why the service could not reach a database; sent as `error.details.reason`. */
 export type ConnectFailureReason =
-  | 'auth_failed'
-  | 'database_not_found'
-  | 'host_not_found'
-  | 'host_unreachable'
-  | 'ssl_not_supported'
-  | 'ssl_failed'
-  | 'timeout'
-  | 'server_error';
+  'auth_failed' | 'database_not_found' | 'host_not_found' | 'host_unreachable' | 'ssl_not_supported' | 'ssl_failed' | 'timeout' | 'server_error';
 
 interface ErrorLike {
   message?: string;
@@ -24,8 +17,7 @@ export function connectFailure(error: unknown, where: { host: string; port: numb
   const e = (error ?? {}) as ErrorLike;
   const msg = e.message ?? '';
   const at = `${where.host}:${where.port}`;
-  const fail = (reason: ConnectFailureReason, message: string): AppError =>
-    new AppError('CONNECTION_FAILED', message, { details: { reason } });
+  const fail = (reason: ConnectFailureReason, message: string): AppError => new AppError('CONNECTION_FAILED', message, { details: { reason } });
 
   if (where.timedOut || msg === 'timeout expired' || /timeout/i.test(msg) || e.code === 'ETIMEDOUT') {
     return fail('timeout', `Timed out connecting to ${at}: the server did not answer in time (check the host, port and firewall rules).`);
@@ -52,7 +44,10 @@ export function connectFailure(error: unknown, where: { host: string; port: numb
       break;
   }
   if (/does not support SSL/i.test(msg)) {
-    return fail('ssl_not_supported', `SSL is required (sslmode=require) but the server at ${at} does not offer it; use sslmode=prefer or sslmode=disable if that is intended.`);
+    return fail(
+      'ssl_not_supported',
+      `SSL is required (sslmode=require) but the server at ${at} does not offer it; use sslmode=prefer or sslmode=disable if that is intended.`,
+    );
   }
   if (/SSL|TLS|certificate|handshake/i.test(msg) || e.code?.startsWith('ERR_SSL') || e.code?.startsWith('ERR_TLS')) {
     return fail('ssl_failed', `The TLS handshake with ${at} failed.`);

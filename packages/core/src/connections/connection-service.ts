@@ -35,8 +35,22 @@ export async function createConnection(deps: Deps, userId: string, input: NewCon
        secret_ciphertext, encrypted_data_key, key_provider, key_id, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)
      RETURNING ${CONNECTION_VIEW_COLUMNS}`,
-    [id, userId, input.name, input.dbType, parsed.host, parsed.port, parsed.database, parsed.sslmode, preferPlain,
-      secret.ciphertext, secret.encryptedDataKey, deps.keyProvider.name, secret.keyId, now],
+    [
+      id,
+      userId,
+      input.name,
+      input.dbType,
+      parsed.host,
+      parsed.port,
+      parsed.database,
+      parsed.sslmode,
+      preferPlain,
+      secret.ciphertext,
+      secret.encryptedDataKey,
+      deps.keyProvider.name,
+      secret.keyId,
+      now,
+    ],
   );
   return toConnectionView(res.rows[0] as ConnectionViewRow);
 }
@@ -54,10 +68,10 @@ export async function listConnections(deps: CoreDeps, userId: string, options: {
 /** One of the caller's connections (active or not); NOT_FOUND for anyone else's. */
 export async function getConnection(deps: CoreDeps, userId: string, connectionId: string): Promise<ConnectionView> {
   if (!isConnectionId(connectionId)) throw notFound('Connection');
-  const res = await deps.store.query<ConnectionViewRow>(
-    `SELECT ${CONNECTION_VIEW_COLUMNS} FROM connections WHERE id = $1 AND user_id = $2`,
-    [connectionId, userId],
-  );
+  const res = await deps.store.query<ConnectionViewRow>(`SELECT ${CONNECTION_VIEW_COLUMNS} FROM connections WHERE id = $1 AND user_id = $2`, [
+    connectionId,
+    userId,
+  ]);
   if (!res.rows[0]) throw notFound('Connection');
   return toConnectionView(res.rows[0]);
 }

@@ -7,7 +7,12 @@ import type { ConnectionTarget } from './connection-target';
 describe('parseConnectionString', () => {
   it('reads every part, decoding percent-escapes', () => {
     expect(parseConnectionString('postgresql://app%40x:p%2Fw%40rd@db.example.com:6543/my%20db?sslmode=prefer')).toEqual({
-      user: 'app@x', password: 'p/w@rd', host: 'db.example.com', port: 6543, database: 'my db', sslmode: 'prefer',
+      user: 'app@x',
+      password: 'p/w@rd',
+      host: 'db.example.com',
+      port: 6543,
+      database: 'my db',
+      sslmode: 'prefer',
     });
   });
 
@@ -39,8 +44,17 @@ describe('parseConnectionString', () => {
 
 describe('pgClientConfig', () => {
   const target = (sslmode: ConnectionTarget['sslmode'], preferPlain?: boolean): ConnectionTarget => ({
-    id: 'c', userId: 'u', name: 'n', dbType: 'postgresql', connectionString: `postgresql://u:p@h:5433/d?sslmode=${sslmode}`,
-    sslmode, host: 'h', port: 5433, database: 'd', isActive: true, preferPlain,
+    id: 'c',
+    userId: 'u',
+    name: 'n',
+    dbType: 'postgresql',
+    connectionString: `postgresql://u:p@h:5433/d?sslmode=${sslmode}`,
+    sslmode,
+    host: 'h',
+    port: 5433,
+    database: 'd',
+    isActive: true,
+    preferPlain,
   });
 
   it('maps sslmode to TLS without verification, plain, or the prefer probe result', () => {

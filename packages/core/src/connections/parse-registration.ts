@@ -11,7 +11,13 @@ export function parseConnectionStringInput(raw: string): ParsedConnectionString 
   } catch (error) {
     if (!(error instanceof ConnectionStringError)) throw error;
     throw new RequestValidationError([
-      { loc: ['body', 'connection_string'], msg: `Value error, ${error.message}`, type: 'value_error', input: redactConnectionString(raw), ctx: { error: error.message } },
+      {
+        loc: ['body', 'connection_string'],
+        msg: `Value error, ${error.message}`,
+        type: 'value_error',
+        input: redactConnectionString(raw),
+        ctx: { error: error.message },
+      },
     ]);
   }
 }

@@ -10,11 +10,7 @@ import { assertHostAllowed, hostPolicy } from './host-policy';
  * first (no packet is sent to a rejected host), then a connection with a short timeout and
  * `SELECT 1`. Returns whether `prefer` had to fall back to plain text.
  */
-export async function probeConnection(
-  settings: ServiceSettings,
-  connectionString: string,
-  parsed: ParsedConnectionString,
-): Promise<{ preferPlain: boolean }> {
+export async function probeConnection(settings: ServiceSettings, connectionString: string, parsed: ParsedConnectionString): Promise<{ preferPlain: boolean }> {
   await assertHostAllowed(hostPolicy(settings), parsed.host);
   const { client, tls } = await connectPg(
     {

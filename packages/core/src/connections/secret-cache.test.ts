@@ -47,5 +47,4 @@ describe('SecretCache', () => {
     await expect(cache.get('k', 0, () => Promise.reject(new Error('tampered')))).rejects.toThrow('tampered');
     expect(await cache.get('k', 0, async () => 'ok')).toBe('ok');
   });
-
 });

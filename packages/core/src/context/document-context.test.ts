@@ -53,14 +53,26 @@ describe('document context ranking and storage', () => {
     expect(ranked[1]!.relevance).toBeLessThan(0.5);
 
     // Without table names, the query similarity alone decides.
-    const byQuery = await findRelevantDocumentChunks(store, embedder, { userId: user, connectionId: conn, query: 'how are customer refunds approved', tableNames: [], limit: 1 });
+    const byQuery = await findRelevantDocumentChunks(store, embedder, {
+      userId: user,
+      connectionId: conn,
+      query: 'how are customer refunds approved',
+      tableNames: [],
+      limit: 1,
+    });
     expect(byQuery.map((r) => r.document_filename)).toEqual(['similar.md']);
   });
 
   it('only sees the caller’s chunks on that connection, and nothing for an empty request', async () => {
     await ingestDocuments(deps(), { userId: other, connectionId: conn, files: [file('secret.md', 'ledger_entries are secret here')] });
     await ingestDocuments(deps(), { userId: user, connectionId: conn2, files: [file('elsewhere.md', 'ledger_entries on another connection')] });
-    const ranked = await findRelevantDocumentChunks(store, embedder, { userId: user, connectionId: conn, query: 'ledger', tableNames: ['ledger_entries'], limit: 50 });
+    const ranked = await findRelevantDocumentChunks(store, embedder, {
+      userId: user,
+      connectionId: conn,
+      query: 'ledger',
+      tableNames: ['ledger_entries'],
+      limit: 50,
+    });
     expect(ranked.map((r) => r.document_filename).sort()).toEqual(['names.md', 'noise.txt', 'similar.md']);
     expect(await findRelevantDocumentChunks(store, embedder, { userId: user, connectionId: conn, query: ' ', tableNames: [], limit: 5 })).toEqual([]);
     expect(await findRelevantDocumentChunks(store, embedder, { userId: user, connectionId: conn, query: 'ledger', tableNames: [], limit: 0 })).toEqual([]);

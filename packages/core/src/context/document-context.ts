@@ -93,10 +93,13 @@ export async function findRelevantDocumentChunks(db: Queryable, embedder: Embedd
   const tableText = tables.join(' ');
   const [queryVector, tableVector] = await embedder.embed([query || tableText, tableText || query]);
   const k = candidatesFor(limit);
-  const rows = await withIterativeScan(db as MaybeStore, Math.max(k, EF_SEARCH), async (q) =>
-    (
-      await q.query<CandidateRow>(
-        `WITH by_query AS (
+  const rows = await withIterativeScan(
+    db as MaybeStore,
+    Math.max(k, EF_SEARCH),
+    async (q) =>
+      (
+        await q.query<CandidateRow>(
+          `WITH by_query AS (
            SELECT id FROM document_chunks
            WHERE user_id = $1 AND connection_id = $2 AND embedding_model = $3
            ORDER BY embedding <=> $4::vector LIMIT $6
@@ -110,9 +113,9 @@ export async function findRelevantDocumentChunks(db: Queryable, embedder: Embedd
                 1 - (c.embedding <=> $5::vector) AS sim_tables
          FROM document_chunks c JOIN documents d ON d.id = c.document_id
          WHERE c.id IN (SELECT id FROM by_query UNION SELECT id FROM by_mention)`,
-        [input.userId, input.connectionId, embedder.model, vectorParam(queryVector!), vectorParam(tableVector!), k, tables],
-      )
-    ).rows,
+          [input.userId, input.connectionId, embedder.model, vectorParam(queryVector!), vectorParam(tableVector!), k, tables],
+        )
+      ).rows,
   );
 
   return rows

@@ -16,11 +16,7 @@ export interface EnvelopeRecord {
  * Envelope encryption: a fresh data key per record from `provider`, AES-256-GCM over the value
  * with `context` as associated data, and the plaintext data key wiped after use.
  */
-export async function encryptEnvelope(
-  provider: KeyProvider,
-  plaintext: string,
-  context: Readonly<Record<string, string>>,
-): Promise<EnvelopeRecord> {
+export async function encryptEnvelope(provider: KeyProvider, plaintext: string, context: Readonly<Record<string, string>>): Promise<EnvelopeRecord> {
   const key = await provider.generateDataKey(context);
   try {
     return { ciphertext: seal(key.plaintext, Buffer.from(plaintext, 'utf8'), contextBytes(context)), encryptedDataKey: key.encrypted, keyId: key.keyId };

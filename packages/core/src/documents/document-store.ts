@@ -39,7 +39,6 @@ export interface EmbeddedDocument {
 const EMBED_BATCH = 64;
 const INSERT_BATCH = 200;
 
-
 /** Embeds every chunk of `document` through the embedder port, in batches. */
 export async function embedDocument(embedder: Embedder, document: PreparedDocument): Promise<EmbeddedDocument> {
   const vectors: number[][] = [];
@@ -116,14 +115,25 @@ export async function saveDocuments(
   return store.transaction(async (tx) => {
     const stored: StoredDocument[] = [];
     for (const { document: d, vectors } of input.documents) {
-      const row = await upsertDocumentRow(tx, { userId: input.userId, connectionId: input.connectionId, now: input.now }, { ...d, chunkCount: d.chunks.length });
+      const row = await upsertDocumentRow(
+        tx,
+        { userId: input.userId, connectionId: input.connectionId, now: input.now },
+        { ...d, chunkCount: d.chunks.length },
+      );
       await insertChunks(
         tx,
         { documentId: row.id, userId: input.userId, connectionId: input.connectionId, model: embedder.model, dimension: embedder.dimension },
         d.chunks,
         vectors,
       );
-      stored.push({ id: row.id, filename: d.filename, chunk_count: d.chunks.length, size_bytes: d.sizeBytes, content_type: d.contentType, replaced: row.replaced });
+      stored.push({
+        id: row.id,
+        filename: d.filename,
+        chunk_count: d.chunks.length,
+        size_bytes: d.sizeBytes,
+        content_type: d.contentType,
+        replaced: row.replaced,
+      });
     }
     return stored;
   });

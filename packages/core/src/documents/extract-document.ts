@@ -53,7 +53,10 @@ export async function extractDocument(file: IncomingFile, embedder: Embedder, on
   };
   const jobs: ExtractJob[] =
     checked.kind === 'pdf'
-      ? Array.from({ length: EXTRACT_THREADS }, (_, share) => ({ op: 'pdf-share', file: checked, bytes: file.bytes, share, shares: EXTRACT_THREADS, embed }) as const)
+      ? Array.from(
+          { length: EXTRACT_THREADS },
+          (_, share) => ({ op: 'pdf-share', file: checked, bytes: file.bytes, share, shares: EXTRACT_THREADS, embed }) as const,
+        )
       : [{ op: 'text', file: checked, bytes: file.bytes, embed }];
   const outcomes = await Promise.all(jobs.map((job) => runOnExtractThread(job, emit)));
   await Promise.all(storing);

@@ -24,10 +24,7 @@ export interface ChunkBatch {
 }
 
 /** How a job ended; its chunks went out as {@link ChunkBatch}es along the way. */
-export type ExtractOutcome =
-  | { ok: true; chunkCount: number; pages: number }
-  | { ok: false; error: ErrorBody }
-  | { ok: false; error: null; message: string };
+export type ExtractOutcome = { ok: true; chunkCount: number; pages: number } | { ok: false; error: ErrorBody } | { ok: false; error: null; message: string };
 
 /** Pages per block of a PDF share: a block's chunks are sent (and stored) while the next is read. */
 export const PDF_BLOCK_PAGES = 100;

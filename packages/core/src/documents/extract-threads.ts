@@ -19,7 +19,8 @@ const threadsAvailable = (): boolean => ENTRY.protocol === 'file:' && existsSync
 export const EXTRACT_THREADS = Math.max(1, Math.min(availableParallelism(), 4));
 
 let tsxUrl: string | undefined;
-const tsxApi = (): string => (tsxUrl ??= pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href);
+const tsxApi = (): string =>
+  (tsxUrl ??= pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href);
 
 interface Task {
   job: ExtractJob;

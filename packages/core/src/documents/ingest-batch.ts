@@ -68,7 +68,8 @@ async function stageFile(deps: { store: Store; embedder: Embedder; storage: Uplo
   await deps.store.query('DELETE FROM document_batch_chunks WHERE batch_id = $1 AND position = $2', [batchId, f.position]);
   const bytes = await deps.storage.read(f.storage_key);
   if (!bytes) throw rejectDocument(f.filename, 'not_uploaded', `${f.filename} is no longer in upload storage; upload it again`);
-  if (bytes.length > MAX_FILE_BYTES) throw rejectDocument(f.filename, 'too_large', `${f.filename} is larger than the 10 MB limit per file`, { limit_bytes: MAX_FILE_BYTES });
+  if (bytes.length > MAX_FILE_BYTES)
+    throw rejectDocument(f.filename, 'too_large', `${f.filename} is larger than the 10 MB limit per file`, { limit_bytes: MAX_FILE_BYTES });
   if (bytes.length !== Number(f.size_bytes)) {
     throw rejectDocument(f.filename, 'size_mismatch', `${f.filename} is ${bytes.length} bytes; its slot was made for ${f.size_bytes}`);
   }
@@ -85,7 +86,12 @@ async function stageFile(deps: { store: Store; embedder: Embedder; storage: Uplo
 }
 
 /** Moves one file's staged chunks into document_chunks, numbered 0.. in (part, chunk) order. */
-async function moveChunks(tx: Queryable, batchId: string, position: number, scope: { documentId: string; userId: string; connectionId: string }): Promise<number> {
+async function moveChunks(
+  tx: Queryable,
+  batchId: string,
+  position: number,
+  scope: { documentId: string; userId: string; connectionId: string },
+): Promise<number> {
   const parts = await tx.query<{ part: number; n: number }>(
     'SELECT part, count(*)::int AS n FROM document_batch_chunks WHERE batch_id = $1 AND position = $2 GROUP BY part ORDER BY part',
     [batchId, position],
@@ -156,10 +162,12 @@ export async function ingestUploadBatch(
     const first = rejected[0]!;
     const rejections = rejected.map(rejectionOf);
     await deps.store.transaction(async (tx) => {
-      await tx.query(
-        `UPDATE document_batches SET status = 'failed', finished_at = $2, error = $3, rejections = $4 WHERE id = $1 AND status = 'ingesting'`,
-        [batchId, now, JSON.stringify({ ...first.toBody(), details: { ...first.details, rejections } }), JSON.stringify(rejections)],
-      );
+      await tx.query(`UPDATE document_batches SET status = 'failed', finished_at = $2, error = $3, rejections = $4 WHERE id = $1 AND status = 'ingesting'`, [
+        batchId,
+        now,
+        JSON.stringify({ ...first.toBody(), details: { ...first.details, rejections } }),
+        JSON.stringify(rejections),
+      ]);
       await tx.query('DELETE FROM document_batch_chunks WHERE batch_id = $1', [batchId]);
     });
     await deps.storage.remove(keys).catch(() => undefined);
@@ -167,9 +175,10 @@ export async function ingestUploadBatch(
   }
 
   const staged = (
-    await deps.store.query<FileRow>('SELECT position, filename, size_bytes, media_type, storage_key, staged_chunks, content_type, sha256 FROM document_batch_files WHERE batch_id = $1 ORDER BY position', [
-      batchId,
-    ])
+    await deps.store.query<FileRow>(
+      'SELECT position, filename, size_bytes, media_type, storage_key, staged_chunks, content_type, sha256 FROM document_batch_files WHERE batch_id = $1 ORDER BY position',
+      [batchId],
+    )
   ).rows;
   const done = await deps.store.transaction(async (tx) => {
     const status = await tx.query<{ status: string }>('SELECT status FROM document_batches WHERE id = $1 FOR UPDATE', [batchId]);
@@ -178,11 +187,24 @@ export async function ingestUploadBatch(
     const documents: StoredDocument[] = [];
     for (const f of staged) {
       const chunkCount = Number(f.staged_chunks);
-      const row = await upsertDocumentRow(tx, scope, { filename: f.filename, contentType: f.content_type!, sizeBytes: Number(f.size_bytes), sha256: f.sha256!, chunkCount });
+      const row = await upsertDocumentRow(tx, scope, {
+        filename: f.filename,
+        contentType: f.content_type!,
+        sizeBytes: Number(f.size_bytes),
+        sha256: f.sha256!,
+        chunkCount,
+      });
       const moved = await moveChunks(tx, batchId, f.position, { documentId: row.id, userId: batch.user_id, connectionId: batch.connection_id });
       // Another delivery restaged this file meanwhile: roll back and let redelivery finish it.
       if (moved !== chunkCount) throw new StagingIncomplete(`${f.filename}: ${moved} staged chunks, ${chunkCount} expected`);
-      documents.push({ id: row.id, filename: f.filename, chunk_count: chunkCount, size_bytes: Number(f.size_bytes), content_type: f.content_type!, replaced: row.replaced });
+      documents.push({
+        id: row.id,
+        filename: f.filename,
+        chunk_count: chunkCount,
+        size_bytes: Number(f.size_bytes),
+        content_type: f.content_type!,
+        replaced: row.replaced,
+      });
     }
     const result = { files_processed: documents.length, total_chunks: documents.reduce((s, d) => s + d.chunk_count, 0), documents };
     await tx.query('DELETE FROM document_batch_chunks WHERE batch_id = $1', [batchId]);

@@ -61,7 +61,9 @@ describe('prepareDocument', () => {
       details: { filename: 'scan.pdf', reason: 'no_text' },
     });
     expect(await rejection(prepareDocument({ filename: 'fake.pdf', bytes: text('hello') }))).toMatchObject({ details: { reason: 'unreadable_pdf' } });
-    expect(await rejection(prepareDocument({ filename: 'broken.pdf', bytes: text('%PDF-1.7\ngarbage') }))).toMatchObject({ details: { reason: 'unreadable_pdf' } });
+    expect(await rejection(prepareDocument({ filename: 'broken.pdf', bytes: text('%PDF-1.7\ngarbage') }))).toMatchObject({
+      details: { reason: 'unreadable_pdf' },
+    });
     expect(await rejection(prepareDocument({ filename: 'photo.png', mediaType: 'image/png', bytes: text('x') }))).toMatchObject({
       details: { filename: 'photo.png', reason: 'unsupported_type' },
     });
@@ -71,7 +73,9 @@ describe('prepareDocument', () => {
     expect(await rejection(prepareDocument({ filename: 'a.md', bytes: new Uint8Array() }))).toMatchObject({ details: { reason: 'empty' } });
     expect(await rejection(prepareDocument({ filename: 'a.txt', bytes: text('  \n\n ') }))).toMatchObject({ details: { reason: 'empty' } });
     expect(await rejection(prepareDocument({ filename: 'a.txt', bytes: new Uint8Array([0x61, 0, 0x62]) }))).toMatchObject({ details: { reason: 'not_utf8' } });
-    expect(await rejection(prepareDocument({ filename: 'a.txt', bytes: new Uint8Array([0xff, 0xfe, 0x41]) }))).toMatchObject({ details: { reason: 'not_utf8' } });
+    expect(await rejection(prepareDocument({ filename: 'a.txt', bytes: new Uint8Array([0xff, 0xfe, 0x41]) }))).toMatchObject({
+      details: { reason: 'not_utf8' },
+    });
     const big = await rejection(prepareDocument({ filename: 'big.txt', bytes: new Uint8Array(10 * 1024 * 1024 + 1).fill(0x61) }));
     expect(big).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413, details: { filename: 'big.txt', reason: 'too_large' } });
     expect(big.message).toContain('big.txt');

@@ -48,18 +48,26 @@ export async function claimSlot(
   const slot = res.rows[0];
   if (!slot) throw new AppError('FORBIDDEN', 'Unknown upload slot');
   const { filename } = slot;
-  if (slot.uploaded_at !== null || slot.status !== 'awaiting_upload') throw rejectDocument(filename, 'slot_used', `The upload slot for ${filename} was already used`);
+  if (slot.uploaded_at !== null || slot.status !== 'awaiting_upload')
+    throw rejectDocument(filename, 'slot_used', `The upload slot for ${filename} was already used`);
   if (deps.clock.now().getTime() > new Date(iso(slot.expires_at)).getTime()) {
     throw rejectDocument(filename, 'slot_expired', `The upload slot for ${filename} has expired; ask for a new batch`);
   }
   const size = Number(slot.size_bytes);
   if (request.contentLength !== undefined && request.contentLength > size) {
-    throw rejectDocument(filename, 'too_large', `${filename} is ${request.contentLength} bytes, more than the ${size} its slot was made for`, { limit_bytes: size });
+    throw rejectDocument(filename, 'too_large', `${filename} is ${request.contentLength} bytes, more than the ${size} its slot was made for`, {
+      limit_bytes: size,
+    });
   }
   if (baseType(request.contentType) !== baseType(slot.media_type)) {
-    throw rejectDocument(filename, 'unsupported_type', `${filename} was sent as ${request.contentType ?? 'no type'}; its slot expects Content-Type ${slot.media_type}`, {
-      content_type: request.contentType ?? null,
-    });
+    throw rejectDocument(
+      filename,
+      'unsupported_type',
+      `${filename} was sent as ${request.contentType ?? 'no type'}; its slot expects Content-Type ${slot.media_type}`,
+      {
+        content_type: request.contentType ?? null,
+      },
+    );
   }
   const claimed = await deps.store.query(`UPDATE document_batch_files SET uploaded_at = $2 WHERE token_sha256 = $1 AND uploaded_at IS NULL RETURNING 1`, [
     hash,

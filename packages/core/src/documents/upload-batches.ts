@@ -72,7 +72,10 @@ const storageKey = (userId: string, batchId: string, position: number): string =
 export const tokenHash = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 /** The checks that need only the declared name, size and type; one rejection per refused file. */
-function checkRequests(files: readonly SlotRequest[], sanitize: (name: string) => string): { errors: AppError[]; accepted: Array<SlotRequest & { contentType: string }> } {
+function checkRequests(
+  files: readonly SlotRequest[],
+  sanitize: (name: string) => string,
+): { errors: AppError[]; accepted: Array<SlotRequest & { contentType: string }> } {
   const errors: AppError[] = [];
   const accepted: Array<SlotRequest & { contentType: string }> = [];
   const seen = new Set<string>();
@@ -80,7 +83,9 @@ function checkRequests(files: readonly SlotRequest[], sanitize: (name: string) =
     const filename = sanitize(f.filename);
     try {
       if (i >= MAX_FILES_PER_BATCH) {
-        throw rejectDocument(filename, 'too_many_files', `${filename} is file ${i + 1} of the batch; at most ${MAX_FILES_PER_BATCH} files per batch`, { limit_files: MAX_FILES_PER_BATCH });
+        throw rejectDocument(filename, 'too_many_files', `${filename} is file ${i + 1} of the batch; at most ${MAX_FILES_PER_BATCH} files per batch`, {
+          limit_files: MAX_FILES_PER_BATCH,
+        });
       }
       if (filename === '' || filename.length > MAX_FILENAME_LENGTH) {
         throw rejectDocument(filename.slice(0, 80), 'invalid_filename', `Every file needs a filename of 1-${MAX_FILENAME_LENGTH} characters`);
@@ -88,7 +93,8 @@ function checkRequests(files: readonly SlotRequest[], sanitize: (name: string) =
       if (seen.has(filename)) throw rejectDocument(filename, 'duplicate_filename', `${filename} appears more than once in the batch`);
       seen.add(filename);
       if (f.size_bytes === 0) throw rejectDocument(filename, 'empty', `${filename} is empty`);
-      if (f.size_bytes > MAX_FILE_BYTES) throw rejectDocument(filename, 'too_large', `${filename} is larger than the 10 MB limit per file`, { limit_bytes: MAX_FILE_BYTES });
+      if (f.size_bytes > MAX_FILE_BYTES)
+        throw rejectDocument(filename, 'too_large', `${filename} is larger than the 10 MB limit per file`, { limit_bytes: MAX_FILE_BYTES });
       const kind = kindByName(filename, f.content_type);
       accepted.push({ ...f, filename, contentType: f.content_type?.trim() || CONTENT_TYPES[kind] });
     } catch (error) {
@@ -125,10 +131,11 @@ interface FileRow {
 const isoOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : iso(v));
 
 async function readBatch(db: Queryable, userId: string, connectionId: string, batchId: string, lock = false): Promise<{ batch: BatchRow; files: FileRow[] }> {
-  const res = await db.query<BatchRow>(
-    `SELECT * FROM document_batches WHERE id = $1 AND user_id = $2 AND connection_id = $3${lock ? ' FOR UPDATE' : ''}`,
-    [batchId, userId, connectionId],
-  );
+  const res = await db.query<BatchRow>(`SELECT * FROM document_batches WHERE id = $1 AND user_id = $2 AND connection_id = $3${lock ? ' FOR UPDATE' : ''}`, [
+    batchId,
+    userId,
+    connectionId,
+  ]);
   const batch = res.rows[0];
   if (!batch) throw notFound('Upload batch');
   const files = await db.query<FileRow>(
@@ -166,12 +173,20 @@ export async function createUploadBatch(
   const batchId = randomUUID();
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + SLOT_TTL_MS);
-  const slots = accepted.map((f, position) => ({ ...f, position, token: randomBytes(32).toString('base64url'), key: storageKey(input.userId, batchId, position) }));
+  const slots = accepted.map((f, position) => ({
+    ...f,
+    position,
+    token: randomBytes(32).toString('base64url'),
+    key: storageKey(input.userId, batchId, position),
+  }));
   await deps.store.transaction(async (tx) => {
-    await tx.query(
-      `INSERT INTO document_batches (id, user_id, connection_id, status, created_at, expires_at) VALUES ($1, $2, $3, 'awaiting_upload', $4, $5)`,
-      [batchId, input.userId, input.connectionId, now, expiresAt],
-    );
+    await tx.query(`INSERT INTO document_batches (id, user_id, connection_id, status, created_at, expires_at) VALUES ($1, $2, $3, 'awaiting_upload', $4, $5)`, [
+      batchId,
+      input.userId,
+      input.connectionId,
+      now,
+      expiresAt,
+    ]);
     for (const s of slots) {
       await tx.query(
         `INSERT INTO document_batch_files (batch_id, position, filename, size_bytes, media_type, token_sha256, storage_key) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
@@ -214,7 +229,11 @@ export async function confirmUploadBatch(
       // S3 uploads never pass through the service: the object itself is the proof.
       if (!(await deps.storage.exists(f.storage_key))) {
         missing.push(
-          rejectDocument(f.filename, 'not_uploaded', expired ? `${f.filename} was not uploaded before its slot expired; ask for a new batch` : `${f.filename} has not been uploaded yet`),
+          rejectDocument(
+            f.filename,
+            'not_uploaded',
+            expired ? `${f.filename} was not uploaded before its slot expired; ask for a new batch` : `${f.filename} has not been uploaded yet`,
+          ),
         );
       }
     }

@@ -46,7 +46,8 @@ describe('catalog read', () => {
     return c;
   };
   /** Outside a transaction the session's default isolation shows; inside ours, repeatable read. */
-  const isolation = async (c: pg.Client): Promise<string> => (await c.query<{ i: string }>('SELECT current_setting($1) AS i', ['transaction_isolation'])).rows[0]!.i;
+  const isolation = async (c: pg.Client): Promise<string> =>
+    (await c.query<{ i: string }>('SELECT current_setting($1) AS i', ['transaction_isolation'])).rows[0]!.i;
 
   beforeAll(async () => {
     db = await createScratchDatabase('catread');

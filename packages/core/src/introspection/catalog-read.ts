@@ -38,7 +38,11 @@ const SNAPSHOT_ID = /^[0-9A-F]+(-[0-9A-F]+)+$/i;
  * to back while `pg` parses the rows of the earlier ones. Returns the rows of each of `queries`;
  * `prefix` and `suffix` are transaction control around them.
  */
-async function runBatch(client: pg.Client, queries: readonly string[], around: { prefix?: readonly string[]; suffix?: readonly string[] } = {}): Promise<BatchRows> {
+async function runBatch(
+  client: pg.Client,
+  queries: readonly string[],
+  around: { prefix?: readonly string[]; suffix?: readonly string[] } = {},
+): Promise<BatchRows> {
   const prefix = around.prefix ?? [];
   const res = (await client.query([...prefix, ...queries, ...(around.suffix ?? [])].join(';\n'))) as unknown as pg.QueryResult | pg.QueryResult[];
   const all = Array.isArray(res) ? res : [res];
@@ -93,7 +97,10 @@ export function startSchemaRead(primary: pg.Client, options: SchemaReadOptions =
   // SET LOCAL rather than a startup parameter, which transaction poolers (PgBouncer) refuse.
   // No JIT: the catalog queries are short, but the planner's estimates for the ones with
   // per-row subqueries pass jit_above_cost, and compiling them costs more (~35 ms) than running them.
-  const setup = ['SET LOCAL jit = off', ...(options.statementTimeoutMs === undefined ? [] : [`SET LOCAL statement_timeout = ${Math.floor(options.statementTimeoutMs)}`])];
+  const setup = [
+    'SET LOCAL jit = off',
+    ...(options.statementTimeoutMs === undefined ? [] : [`SET LOCAL statement_timeout = ${Math.floor(options.statementTimeoutMs)}`]),
+  ];
 
   let storage: Promise<BatchRows>;
   let structureRead: Promise<StructureRead>;
@@ -103,7 +110,13 @@ export function startSchemaRead(primary: pg.Client, options: SchemaReadOptions =
     const imported = exported.then((id) => (id === undefined ? false : importSnapshot(secondary, id, setup)));
     storage = exported.then(() => runBatch(primary, STORAGE_QUERIES));
     // Whichever comes first: the secondary ready to read, or the primary free to read it all.
-    const onSecondary = Promise.race([imported, storage.then(() => false, () => false)]);
+    const onSecondary = Promise.race([
+      imported,
+      storage.then(
+        () => false,
+        () => false,
+      ),
+    ]);
     structureRead = onSecondary.then(async (split) => {
       // One query at a time per connection: on the primary, after the storage batch.
       if (!split) await storage;

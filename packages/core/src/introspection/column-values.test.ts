@@ -60,7 +60,23 @@ describe('column value samples', () => {
   });
 
   it('recognises sensitive column names by their parts', () => {
-    for (const name of ['email', 'billing_email', 'password_hash', 'api_key', 'apiKey', 'ssn', 'home_phone', 'fax', 'postal_code', 'first_name', 'lastName', 'username', 'ip_address', 'birth_date', 'card_number'])
+    for (const name of [
+      'email',
+      'billing_email',
+      'password_hash',
+      'api_key',
+      'apiKey',
+      'ssn',
+      'home_phone',
+      'fax',
+      'postal_code',
+      'first_name',
+      'lastName',
+      'username',
+      'ip_address',
+      'birth_date',
+      'card_number',
+    ])
       expect(isSensitiveColumn(name), name).toBe(true);
     for (const name of ['country', 'status', 'rating', 'category_name', 'passenger_count', 'shipping_method', 'city', 'title'])
       expect(isSensitiveColumn(name), name).toBe(false);

@@ -36,8 +36,7 @@ export const valueSampleSettings = (textToSql: { valueSamples: boolean; valueSam
 const SENSITIVE =
   /(^|_)(e?_?mail|emails?|email_address|pass|passwd|password|pwd|secret|token|api_?key|salt|hash|ssn|social_security|tax_id|national_id|passport|phone|telephone|mobile|cell|fax|address|street|zip|postal_code|postcode|iban|account_number|card|card_number|credit_card|cvv|pin|dob|birth_date|birthdate|date_of_birth|ip|ip_address|first_name|last_name|full_name|middle_name|given_name|family_name|surname|username|user_name|login)(_|$)/;
 
-export const isSensitiveColumn = (name: string): boolean =>
-  SENSITIVE.test(name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase());
+export const isSensitiveColumn = (name: string): boolean => SENSITIVE.test(name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase());
 
 const TEXT_TYPES = new Set(['text', 'varchar', 'bpchar', 'citext']);
 const INTEGER_TYPES = new Set(['int2', 'int4', 'int8']);

@@ -38,22 +38,32 @@ describe('introspectConnection', () => {
     return u.toString();
   };
   const register = async (connectionString: string) =>
-    (await createConnection(deps, userId, { name: `c-${randomBytes(3).toString('hex')}`, dbType: 'postgresql_local', connectionString }, { skipProbe: true })).id;
+    (await createConnection(deps, userId, { name: `c-${randomBytes(3).toString('hex')}`, dbType: 'postgresql_local', connectionString }, { skipProbe: true }))
+      .id;
   const chunkCount = async (connectionId: string): Promise<number> =>
     (await store.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_chunks WHERE connection_id = $1', [connectionId])).rows[0]!.n;
 
   beforeAll(async () => {
     db = await createScratchDatabase('introconn');
-    await sql(db.url, `
+    await sql(
+      db.url,
+      `
       CREATE TABLE customers (id bigint PRIMARY KEY, email text NOT NULL UNIQUE);
       CREATE TABLE orders (id bigint PRIMARY KEY, customer_id bigint REFERENCES customers (id), total numeric(12,2) DEFAULT 0);
       COMMENT ON TABLE orders IS 'Bestellungen: Größe, "quoted", {braces}, back\\slash';
       CREATE ROLE ${role} LOGIN PASSWORD 'pw' CONNECTION LIMIT 1;
-      GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${role};`);
+      GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${role};`,
+    );
     home = await mkdtemp(path.join(tmpdir(), 'dbops-introconn-'));
     store = await PgliteStore.open();
     await migrate(store, serviceMigrations);
-    deps = { store, settings: loadSettings({ DBOPS_HOME: home }), clock: systemClock, keyProvider: new LocalKeyFileProvider(home), embedder: new HashingEmbedder() };
+    deps = {
+      store,
+      settings: loadSettings({ DBOPS_HOME: home }),
+      clock: systemClock,
+      keyProvider: new LocalKeyFileProvider(home),
+      embedder: new HashingEmbedder(),
+    };
     userId = await ensureUser(store, 'introconn', 'introconn');
   });
   afterAll(async () => {
@@ -78,7 +88,12 @@ describe('introspectConnection', () => {
   it('closes its connections once their transactions are over', async () => {
     await introspectConnection(deps, userId, await register(connectAs()));
     const open = async (): Promise<number> =>
-      (await sql<{ n: number }>(db.url, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'dbops-introspection' AND datname = current_database()`))[0]!.n;
+      (
+        await sql<{ n: number }>(
+          db.url,
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'dbops-introspection' AND datname = current_database()`,
+        )
+      )[0]!.n;
     const deadline = Date.now() + 3000;
     while ((await open()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await open()).toBe(0);

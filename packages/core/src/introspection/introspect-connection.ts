@@ -128,9 +128,7 @@ export async function introspectConnection(deps: IntrospectionDeps, userId: stri
   // Closed once their transactions are rolled back (ending a session mid-transaction makes the
   // server log it) and the text columns' values are sampled on the primary (bounded in time; a
   // failure leaves the samples out, never the snapshot); at the latest after a few seconds.
-  const samples = await read.done
-    .then(() => sampleColumnValues(primary, content.tables, valueSampleSettings(deps.settings.textToSql)))
-    .catch(() => []);
+  const samples = await read.done.then(() => sampleColumnValues(primary, content.tables, valueSampleSettings(deps.settings.textToSql))).catch(() => []);
   close();
   setTimeout(close, CLOSE_AFTER_MS).unref();
   const snapshot: SchemaSnapshot = {

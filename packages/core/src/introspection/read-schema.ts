@@ -26,7 +26,17 @@ import { uncapturedQuery } from './queries/uncaptured';
 import { indexLinksQuery, type IndexLinkRow } from './queries/index-links';
 import { assembleModel, type ModelRows } from './schema-model/assemble-model';
 import { objectId, SNAPSHOT_VERSION } from './schema-model/schema-model';
-import type { ColumnInfo, ConstraintInfo, ForeignKeyInfo, IndexInfo, ReferentialAction, RelationKind, SchemaSnapshot, SequenceInfo, TableInfo } from './schema-snapshot';
+import type {
+  ColumnInfo,
+  ConstraintInfo,
+  ForeignKeyInfo,
+  IndexInfo,
+  ReferentialAction,
+  RelationKind,
+  SchemaSnapshot,
+  SequenceInfo,
+  TableInfo,
+} from './schema-snapshot';
 import { qname } from './schema-model/names';
 
 /** The snapshot without its identity (id, connection, time), as read from the catalogs. */
@@ -301,7 +311,10 @@ function toSequence(s: SequenceRow): SequenceInfo {
     name: s.name,
     data_type: s.data_type,
     owned_by: s.owned_by,
-    owner: s.owner_schema !== null && s.owner_table !== null && s.owner_column !== null ? { schema: s.owner_schema, table: s.owner_table, column: s.owner_column, identity: s.owner_identity === true } : null,
+    owner:
+      s.owner_schema !== null && s.owner_table !== null && s.owner_column !== null
+        ? { schema: s.owner_schema, table: s.owner_table, column: s.owner_column, identity: s.owner_identity === true }
+        : null,
     id: objectId('pg_class', s.oid),
     start: s.start,
     increment: s.increment,

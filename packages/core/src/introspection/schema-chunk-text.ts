@@ -40,7 +40,9 @@ export function tableChunkText(snapshot: ChunkSource, t: TableStructure, referen
   if (t.primary_key) lines.push(`primary key (${t.primary_key.join(', ')})`);
   for (const c of t.constraints) if (c.type === 'unique') lines.push(`unique (${c.columns.join(', ')})`);
   for (const f of t.foreign_keys) {
-    lines.push(`foreign key (${f.columns.join(', ')}) references ${f.referenced_schema}.${f.referenced_table} (${f.referenced_columns.join(', ')}) on delete ${f.on_delete.replace('_', ' ')}`);
+    lines.push(
+      `foreign key (${f.columns.join(', ')}) references ${f.referenced_schema}.${f.referenced_table} (${f.referenced_columns.join(', ')}) on delete ${f.on_delete.replace('_', ' ')}`,
+    );
   }
   lines.push(...(referencedBy.get(name) ?? []));
   const enumTypes = new Set(t.columns.map((c) => c.udt_name));

@@ -100,7 +100,10 @@ export async function writeSchemaChunks(store: Store, plan: SchemaChunkPlan, sna
     // and vector[] of vectorParam elements (the extension's type oid is looked up).
     const vectorOid = changed.length === 0 ? 0 : Number((await tx.query<{ oid: number | string }>(`SELECT 'vector'::regtype::oid AS oid`)).rows[0]?.oid);
     const texts = (batch: typeof changed, pick: (c: (typeof changed)[number]) => string): Buffer =>
-      binaryArrayParam(TEXT_OID, batch.map((c) => Buffer.from(pick(c), 'utf8')));
+      binaryArrayParam(
+        TEXT_OID,
+        batch.map((c) => Buffer.from(pick(c), 'utf8')),
+      );
     for (let start = 0; start < changed.length; start += INSERT_BATCH) {
       const batch = changed.slice(start, start + INSERT_BATCH);
       await tx.query(
@@ -122,7 +125,10 @@ export async function writeSchemaChunks(store: Store, plan: SchemaChunkPlan, sna
           texts(batch, (c) => c.table_name),
           texts(batch, (c) => c.content),
           texts(batch, (c) => c.sha),
-          binaryArrayParam(vectorOid, batch.map((c) => c.embedding)),
+          binaryArrayParam(
+            vectorOid,
+            batch.map((c) => c.embedding),
+          ),
         ],
       );
     }

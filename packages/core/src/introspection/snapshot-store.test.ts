@@ -18,8 +18,22 @@ const snapshotOf = (connectionId: string, introspectedAt: string, comment: strin
   schemas: ['public'],
   tables: [
     {
-      schema: 'public', name: 'ünïcödé', kind: 'table', columns: [], primary_key: null, constraints: [], foreign_keys: [], indexes: [],
-      row_estimate: 3, pages: 1, total_bytes: 8192, comment, partition_of: null, partition_bound: null, partition_key: null, view_definition: null,
+      schema: 'public',
+      name: 'ünïcödé',
+      kind: 'table',
+      columns: [],
+      primary_key: null,
+      constraints: [],
+      foreign_keys: [],
+      indexes: [],
+      row_estimate: 3,
+      pages: 1,
+      total_bytes: 8192,
+      comment,
+      partition_of: null,
+      partition_bound: null,
+      partition_key: null,
+      view_definition: null,
     },
   ],
   enums: [],
@@ -48,9 +62,12 @@ describe('snapshot store', () => {
   it('stores the JSON text deflated and reads back the same snapshot', async () => {
     const s = snapshotOf(connectionId, '2026-01-01T00:00:00.000Z', 'a "quoted" comment, with non-ASCII: ∑');
     await saveSnapshot(store, userId, s, 12.4);
-    const row = (await store.query<{ snapshot: unknown; snapshot_deflated: Uint8Array; duration_ms: number }>(
-      'SELECT snapshot, snapshot_deflated, duration_ms FROM schema_snapshots WHERE id = $1', [s.snapshot_id],
-    )).rows[0]!;
+    const row = (
+      await store.query<{ snapshot: unknown; snapshot_deflated: Uint8Array; duration_ms: number }>(
+        'SELECT snapshot, snapshot_deflated, duration_ms FROM schema_snapshots WHERE id = $1',
+        [s.snapshot_id],
+      )
+    ).rows[0]!;
     expect(row.snapshot).toBeNull();
     expect(row.duration_ms).toBe(12);
     expect(inflateSync(row.snapshot_deflated).toString('utf8')).toBe(JSON.stringify(s));

@@ -19,7 +19,15 @@ export async function saveSnapshot(db: Queryable, userId: string, snapshot: Sche
   await db.query(
     `INSERT INTO schema_snapshots (id, connection_id, user_id, introspected_at, table_count, duration_ms, snapshot_deflated)
      VALUES ($1, $2, $3, $4, $5, $6, $7::bytea)`,
-    [snapshot.snapshot_id, snapshot.connection_id, userId, snapshot.introspected_at, snapshot.tables.length, Math.round(durationMs), body ?? (await encodeSnapshot(snapshot))],
+    [
+      snapshot.snapshot_id,
+      snapshot.connection_id,
+      userId,
+      snapshot.introspected_at,
+      snapshot.tables.length,
+      Math.round(durationMs),
+      body ?? (await encodeSnapshot(snapshot)),
+    ],
   );
 }
 

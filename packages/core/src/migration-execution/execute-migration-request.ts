@@ -7,7 +7,16 @@ import { executionSettings } from './execution-settings';
 import { type PlannedStatement, planMigration } from './migration-plan';
 import { EXECUTOR_CODES, emptyFailure } from './migration-outcome';
 import { executorApplicationName, observePlan } from './lost-run-reconcile';
-import { type ClaimedRequest, claimRequest, expireStaleRequests, finishRequest, recordApplied, recordCatalogBefore, renewLease, setProgress } from './request-store';
+import {
+  type ClaimedRequest,
+  claimRequest,
+  expireStaleRequests,
+  finishRequest,
+  recordApplied,
+  recordCatalogBefore,
+  renewLease,
+  setProgress,
+} from './request-store';
 import { type RunOutcome, runMigration } from './run-migration';
 
 /** What the executor needs besides the core deps: how to reach the user's database. */
@@ -64,7 +73,10 @@ export async function executeMigrationRequest(
       client = await ports.connect(target);
     } catch (error) {
       const message = isAppError(error) ? error.message : 'Could not connect to the database.';
-      outcome = { status: 'failed', error: emptyFailure(EXECUTOR_CODES.CONNECTION_FAILED, message, 'Check the connection, then execute again with a new analysis.') };
+      outcome = {
+        status: 'failed',
+        error: emptyFailure(EXECUTOR_CODES.CONNECTION_FAILED, message, 'Check the connection, then execute again with a new analysis.'),
+      };
       await finishRequest(deps.store, claim, outcome, now());
       return 'failed';
     }
@@ -72,7 +84,11 @@ export async function executeMigrationRequest(
     try {
       // Named after the request, so that a later check can find this session if the executor is lost.
       const version = Number(
-        (await client.query<{ v: string }>("SELECT current_setting('server_version_num') AS v, set_config('application_name', $1, false)", [executorApplicationName(claim.requestId)])).rows[0]?.v ?? 0,
+        (
+          await client.query<{ v: string }>("SELECT current_setting('server_version_num') AS v, set_config('application_name', $1, false)", [
+            executorApplicationName(claim.requestId),
+          ])
+        ).rows[0]?.v ?? 0,
       );
       const plan = await planMigration(claim.sql, version);
       byIndex = new Map(plan.map((s) => [s.index, s]));

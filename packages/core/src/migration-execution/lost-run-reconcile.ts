@@ -25,7 +25,10 @@ export type CatalogBefore = Record<string, Observed[]>;
 /** What the catalog shows now for every statement of the plan whose effect can be looked up. */
 export async function observePlan(q: Queryable, plan: readonly PlannedStatement[]): Promise<CatalogBefore> {
   const withEffects = plan.filter((s) => s.effects && s.effects.length > 0);
-  const found = await observe(q, withEffects.flatMap((s) => s.effects!));
+  const found = await observe(
+    q,
+    withEffects.flatMap((s) => s.effects!),
+  );
   const out: CatalogBefore = {};
   let at = 0;
   for (const s of withEffects) {
@@ -51,7 +54,12 @@ function judge(s: PlannedStatement, now: Observed[] | undefined, before: Observe
  * The statements' states: each judged by its own effects, then a transaction's statements
  * together (it committed all or none), and what the executor recorded as applied is applied.
  */
-export function rebuildStates(plan: readonly PlannedStatement[], now: CatalogBefore, before: CatalogBefore | null, recorded: ReadonlySet<number>): StatementCheck[] {
+export function rebuildStates(
+  plan: readonly PlannedStatement[],
+  now: CatalogBefore,
+  before: CatalogBefore | null,
+  recorded: ReadonlySet<number>,
+): StatementCheck[] {
   const checks = new Map<number, StatementCheck>();
   for (const s of plan) if (s.mode !== 'skipped') checks.set(s.index, judge(s, now[String(s.index)], before?.[String(s.index)]));
   for (const segment of segmentPlan(plan)) {
@@ -61,8 +69,14 @@ export function rebuildStates(plan: readonly PlannedStatement[], now: CatalogBef
     const rolledBack = states.find((c) => c.state === 'not_applied');
     for (const c of states) {
       if (c.state !== 'unknown') continue;
-      if (committed) checks.set(c.statement_index, { ...c, state: 'applied', evidence: `committed in one transaction with statement ${committed.statement_index + 1}` });
-      else if (rolledBack) checks.set(c.statement_index, { ...c, state: 'not_applied', evidence: `rolled back in one transaction with statement ${rolledBack.statement_index + 1}` });
+      if (committed)
+        checks.set(c.statement_index, { ...c, state: 'applied', evidence: `committed in one transaction with statement ${committed.statement_index + 1}` });
+      else if (rolledBack)
+        checks.set(c.statement_index, {
+          ...c,
+          state: 'not_applied',
+          evidence: `rolled back in one transaction with statement ${rolledBack.statement_index + 1}`,
+        });
     }
   }
   for (const i of recorded) {
@@ -76,10 +90,12 @@ export function rebuildStates(plan: readonly PlannedStatement[], now: CatalogBef
 export function rebuiltError(plan: readonly PlannedStatement[], previous: MigrationError, check: CatalogCheck): MigrationError {
   const byIndex = new Map(plan.map((s) => [s.index, s]));
   const applied = check.statements.filter((c) => c.state === 'applied');
-  const invalid = check.statements.filter((c) => c.state === 'left_invalid').flatMap((c) => {
-    const s = byIndex.get(c.statement_index);
-    return (s?.effects ?? []).filter((e) => e.kind === 'index').map((e) => (e as { name: string }).name);
-  });
+  const invalid = check.statements
+    .filter((c) => c.state === 'left_invalid')
+    .flatMap((c) => {
+      const s = byIndex.get(c.statement_index);
+      return (s?.effects ?? []).filter((e) => e.kind === 'index').map((e) => (e as { name: string }).name);
+    });
   const unknown = check.statements.filter((c) => c.state === 'unknown').map((c) => c.statement_index + 1);
   const current = previous.statement_index === null ? undefined : check.statements.find((c) => c.statement_index === previous.statement_index);
   const hints: string[] = [];
@@ -91,7 +107,9 @@ export function rebuiltError(plan: readonly PlannedStatement[], previous: Migrat
     message:
       'The executor stopped renewing its lease while the migration was running (process killed, crashed or timed out); the migration was not retried. ' +
       'This record was rebuilt from the database catalog once the executor’s sessions had ended (catalog_check): it lists what is really applied.',
-    applied_non_transactional: applied.filter((c) => byIndex.get(c.statement_index)?.mode === 'non_transactional').map((c) => ({ statement_index: c.statement_index, sql: byIndex.get(c.statement_index)!.sql })),
+    applied_non_transactional: applied
+      .filter((c) => byIndex.get(c.statement_index)?.mode === 'non_transactional')
+      .map((c) => ({ statement_index: c.statement_index, sql: byIndex.get(c.statement_index)!.sql })),
     committed_transactional: applied.filter((c) => byIndex.get(c.statement_index)?.mode === 'transactional').map((c) => c.statement_index),
     rolled_back: current ? byIndex.get(current.statement_index)?.mode === 'transactional' && current.state !== 'applied' : previous.rolled_back,
     invalid_indexes: invalid,
@@ -103,7 +121,10 @@ export function rebuiltError(plan: readonly PlannedStatement[], previous: Migrat
 /** Ends what is left of the lost executor's sessions and waits (up to 5 s) until they are gone. */
 async function endOrphans(client: pg.Client, requestId: string): Promise<number> {
   const name = executorApplicationName(requestId);
-  const ended = await client.query('SELECT pg_catalog.pg_terminate_backend(pid) FROM pg_catalog.pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()', [name]);
+  const ended = await client.query(
+    'SELECT pg_catalog.pg_terminate_backend(pid) FROM pg_catalog.pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()',
+    [name],
+  );
   for (let i = 0; i < 100 && (ended.rowCount ?? 0) > 0; i++) {
     const left = await client.query('SELECT 1 FROM pg_catalog.pg_stat_activity WHERE application_name = $1', [name]);
     if (left.rowCount === 0) break;
@@ -129,7 +150,11 @@ const parsed = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) 
  * most a few per call, optionally of one request or connection. Each is checked once: when the
  * database cannot be reached the record keeps the executor's counter and says so.
  */
-export async function reconcileLostRequests(deps: CoreDeps & { keyProvider: KeyProvider }, userId: string, scope: { requestId?: string; connectionId?: string } = {}): Promise<number> {
+export async function reconcileLostRequests(
+  deps: CoreDeps & { keyProvider: KeyProvider },
+  userId: string,
+  scope: { requestId?: string; connectionId?: string } = {},
+): Promise<number> {
   const filter = scope.requestId ? 'AND id = $1' : scope.connectionId ? 'AND connection_id = $1' : 'AND $1::uuid IS NULL';
   const rows = await deps.store.query<LostRow>(
     `SELECT id, user_id, connection_id, sql, error, catalog_before, applied FROM migration_requests
@@ -150,17 +175,29 @@ export async function reconcileLostRequests(deps: CoreDeps & { keyProvider: KeyP
       const now = await observePlan(pgQueryable(client), plan);
       const recorded = new Set(parsed(row.applied).map((a) => a.statement_index));
       const before = row.catalog_before === null ? null : parsed(row.catalog_before);
-      const check: CatalogCheck = { checked_at: deps.clock.now().toISOString(), terminated_backends: terminated, statements: rebuildStates(plan, now, before, recorded) };
+      const check: CatalogCheck = {
+        checked_at: deps.clock.now().toISOString(),
+        terminated_backends: terminated,
+        statements: rebuildStates(plan, now, before, recorded),
+      };
       error = rebuiltError(plan, previous, check);
     } catch {
       error = {
         ...previous,
-        catalog_check: { checked_at: deps.clock.now().toISOString(), terminated_backends: 0, statements: [], error: 'The database could not be reached to check what the lost executor applied; the lists above are the executor’s own record.' },
+        catalog_check: {
+          checked_at: deps.clock.now().toISOString(),
+          terminated_backends: 0,
+          statements: [],
+          error: 'The database could not be reached to check what the lost executor applied; the lists above are the executor’s own record.',
+        },
       };
     } finally {
       await client?.end().catch(() => undefined);
     }
-    await deps.store.query(`UPDATE migration_requests SET error = $2::jsonb WHERE id = $1 AND status = 'failed' AND NOT (error ? 'catalog_check')`, [row.id, JSON.stringify(error)]);
+    await deps.store.query(`UPDATE migration_requests SET error = $2::jsonb WHERE id = $1 AND status = 'failed' AND NOT (error ? 'catalog_check')`, [
+      row.id,
+      JSON.stringify(error),
+    ]);
   }
   return rows.rows.length;
 }

@@ -51,7 +51,6 @@ export interface CatalogCheck {
   error?: string;
 }
 
-
 /** Codes of failures that are not PostgreSQL errors. */
 export const EXECUTOR_CODES = {
   /** The executor stopped renewing its lease (process killed, timeout, crash). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { planMigration, segmentPlan, statementSummary } from './migration-plan';
 
 describe('migration plan', () => {
-  it('keeps each statement\'s original text, multi-byte characters included', async () => {
+  it("keeps each statement's original text, multi-byte characters included", async () => {
     const plan = await planMigration("ALTER TABLE t ADD COLUMN é text DEFAULT 'ü';\n-- next\nCREATE TABLE x (id int);", 170000);
     expect(plan.map((s) => s.sql)).toEqual(["ALTER TABLE t ADD COLUMN é text DEFAULT 'ü'", '-- next\nCREATE TABLE x (id int)']);
     expect(plan.map((s) => s.mode)).toEqual(['transactional', 'transactional']);
@@ -42,7 +42,10 @@ describe('migration plan', () => {
   });
 
   it('groups consecutive transactional statements and isolates the others, in order', async () => {
-    const plan = await planMigration('BEGIN; CREATE TABLE a (id int); ALTER TABLE a ADD b int; CREATE INDEX CONCURRENTLY ai ON a (b); DROP TABLE z; COMMIT;', 170000);
+    const plan = await planMigration(
+      'BEGIN; CREATE TABLE a (id int); ALTER TABLE a ADD b int; CREATE INDEX CONCURRENTLY ai ON a (b); DROP TABLE z; COMMIT;',
+      170000,
+    );
     expect(segmentPlan(plan).map((s) => [s.transactional, s.statements.map((x) => x.index)])).toEqual([
       [true, [1, 2]],
       [false, [3]],

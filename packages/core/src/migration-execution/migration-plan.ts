@@ -59,7 +59,8 @@ export function classify(nodeType: string, node: Node, serverVersionNum: number)
       break;
     case 'ReindexStmt':
       if (has(node.params, 'concurrently')) return non('REINDEX CONCURRENTLY cannot run inside a transaction block');
-      if (node.kind === 'REINDEX_OBJECT_SYSTEM' || node.kind === 'REINDEX_OBJECT_DATABASE') return non('REINDEX DATABASE/SYSTEM cannot run inside a transaction block');
+      if (node.kind === 'REINDEX_OBJECT_SYSTEM' || node.kind === 'REINDEX_OBJECT_DATABASE')
+        return non('REINDEX DATABASE/SYSTEM cannot run inside a transaction block');
       break;
     case 'VacuumStmt':
       if (node.is_vacuumcmd === true) return non('VACUUM cannot run inside a transaction block');

@@ -66,7 +66,14 @@ describe('migration request store', () => {
     });
     // The lost executor can neither renew nor overwrite the verdict, and nobody can claim it again.
     expect(await renewLease(store, claim, at(16_000), LEASE)).toBe(false);
-    expect(await finishRequest(store, claim, { status: 'completed', result: { tables_added: [], tables_removed: [], columns_added: [], execution_time_ms: 1 } }, at(16_000))).toBe(false);
+    expect(
+      await finishRequest(
+        store,
+        claim,
+        { status: 'completed', result: { tables_added: [], tables_removed: [], columns_added: [], execution_time_ms: 1 } },
+        at(16_000),
+      ),
+    ).toBe(false);
     expect(await claimRequest(store, row.id, at(16_000), LEASE)).toBeNull();
     expect((await getRequest(store, userId, row.id)).status).toBe('failed');
     // The connection is free again.

@@ -98,10 +98,11 @@ export async function claimRequest(store: Store, requestId: string, now: Date, l
 
 /** Renews the lease; false when this attempt no longer owns the request (it was expired). */
 export async function renewLease(store: Store, claim: ClaimedRequest, now: Date, leaseMs: number): Promise<boolean> {
-  const res = await store.query(
-    `UPDATE migration_requests SET lease_expires_at = $3 WHERE id = $1 AND attempt_id = $2 AND status = 'executing'`,
-    [claim.requestId, claim.attemptId, new Date(now.getTime() + leaseMs)],
-  );
+  const res = await store.query(`UPDATE migration_requests SET lease_expires_at = $3 WHERE id = $1 AND attempt_id = $2 AND status = 'executing'`, [
+    claim.requestId,
+    claim.attemptId,
+    new Date(now.getTime() + leaseMs),
+  ]);
   return res.rowCount > 0;
 }
 
@@ -115,16 +116,25 @@ export async function setProgress(store: Store, claim: ClaimedRequest, text: str
 }
 
 /** Remembers statements that are applied for good, so a lost executor can still say which. */
-export async function recordApplied(store: Store, claim: ClaimedRequest, applied: Array<{ statement_index: number; sql: string; transactional: boolean }>): Promise<void> {
-  await store.query(
-    `UPDATE migration_requests SET applied = applied || $3::jsonb WHERE id = $1 AND attempt_id = $2`,
-    [claim.requestId, claim.attemptId, JSON.stringify(applied)],
-  );
+export async function recordApplied(
+  store: Store,
+  claim: ClaimedRequest,
+  applied: Array<{ statement_index: number; sql: string; transactional: boolean }>,
+): Promise<void> {
+  await store.query(`UPDATE migration_requests SET applied = applied || $3::jsonb WHERE id = $1 AND attempt_id = $2`, [
+    claim.requestId,
+    claim.attemptId,
+    JSON.stringify(applied),
+  ]);
 }
 
 /** The catalog before the run (lost-run-reconcile.ts), kept with the request. */
 export async function recordCatalogBefore(store: Store, claim: ClaimedRequest, before: Record<string, unknown>): Promise<void> {
-  await store.query(`UPDATE migration_requests SET catalog_before = $3::jsonb WHERE id = $1 AND attempt_id = $2`, [claim.requestId, claim.attemptId, JSON.stringify(before)]);
+  await store.query(`UPDATE migration_requests SET catalog_before = $3::jsonb WHERE id = $1 AND attempt_id = $2`, [
+    claim.requestId,
+    claim.attemptId,
+    JSON.stringify(before),
+  ]);
 }
 
 /** `executing -> completed | failed`, only by the attempt that owns the request. */
@@ -154,7 +164,8 @@ const LOST_MESSAGE =
   'The executor stopped renewing its lease while the migration was running (process killed, crashed or timed out). ' +
   'The migration was not retried. PostgreSQL rolls back the open transaction when the session ends, so only statements ' +
   'listed in applied_non_transactional and committed_transactional are applied.';
-const LOST_HINT = 'Check the schema (introspect the connection), look for INVALID indexes if the script used CREATE INDEX CONCURRENTLY, then analyze what remains.';
+const LOST_HINT =
+  'Check the schema (introspect the connection), look for INVALID indexes if the script used CREATE INDEX CONCURRENTLY, then analyze what remains.';
 const NOT_STARTED_MESSAGE = 'No executor picked up the request in time; nothing was run on the database.';
 
 /**

@@ -63,7 +63,9 @@ describe('runMigration on a real PostgreSQL database', () => {
   });
 
   it('rolls back every transactional statement when one fails', async () => {
-    const outcome = await run('CREATE TABLE customers (id int); ALTER TABLE orders ADD COLUMN note text; ALTER TABLE missing ADD COLUMN x int; DROP TABLE legacy;');
+    const outcome = await run(
+      'CREATE TABLE customers (id int); ALTER TABLE orders ADD COLUMN note text; ALTER TABLE missing ADD COLUMN x int; DROP TABLE legacy;',
+    );
     expect(outcome.status).toBe('failed');
     if (outcome.status !== 'failed') return;
     expect(outcome.error).toMatchObject({

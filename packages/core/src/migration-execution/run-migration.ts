@@ -141,7 +141,8 @@ export async function runMigration(options: RunMigrationOptions): Promise<RunOut
     if (code === '57014') hints.push('The statement exceeded the statement timeout.');
     if (code === 'EXECUTOR_DEADLINE') hints.push('Split the migration into smaller ones, or raise the executor timeout.');
     if (invalid.length > 0) hints.push(`Drop the INVALID index left behind (DROP INDEX CONCURRENTLY ${invalid.join(', ')}) before retrying.`);
-    if (appliedNonTx.length > 0 || committedTx.length > 0) hints.push('Some statements stay applied (see applied_non_transactional and committed_transactional); analyze a migration of the remaining statements.');
+    if (appliedNonTx.length > 0 || committedTx.length > 0)
+      hints.push('Some statements stay applied (see applied_non_transactional and committed_transactional); analyze a migration of the remaining statements.');
     return {
       status: 'failed',
       error: {

@@ -26,7 +26,11 @@ export interface SubmitPorts {
  * analysis, for exactly that SQL, connection and user, records it `pending` and enqueues it.
  * A token already used answers its existing request (idempotent replay).
  */
-export async function submitMigration(deps: CoreDeps, ports: SubmitPorts, input: SubmitInput): Promise<{ request_id: string; status: RequestStatus; created: boolean }> {
+export async function submitMigration(
+  deps: CoreDeps,
+  ports: SubmitPorts,
+  input: SubmitInput,
+): Promise<{ request_id: string; status: RequestStatus; created: boolean }> {
   const now = deps.clock.now();
   const claims = verifyApprovalToken(input.approvalToken, { secret: ports.signingKey, now });
   if (claims.uid !== input.userId) {
@@ -36,7 +40,11 @@ export async function submitMigration(deps: CoreDeps, ports: SubmitPorts, input:
   if (claims.sql !== sqlDigest(input.sql)) differs.push('sql');
   if (claims.cid !== input.connectionId) differs.push('connection_id');
   if (differs.length > 0) {
-    const what = differs.map((f) => (f === 'sql' ? '`sql` differs from the analyzed text (it must match byte for byte)' : '`connection_id` differs from the connection the token was issued for'));
+    const what = differs.map((f) =>
+      f === 'sql'
+        ? '`sql` differs from the analyzed text (it must match byte for byte)'
+        : '`connection_id` differs from the connection the token was issued for',
+    );
     throw new AppError('TOKEN_MISMATCH', `${what.join('; ')}.`, { details: { mismatched_fields: differs } });
   }
   await ports.assertConnection(input.userId, input.connectionId);

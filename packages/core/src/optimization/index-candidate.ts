@@ -56,7 +56,6 @@ export function coveredByExisting(candidate: IndexCandidate, indexes: CatalogInd
 export const hasLeadingIndex = (table: CatalogTable, columns: string[]): boolean =>
   table.indexes.some((ix) => columns.every((c, i) => normalize(ix.columns[i] ?? '') === normalize(c)));
 
-
 const keySql = (k: IndexKey): string => `${k.isExpression ? `(${k.column})` : quoteIdent(k.column)}${k.descending ? ' DESC' : ''}`;
 
 /** A readable, unique-enough index name within PostgreSQL's 63-byte limit. */

@@ -28,10 +28,16 @@ export class OfflineIndexSuggester implements IndexSuggester {
       order.forEach((t) => add(`${t.column}${t.descending ? ' DESC' : ''}`));
       const name = table.schema === 'public' ? table.name : `${table.schema}.${table.name}`;
       if (cols.length) {
-        out.push({ table: name, columns: cols, where: null, reason: `The query filters ${name} on ${cols.join(', ')} (equality first, then range, then ORDER BY).` });
+        out.push({
+          table: name,
+          columns: cols,
+          where: null,
+          reason: `The query filters ${name} on ${cols.join(', ')} (equality first, then range, then ORDER BY).`,
+        });
       }
       for (const j of mine.filter((t) => t.kind === 'join' && !t.isExpression)) {
-        if (!hasLeadingIndex(table, [j.column])) out.push({ table: name, columns: [j.column], where: null, reason: `The query joins on ${name}.${j.column}, which has no index.` });
+        if (!hasLeadingIndex(table, [j.column]))
+          out.push({ table: name, columns: [j.column], where: null, reason: `The query joins on ${name}.${j.column}, which has no index.` });
       }
     }
     return out;

@@ -126,7 +126,8 @@ async function optimizeUnchecked(input: OptimizeQueryInput): Promise<{ result: O
   );
 
   lap('rewrites');
-  const suggesterUsedDocs = input.documents.length > 0 && input.suggester.name !== 'offline-patterns' && index_recommendations.some((r) => r.detection_method === 'llm_suggested');
+  const suggesterUsedDocs =
+    input.documents.length > 0 && input.suggester.name !== 'offline-patterns' && index_recommendations.some((r) => r.detection_method === 'llm_suggested');
   return {
     result: {
       connection_id: input.connectionId,

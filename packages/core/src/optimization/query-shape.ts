@@ -59,7 +59,8 @@ const hasColumn = (node: unknown): boolean => {
 export function queryShape(stmt: AstNode, tables: CatalogTable[]): ShapeTerm[] {
   const out: ShapeTerm[] = [];
   walkAst(stmt, (v) => {
-    const sel = v.SelectStmt as { fromClause?: unknown; whereClause?: unknown; sortClause?: Array<{ SortBy: { node: unknown; sortby_dir?: string } }> } | undefined;
+    const sel = v.SelectStmt as
+      { fromClause?: unknown; whereClause?: unknown; sortClause?: Array<{ SortBy: { node: unknown; sortby_dir?: string } }> } | undefined;
     if (!sel?.fromClause) return;
     const aliases = fromAliases(sel.fromClause, tables);
     const conds: unknown[] = [];

@@ -10,7 +10,7 @@ export async function sortKeysFor(sortKey: string[] | undefined, alias: string):
     let sortBy: { node: unknown; sortby_dir?: string } | undefined;
     try {
       const parsed = await parseTree(`SELECT 1 ORDER BY ${entry}`);
-      sortBy = ((parsed.stmts[0]!.stmt.SelectStmt as { sortClause: Array<{ SortBy: typeof sortBy }> }).sortClause[0]!).SortBy;
+      sortBy = (parsed.stmts[0]!.stmt.SelectStmt as { sortClause: Array<{ SortBy: typeof sortBy }> }).sortClause[0]!.SortBy;
     } catch {
       return null;
     }

@@ -45,11 +45,11 @@ export async function checkStatement(sql: string): Promise<CheckedStatement> {
     kind = selectKind(sql, parsed, select);
   }
   if (!kind) {
-    const label = nodeName.replace(/Stmt$/, '').replace(/([a-z])([A-Z])/g, '$1 $2').toUpperCase();
-    throw new AppError(
-      'UNSUPPORTED_STATEMENT',
-      `Only SELECT, INSERT, UPDATE, DELETE, MERGE, VALUES and TABLE statements can be optimized; got ${label}`,
-    );
+    const label = nodeName
+      .replace(/Stmt$/, '')
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toUpperCase();
+    throw new AppError('UNSUPPORTED_STATEMENT', `Only SELECT, INSERT, UPDATE, DELETE, MERGE, VALUES and TABLE statements can be optimized; got ${label}`);
   }
   let paramCount = 0;
   walkAst(stmt, (v) => {

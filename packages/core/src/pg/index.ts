@@ -4,5 +4,15 @@
  */
 export { type AstNode, nodeKind, type ParseTree, walkAst } from './ast';
 export { deparse } from './deparse';
-export { ensureParser, parsesCleanly, parseTree, parseTreeSync, type SqlStatement, SqlSyntaxError, splitStatements, statementIndexAt, statementsOf } from './parser';
+export {
+  ensureParser,
+  parsesCleanly,
+  parseTree,
+  parseTreeSync,
+  type SqlStatement,
+  SqlSyntaxError,
+  splitStatements,
+  statementIndexAt,
+  statementsOf,
+} from './parser';
 export { quoteIdent, quoteLiteral, quoteName, quoteQualified } from './quote';

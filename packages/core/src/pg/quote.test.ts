@@ -11,7 +11,29 @@ beforeAll(async () => {
 });
 afterAll(() => client?.end());
 
-const SAMPLES = ['order', 'user', 'group', 'select', 'Mixed Case', 'plain', 'with_digits1', '_x', '1abc', 'a$b', 'ümlaut', 'say "hi"', 'name', 'value', 'between', 'left', 'int', 'time', 'authorization', 'current_user', ''];
+const SAMPLES = [
+  'order',
+  'user',
+  'group',
+  'select',
+  'Mixed Case',
+  'plain',
+  'with_digits1',
+  '_x',
+  '1abc',
+  'a$b',
+  'ümlaut',
+  'say "hi"',
+  'name',
+  'value',
+  'between',
+  'left',
+  'int',
+  'time',
+  'authorization',
+  'current_user',
+  '',
+];
 
 describe('quoting', () => {
   it('lists exactly the server’s keywords that are not unreserved', async () => {
@@ -22,7 +44,10 @@ describe('quoting', () => {
   it('quotes every keyword and sample identifier exactly as quote_ident does', async () => {
     const { rows: kw } = await client.query<{ word: string }>('SELECT word FROM pg_get_keywords()');
     const names = [...SAMPLES, ...kw.map((r) => r.word)];
-    const { rows } = await client.query<{ q: string[] }>('SELECT array_agg(quote_ident(n) ORDER BY i) AS q FROM unnest($1::text[]) WITH ORDINALITY AS t(n, i)', [names]);
+    const { rows } = await client.query<{ q: string[] }>(
+      'SELECT array_agg(quote_ident(n) ORDER BY i) AS q FROM unnest($1::text[]) WITH ORDINALITY AS t(n, i)',
+      [names],
+    );
     expect(names.map(quoteIdent)).toEqual(rows[0]!.q);
   });
 

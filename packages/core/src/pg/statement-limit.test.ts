@@ -30,7 +30,13 @@ describe('statement limit', () => {
     })() as RequestValidationError;
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(error.issues).toEqual([
-      { loc: ['body', 'sql'], msg: expect.stringContaining('at most 10 statements, not 11'), type: 'too_many_statements', input: null, ctx: { max_statements: 10, statements: 11 } },
+      {
+        loc: ['body', 'sql'],
+        msg: expect.stringContaining('at most 10 statements, not 11'),
+        type: 'too_many_statements',
+        input: null,
+        ctx: { max_statements: 10, statements: 11 },
+      },
     ]);
   });
 });

@@ -117,7 +117,10 @@ async function undo(
 }
 
 /** The caller's managed databases (active ones), oldest first. */
-export async function listProvisionedDatabases(deps: CoreDeps, userId: string): Promise<{ databases: ProvisionedDatabaseView[]; count: number; limit: number }> {
+export async function listProvisionedDatabases(
+  deps: CoreDeps,
+  userId: string,
+): Promise<{ databases: ProvisionedDatabaseView[]; count: number; limit: number }> {
   const res = await deps.store.query<ProvisionedRow>(
     `SELECT ${PROVISIONED_COLUMNS} FROM provisioned_databases WHERE user_id = $1 AND status = 'active' ORDER BY created_at, id`,
     [userId],

@@ -83,10 +83,7 @@ export async function dropTenant(admin: pg.Client, names: { schemaName: string; 
 async function terminateSessions(admin: pg.Client, roleName: string): Promise<void> {
   const deadline = Date.now() + 5_000;
   for (;;) {
-    const res = await admin.query(
-      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1 AND pid <> pg_backend_pid()',
-      [roleName],
-    );
+    const res = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1 AND pid <> pg_backend_pid()', [roleName]);
     if (res.rowCount === 0 || Date.now() > deadline) return;
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -122,8 +122,7 @@ async function resolve(db: CatalogQueryable, c: Pick<Classification, 'functions'
  * Objects whose own dependencies can matter: user-defined operators and functions (and those of
  * extensions), views and tables with row-level security. Built-ins only lead to built-ins.
  */
-const expands = (row: ReachedRow): boolean =>
-  row.kind === 'r' ? row.relkind === 'v' || row.relrowsecurity === true : !row.builtin;
+const expands = (row: ReachedRow): boolean => (row.kind === 'r' ? row.relkind === 'v' || row.relrowsecurity === true : !row.builtin);
 
 /** Findings of one reached object; the body it was read from, to follow what it names. */
 function judge(row: ReachedRow, report: (f: Finding) => void): BodyClassification | null {
@@ -161,10 +160,7 @@ function judge(row: ReachedRow, report: (f: Finding) => void): BodyClassificatio
   // Aggregates and window functions have no body of their own: their support functions are followed.
   if (row.prokind === 'a') return null;
   const source = row.source ?? '';
-  const body =
-    row.atomic
-      ? classifyAtomicDefinition(source, where)
-      : classifyFunctionBody(row.lanname ?? 'unknown', source, where);
+  const body = row.atomic ? classifyAtomicDefinition(source, where) : classifyFunctionBody(row.lanname ?? 'unknown', source, where);
   for (const f of body.findings) report(f);
   if (body.opaque) report({ kind: 'ddl', opaque: true, what: body.opaque });
   return body;

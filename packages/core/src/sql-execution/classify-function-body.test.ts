@@ -23,7 +23,8 @@ describe('function bodies', () => {
 
   it('reads BEGIN ATOMIC bodies from the definition', async () => {
     await parseSql('SELECT 1');
-    const def = 'CREATE OR REPLACE FUNCTION public.f()\n RETURNS integer\n LANGUAGE sql\n STABLE\nBEGIN ATOMIC\n SELECT pg_terminate_backend(1);\n INSERT INTO t VALUES (1);\nEND';
+    const def =
+      'CREATE OR REPLACE FUNCTION public.f()\n RETURNS integer\n LANGUAGE sql\n STABLE\nBEGIN ATOMIC\n SELECT pg_terminate_backend(1);\n INSERT INTO t VALUES (1);\nEND';
     const b = classifyAtomicDefinition(def, 'function f()');
     expect(b.findings.map((f) => f.kind).sort()).toEqual(['dml', 'other']);
   });

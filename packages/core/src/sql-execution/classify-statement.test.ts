@@ -82,13 +82,13 @@ describe('classifyStatement', () => {
     ["UPDATE pg_catalog.pg_class SET relname = 'x' WHERE relname = 't'", 'other'],
     ["DELETE FROM pg_constraint WHERE conname = 'c'", 'other'],
     ["INSERT INTO information_schema.sql_features VALUES ('x')", 'other'],
-    ["WITH d AS (DELETE FROM pg_catalog.pg_constraint RETURNING 1) SELECT 1", 'other'],
+    ['WITH d AS (DELETE FROM pg_catalog.pg_constraint RETURNING 1) SELECT 1', 'other'],
     ['UPDATE pg_stuff_is_mine SET a = 1', 'other'],
     ["SELECT lo_from_bytea(0, 'x')", 'other'],
     ["SELECT pg_notify('c', 'x')", 'other'],
     ["CREATE FUNCTION f() RETURNS int LANGUAGE sql AS $$ COPY (SELECT 1) TO PROGRAM 'id'; SELECT 1 $$", 'other'],
     ["CREATE FUNCTION f() RETURNS int LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'COPY t TO PROGRAM ''id'''; RETURN 1; END $$", 'other'],
-    ["CREATE FUNCTION f() RETURNS int LANGUAGE sql AS $$ INSERT INTO t VALUES (1) RETURNING 1 $$", 'ddl'],
+    ['CREATE FUNCTION f() RETURNS int LANGUAGE sql AS $$ INSERT INTO t VALUES (1) RETURNING 1 $$', 'ddl'],
   ])('%s -> %s', async (sql, kind) => {
     expect((await classify(sql)).kind).toBe(kind);
   });

@@ -46,43 +46,124 @@ const DML_NODES: Record<string, string> = { InsertStmt: 'INSERT', UpdateStmt: 'U
 
 /** Statements that change the schema or privileges and can run inside a transaction block. */
 const DDL_NODES: Record<string, string> = {
-  CreateStmt: 'CREATE TABLE', AlterTableStmt: 'ALTER TABLE', IndexStmt: 'CREATE INDEX', ViewStmt: 'CREATE VIEW',
-  CreateSeqStmt: 'CREATE SEQUENCE', AlterSeqStmt: 'ALTER SEQUENCE', CreateFunctionStmt: 'CREATE FUNCTION', AlterFunctionStmt: 'ALTER FUNCTION',
-  RenameStmt: 'RENAME', CommentStmt: 'COMMENT', GrantStmt: 'GRANT/REVOKE', CreateSchemaStmt: 'CREATE SCHEMA', CreateEnumStmt: 'CREATE TYPE',
-  AlterEnumStmt: 'ALTER TYPE', CompositeTypeStmt: 'CREATE TYPE', CreateRangeStmt: 'CREATE TYPE', CreateDomainStmt: 'CREATE DOMAIN',
-  AlterDomainStmt: 'ALTER DOMAIN', DefineStmt: 'CREATE', TruncateStmt: 'TRUNCATE', CreateTrigStmt: 'CREATE TRIGGER', RuleStmt: 'CREATE RULE',
-  CreatePolicyStmt: 'CREATE POLICY', AlterPolicyStmt: 'ALTER POLICY', CreateTableAsStmt: 'CREATE TABLE AS', RefreshMatViewStmt: 'REFRESH MATERIALIZED VIEW',
-  AlterObjectSchemaStmt: 'ALTER ... SET SCHEMA', AlterOwnerStmt: 'ALTER ... OWNER', CreateStatsStmt: 'CREATE STATISTICS', AlterStatsStmt: 'ALTER STATISTICS',
-  AlterDefaultPrivilegesStmt: 'ALTER DEFAULT PRIVILEGES', CreateExtensionStmt: 'CREATE EXTENSION', AlterExtensionStmt: 'ALTER EXTENSION',
-  AlterExtensionContentsStmt: 'ALTER EXTENSION', CreateForeignTableStmt: 'CREATE FOREIGN TABLE', CreateCastStmt: 'CREATE CAST',
-  CreateOpClassStmt: 'CREATE OPERATOR CLASS', CreateOpFamilyStmt: 'CREATE OPERATOR FAMILY', AlterOpFamilyStmt: 'ALTER OPERATOR FAMILY',
-  CreateConversionStmt: 'CREATE CONVERSION', AlterCollationStmt: 'ALTER COLLATION', AlterTypeStmt: 'ALTER TYPE', AlterOperatorStmt: 'ALTER OPERATOR',
-  CreateTransformStmt: 'CREATE TRANSFORM', AlterTSConfigurationStmt: 'ALTER TEXT SEARCH CONFIGURATION', AlterTSDictionaryStmt: 'ALTER TEXT SEARCH DICTIONARY',
-  CreateAmStmt: 'CREATE ACCESS METHOD', SecLabelStmt: 'SECURITY LABEL', AlterTableMoveAllStmt: 'ALTER TABLE ALL IN TABLESPACE',
+  CreateStmt: 'CREATE TABLE',
+  AlterTableStmt: 'ALTER TABLE',
+  IndexStmt: 'CREATE INDEX',
+  ViewStmt: 'CREATE VIEW',
+  CreateSeqStmt: 'CREATE SEQUENCE',
+  AlterSeqStmt: 'ALTER SEQUENCE',
+  CreateFunctionStmt: 'CREATE FUNCTION',
+  AlterFunctionStmt: 'ALTER FUNCTION',
+  RenameStmt: 'RENAME',
+  CommentStmt: 'COMMENT',
+  GrantStmt: 'GRANT/REVOKE',
+  CreateSchemaStmt: 'CREATE SCHEMA',
+  CreateEnumStmt: 'CREATE TYPE',
+  AlterEnumStmt: 'ALTER TYPE',
+  CompositeTypeStmt: 'CREATE TYPE',
+  CreateRangeStmt: 'CREATE TYPE',
+  CreateDomainStmt: 'CREATE DOMAIN',
+  AlterDomainStmt: 'ALTER DOMAIN',
+  DefineStmt: 'CREATE',
+  TruncateStmt: 'TRUNCATE',
+  CreateTrigStmt: 'CREATE TRIGGER',
+  RuleStmt: 'CREATE RULE',
+  CreatePolicyStmt: 'CREATE POLICY',
+  AlterPolicyStmt: 'ALTER POLICY',
+  CreateTableAsStmt: 'CREATE TABLE AS',
+  RefreshMatViewStmt: 'REFRESH MATERIALIZED VIEW',
+  AlterObjectSchemaStmt: 'ALTER ... SET SCHEMA',
+  AlterOwnerStmt: 'ALTER ... OWNER',
+  CreateStatsStmt: 'CREATE STATISTICS',
+  AlterStatsStmt: 'ALTER STATISTICS',
+  AlterDefaultPrivilegesStmt: 'ALTER DEFAULT PRIVILEGES',
+  CreateExtensionStmt: 'CREATE EXTENSION',
+  AlterExtensionStmt: 'ALTER EXTENSION',
+  AlterExtensionContentsStmt: 'ALTER EXTENSION',
+  CreateForeignTableStmt: 'CREATE FOREIGN TABLE',
+  CreateCastStmt: 'CREATE CAST',
+  CreateOpClassStmt: 'CREATE OPERATOR CLASS',
+  CreateOpFamilyStmt: 'CREATE OPERATOR FAMILY',
+  AlterOpFamilyStmt: 'ALTER OPERATOR FAMILY',
+  CreateConversionStmt: 'CREATE CONVERSION',
+  AlterCollationStmt: 'ALTER COLLATION',
+  AlterTypeStmt: 'ALTER TYPE',
+  AlterOperatorStmt: 'ALTER OPERATOR',
+  CreateTransformStmt: 'CREATE TRANSFORM',
+  AlterTSConfigurationStmt: 'ALTER TEXT SEARCH CONFIGURATION',
+  AlterTSDictionaryStmt: 'ALTER TEXT SEARCH DICTIONARY',
+  CreateAmStmt: 'CREATE ACCESS METHOD',
+  SecLabelStmt: 'SECURITY LABEL',
+  AlterTableMoveAllStmt: 'ALTER TABLE ALL IN TABLESPACE',
 };
 
 /** Everything else a statement can be, named for the violation message; unknown nodes are `other` too. */
 const OTHER_NODES: Record<string, string> = {
-  TransactionStmt: 'transaction control', CopyStmt: 'COPY', DoStmt: 'DO', CallStmt: 'CALL', ListenStmt: 'LISTEN', UnlistenStmt: 'UNLISTEN',
-  NotifyStmt: 'NOTIFY', PrepareStmt: 'PREPARE', ExecuteStmt: 'EXECUTE', DeallocateStmt: 'DEALLOCATE', LockStmt: 'LOCK', VacuumStmt: 'VACUUM/ANALYZE',
-  ClusterStmt: 'CLUSTER', ReindexStmt: 'REINDEX', CheckPointStmt: 'CHECKPOINT', LoadStmt: 'LOAD', DiscardStmt: 'DISCARD', AlterSystemStmt: 'ALTER SYSTEM',
-  VariableSetStmt: 'SET', DeclareCursorStmt: 'DECLARE CURSOR', FetchStmt: 'FETCH/MOVE', ClosePortalStmt: 'CLOSE', CreatedbStmt: 'CREATE DATABASE',
-  DropdbStmt: 'DROP DATABASE', AlterDatabaseStmt: 'ALTER DATABASE', AlterDatabaseSetStmt: 'ALTER DATABASE', CreateRoleStmt: 'CREATE ROLE',
-  AlterRoleStmt: 'ALTER ROLE', AlterRoleSetStmt: 'ALTER ROLE', DropRoleStmt: 'DROP ROLE', GrantRoleStmt: 'GRANT ROLE', CreateTableSpaceStmt: 'CREATE TABLESPACE',
-  DropTableSpaceStmt: 'DROP TABLESPACE', CreateSubscriptionStmt: 'CREATE SUBSCRIPTION', CreatePublicationStmt: 'CREATE PUBLICATION',
-  CreateEventTrigStmt: 'CREATE EVENT TRIGGER', CreatePLangStmt: 'CREATE LANGUAGE', CreateFdwStmt: 'CREATE FOREIGN DATA WRAPPER',
-  CreateForeignServerStmt: 'CREATE SERVER', CreateUserMappingStmt: 'CREATE USER MAPPING', AlterUserMappingStmt: 'ALTER USER MAPPING',
-  ImportForeignSchemaStmt: 'IMPORT FOREIGN SCHEMA', DropOwnedStmt: 'DROP OWNED', ReassignOwnedStmt: 'REASSIGN OWNED', ConstraintsSetStmt: 'SET CONSTRAINTS',
+  TransactionStmt: 'transaction control',
+  CopyStmt: 'COPY',
+  DoStmt: 'DO',
+  CallStmt: 'CALL',
+  ListenStmt: 'LISTEN',
+  UnlistenStmt: 'UNLISTEN',
+  NotifyStmt: 'NOTIFY',
+  PrepareStmt: 'PREPARE',
+  ExecuteStmt: 'EXECUTE',
+  DeallocateStmt: 'DEALLOCATE',
+  LockStmt: 'LOCK',
+  VacuumStmt: 'VACUUM/ANALYZE',
+  ClusterStmt: 'CLUSTER',
+  ReindexStmt: 'REINDEX',
+  CheckPointStmt: 'CHECKPOINT',
+  LoadStmt: 'LOAD',
+  DiscardStmt: 'DISCARD',
+  AlterSystemStmt: 'ALTER SYSTEM',
+  VariableSetStmt: 'SET',
+  DeclareCursorStmt: 'DECLARE CURSOR',
+  FetchStmt: 'FETCH/MOVE',
+  ClosePortalStmt: 'CLOSE',
+  CreatedbStmt: 'CREATE DATABASE',
+  DropdbStmt: 'DROP DATABASE',
+  AlterDatabaseStmt: 'ALTER DATABASE',
+  AlterDatabaseSetStmt: 'ALTER DATABASE',
+  CreateRoleStmt: 'CREATE ROLE',
+  AlterRoleStmt: 'ALTER ROLE',
+  AlterRoleSetStmt: 'ALTER ROLE',
+  DropRoleStmt: 'DROP ROLE',
+  GrantRoleStmt: 'GRANT ROLE',
+  CreateTableSpaceStmt: 'CREATE TABLESPACE',
+  DropTableSpaceStmt: 'DROP TABLESPACE',
+  CreateSubscriptionStmt: 'CREATE SUBSCRIPTION',
+  CreatePublicationStmt: 'CREATE PUBLICATION',
+  CreateEventTrigStmt: 'CREATE EVENT TRIGGER',
+  CreatePLangStmt: 'CREATE LANGUAGE',
+  CreateFdwStmt: 'CREATE FOREIGN DATA WRAPPER',
+  CreateForeignServerStmt: 'CREATE SERVER',
+  CreateUserMappingStmt: 'CREATE USER MAPPING',
+  AlterUserMappingStmt: 'ALTER USER MAPPING',
+  ImportForeignSchemaStmt: 'IMPORT FOREIGN SCHEMA',
+  DropOwnedStmt: 'DROP OWNED',
+  ReassignOwnedStmt: 'REASSIGN OWNED',
+  ConstraintsSetStmt: 'SET CONSTRAINTS',
 };
 
 const TRANSACTION_KINDS: Record<string, string> = {
-  TRANS_STMT_BEGIN: 'BEGIN', TRANS_STMT_START: 'START TRANSACTION', TRANS_STMT_COMMIT: 'COMMIT', TRANS_STMT_ROLLBACK: 'ROLLBACK',
-  TRANS_STMT_SAVEPOINT: 'SAVEPOINT', TRANS_STMT_RELEASE: 'RELEASE SAVEPOINT', TRANS_STMT_ROLLBACK_TO: 'ROLLBACK TO SAVEPOINT',
-  TRANS_STMT_PREPARE: 'PREPARE TRANSACTION', TRANS_STMT_COMMIT_PREPARED: 'COMMIT PREPARED', TRANS_STMT_ROLLBACK_PREPARED: 'ROLLBACK PREPARED',
+  TRANS_STMT_BEGIN: 'BEGIN',
+  TRANS_STMT_START: 'START TRANSACTION',
+  TRANS_STMT_COMMIT: 'COMMIT',
+  TRANS_STMT_ROLLBACK: 'ROLLBACK',
+  TRANS_STMT_SAVEPOINT: 'SAVEPOINT',
+  TRANS_STMT_RELEASE: 'RELEASE SAVEPOINT',
+  TRANS_STMT_ROLLBACK_TO: 'ROLLBACK TO SAVEPOINT',
+  TRANS_STMT_PREPARE: 'PREPARE TRANSACTION',
+  TRANS_STMT_COMMIT_PREPARED: 'COMMIT PREPARED',
+  TRANS_STMT_ROLLBACK_PREPARED: 'ROLLBACK PREPARED',
 };
 
 const LOCK_STRENGTH: Record<string, string> = {
-  LCS_FORUPDATE: 'FOR UPDATE', LCS_FORNOKEYUPDATE: 'FOR NO KEY UPDATE', LCS_FORSHARE: 'FOR SHARE', LCS_FORKEYSHARE: 'FOR KEY SHARE',
+  LCS_FORUPDATE: 'FOR UPDATE',
+  LCS_FORNOKEYUPDATE: 'FOR NO KEY UPDATE',
+  LCS_FORSHARE: 'FOR SHARE',
+  LCS_FORKEYSHARE: 'FOR KEY SHARE',
 };
 
 const asRecord = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
@@ -105,14 +186,17 @@ function explainRuns(node: Record<string, unknown>): boolean {
     const c = asRecord(arg.A_Const) ?? asRecord(arg.Boolean) ?? arg;
     const text = JSON.stringify(c).toLowerCase();
     // Anything we do not recognise as "false" counts as running: the safe side.
-    runs = !(/"boolval":\{\}|"boolval":false|"sval":"(false|off|no|0)"|"ival":\{\}|"ival":0\b/.test(text));
+    runs = !/"boolval":\{\}|"boolval":false|"sval":"(false|off|no|0)"|"ival":\{\}|"ival":0\b/.test(text);
   }
   return runs;
 }
 
 function labelOf(type: string, node: Record<string, unknown>): string {
   if (type === 'ExplainStmt') return explainRuns(node) ? 'EXPLAIN ANALYZE' : 'EXPLAIN';
-  if (type === 'DropStmt') return `DROP ${String(node.removeType ?? 'OBJECT').replace(/^OBJECT_/, '').replace(/_/g, ' ')}`;
+  if (type === 'DropStmt')
+    return `DROP ${String(node.removeType ?? 'OBJECT')
+      .replace(/^OBJECT_/, '')
+      .replace(/_/g, ' ')}`;
   if (type === 'TransactionStmt') return TRANSACTION_KINDS[String(node.kind)] ?? 'transaction control';
   if (type === 'VariableSetStmt') {
     const name = String(node.name ?? '').toUpperCase();
@@ -251,7 +335,6 @@ export interface BodyClassification {
   opaque: string | null;
 }
 
-
 /**
  * Words of a procedural body and the kind of statement they start. A word scan, not a parse
  * (the project's parser has no PL/pgSQL grammar): it errs on the side of refusing, since a
@@ -259,10 +342,33 @@ export interface BodyClassification {
  * `EXECUTE 'COPY ...'` is seen.
  */
 const WORD_KINDS: Record<string, StatementKind> = {
-  insert: 'dml', update: 'dml', delete: 'dml', merge: 'dml',
-  create: 'ddl', drop: 'ddl', alter: 'ddl', truncate: 'ddl', grant: 'ddl', revoke: 'ddl', comment: 'ddl', refresh: 'ddl', reassign: 'ddl',
-  copy: 'other', program: 'other', listen: 'other', notify: 'other', vacuum: 'other', cluster: 'other', reindex: 'other', checkpoint: 'other',
-  commit: 'other', rollback: 'other', savepoint: 'other', lock: 'other', discard: 'other', load: 'other',
+  insert: 'dml',
+  update: 'dml',
+  delete: 'dml',
+  merge: 'dml',
+  create: 'ddl',
+  drop: 'ddl',
+  alter: 'ddl',
+  truncate: 'ddl',
+  grant: 'ddl',
+  revoke: 'ddl',
+  comment: 'ddl',
+  refresh: 'ddl',
+  reassign: 'ddl',
+  copy: 'other',
+  program: 'other',
+  listen: 'other',
+  notify: 'other',
+  vacuum: 'other',
+  cluster: 'other',
+  reindex: 'other',
+  checkpoint: 'other',
+  commit: 'other',
+  rollback: 'other',
+  savepoint: 'other',
+  lock: 'other',
+  discard: 'other',
+  load: 'other',
 };
 
 /** PL/pgSQL (and other procedural) text: statement words, called names, operators, dynamic SQL. */
@@ -300,7 +406,7 @@ export function scanProceduralBody(text: string, where: string): BodyClassificat
 export function classifySqlBody(text: string, where: string): BodyClassification {
   let stmts: Array<{ stmt?: Record<string, unknown> }>;
   try {
-    stmts = ((parseTreeSync(text) as { stmts?: Array<{ stmt?: Record<string, unknown> }> }).stmts ?? []);
+    stmts = (parseTreeSync(text) as { stmts?: Array<{ stmt?: Record<string, unknown> }> }).stmts ?? [];
   } catch {
     // Text the parser refuses (it may be for another server version): read it word by word.
     return scanProceduralBody(text, where);
@@ -325,7 +431,7 @@ function mergeStatement(out: BodyClassification, c: Classification, where: strin
 export function classifyAtomicDefinition(definition: string, where: string): BodyClassification {
   let stmts: Array<{ stmt?: Record<string, unknown> }>;
   try {
-    stmts = ((parseTreeSync(definition) as { stmts?: Array<{ stmt?: Record<string, unknown> }> }).stmts ?? []);
+    stmts = (parseTreeSync(definition) as { stmts?: Array<{ stmt?: Record<string, unknown> }> }).stmts ?? [];
   } catch {
     return scanProceduralBody(definition, where);
   }

@@ -27,16 +27,25 @@ async function run(sqlText: string, opts: Partial<ExecuteRequest> = {}) {
   }
 }
 
-const fail = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e as AppError);
+const fail = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (e: unknown) => e as AppError,
+  );
 
 beforeAll(async () => {
   db = await createScratchDatabase('sqlx');
-  await sql(db.url, `CREATE TABLE t (id int PRIMARY KEY, v text);
+  await sql(
+    db.url,
+    `CREATE TABLE t (id int PRIMARY KEY, v text);
     INSERT INTO t SELECT g, 'v' || g FROM generate_series(1, 50) g;
     CREATE SEQUENCE s;
     CREATE TABLE audit (at timestamptz DEFAULT now());
     CREATE FUNCTION touch() RETURNS int LANGUAGE sql VOLATILE AS 'INSERT INTO audit DEFAULT VALUES RETURNING 1';
-    CREATE VIEW sneaky AS SELECT touch() AS x;`);
+    CREATE VIEW sneaky AS SELECT touch() AS x;`,
+  );
 });
 afterAll(() => db.drop());
 
@@ -55,7 +64,14 @@ describe('executeSql', () => {
     expect(row![8]).toBe('2024-01-02T03:04:05.123456');
     expect(new Date(row![9] as string).toISOString()).toBe('2024-01-01T21:34:05.500Z');
     expect(row![9]).toMatch(/^2024-01-0\dT\d\d:\d\d:05\.5[+-]\d\d:\d\d$/);
-    expect(row!.slice(10)).toEqual(['2024-01-02', 'P1DT2H', ['1', '2'], [expect.stringMatching(/^2024-01-0\dT\d\d:04:05[+-]\d\d:\d\d$/), null], null, 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11']);
+    expect(row!.slice(10)).toEqual([
+      '2024-01-02',
+      'P1DT2H',
+      ['1', '2'],
+      [expect.stringMatching(/^2024-01-0\dT\d\d:04:05[+-]\d\d:\d\d$/), null],
+      null,
+      'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11',
+    ]);
     expect(r).toMatchObject({ row_count: 1, truncated: false });
     expect(r).not.toHaveProperty('affected_rows');
   });

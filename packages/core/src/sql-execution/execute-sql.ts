@@ -130,17 +130,20 @@ export async function executeSql(client: pg.Client, req: ExecuteRequest, options
   let hardTimer: NodeJS.Timeout | undefined;
   // The answer waits for the backend to be gone: a terminated backend aborts its transaction
   // before it closes its socket, so nothing commits after the caller was told TIMEOUT.
-  const watchdog = setTimeout(() => {
-    timedOut = true;
-    options.cancelBackend(pid, false).catch(() => undefined);
-    hardTimer = setTimeout(() => {
-      terminated = true;
-      void options
-        .cancelBackend(pid, true)
-        .catch(() => undefined)
-        .finally(() => (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy());
-    }, options.terminateAfterMs ?? 1000);
-  }, timeoutMs + (options.watchdogGraceMs ?? 1000));
+  const watchdog = setTimeout(
+    () => {
+      timedOut = true;
+      options.cancelBackend(pid, false).catch(() => undefined);
+      hardTimer = setTimeout(() => {
+        terminated = true;
+        void options
+          .cancelBackend(pid, true)
+          .catch(() => undefined)
+          .finally(() => (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy());
+      }, options.terminateAfterMs ?? 1000);
+    },
+    timeoutMs + (options.watchdogGraceMs ?? 1000),
+  );
 
   let current: ParsedStatement = statements[0]!;
   let inTransaction = false;

@@ -15,7 +15,12 @@ export const EXECUTE_APPLICATION_NAME = 'dbops-execute';
 /** Pool settings: `DBOPS_EXECUTE_POOL_SIZE` sessions per connection (default 10, 0 = a new session per request). */
 export function executePoolSettings(settings: ServiceSettings): SessionPoolSettings {
   // Sessions open with the limit a fresh request gets (time-budget.ts), so it needs no SET.
-  return { maxPerConnection: settings.executePoolSize, idleMs: 30_000, applicationName: EXECUTE_APPLICATION_NAME, defaultStatementTimeoutMs: defaultStatementLimitMs(settings.gatewayTimeoutSeconds) };
+  return {
+    maxPerConnection: settings.executePoolSize,
+    idleMs: 30_000,
+    applicationName: EXECUTE_APPLICATION_NAME,
+    defaultStatementTimeoutMs: defaultStatementLimitMs(settings.gatewayTimeoutSeconds),
+  };
 }
 
 /** How long a terminate waits to see the backend gone (it aborts its transaction on the way out). */

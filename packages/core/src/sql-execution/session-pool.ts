@@ -39,7 +39,9 @@ const pools = new Map<string, Entry>();
 
 /** A pool is for one exact target: re-pointing or re-keying a connection gets a new one. */
 const fingerprintOf = (t: ConnectionTarget): string =>
-  createHash('sha256').update(`${t.userId}\0${t.connectionString}\0${t.sslmode}\0${t.preferPlain ? 1 : 0}`).digest('hex');
+  createHash('sha256')
+    .update(`${t.userId}\0${t.connectionString}\0${t.sslmode}\0${t.preferPlain ? 1 : 0}`)
+    .digest('hex');
 
 function poolFor(target: ConnectionTarget, settings: SessionPoolSettings): pg.Pool {
   const fingerprint = fingerprintOf(target);

@@ -39,7 +39,14 @@ export const timeoutError = (timeoutSeconds: number, applied: AppliedLimit | nul
     ? new AppError(
         'TIMEOUT',
         `The statement ran past ${applied.seconds} s, the most this request could give it (timeout_seconds ${timeoutSeconds} was capped to fit the API gateway's window), and was cancelled and rolled back on the server.`,
-        { details: { timeout_seconds: timeoutSeconds, applied_timeout_seconds: applied.seconds, capped: true, ...(applied.notice ? { reason: applied.notice } : {}) } },
+        {
+          details: {
+            timeout_seconds: timeoutSeconds,
+            applied_timeout_seconds: applied.seconds,
+            capped: true,
+            ...(applied.notice ? { reason: applied.notice } : {}),
+          },
+        },
       )
     : new AppError('TIMEOUT', `The statement exceeded timeout_seconds (${timeoutSeconds} s) and was cancelled and rolled back on the server.`, {
         details: { timeout_seconds: timeoutSeconds },
@@ -61,7 +68,8 @@ export function mapExecutionError(
   if (ctx.timedOut) return timeoutError(ctx.timeoutSeconds, ctx.applied);
   if (isPgError(error)) {
     if (error.code === '57014' && /statement timeout/i.test(error.message)) return timeoutError(ctx.timeoutSeconds, ctx.applied);
-    if (error.code === '25006' && ctx.strictLevel) return guardrailViolation('dml', `a write refused by the read-only transaction (${error.message})`, ctx.strictLevel);
+    if (error.code === '25006' && ctx.strictLevel)
+      return guardrailViolation('dml', `a write refused by the read-only transaction (${error.message})`, ctx.strictLevel);
     const pos = error.position ? Number(error.position) : NaN;
     return sqlError(error.code!, error.message, Number.isFinite(pos) ? ctx.statementOffset + pos : null, { detail: error.detail, hint: error.hint });
   }

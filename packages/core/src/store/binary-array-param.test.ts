@@ -20,11 +20,17 @@ describe('binaryArrayParam', () => {
 
   it('sends vectors that PGlite reads back element by element, in order', async () => {
     const vectorOid = Number((await store.query<{ oid: number }>(`SELECT 'vector'::regtype::oid AS oid`)).rows[0]!.oid);
-    const vectors = [[1, -2.5, 3], [0.125, 0, -0], [1e-3, 42, 7]];
-    const res = await store.query<{ v: string }>(
-      'SELECT e::text AS v FROM unnest($1::vector[]) WITH ORDINALITY AS u(e, ord) ORDER BY ord',
-      [binaryArrayParam(vectorOid, vectors.map((v) => vectorParam(v)))],
-    );
+    const vectors = [
+      [1, -2.5, 3],
+      [0.125, 0, -0],
+      [1e-3, 42, 7],
+    ];
+    const res = await store.query<{ v: string }>('SELECT e::text AS v FROM unnest($1::vector[]) WITH ORDINALITY AS u(e, ord) ORDER BY ord', [
+      binaryArrayParam(
+        vectorOid,
+        vectors.map((v) => vectorParam(v)),
+      ),
+    ]);
     expect(res.rows.map((r) => r.v)).toEqual(['[1,-2.5,3]', '[0.125,0,-0]', '[0.001,42,7]']);
   });
 
@@ -36,7 +42,12 @@ describe('binaryArrayParam', () => {
     };
     const ints = await server.query<{ a: number[] }>('SELECT $1::int4[] AS a', [binaryArrayParam(23, [int4(7), int4(-1), int4(2 ** 31 - 1)])]);
     expect(ints.rows[0]!.a).toEqual([7, -1, 2 ** 31 - 1]);
-    const texts = await server.query<{ a: string[] }>('SELECT $1::text[] AS a', [binaryArrayParam(25, ['a,b', 'ü "q"', ''].map((s) => Buffer.from(s)))]);
+    const texts = await server.query<{ a: string[] }>('SELECT $1::text[] AS a', [
+      binaryArrayParam(
+        25,
+        ['a,b', 'ü "q"', ''].map((s) => Buffer.from(s)),
+      ),
+    ]);
     expect(texts.rows[0]!.a).toEqual(['a,b', 'ü "q"', '']);
     await expect(server.query('SELECT $1::int4[] AS a', [binaryArrayParam(25, [int4(7)])])).rejects.toThrow(/element type/);
     expect(() => binaryArrayParam(0, [])).toThrow(/not a type oid/);

@@ -3,9 +3,18 @@ import pgUtils from 'pg/lib/utils.js';
 import type { QueryResult } from './store';
 
 type Message = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][number];
-interface RowDescription { name: 'rowDescription'; fields: { name: string; dataTypeID: number }[] }
-interface DataRow { name: 'dataRow'; fields: (string | null)[] }
-interface CommandComplete { name: 'commandComplete'; text: string }
+interface RowDescription {
+  name: 'rowDescription';
+  fields: { name: string; dataTypeID: number }[];
+}
+interface DataRow {
+  name: 'dataRow';
+  fields: (string | null)[];
+}
+interface CommandComplete {
+  name: 'commandComplete';
+  text: string;
+}
 
 const { prepareValue } = pgUtils;
 

@@ -141,7 +141,10 @@ describe.each(subjects)('store contract: $name', (subject) => {
     if (!hasVector) ctx.skip();
     await store.exec('CREATE EXTENSION IF NOT EXISTS vector');
     const v = [0.5, -1.25, 3.1415927, 1e-7];
-    const res = await store.query<{ t: string; d: number }>('SELECT $1::vector::text AS t, ($1::vector <=> $2::vector)::float8 AS d', [vectorParam(v), vectorParam([1, 0, 0, 0])]);
+    const res = await store.query<{ t: string; d: number }>('SELECT $1::vector::text AS t, ($1::vector <=> $2::vector)::float8 AS d', [
+      vectorParam(v),
+      vectorParam([1, 0, 0, 0]),
+    ]);
     expect((JSON.parse(res.rows[0]!.t) as number[]).map((x, i) => Math.abs(x - v[i]!) < 1e-6)).toEqual([true, true, true, true]);
     expect(Number(res.rows[0]!.d)).toBeCloseTo(1 - 0.5 / Math.hypot(...v), 5);
     expect(() => vectorParam([])).toThrow();
@@ -151,9 +154,7 @@ describe.each(subjects)('store contract: $name', (subject) => {
   it('lets exactly as many concurrent charges through as the credits pay for', async () => {
     const userId = await ensureUser(store, 'contract', `user-${subject.name}`);
     await store.query('UPDATE users SET balance = 0.0500 WHERE id = $1', [userId]);
-    const results = await Promise.allSettled(
-      Array.from({ length: 50 }, () => chargeRequest(store, userId, { method: 'POST', path: '/api/v1/execute' })),
-    );
+    const results = await Promise.allSettled(Array.from({ length: 50 }, () => chargeRequest(store, userId, { method: 'POST', path: '/api/v1/execute' })));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
     const balance = await getBalance(store, userId);
     expect(balance).toEqual({ balance: '0.0000', total_spent: '0.0500', total_requests: 10, cost_per_request: '0.0050' });
@@ -165,7 +166,9 @@ describe.each(subjects)('store contract: $name', (subject) => {
     await store.query('UPDATE users SET balance = 0.0500 WHERE id = $1', [userId]);
     const clock = { now: () => new Date('2026-01-01T00:00:10Z') };
     const results = await Promise.allSettled(
-      Array.from({ length: 40 }, () => chargeWithinRateLimit(store, userId, { method: 'POST', path: '/api/v1/execute' }, { limit: 25, windowMs: 60_000 }, clock)),
+      Array.from({ length: 40 }, () =>
+        chargeWithinRateLimit(store, userId, { method: 'POST', path: '/api/v1/execute' }, { limit: 25, windowMs: 60_000 }, clock),
+      ),
     );
     const codes = results.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as { code: string }).code));
     expect(codes.filter((c) => c === 'ok')).toHaveLength(10);

@@ -3,9 +3,22 @@ import type { TableInfo } from '../introspection/schema-snapshot';
 import { buildUserPrompt } from './prompt';
 
 const language: TableInfo = {
-  schema: 'public', name: 'language', kind: 'table', primary_key: ['id'], constraints: [], foreign_keys: [], indexes: [],
+  schema: 'public',
+  name: 'language',
+  kind: 'table',
+  primary_key: ['id'],
+  constraints: [],
+  foreign_keys: [],
+  indexes: [],
   columns: [{ name: 'name', ordinal: 1, data_type: 'text', udt_name: 'text', nullable: false, default: null, identity: null, generated: null, comment: null }],
-  row_estimate: 3, pages: 1, total_bytes: 1, comment: null, partition_of: null, partition_bound: null, partition_key: null, view_definition: null,
+  row_estimate: 3,
+  pages: 1,
+  total_bytes: 1,
+  comment: null,
+  partition_of: null,
+  partition_bound: null,
+  partition_key: null,
+  view_definition: null,
 };
 
 describe('language-model prompt', () => {

@@ -30,7 +30,9 @@ function describeValues(t: TableInfo, values: readonly ColumnValueSample[], name
 }
 
 function describeTable(t: TableInfo, similarity: number, viaForeignKey: boolean): string {
-  const lines = [`TABLE ${t.schema}.${t.name}${viaForeignKey ? ' (joined by foreign key)' : ` (similarity ${similarity.toFixed(3)})`}${t.comment ? ` -- ${t.comment}` : ''}`];
+  const lines = [
+    `TABLE ${t.schema}.${t.name}${viaForeignKey ? ' (joined by foreign key)' : ` (similarity ${similarity.toFixed(3)})`}${t.comment ? ` -- ${t.comment}` : ''}`,
+  ];
   for (const c of t.columns) {
     const flags = [c.nullable ? '' : 'NOT NULL', t.primary_key?.includes(c.name) ? 'PRIMARY KEY' : ''].filter(Boolean).join(' ');
     lines.push(`  ${c.name} ${c.data_type}${flags ? ` ${flags}` : ''}${c.comment ? ` -- ${c.comment}` : ''}`);
@@ -50,7 +52,8 @@ export function buildUserPrompt(request: GenerationRequest): string {
   const parts = [`Question: ${request.question}`, '', 'Schema:'];
   const values = request.values ?? [];
   const named = new Set(findValueMatches(questionWords(request.question), values).flatMap((m) => m.holders.map((h) => h.value)));
-  for (const t of request.tables) parts.push([describeTable(t.table, t.similarity, t.via_foreign_key === true), ...describeValues(t.table, values, named)].join('\n'));
+  for (const t of request.tables)
+    parts.push([describeTable(t.table, t.similarity, t.via_foreign_key === true), ...describeValues(t.table, values, named)].join('\n'));
   const usedTypes = new Set(request.tables.flatMap((t) => t.table.columns.map((c) => c.udt_name)));
   const enums = request.enums.filter((e) => usedTypes.has(e.name));
   if (enums.length > 0) {

@@ -22,7 +22,9 @@ const key = (schema: string, name: string): string => `${schema}.${name}`;
 
 /** An embeddings API that is down is the service's problem, not the question's: 503, retryable. */
 const embeddingFailure = (error: unknown): AppError =>
-  error instanceof AppError ? error : new AppError('SERVICE_UNAVAILABLE', 'Retrieving context for the question failed: the embeddings service did not answer. Retry later.', { cause: error });
+  error instanceof AppError
+    ? error
+    : new AppError('SERVICE_UNAVAILABLE', 'Retrieving context for the question failed: the embeddings service did not answer. Retry later.', { cause: error });
 
 /**
  * Step 1 of the pipeline: the `maxSchemaChunks` schema chunks (one per table, stored at
@@ -63,7 +65,8 @@ export async function retrieveContext(
     if (parent === t || !t.partition_of) continue;
     const base = withPartitionKeys.get(parent) ?? { ...parent, foreign_keys: [...parent.foreign_keys] };
     for (const fk of t.foreign_keys) {
-      const same = (f: (typeof fk)) => f.referenced_schema === fk.referenced_schema && f.referenced_table === fk.referenced_table && f.columns.join() === fk.columns.join();
+      const same = (f: typeof fk) =>
+        f.referenced_schema === fk.referenced_schema && f.referenced_table === fk.referenced_table && f.columns.join() === fk.columns.join();
       if (parent.columns.some((c) => c.name === fk.columns[0]) && !base.foreign_keys.some(same)) base.foreign_keys.push(fk);
     }
     withPartitionKeys.set(parent, base);

@@ -81,7 +81,14 @@ export async function runTextToSql(
   for (;;) {
     let generated: GeneratedSql;
     try {
-      generated = await generator.generate({ question: request.question, tables: context.tables, enums: context.enums, values: context.values, documents: context.documents, attempts });
+      generated = await generator.generate({
+        question: request.question,
+        tables: context.tables,
+        enums: context.enums,
+        values: context.values,
+        documents: context.documents,
+        attempts,
+      });
     } catch (error) {
       const message = generatorFailure(error, generator.name);
       result.warnings.push(message);
@@ -98,7 +105,10 @@ export async function runTextToSql(
       result.warnings.push(syntax.reason);
       // A generator that declines (no SQL) says why, e.g. the offline generator below its
       // confidence threshold lists what it did not understand: that is the useful summary.
-      const why = result.sql === '' && generated.warnings[0] ? generated.warnings[0] : `${syntax.reason} Try rephrasing it with the names of the tables and columns you mean.`;
+      const why =
+        result.sql === '' && generated.warnings[0]
+          ? generated.warnings[0]
+          : `${syntax.reason} Try rephrasing it with the names of the tables and columns you mean.`;
       return fail('SQL_GENERATION_FAILED', syntax.reason, `**No valid SQL could be generated for this question.** ${why}`);
     }
     report = checkReferences(collectReferences(syntax.tree), contextTables);

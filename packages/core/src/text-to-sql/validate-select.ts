@@ -45,11 +45,13 @@ export async function validateSelect(sql: string): Promise<SelectValidation> {
   if (stmts.length > 1) return { ok: false, reason: `Only one statement is allowed; the generated SQL holds ${stmts.length}.` };
   const stmt = stmts[0]!.stmt!;
   const [type, node] = Object.entries(stmt)[0] as [string, Node];
-  if (type !== 'SelectStmt') return { ok: false, reason: `Only SELECT is allowed; the generated SQL is a ${type.replace(/Stmt$/, '').toUpperCase()} statement.` };
+  if (type !== 'SelectStmt')
+    return { ok: false, reason: `Only SELECT is allowed; the generated SQL is a ${type.replace(/Stmt$/, '').toUpperCase()} statement.` };
   const own = writesOrLocks(node);
   if (own) return { ok: false, reason: `Only a plain SELECT is allowed: ${own}.` };
   for (const [kind, inner] of walk(node)) {
-    if (MODIFYING.has(kind)) return { ok: false, reason: `Only a read-only SELECT is allowed; the statement contains a data-modifying ${kind.replace(/Stmt$/, '').toUpperCase()}.` };
+    if (MODIFYING.has(kind))
+      return { ok: false, reason: `Only a read-only SELECT is allowed; the statement contains a data-modifying ${kind.replace(/Stmt$/, '').toUpperCase()}.` };
     if (kind === 'SelectStmt') {
       const nested = writesOrLocks(inner);
       if (nested) return { ok: false, reason: `Only a plain SELECT is allowed: ${nested}.` };

@@ -15,7 +15,10 @@ const samples: ColumnValueSample[] = [
 const found = (question: string) => {
   const words = questionWords(question);
   return findValueMatches(words, samples).map((m) => ({
-    text: words.slice(m.start, m.end).map((w) => w.text).join(' '),
+    text: words
+      .slice(m.start, m.end)
+      .map((w) => w.text)
+      .join(' '),
     holders: m.holders.map((h) => `${h.sample.table}.${h.sample.column}=${h.value}`),
     exact: m.exact,
   }));
@@ -29,7 +32,9 @@ describe('value matches', () => {
   });
 
   it('matches plural forms by stem and says so', () => {
-    expect(found('How many employees are Sales Representatives?')).toEqual([{ text: 'Sales Representatives', holders: ['employee.title=Sales Representative'], exact: false }]);
+    expect(found('How many employees are Sales Representatives?')).toEqual([
+      { text: 'Sales Representatives', holders: ['employee.title=Sales Representative'], exact: false },
+    ]);
   });
 
   it('lists every column holding a value', () => {

@@ -6,8 +6,8 @@ import type { ContractHandler } from '../http/define-handler';
  * local runtime loads a heavy module (parser, PGlite sandbox) only when its route is called.
  */
 export const handlerLoaders: Record<HandlerName, () => Promise<{ handler: ContractHandler }>> = {
-  'health': () => import('./health'),
-  'openapi': () => import('./openapi'),
+  health: () => import('./health'),
+  openapi: () => import('./openapi'),
   'api-reference': () => import('./api-reference'),
   'connections-create': () => import('./connections-create'),
   'connections-list': () => import('./connections-list'),
@@ -40,5 +40,5 @@ export const handlerLoaders: Record<HandlerName, () => Promise<{ handler: Contra
   'provision-create': () => import('./provision-create'),
   'provision-list': () => import('./provision-list'),
   'provision-delete': () => import('./provision-delete'),
-  'mcp': () => import('./mcp'),
+  mcp: () => import('./mcp'),
 };

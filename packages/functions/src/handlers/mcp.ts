@@ -8,7 +8,11 @@ import { inProcessCaller } from '../mcp/in-process-caller';
 const methodNotAllowed = (): HttpResult => ({
   statusCode: 405,
   headers: { 'content-type': 'application/json; charset=utf-8', allow: 'POST' },
-  body: JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send JSON-RPC with POST.' }, id: null }),
+  body: JSON.stringify({
+    jsonrpc: '2.0',
+    error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send JSON-RPC with POST.' },
+    id: null,
+  }),
 });
 
 /**

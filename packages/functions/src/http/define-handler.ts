@@ -115,18 +115,20 @@ function build<BS, PS, QS, A>(name: HandlerName, spec: HandlerSpec<BS, PS, QS, A
 }
 
 /** A handler behind an authorizer: identity, rate limit, validation, billing, then `handle`. */
-export function defineHandler<BS extends z.ZodType | undefined = undefined, PS extends z.ZodType | undefined = undefined, QS extends z.ZodType | undefined = undefined>(
-  name: HandlerName,
-  spec: HandlerSpec<BS, PS, QS, AuthContext>,
-): ContractHandler {
+export function defineHandler<
+  BS extends z.ZodType | undefined = undefined,
+  PS extends z.ZodType | undefined = undefined,
+  QS extends z.ZodType | undefined = undefined,
+>(name: HandlerName, spec: HandlerSpec<BS, PS, QS, AuthContext>): ContractHandler {
   return build(name, spec, true);
 }
 
 /** A handler without an authorizer (health check, payment webhook). */
-export function definePublicHandler<BS extends z.ZodType | undefined = undefined, PS extends z.ZodType | undefined = undefined, QS extends z.ZodType | undefined = undefined>(
-  name: HandlerName,
-  spec: HandlerSpec<BS, PS, QS, null>,
-): ContractHandler {
+export function definePublicHandler<
+  BS extends z.ZodType | undefined = undefined,
+  PS extends z.ZodType | undefined = undefined,
+  QS extends z.ZodType | undefined = undefined,
+>(name: HandlerName, spec: HandlerSpec<BS, PS, QS, null>): ContractHandler {
   return build(name, spec, false);
 }
 

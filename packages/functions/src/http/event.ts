@@ -8,9 +8,7 @@ export type LambdaContext = Context;
 
 /** The raw request body as bytes (API Gateway base64-encodes binary bodies). */
 export const bodyBytes = (event: ApiEvent): Buffer =>
-  event.body === undefined || event.body === null
-    ? Buffer.alloc(0)
-    : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
+  event.body === undefined || event.body === null ? Buffer.alloc(0) : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
 
 /** A request header, case-insensitively (API Gateway already lower-cases them). */
 export const header = (event: ApiEvent, name: string): string | undefined => {

@@ -6,7 +6,13 @@ import type { AuthContext } from './auth-context';
  * What an MCP tool call may do when its key has no policy: an agent at strict. Whoever holds a
  * key cannot raise the level by asking; the key's owner grants more with a policy.
  */
-export const MCP_DEFAULT_POLICY: KeyPolicy = { max_caller: 'agent', max_guardrail: 'strict', read_only: false, connection_ids: null, allow_opaque_functions: false };
+export const MCP_DEFAULT_POLICY: KeyPolicy = {
+  max_caller: 'agent',
+  max_guardrail: 'strict',
+  read_only: false,
+  connection_ids: null,
+  allow_opaque_functions: false,
+};
 
 /**
  * The policy a request runs under: its API key's; for MCP tool calls without one,

@@ -78,7 +78,11 @@ export async function readMultipartFiles(event: ApiEvent, limits: MultipartLimit
       const parts: Buffer[] = [];
       stream.on('data', (d: Buffer) => parts.push(d));
       stream.on('limit', () => {
-        fail(rejectDocument(filename, 'too_large', `${filename} is larger than the ${Math.round(limits.maxFileBytes / 1048576)} MB limit per file`, { limit_bytes: limits.maxFileBytes }));
+        fail(
+          rejectDocument(filename, 'too_large', `${filename} is larger than the ${Math.round(limits.maxFileBytes / 1048576)} MB limit per file`, {
+            limit_bytes: limits.maxFileBytes,
+          }),
+        );
       });
       stream.on('end', () => {
         files.push({ filename, mediaType: info.mimeType, bytes: Buffer.concat(parts) });

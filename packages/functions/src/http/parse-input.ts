@@ -18,7 +18,11 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, loc
  * An issue whose `input` and `ctx` echo nothing secret. A missing field's `input` is null, not
  * absent: every entry carries all five keys of the spec's shape.
  */
-const masked = (issue: ValidationIssue): ValidationIssue => ({ ...issue, input: maskSecrets(issue.input ?? null), ctx: maskSecrets(issue.ctx) as ValidationIssue['ctx'] });
+const masked = (issue: ValidationIssue): ValidationIssue => ({
+  ...issue,
+  input: maskSecrets(issue.input ?? null),
+  ctx: maskSecrets(issue.ctx) as ValidationIssue['ctx'],
+});
 
 /** The JSON body, or a validation error saying why it is not JSON. */
 export function readJsonBody(event: ApiEvent): unknown {

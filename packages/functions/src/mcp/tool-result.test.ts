@@ -12,7 +12,10 @@ describe('toToolResult', () => {
   });
 
   it('reports envelope errors, 402 and 422 bodies as tool errors', () => {
-    const conflict = toToolResult({ status: 409, body: { success: false, data: null, error: { code: 'PROVISION_LIMIT_REACHED', message: 'full' } } }, summarize);
+    const conflict = toToolResult(
+      { status: 409, body: { success: false, data: null, error: { code: 'PROVISION_LIMIT_REACHED', message: 'full' } } },
+      summarize,
+    );
     expect(conflict).toMatchObject({ isError: true });
     expect(conflict.content[0]!.text).toBe('Failed (HTTP 409). PROVISION_LIMIT_REACHED: full');
     const paid = toToolResult({ status: 402, body: { detail: 'Insufficient credits' } }, summarize);
@@ -22,7 +25,10 @@ describe('toToolResult', () => {
   });
 
   it('treats success:false with 200 (a failed text-to-SQL run) as an error', () => {
-    const r = toToolResult({ status: 200, body: { success: false, data: { markdown_output: 'x' }, error: { code: 'EXECUTION_FAILED', message: 'boom' } } }, summarize);
+    const r = toToolResult(
+      { status: 200, body: { success: false, data: { markdown_output: 'x' }, error: { code: 'EXECUTION_FAILED', message: 'boom' } } },
+      summarize,
+    );
     expect(r.isError).toBe(true);
     expect(JSON.parse(r.content[1]!.text).error.code).toBe('EXECUTION_FAILED');
   });

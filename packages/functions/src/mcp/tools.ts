@@ -41,10 +41,12 @@ export const TOOLS = [
   tool({
     name: 'provision_database',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    description: 'Create a managed PostgreSQL database (own schema and login role on the shared instance), registered as a connection. Returns connection_string once only. Limit 3 per user. Free.',
+    description:
+      'Create a managed PostgreSQL database (own schema and login role on the shared instance), registered as a connection. Returns connection_string once only. Limit 3 per user. Free.',
     input: { name: z.string().describe('Display name, 1-200 characters') },
     call: (a) => ({ handler: 'provision-create', body: { name: a.name } }),
-    summarize: (x) => `Created managed database "${d(x).name}" (id ${d(x).id}, schema ${d(x).schema_name}, connection ${d(x).connection_id}). Save connection_string now: it is not shown again.`,
+    summarize: (x) =>
+      `Created managed database "${d(x).name}" (id ${d(x).id}, schema ${d(x).schema_name}, connection ${d(x).connection_id}). Save connection_string now: it is not shown again.`,
   }),
   tool({
     name: 'list_provisioned_databases',
@@ -73,7 +75,7 @@ export const TOOLS = [
   tool({
     name: 'introspect_schema',
     annotations: READ,
-    description: 'Take a fresh snapshot of a connection\'s schema (tables, columns, indexes, foreign keys). Billable.',
+    description: "Take a fresh snapshot of a connection's schema (tables, columns, indexes, foreign keys). Billable.",
     input: { connection_id: connectionId },
     call: (a) => ({ handler: 'connections-introspect', params: { connection_id: a.connection_id } }),
     summarize: () => 'Schema snapshot taken.',
@@ -154,7 +156,14 @@ export const TOOLS = [
     call: (a) => ({
       handler: 'sql-execute',
       // Always an agent: the guardrail cannot be skipped by calling as a human through MCP.
-      body: { connection_id: a.connection_id, sql: a.sql, caller: 'agent', guardrail: a.guardrail ?? 'strict', row_limit: a.row_limit, timeout_seconds: a.timeout_seconds },
+      body: {
+        connection_id: a.connection_id,
+        sql: a.sql,
+        caller: 'agent',
+        guardrail: a.guardrail ?? 'strict',
+        row_limit: a.row_limit,
+        timeout_seconds: a.timeout_seconds,
+      },
     }),
     summarize: (x) => `SQL ran${d(x).row_count !== undefined ? `: ${d(x).row_count} rows` : ''}.`,
   }),

@@ -28,11 +28,16 @@ describe('the OpenAPI document', () => {
   });
 
   it('takes request bodies from the handlers’ own schemas', () => {
-    const create = doc.paths['/api/v1/connections']?.post as { requestBody: { content: Record<string, { schema: { required: string[]; properties: Record<string, { enum?: string[] }> } }> } };
+    const create = doc.paths['/api/v1/connections']?.post as {
+      requestBody: { content: Record<string, { schema: { required: string[]; properties: Record<string, { enum?: string[] }> } }> };
+    };
     const schema = create.requestBody.content['application/json']?.schema;
     expect(schema?.required.sort()).toEqual(['connection_string', 'db_type', 'name']);
     expect(schema?.properties.db_type?.enum).toContain('postgresql_local');
-    const analyze = doc.paths['/api/v1/connections/{connection_id}/migrations/analyze']?.post as { parameters: { name: string; in: string; schema: { format?: string } }[]; 'x-dbops-billable': boolean };
+    const analyze = doc.paths['/api/v1/connections/{connection_id}/migrations/analyze']?.post as {
+      parameters: { name: string; in: string; schema: { format?: string } }[];
+      'x-dbops-billable': boolean;
+    };
     expect(analyze.parameters).toEqual([expect.objectContaining({ name: 'connection_id', in: 'path', schema: expect.objectContaining({ format: 'uuid' }) })]);
     expect(analyze['x-dbops-billable']).toBe(true);
   });

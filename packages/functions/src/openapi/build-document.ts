@@ -128,7 +128,11 @@ function requestBody(route: RouteDefinition, contract: HandlerContract | undefin
         required: true,
         content: {
           'multipart/form-data': {
-            schema: { type: 'object', required: ['files'], properties: { files: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
+            schema: {
+              type: 'object',
+              required: ['files'],
+              properties: { files: { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+            },
           },
         },
       };
@@ -142,7 +146,11 @@ const operationId = (route: RouteDefinition, duplicated: boolean): string => {
   return duplicated ? `${camel}${route.method[0]}${route.method.slice(1).toLowerCase()}` : camel;
 };
 
-const tagOf = (path: string): string => path.replace(/^\/api\/v1\//, '').split('/').filter((s) => !s.startsWith('{'))[0] ?? 'service';
+const tagOf = (path: string): string =>
+  path
+    .replace(/^\/api\/v1\//, '')
+    .split('/')
+    .filter((s) => !s.startsWith('{'))[0] ?? 'service';
 
 const SECURITY: Record<RouteDefinition['auth'], Json[]> = {
   none: [],
@@ -183,7 +191,8 @@ export async function buildOpenApiDocument(routes: readonly RouteDefinition[], l
     info: {
       title: 'dbops',
       version: '1.0.0',
-      description: 'Database operations for PostgreSQL: connections, introspection, migration analysis and approved execution, query optimization, text-to-SQL, SQL with guardrails, documents, API keys, billing and managed databases.',
+      description:
+        'Database operations for PostgreSQL: connections, introspection, migration analysis and approved execution, query optimization, text-to-SQL, SQL with guardrails, documents, API keys, billing and managed databases.',
     },
     servers: [{ url: '/' }],
     components: components(),

@@ -22,7 +22,13 @@ function operationHtml(path: string, method: string, op: Json): string {
 <h3><span class="method ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>
 <p>${escapeHtml(String(op.summary))}. Auth: ${AUTH_LABEL(op.security)}.${op['x-dbops-billable'] ? ' <strong>Billable</strong>.' : ''}</p>
 ${params.length ? `<h4>Parameters</h4><ul>${params.map((p) => `<li><code>${escapeHtml(String(p.name))}</code> (${escapeHtml(String(p.in))}${p.required ? ', required' : ''}): <code>${escapeHtml(JSON.stringify(p.schema))}</code></li>`).join('')}</ul>` : ''}
-${body ? Object.entries(body.content).map(([type, c]) => `<h4>Body (${escapeHtml(type)})</h4>${schemaBlock(c.schema)}`).join('') : ''}
+${
+  body
+    ? Object.entries(body.content)
+        .map(([type, c]) => `<h4>Body (${escapeHtml(type)})</h4>${schemaBlock(c.schema)}`)
+        .join('')
+    : ''
+}
 <h4>Responses</h4><ul>${responses.map(([code, r]) => `<li><code>${escapeHtml(code)}</code> ${escapeHtml(r.description)}</li>`).join('')}</ul>
 </section>`;
 }

@@ -3,7 +3,17 @@ import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { buildHandlerEvent, isTextBody, readGatewayRequest } from './build-event';
 
-const route: RouteDefinition = { method: 'POST', path: '/api/v1/x/{id}', handler: 'h', auth: 'api_key_or_jwt', billable: false, summary: '', status: 200, form: 'envelope', body: 'json' };
+const route: RouteDefinition = {
+  method: 'POST',
+  path: '/api/v1/x/{id}',
+  handler: 'h',
+  auth: 'api_key_or_jwt',
+  billable: false,
+  summary: '',
+  status: 200,
+  form: 'envelope',
+  body: 'json',
+};
 
 const fakeRequest = (rawHeaders: string[], url = '/api/v1/x/1?a=1&a=2&b=3'): IncomingMessage =>
   ({ method: 'POST', url, rawHeaders, socket: { remoteAddress: '127.0.0.1' } }) as unknown as IncomingMessage;

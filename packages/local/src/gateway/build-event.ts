@@ -31,7 +31,12 @@ export function readGatewayRequest(req: IncomingMessage, body: Buffer, requestId
     const name = (req.rawHeaders[i] ?? '').toLowerCase();
     const value = req.rawHeaders[i + 1] ?? '';
     if (name === 'cookie') {
-      cookies = cookies.concat(value.split(';').map((c) => c.trim()).filter(Boolean));
+      cookies = cookies.concat(
+        value
+          .split(';')
+          .map((c) => c.trim())
+          .filter(Boolean),
+      );
       continue;
     }
     headers[name] = headers[name] === undefined ? value : `${headers[name]},${value}`;

@@ -146,14 +146,19 @@ export function createGateway(options: GatewayOptions): Server {
     }
     if (found.kind === 'method_not_allowed') {
       req.resume();
-      return send(res, envelope(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}; use ${found.allowed.join(', ')}`, { allow: found.allowed.join(', ') }), requestId);
+      return send(
+        res,
+        envelope(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}; use ${found.allowed.join(', ')}`, { allow: found.allowed.join(', ') }),
+        requestId,
+      );
     }
 
     let body: Buffer;
     try {
       body = await readBody(req, options.maxBodyBytes);
     } catch (error) {
-      if (error instanceof BodyTooLarge) return sendTooLarge(req, res, envelope(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds ${options.maxBodyBytes} bytes`), requestId);
+      if (error instanceof BodyTooLarge)
+        return sendTooLarge(req, res, envelope(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds ${options.maxBodyBytes} bytes`), requestId);
       throw error;
     }
 

@@ -1,9 +1,7 @@
 import type { RouteDefinition } from '@dbops/functions/routes';
 
 export type RouteMatch =
-  | { kind: 'found'; route: RouteDefinition; params: Record<string, string> }
-  | { kind: 'method_not_allowed'; allowed: string[] }
-  | { kind: 'not_found' };
+  { kind: 'found'; route: RouteDefinition; params: Record<string, string> } | { kind: 'method_not_allowed'; allowed: string[] } | { kind: 'not_found' };
 
 interface Compiled {
   route: RouteDefinition;

@@ -101,7 +101,10 @@ export class InProcessSqsQueue<M> {
     let failure: unknown;
     try {
       const handler = await this.#options.loadHandler();
-      const response = await handler({ Records: [sqsRecord(this.#identity as QueueIdentity<unknown>, body, messageId, receiveCount, sentAt)] }, lambdaContext(this.#identity.functionName));
+      const response = await handler(
+        { Records: [sqsRecord(this.#identity as QueueIdentity<unknown>, body, messageId, receiveCount, sentAt)] },
+        lambdaContext(this.#identity.functionName),
+      );
       if (!response?.batchItemFailures.some((f) => f.itemIdentifier === messageId)) return;
       failure = new Error('reported in batchItemFailures');
     } catch (error) {

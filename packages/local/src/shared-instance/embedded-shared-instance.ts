@@ -30,7 +30,6 @@ interface InstanceState {
   dataDir: string;
 }
 
-
 async function canConnect(url: string): Promise<boolean> {
   const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
   c.on('error', () => undefined);

@@ -29,7 +29,11 @@ function readTree(root: string, dir: string, into: Map<string, StaticFile>): voi
     else if (entry.isFile()) {
       const rel = `/${path.relative(root, full).split(path.sep).join('/')}`;
       // Vite names assets by content hash: they never change under the same name.
-      into.set(rel, { body: readFileSync(full).toString('base64'), type: TYPES[path.extname(full)] ?? 'application/octet-stream', immutable: rel.startsWith('/assets/') });
+      into.set(rel, {
+        body: readFileSync(full).toString('base64'),
+        type: TYPES[path.extname(full)] ?? 'application/octet-stream',
+        immutable: rel.startsWith('/assets/'),
+      });
     }
   }
 }

@@ -15,7 +15,10 @@ import { createSlotUploadEndpoint } from './slot-upload-endpoint';
  * crashed mid-ingestion) are queued again; ingestion resumes from what they had staged.
  * Returns the gateway's intercept for upload URLs.
  */
-export function installLocalDocumentUploads(container: Container, origin: () => string): (req: IncomingMessage, res: ServerResponse) => Promise<void> | undefined {
+export function installLocalDocumentUploads(
+  container: Container,
+  origin: () => string,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> | undefined {
   const storage = new LocalUploadStorage(container.settings.home, origin);
   const queue = new InProcessSqsQueue<DocumentBatchMessage>(
     { serialize: serializeDocumentBatchMessage, kind: 'document-batch', queueName: 'dbops-documents', functionName: 'documents-ingest' },

@@ -14,7 +14,11 @@ const DISCARD_BOUND = 32 * 1024 * 1024;
 
 function answer(res: ServerResponse, status: number, body: unknown, close = false): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)), ...(close ? { connection: 'close' } : {}) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    ...(close ? { connection: 'close' } : {}),
+  });
   res.end(text);
 }
 
@@ -43,7 +47,9 @@ function streamInto(req: IncomingMessage, handle: FileHandle, slot: ClaimedSlot)
       size += piece.length;
       try {
         if (size > slot.sizeBytes) {
-          throw rejectDocument(slot.filename, 'too_large', `${slot.filename} is more than the ${slot.sizeBytes} bytes its slot was made for`, { limit_bytes: slot.sizeBytes });
+          throw rejectDocument(slot.filename, 'too_large', `${slot.filename} is more than the ${slot.sizeBytes} bytes its slot was made for`, {
+            limit_bytes: slot.sizeBytes,
+          });
         }
         sniffer.push(piece);
       } catch (error) {
@@ -55,7 +61,8 @@ function streamInto(req: IncomingMessage, handle: FileHandle, slot: ClaimedSlot)
     const onEnd = (): void => {
       try {
         sniffer.end();
-        if (size !== slot.sizeBytes) throw rejectDocument(slot.filename, 'size_mismatch', `${slot.filename} is ${size} bytes; its slot was made for ${slot.sizeBytes}`);
+        if (size !== slot.sizeBytes)
+          throw rejectDocument(slot.filename, 'size_mismatch', `${slot.filename} is ${size} bytes; its slot was made for ${slot.sizeBytes}`);
       } catch (error) {
         return stop(error);
       }

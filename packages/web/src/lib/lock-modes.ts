@@ -10,7 +10,10 @@ export interface LockInfo {
 
 const LOCKS: Record<string, LockInfo> = {
   NONE: { blocks: 'Takes no table lock.', severity: 0 },
-  'ACCESS SHARE': { blocks: 'Blocks only statements that need exclusive access (DROP, most ALTER TABLE, VACUUM FULL). Reads and writes continue.', severity: 0 },
+  'ACCESS SHARE': {
+    blocks: 'Blocks only statements that need exclusive access (DROP, most ALTER TABLE, VACUUM FULL). Reads and writes continue.',
+    severity: 0,
+  },
   'ROW SHARE': { blocks: 'Blocks LOCK ... EXCLUSIVE and exclusive schema changes. Reads and writes continue.', severity: 1 },
   'ROW EXCLUSIVE': { blocks: 'Blocks CREATE INDEX (without CONCURRENTLY) and exclusive schema changes. Reads and writes continue.', severity: 1 },
   'SHARE UPDATE EXCLUSIVE': {

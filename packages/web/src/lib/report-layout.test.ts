@@ -63,7 +63,11 @@ describe('blast graph', () => {
 });
 
 const report = (extra: Partial<AnalysisReport>): AnalysisReport =>
-  ({ statements: [{ ...stmt(0, 'a', 'SHARE', 1), warnings: ['[rule] slow'] }], warnings: ['Statement 0: [rule] slow', 'whole migration'], ...extra }) as AnalysisReport;
+  ({
+    statements: [{ ...stmt(0, 'a', 'SHARE', 1), warnings: ['[rule] slow'] }],
+    warnings: ['Statement 0: [rule] slow', 'whole migration'],
+    ...extra,
+  }) as AnalysisReport;
 
 describe('findings', () => {
   it('falls back to warnings, each once', () => {
@@ -87,7 +91,14 @@ describe('findings', () => {
     expect(f).toEqual({
       source: 'findings',
       items: [
-        { rule: 'require-lock-timeout', severity: 'warning', message: 'm', statementIndex: 1, saferAlternative: 'SET lock_timeout', location: 'line 3, column 1' },
+        {
+          rule: 'require-lock-timeout',
+          severity: 'warning',
+          message: 'm',
+          statementIndex: 1,
+          saferAlternative: 'SET lock_timeout',
+          location: 'line 3, column 1',
+        },
         { rule: 'x', severity: 'error', message: 'n', statementIndex: null, saferAlternative: 'd\nSELECT 1', location: null },
       ],
     });

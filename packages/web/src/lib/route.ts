@@ -1,9 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 
 /** The console's views. The hash holds only ids and view names, never a credential. */
-export type Route =
-  | { view: 'connections' }
-  | { view: 'schema' | 'review' | 'history' | 'optimize'; connectionId: string };
+export type Route = { view: 'connections' } | { view: 'schema' | 'review' | 'history' | 'optimize'; connectionId: string };
 
 const CONNECTION_VIEWS = ['schema', 'review', 'history', 'optimize'] as const;
 

@@ -8,7 +8,10 @@ export interface TokenExpiry {
 }
 
 function decodeBase64Url(s: string): string {
-  const b64 = s.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(s.length / 4) * 4, '=');
+  const b64 = s
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .padEnd(Math.ceil(s.length / 4) * 4, '=');
   return atob(b64);
 }
 

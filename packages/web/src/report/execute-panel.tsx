@@ -82,8 +82,8 @@ export function ExecutePanel({ report, sql }: { report: AnalysisReport; sql: str
               }}
             >
               <label class="check">
-                <input type="checkbox" checked={confirmed} onChange={(e) => setConfirmed((e.currentTarget as HTMLInputElement).checked)} /> I reviewed this report and
-                approve running this SQL on the connected database.
+                <input type="checkbox" checked={confirmed} onChange={(e) => setConfirmed((e.currentTarget as HTMLInputElement).checked)} /> I reviewed this
+                report and approve running this SQL on the connected database.
               </label>
               <button type="submit" class="danger" disabled={!confirmed || submit.busy || expiry?.state === 'expired'}>
                 {submit.busy ? 'Submitting…' : 'Execute migration'}

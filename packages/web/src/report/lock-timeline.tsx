@@ -10,8 +10,8 @@ export function LockTimeline({ statements }: { statements: StatementReport[] }) 
   return (
     <Section title="Lock timeline" id="timeline">
       <p class="muted small">
-        Estimated total {formatMs(t.totalMs)}. Each bar is a statement holding a table lock; darker means more traffic blocked. Bars are at least a sliver wide so
-        instant locks stay visible.
+        Estimated total {formatMs(t.totalMs)}. Each bar is a statement holding a table lock; darker means more traffic blocked. Bars are at least a sliver wide
+        so instant locks stay visible.
       </p>
       <div class="timeline" role="list" aria-label="Locks by table">
         {t.lanes.map((lane) => (

@@ -30,7 +30,9 @@ export function Narrative({ narrative }: { narrative: AnalysisReport['business_n
           </ul>
         </>
       ) : (
-        <p class="muted small">{narrative.schema_only ? 'From the schema alone: no business document of this connection mentions these tables.' : 'No citation.'}</p>
+        <p class="muted small">
+          {narrative.schema_only ? 'From the schema alone: no business document of this connection mentions these tables.' : 'No citation.'}
+        </p>
       )}
     </Section>
   );

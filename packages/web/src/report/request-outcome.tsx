@@ -12,7 +12,11 @@ export function RequestOutcome({ request }: { request: MigrationRequest }) {
     <div class="outcome">
       <ol class="steps" aria-label="Request status">
         {STEPS.map((s, i) => (
-          <li key={s} class={i < reached || completed ? 'done' : i === reached ? (failed ? 'done' : 'current') : failed && i === 2 ? 'failed' : ''} aria-current={i === reached ? 'step' : undefined}>
+          <li
+            key={s}
+            class={i < reached || completed ? 'done' : i === reached ? (failed ? 'done' : 'current') : failed && i === 2 ? 'failed' : ''}
+            aria-current={i === reached ? 'step' : undefined}
+          >
             {failed && i === 2 ? 'failed' : s}
           </li>
         ))}

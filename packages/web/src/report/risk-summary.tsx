@@ -24,8 +24,8 @@ export function RiskSummary({ report }: { report: AnalysisReport }) {
           <span class={`badge ${report.risk_category}`}>{report.risk_category}</span> {MEANING[report.risk_category]}
         </p>
         <p class="muted">
-          {report.total_statements} statement{report.total_statements === 1 ? '' : 's'} · {direct} table{direct === 1 ? '' : 's'} modified · {cascade} reached through
-          foreign keys · sandbox {report.sandbox_result.passed ? 'passed' : 'failed'}
+          {report.total_statements} statement{report.total_statements === 1 ? '' : 's'} · {direct} table{direct === 1 ? '' : 's'} modified · {cascade} reached
+          through foreign keys · sandbox {report.sandbox_result.passed ? 'passed' : 'failed'}
           {report.rollback_plan.has_irreversible ? ' · contains irreversible steps' : ''}
         </p>
       </div>

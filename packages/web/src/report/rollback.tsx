@@ -1,12 +1,16 @@
 import type { AnalysisReport } from '../api/types';
 import { CopyButton, Section } from '../views/common';
 
-export function Rollback({ plan, nonTransactional }: { plan: AnalysisReport['rollback_plan']; nonTransactional: AnalysisReport['non_transactional_statements'] }) {
+export function Rollback({
+  plan,
+  nonTransactional,
+}: {
+  plan: AnalysisReport['rollback_plan'];
+  nonTransactional: AnalysisReport['non_transactional_statements'];
+}) {
   return (
     <Section title="Rollback" id="rollback">
-      {plan.has_irreversible && (
-        <p class="note warn">Some steps cannot be reversed automatically: data they remove is gone once the migration runs.</p>
-      )}
+      {plan.has_irreversible && <p class="note warn">Some steps cannot be reversed automatically: data they remove is gone once the migration runs.</p>}
       <div class="row spread">
         <h4>Rollback script</h4>
         <CopyButton text={plan.combined_script} label="Copy rollback script" />

@@ -7,8 +7,8 @@ export function Sandbox({ result }: { result: SandboxResult }) {
     <Section title="Sandbox validation" id="sandbox">
       <p>
         <span class={`badge ${result.passed ? 'low' : 'critical'}`}>{result.passed ? 'passed' : 'failed'}</span>{' '}
-        {result.migration_applied ? 'Migration applied' : 'Migration not applied'} to a throwaway clone ({result.tables_created} tables, {result.rows_inserted} synthetic
-        rows) in {formatMs(result.duration_ms)}.
+        {result.migration_applied ? 'Migration applied' : 'Migration not applied'} to a throwaway clone ({result.tables_created} tables, {result.rows_inserted}{' '}
+        synthetic rows) in {formatMs(result.duration_ms)}.
       </p>
       {result.migration_error && (
         <p class="note error">

@@ -44,7 +44,12 @@ export function HistoryView({ connectionId }: { connectionId: string }) {
                       {r.error && <span class="small"> {r.error.code}</span>}
                     </td>
                     <td>
-                      <button type="button" class="link mono" aria-expanded={open === r.request_id} onClick={() => setOpen(open === r.request_id ? null : r.request_id)}>
+                      <button
+                        type="button"
+                        class="link mono"
+                        aria-expanded={open === r.request_id}
+                        onClick={() => setOpen(open === r.request_id ? null : r.request_id)}
+                      >
                         {r.sql.length > 80 ? `${r.sql.slice(0, 79)}…` : r.sql}
                       </button>
                     </td>

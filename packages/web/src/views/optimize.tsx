@@ -26,8 +26,8 @@ export function OptimizeView({ connectionId }: { connectionId: string }) {
           <textarea id="query-sql" rows={6} spellcheck={false} required value={sql} onInput={(e) => setSql((e.currentTarget as HTMLTextAreaElement).value)} />
           <div class="row">
             <label class="check">
-              <input type="checkbox" checked={analyze} onChange={(e) => setAnalyze((e.currentTarget as HTMLInputElement).checked)} /> Run EXPLAIN ANALYZE (executes the
-              query for real timings)
+              <input type="checkbox" checked={analyze} onChange={(e) => setAnalyze((e.currentTarget as HTMLInputElement).checked)} /> Run EXPLAIN ANALYZE
+              (executes the query for real timings)
             </label>
             <button type="submit" disabled={state.busy}>
               {state.busy ? 'Optimizing…' : 'Optimize'}
@@ -109,7 +109,9 @@ function PlanNodeView({ v, analyzed }: { v: PlanView; analyzed: boolean }) {
         {n.index_name && <span class="muted"> using {n.index_name}</span>}
         <span class="plan-figures">
           cost {n.total_cost.toFixed(2)} · rows {formatCount(n.plan_rows)}
-          {analyzed && n.actual_total_time !== undefined && ` · actual ${formatMs(n.actual_total_time)} × ${n.actual_loops ?? 1}, rows ${formatCount(n.actual_rows ?? 0)}`}
+          {analyzed &&
+            n.actual_total_time !== undefined &&
+            ` · actual ${formatMs(n.actual_total_time)} × ${n.actual_loops ?? 1}, rows ${formatCount(n.actual_rows ?? 0)}`}
           {' · '}
           {Math.round(v.share * 100)}% of the work
         </span>

@@ -49,7 +49,14 @@ export function ReviewView({ connectionId }: { connectionId: string }) {
           class="stack"
         >
           <label for="migration-sql">Statements, separated by semicolons</label>
-          <textarea id="migration-sql" rows={8} spellcheck={false} required value={sql} onInput={(e) => setSql((e.currentTarget as HTMLTextAreaElement).value)} />
+          <textarea
+            id="migration-sql"
+            rows={8}
+            spellcheck={false}
+            required
+            value={sql}
+            onInput={(e) => setSql((e.currentTarget as HTMLTextAreaElement).value)}
+          />
           <div class="row">
             <label class="file">
               Upload a .sql file <input type="file" accept=".sql,text/plain,text/x-sql" onChange={upload} />

@@ -78,7 +78,8 @@ export function SchemaView({ connectionId }: { connectionId: string }) {
                     <td>
                       {t.foreign_keys.map((fk) => (
                         <div key={fk.name} class="small">
-                          ({fk.columns.join(', ')}) → {fk.referenced_schema}.{fk.referenced_table} <span class="muted">on delete {fk.on_delete.replace(/_/g, ' ')}</span>
+                          ({fk.columns.join(', ')}) → {fk.referenced_schema}.{fk.referenced_table}{' '}
+                          <span class="muted">on delete {fk.on_delete.replace(/_/g, ' ')}</span>
                         </div>
                       ))}
                       {t.referenced_by.length > 0 && <div class="small muted">referenced by {t.referenced_by.map((r) => r.table).join(', ')}</div>}
@@ -96,7 +97,9 @@ export function SchemaView({ connectionId }: { connectionId: string }) {
                             </li>
                           ))}
                         </ul>
-                        {t.indexes.length > 0 && <p class="small muted">Indexes: {t.indexes.map((i) => `${i.name} (${formatBytes(i.size_bytes)})`).join(', ')}</p>}
+                        {t.indexes.length > 0 && (
+                          <p class="small muted">Indexes: {t.indexes.map((i) => `${i.name} (${formatBytes(i.size_bytes)})`).join(', ')}</p>
+                        )}
                       </td>
                     </tr>
                   )}

@@ -41,7 +41,11 @@ const MIN_SPREAD = 1.25;
  * Hold time of a statement of class `cls` on a table with `features`, from the calibration,
  * scaled by `machineFactor` (target probe / calibration probe; 1 without a probe).
  */
-export function predictHold(cls: TimingClass, features: TimingFeatures, options: { calibration?: Calibration; machineFactor?: number; source: string }): HoldEstimate | null {
+export function predictHold(
+  cls: TimingClass,
+  features: TimingFeatures,
+  options: { calibration?: Calibration; machineFactor?: number; source: string },
+): HoldEstimate | null {
   const cal = (options.calibration ?? CALIBRATION).classes[cls];
   if (!cal) return null;
   let ms = 0;
@@ -50,7 +54,10 @@ export function predictHold(cls: TimingClass, features: TimingFeatures, options:
   ms *= factor;
   const spread = Math.max(MIN_SPREAD, cal.spread) * (options.machineFactor === undefined ? MACHINE_SPREAD : 1.1);
   const round = (v: number) => Math.round(v * 10) / 10;
-  const machine = options.machineFactor === undefined ? 'no probe of the target (calibration machine speed assumed)' : `target probed ${factor.toFixed(2)}x the calibration machine's time`;
+  const machine =
+    options.machineFactor === undefined
+      ? 'no probe of the target (calibration machine speed assumed)'
+      : `target probed ${factor.toFixed(2)}x the calibration machine's time`;
   return {
     ms: round(ms),
     low: round(ms / spread),

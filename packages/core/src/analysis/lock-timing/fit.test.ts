@@ -3,12 +3,24 @@ import { fitRelative } from './fit';
 
 describe('fitRelative', () => {
   it('recovers a non-negative linear model and drops a feature that would go negative', () => {
-    const x = [[1, 1], [1, 2], [1, 4], [1, 8]];
+    const x = [
+      [1, 1],
+      [1, 2],
+      [1, 4],
+      [1, 8],
+    ];
     const y = x.map((r) => 3 + 2 * r[1]!);
     const b = fitRelative(x, y);
     expect(b[0]).toBeCloseTo(3, 6);
     expect(b[1]).toBeCloseTo(2, 6);
-    const c = fitRelative([[1, 1], [1, 2], [1, 3]], [10, 5, 1]);
+    const c = fitRelative(
+      [
+        [1, 1],
+        [1, 2],
+        [1, 3],
+      ],
+      [10, 5, 1],
+    );
     expect(c.every((v) => v >= 0)).toBe(true);
   });
 });

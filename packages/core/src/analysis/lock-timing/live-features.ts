@@ -48,7 +48,11 @@ async function plannedRows(client: FeatureClient, stmt: ParsedStatement, table: 
 }
 
 /** Class and features of a statement's lock hold, read from the target's catalog and planner. */
-export async function liveFeatures(client: FeatureClient, stmt: ParsedStatement, facts: StatementFacts): Promise<{ cls: TimingClass; features: TimingFeatures } | null> {
+export async function liveFeatures(
+  client: FeatureClient,
+  stmt: ParsedStatement,
+  facts: StatementFacts,
+): Promise<{ cls: TimingClass; features: TimingFeatures } | null> {
   const t = facts.table ? await liveTable(client, facts.table) : null;
   if (!t) return null;
   let keyFixed = false;
@@ -75,5 +79,17 @@ export async function liveFeatures(client: FeatureClient, stmt: ParsedStatement,
     touched = planned?.rows ?? t.rows * DML_WHERE_SELECTIVITY;
     if (planned) scanCost = planned.cost;
   }
-  return { cls, features: { rows: t.rows, heapBytes: t.heap, indexes: t.idx, parentRows: parent?.rows ?? 0, touchedRows: touched, ...bufferFeatures(t.heap, t.sharedBuffers), keyCorrelation, scanCost } };
+  return {
+    cls,
+    features: {
+      rows: t.rows,
+      heapBytes: t.heap,
+      indexes: t.idx,
+      parentRows: parent?.rows ?? 0,
+      touchedRows: touched,
+      ...bufferFeatures(t.heap, t.sharedBuffers),
+      keyCorrelation,
+      scanCost,
+    },
+  };
 }

@@ -35,7 +35,9 @@ describe('live lock timing', () => {
     expect(alter!.estimate!.cls).toBe('rewrite_type');
     expect(alter!.estimate!.low).toBeLessThan(alter!.estimate!.ms);
     expect(alter!.estimate!.high).toBeGreaterThan(alter!.estimate!.ms);
-    expect(alter!.warnings[0]).toMatch(/^\[lock-timing\] Holds ACCESS EXCLUSIVE on public.big for about .* extrapolated to 50,000 rows .* target probed [\d.]+x/);
+    expect(alter!.warnings[0]).toMatch(
+      /^\[lock-timing\] Holds ACCESS EXCLUSIVE on public.big for about .* extrapolated to 50,000 rows .* target probed [\d.]+x/,
+    );
     // The planner's estimate of the WHERE, not a fixed share: about 5,000 rows touched.
     expect(update!.estimate!.basis).toMatch(/ [45],\d{3} rows changed/);
   });
@@ -46,7 +48,9 @@ describe('live lock timing', () => {
     try {
       await holder.query('BEGIN; SELECT count(*) FROM big');
       const none = await timing('ALTER TABLE big ADD COLUMN b int');
-      expect(none.statements[0]!.warnings.join()).toMatch(/\[lock-queue\] ACCESS EXCLUSIVE on public.big would queue behind pid \d+ \(holds ACCESS SHARE, idle in transaction, transaction open \d+ s, report-job\): without lock_timeout it waits/);
+      expect(none.statements[0]!.warnings.join()).toMatch(
+        /\[lock-queue\] ACCESS EXCLUSIVE on public.big would queue behind pid \d+ \(holds ACCESS SHARE, idle in transaction, transaction open \d+ s, report-job\): without lock_timeout it waits/,
+      );
       const withTimeout = await timing("SET lock_timeout = '2s'; ALTER TABLE big ADD COLUMN b int");
       expect(withTimeout.statements[1]!.warnings.join()).toContain('with lock_timeout = 2000 ms each attempt gives up after 2000 ms');
       // An index build (SHARE) does not conflict with a reader's ACCESS SHARE.

@@ -50,7 +50,12 @@ export function lockTimeoutBefore(parsed: readonly ParsedStatement[], index: num
  * hold or wait for conflicting locks now (pg_locks, pg_stat_activity). Runs in a READ ONLY
  * transaction with lock and statement timeouts.
  */
-export async function liveLockTiming(client: QueueClient, parsed: readonly ParsedStatement[], facts: readonly StatementFacts[], options: { calibration?: Calibration; statementTimeoutMs?: number } = {}): Promise<LiveLockTimingReport> {
+export async function liveLockTiming(
+  client: QueueClient,
+  parsed: readonly ParsedStatement[],
+  facts: readonly StatementFacts[],
+  options: { calibration?: Calibration; statementTimeoutMs?: number } = {},
+): Promise<LiveLockTimingReport> {
   const calibration = options.calibration ?? CALIBRATION;
   await client.query('BEGIN TRANSACTION READ ONLY');
   try {
@@ -73,9 +78,23 @@ export async function liveLockTiming(client: QueueClient, parsed: readonly Parse
       let estimate: HoldEstimate | null = null;
       const features = live[stmt.index];
       if (features) {
-        estimate = predictHold(features.cls, features.features, { calibration, ...(machineFactor !== null ? { machineFactor } : {}), source: "the target's catalog" });
-        if (estimate && f.statement_type.includes('CONCURRENTLY')) estimate = { ...estimate, ms: estimate.ms * 2.5, low: estimate.low * 2, high: estimate.high * 3, basis: `${estimate.basis}; CONCURRENTLY scans twice and waits for older snapshots (x2.5, not calibrated)` };
-        if (estimate && features.cls !== 'catalog') warnings.push(`[lock-timing] Holds ${f.lock_type} on ${f.table} for about ${seconds(estimate.ms)} (likely ${seconds(estimate.low)} to ${seconds(estimate.high)}): ${estimate.basis}.`);
+        estimate = predictHold(features.cls, features.features, {
+          calibration,
+          ...(machineFactor !== null ? { machineFactor } : {}),
+          source: "the target's catalog",
+        });
+        if (estimate && f.statement_type.includes('CONCURRENTLY'))
+          estimate = {
+            ...estimate,
+            ms: estimate.ms * 2.5,
+            low: estimate.low * 2,
+            high: estimate.high * 3,
+            basis: `${estimate.basis}; CONCURRENTLY scans twice and waits for older snapshots (x2.5, not calibrated)`,
+          };
+        if (estimate && features.cls !== 'catalog')
+          warnings.push(
+            `[lock-timing] Holds ${f.lock_type} on ${f.table} for about ${seconds(estimate.ms)} (likely ${seconds(estimate.low)} to ${seconds(estimate.high)}): ${estimate.basis}.`,
+          );
       }
       const timeout = lockTimeoutBefore(parsed, stmt.index);
       for (const l of f.locks) {

@@ -54,15 +54,17 @@ export async function lockHolders(client: QueueClient, tables: string[]): Promis
       ORDER BY xact_seconds DESC NULLS LAST`,
     [tables.map(quoteQualified)],
   );
-  return (res.rows as Array<{ pid: number; mode: string; granted: boolean; rel: string; state: string; xact_seconds: number | null; app: string }>).map((r) => ({
-    pid: r.pid,
-    table: tables.find((t) => quoteQualified(t) === r.rel || t.endsWith(`.${r.rel}`)) ?? r.rel,
-    mode: PG_MODE[r.mode] ?? 'ACCESS EXCLUSIVE',
-    granted: r.granted,
-    state: r.state,
-    xactSeconds: r.xact_seconds,
-    application: r.app,
-  }));
+  return (res.rows as Array<{ pid: number; mode: string; granted: boolean; rel: string; state: string; xact_seconds: number | null; app: string }>).map(
+    (r) => ({
+      pid: r.pid,
+      table: tables.find((t) => quoteQualified(t) === r.rel || t.endsWith(`.${r.rel}`)) ?? r.rel,
+      mode: PG_MODE[r.mode] ?? 'ACCESS EXCLUSIVE',
+      granted: r.granted,
+      state: r.state,
+      xactSeconds: r.xact_seconds,
+      application: r.app,
+    }),
+  );
 }
 
 const age = (s: number | null): string => (s === null ? 'no open transaction' : s >= 120 ? `open ${Math.round(s / 60)} min` : `open ${Math.round(s)} s`);
@@ -79,7 +81,10 @@ export function queueWarning(table: string, mode: LockMode, blockers: readonly B
   const oldest = Math.max(...pids.map((b) => b.xactSeconds ?? 0));
   const who = pids
     .slice(0, 3)
-    .map((b) => `pid ${b.pid} (${b.granted ? 'holds' : 'waits for'} ${b.mode}, ${b.state || 'unknown state'}, transaction ${age(b.xactSeconds)}${b.application ? `, ${b.application}` : ''})`)
+    .map(
+      (b) =>
+        `pid ${b.pid} (${b.granted ? 'holds' : 'waits for'} ${b.mode}, ${b.state || 'unknown state'}, transaction ${age(b.xactSeconds)}${b.application ? `, ${b.application}` : ''})`,
+    )
     .join(', ');
   const more = pids.length > 3 ? ` and ${pids.length - 3} more` : '';
   const queue = 'while it waits, every later query on the table that conflicts with it queues behind it';

@@ -7,7 +7,12 @@ import { bufferFeatures, DEFAULT_SHARED_BUFFERS, seqScanCost, isFixedWidthType, 
 export const DML_WHERE_SELECTIVITY = 0.05;
 
 /** Class and features from the snapshot alone (no connection): its row estimate, pages and indexes. */
-export function snapshotFeatures(stmt: ParsedStatement, facts: StatementFacts, table: TableInfo | undefined, parent: TableInfo | undefined): { cls: TimingClass; features: TimingFeatures } | null {
+export function snapshotFeatures(
+  stmt: ParsedStatement,
+  facts: StatementFacts,
+  table: TableInfo | undefined,
+  parent: TableInfo | undefined,
+): { cls: TimingClass; features: TimingFeatures } | null {
   if (!table) return null;
   const cls = timingClass(stmt, facts, (column) => isFixedWidthType(table.columns.find((c) => c.name === column)?.data_type));
   if (!cls) return null;

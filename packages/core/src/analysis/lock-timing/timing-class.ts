@@ -7,18 +7,20 @@ import type { StatementFacts } from '../statement-facts';
  * row (a NULL test, an expression, a join, a heap copy, a sort, a row version per change).
  */
 export type TimingClass =
-  | 'catalog'
-  | 'scan_not_null'
-  | 'scan_check'
-  | 'fk_validate'
-  | 'rewrite_type'
-  | 'rewrite'
-  | 'index_fixed'
-  | 'index_varlena'
-  | 'update'
-  | 'delete';
+  'catalog' | 'scan_not_null' | 'scan_check' | 'fk_validate' | 'rewrite_type' | 'rewrite' | 'index_fixed' | 'index_varlena' | 'update' | 'delete';
 
-export const TIMING_CLASSES: readonly TimingClass[] = ['catalog', 'scan_not_null', 'scan_check', 'fk_validate', 'rewrite_type', 'rewrite', 'index_fixed', 'index_varlena', 'update', 'delete'];
+export const TIMING_CLASSES: readonly TimingClass[] = [
+  'catalog',
+  'scan_not_null',
+  'scan_check',
+  'fk_validate',
+  'rewrite_type',
+  'rewrite',
+  'index_fixed',
+  'index_varlena',
+  'update',
+  'delete',
+];
 
 /** What the hold time scales with, read from the live catalog or from the snapshot. */
 export interface TimingFeatures {
@@ -46,7 +48,8 @@ export interface TimingFeatures {
   keyCorrelation: number;
 }
 
-export type FeatureName = 'one' | 'rows' | 'heapBytes' | 'ringBytes' | 'sortedLog' | 'randomLog' | 'rebuild' | 'parentRows' | 'touched' | 'touchedIdx' | 'touchedUncached' | 'scanCost';
+export type FeatureName =
+  'one' | 'rows' | 'heapBytes' | 'ringBytes' | 'sortedLog' | 'randomLog' | 'rebuild' | 'parentRows' | 'touched' | 'touchedIdx' | 'touchedUncached' | 'scanCost';
 
 const log2 = (n: number): number => Math.log2(Math.max(2, n));
 
@@ -112,7 +115,8 @@ export const bufferFeatures = (heapBytes: number, sharedBuffers: number): { ring
 });
 
 /** Types whose values are fixed-width and compared without collation (cheap sort keys). */
-const FIXED = /^(smallint|integer|int|int2|int4|int8|bigint|date|timestamp|time|timestamptz|uuid|boolean|bool|real|double precision|float4|float8|oid|money|serial|bigserial)\b/i;
+const FIXED =
+  /^(smallint|integer|int|int2|int4|int8|bigint|date|timestamp|time|timestamptz|uuid|boolean|bool|real|double precision|float4|float8|oid|money|serial|bigserial)\b/i;
 export const isFixedWidthType = (type: string | undefined): boolean => !!type && FIXED.test(type.trim());
 
 /** Key columns of an index the statement builds (first name; undefined for an expression). */
@@ -138,7 +142,10 @@ export function timingClass(stmt: ParsedStatement, facts: StatementFacts, keyTyp
       return 'catalog';
     case 'scan': {
       if (facts.subcommands.some((c) => c.subtype === 'AT_SetNotNull')) return 'scan_not_null';
-      const fk = facts.subcommands.some((c) => c.def?.Constraint?.contype === 'CONSTR_FOREIGN' || c.def?.ColumnDef?.constraints?.some?.((x: AstNode) => x.Constraint?.contype === 'CONSTR_FOREIGN'));
+      const fk = facts.subcommands.some(
+        (c) =>
+          c.def?.Constraint?.contype === 'CONSTR_FOREIGN' || c.def?.ColumnDef?.constraints?.some?.((x: AstNode) => x.Constraint?.contype === 'CONSTR_FOREIGN'),
+      );
       return fk || facts.fk_targets.length ? 'fk_validate' : 'scan_check';
     }
     case 'rewrite':

@@ -22,7 +22,7 @@ describe('preflight: CHECK and domain constraints', () => {
     const f = only(await fx.preflight("ALTER TABLE subs ADD CONSTRAINT plan_ok CHECK (plan IN ('free', 'pro'))"), 'preflight_check_constraint');
     expect(f.status).toBe('failed');
     expect(f.detail).toContain('1 row(s) violate it');
-    expect(f.detail).toContain("id = 3000 (plan = enterprise)");
+    expect(f.detail).toContain('id = 3000 (plan = enterprise)');
   });
 
   it('masks sensitive columns in examples and skips NOT VALID', async () => {

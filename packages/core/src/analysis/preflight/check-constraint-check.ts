@@ -19,10 +19,18 @@ export async function violatingRows(session: PreflightSession, table: string, co
   const id = await rowIdentity(session, rel);
   const cols = shownColumns.slice(0, 3);
   const select = [`${id.sql} AS id`, ...cols.map((c, i) => `${quoteIdent(c)}::text AS v${i}`)].join(', ');
-  const rows = await session.query<Record<string, unknown> & { total: string }>(`SELECT ${select}, count(*) OVER () AS total FROM ${src.from} WHERE NOT (${condition}) LIMIT 5`);
+  const rows = await session.query<Record<string, unknown> & { total: string }>(
+    `SELECT ${select}, count(*) OVER () AS total FROM ${src.from} WHERE NOT (${condition}) LIMIT 5`,
+  );
   if (rows.length === 0) return { status: 'passed', detail: `${what}: every row satisfies it${sampleNote(src)}`, sampled: src.sampled };
-  const examples = rows.map((r) => `${id.show(r.id)}${cols.length ? ` (${cols.map((c, i) => `${c} = ${showValue(c, r[`v${i}`])}`).join(', ')})` : ''}`).join('; ');
-  return { status: 'failed', detail: `${what} would fail: ${count(rows[0]!.total)} row(s)${src.sampled ? ' in the sample' : ''} violate it, e.g. ${examples}${sampleNote(src)}`, sampled: src.sampled };
+  const examples = rows
+    .map((r) => `${id.show(r.id)}${cols.length ? ` (${cols.map((c, i) => `${c} = ${showValue(c, r[`v${i}`])}`).join(', ')})` : ''}`)
+    .join('; ');
+  return {
+    status: 'failed',
+    detail: `${what} would fail: ${count(rows[0]!.total)} row(s)${src.sampled ? ' in the sample' : ''} violate it, e.g. ${examples}${sampleNote(src)}`,
+    sampled: src.sampled,
+  };
 }
 
 function checkTask(statementIndex: number, table: string, con: AstNode): PreflightTask {
@@ -43,7 +51,8 @@ function tasks(ctx: PreflightContext): PreflightTask[] {
   const out: PreflightTask[] = [];
   for (const cmd of ctx.subcommands) {
     const con = cmd.def?.Constraint as AstNode | undefined;
-    if (cmd.subtype === 'AT_AddConstraint' && con?.contype === 'CONSTR_CHECK' && !con.skip_validation && con.raw_expr) out.push(checkTask(ctx.stmt.index, ctx.facts.table, con));
+    if (cmd.subtype === 'AT_AddConstraint' && con?.contype === 'CONSTR_CHECK' && !con.skip_validation && con.raw_expr)
+      out.push(checkTask(ctx.stmt.index, ctx.facts.table, con));
   }
   return out;
 }

@@ -10,4 +10,14 @@ import type { PreflightCheck } from './types';
 import { uniqueCheck } from './unique-check';
 
 /** Every preflight check, in the order their findings are reported per statement. */
-export const PREFLIGHT_CHECKS: readonly PreflightCheck[] = [notNullCheck, uniqueCheck, foreignKeyCheck, checkConstraintCheck, validateConstraintCheck, domainConstraintCheck, typeCastCheck, dependentsCheck, partitionBoundsCheck];
+export const PREFLIGHT_CHECKS: readonly PreflightCheck[] = [
+  notNullCheck,
+  uniqueCheck,
+  foreignKeyCheck,
+  checkConstraintCheck,
+  validateConstraintCheck,
+  domainConstraintCheck,
+  typeCastCheck,
+  dependentsCheck,
+  partitionBoundsCheck,
+];

@@ -47,11 +47,15 @@ describe('preflight: what still reads a dropped object', () => {
   it('DROP TABLE whose dependents an earlier statement removes is left to the sandbox, which runs the statements in order', async () => {
     const ok = only(await fx.preflight('ALTER TABLE pets DROP CONSTRAINT pets_owner_fkey; DROP VIEW people_nicks; DROP TABLE people'), 'preflight_dependents');
     expect(ok.status).toBe('passed');
-    expect(ok.detail).toContain('view people_nicks, constraint pets.pets_owner_fkey belong to objects the migration changes or drops before or with this statement');
+    expect(ok.detail).toContain(
+      'view people_nicks, constraint pets.pets_owner_fkey belong to objects the migration changes or drops before or with this statement',
+    );
     // One statement dropping the referencing table with the referenced one.
     const together = (await fx.preflight('DROP VIEW people_nicks; DROP TABLE pets, people')).findings.filter((f) => f.check === 'preflight_dependents');
     expect(together.map((f) => f.status)).toEqual(['passed', 'passed']);
-    expect(together.find((f) => f.detail.includes('people:'))?.detail).toContain('constraint pets.pets_owner_fkey belong to objects the migration changes or drops');
+    expect(together.find((f) => f.detail.includes('people:'))?.detail).toContain(
+      'constraint pets.pets_owner_fkey belong to objects the migration changes or drops',
+    );
     // Removing only the foreign key first still leaves the view reading the table.
     const view = only(await fx.preflight('ALTER TABLE pets DROP CONSTRAINT pets_owner_fkey; DROP TABLE people'), 'preflight_dependents');
     expect(view.status).toBe('failed');

@@ -42,7 +42,10 @@ function standing<T extends { rel: string }>(found: T[], changedBefore: (table: 
   return { still: found.filter((d) => !changedBefore(d.rel)), changed: found.filter((d) => changedBefore(d.rel)) };
 }
 
-const changedNote = (what: string[]): string[] => (what.length ? [`${list(what)} belong to objects the migration changes or drops before or with this statement, so the sandbox's run in order decides those`] : []);
+const changedNote = (what: string[]): string[] =>
+  what.length
+    ? [`${list(what)} belong to objects the migration changes or drops before or with this statement, so the sandbox's run in order decides those`]
+    : [];
 
 const list = (xs: string[]): string => xs.join(', ');
 
@@ -66,13 +69,17 @@ function dropColumnTask(statementIndex: number, table: string, column: string, c
       const routines = (await routinesMentioning(session, [rel.name.split('.').pop()!, column])).filter((f) => !triggers.some((t) => t.f === f));
       const problems: string[] = [];
       if (views.length && !cascade) problems.push(`view(s) ${list(views)} read the column (PostgreSQL refuses the drop without CASCADE)`);
-      if (triggers.length) problems.push(`trigger(s) ${list(triggers.map((t) => `${t.t} (${t.f})`))} on the table read NEW/OLD.${column}, so every later write to ${table} would fail`);
+      if (triggers.length)
+        problems.push(
+          `trigger(s) ${list(triggers.map((t) => `${t.t} (${t.f})`))} on the table read NEW/OLD.${column}, so every later write to ${table} would fail`,
+        );
       const notes = [
         ...(views.length && cascade ? [`CASCADE also drops view(s) ${list(views)}`] : []),
         ...(routines.length ? [`function(s) ${list(routines)} mention ${column} and may still read it (they fail when called)`] : []),
         ...changedNote(changed.map((x) => `view ${x.v}`)),
       ];
-      if (problems.length) return { status: 'failed', detail: `${what} would fail or break readers: ${problems.join('; ')}${notes.length ? `; ${notes.join('; ')}` : ''}` };
+      if (problems.length)
+        return { status: 'failed', detail: `${what} would fail or break readers: ${problems.join('; ')}${notes.length ? `; ${notes.join('; ')}` : ''}` };
       return { status: 'passed', detail: `${what}: no view or trigger reads it${notes.length ? `; but ${notes.join('; ')}` : ''}` };
     },
   };
@@ -104,11 +111,17 @@ function dropTableTask(statementIndex: number, table: string, cascade: boolean, 
       if (!cascade && views.length) problems.push(`view(s) ${list(views)} read it`);
       if (!cascade && fks.length) problems.push(`foreign key(s) ${list(fks.map((f) => f.c))} reference it`);
       const notes = [
-        ...(cascade && (views.length || fks.length) ? [`CASCADE also drops ${list([...views.map((v) => `view ${v}`), ...fks.map((f) => `constraint ${f.c}`)])}`] : []),
+        ...(cascade && (views.length || fks.length)
+          ? [`CASCADE also drops ${list([...views.map((v) => `view ${v}`), ...fks.map((f) => `constraint ${f.c}`)])}`]
+          : []),
         ...(routines.length ? [`function(s) ${list(routines)} mention it and fail when called`] : []),
         ...changedNote([...liveViews.changed.map((x) => `view ${x.v}`), ...liveFks.changed.map((f) => `constraint ${f.c}`)]),
       ];
-      if (problems.length) return { status: 'failed', detail: `${what} would fail: ${problems.join('; ')} (PostgreSQL refuses the drop without CASCADE)${notes.length ? `; ${notes.join('; ')}` : ''}` };
+      if (problems.length)
+        return {
+          status: 'failed',
+          detail: `${what} would fail: ${problems.join('; ')} (PostgreSQL refuses the drop without CASCADE)${notes.length ? `; ${notes.join('; ')}` : ''}`,
+        };
       return { status: 'passed', detail: `${what}: no view or foreign key depends on it${notes.length ? `; but ${notes.join('; ')}` : ''}` };
     },
   };
@@ -129,7 +142,10 @@ function renameEnumValueTask(statementIndex: number, type: string[], oldVal: str
         [quoteLiteral(oldVal)],
       );
       return rows.length
-        ? { status: 'failed', detail: `${what} breaks readers: function(s) ${list(rows.map((r) => r.f))} still use the label ${quoteLiteral(oldVal)} in their body (they fail or match nothing after the rename)` }
+        ? {
+            status: 'failed',
+            detail: `${what} breaks readers: function(s) ${list(rows.map((r) => r.f))} still use the label ${quoteLiteral(oldVal)} in their body (they fail or match nothing after the rename)`,
+          }
         : { status: 'passed', detail: `${what}: no function body uses the old label (views, defaults and constraints follow the rename)` };
     },
   };
@@ -148,7 +164,9 @@ function tasks(ctx: PreflightContext): PreflightTask[] {
     const goneWith = (table: string): boolean => dropped.has(table) || ctx.changedBefore(table);
     return ctx.facts.locks.map((l) => dropTableTask(i, l.table, ctx.facts.cascade, goneWith));
   }
-  return ctx.subcommands.filter((c) => c.subtype === 'AT_DropColumn').map((c) => dropColumnTask(i, ctx.facts.table, String(c.name), c.behavior === 'DROP_CASCADE', ctx.changedBefore));
+  return ctx.subcommands
+    .filter((c) => c.subtype === 'AT_DropColumn')
+    .map((c) => dropColumnTask(i, ctx.facts.table, String(c.name), c.behavior === 'DROP_CASCADE', ctx.changedBefore));
 }
 
 export const dependentsCheck: PreflightCheck = {

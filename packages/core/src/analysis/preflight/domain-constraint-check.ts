@@ -48,7 +48,11 @@ function domainTask(statementIndex: number, domain: string[], body: AstNode): Pr
       }
       const skipNote = skipped.length ? `; skipped, the connection cannot read: ${skipped.join(', ')}` : '';
       if (failed.length) return { status: 'failed', detail: `${what} would fail: ${failed.join('; ')}${skipNote}`, sampled };
-      return { status: skipped.length === cols.length ? 'skipped' : 'passed', detail: `${what}: ${cols.length - skipped.length} column(s) checked, no violation${skipNote}`, sampled };
+      return {
+        status: skipped.length === cols.length ? 'skipped' : 'passed',
+        detail: `${what}: ${cols.length - skipped.length} column(s) checked, no violation${skipNote}`,
+        sampled,
+      };
     },
   };
 }

@@ -30,7 +30,13 @@ const pageRange = (lo: number, hi: number): string => `ctid >= '(${lo},0)'::tid 
  * evaluated one by one. Stops after `maxProbes` statements; `complete` says whether the search
  * reached the end of the table.
  */
-export async function findFailingRows(session: PreflightSession, rel: LiveRelation, expr: string, limit = 5, maxProbes = 120): Promise<{ ctids: string[]; complete: boolean }> {
+export async function findFailingRows(
+  session: PreflightSession,
+  rel: LiveRelation,
+  expr: string,
+  limit = 5,
+  maxProbes = 120,
+): Promise<{ ctids: string[]; complete: boolean }> {
   const [bs] = await session.query<{ pages: string }>(`SELECT (pg_relation_size($1::regclass) / current_setting('block_size')::int)::text AS pages`, [rel.oid]);
   const pages = Number(bs?.pages ?? 0);
   let probes = 0;

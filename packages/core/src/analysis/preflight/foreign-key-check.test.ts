@@ -24,7 +24,10 @@ describe('preflight: orphans', () => {
   it('MATCH FULL also fails keys set in part', async () => {
     const simple = only(await fx.preflight('ALTER TABLE orders ADD FOREIGN KEY (region, code) REFERENCES customers (region, code)'), 'preflight_foreign_key');
     expect(simple.detail).toContain('1 row(s)');
-    const full = only(await fx.preflight('ALTER TABLE orders ADD FOREIGN KEY (region, code) REFERENCES customers (region, code) MATCH FULL'), 'preflight_foreign_key');
+    const full = only(
+      await fx.preflight('ALTER TABLE orders ADD FOREIGN KEY (region, code) REFERENCES customers (region, code) MATCH FULL'),
+      'preflight_foreign_key',
+    );
     expect(full.detail).toContain('2 row(s)');
   });
 

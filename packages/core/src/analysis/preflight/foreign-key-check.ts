@@ -12,11 +12,20 @@ const CHECK = 'preflight_foreign_key';
  * them. MATCH SIMPLE ignores rows with any NULL key column; MATCH FULL also fails rows whose key
  * columns are NULL only in part. `named` empty means the parent's primary key.
  */
-export async function orphanRows(session: PreflightSession, table: string, fkCols: string[], parent: string, named: string[], full: boolean, what: string): Promise<TaskOutcome> {
+export async function orphanRows(
+  session: PreflightSession,
+  table: string,
+  fkCols: string[],
+  parent: string,
+  named: string[],
+  full: boolean,
+  what: string,
+): Promise<TaskOutcome> {
   const rel = (await session.relation(table))!;
   const parentRel = (await session.relation(parent))!;
   const pkCols = named.length ? named : await primaryKeyColumns(session, parentRel);
-  if (pkCols.length !== fkCols.length) return { status: 'skipped', detail: `${what}: skipped, the referenced columns could not be determined (no primary key on ${parent})` };
+  if (pkCols.length !== fkCols.length)
+    return { status: 'skipped', detail: `${what}: skipped, the referenced columns could not be determined (no primary key on ${parent})` };
   // One index probe per referencing row: budget it like a few scans.
   const src = await session.scan(rel, 3);
   const c = (col: string) => `c.${quoteIdent(col)}`;
@@ -25,7 +34,9 @@ export async function orphanRows(session: PreflightSession, table: string, fkCol
   const orphan = `(${allSet} AND NOT EXISTS (SELECT 1 FROM ${parentRel.sql} p WHERE ${match}))`;
   const partial = full && fkCols.length > 1 ? ` OR (NOT (${allSet}) AND NOT (${fkCols.map((x) => `${c(x)} IS NULL`).join(' AND ')}))` : '';
   const shown = fkCols.length === 1 ? `${c(fkCols[0]!)}::text` : `ROW(${fkCols.map(c).join(', ')})::text`;
-  const rows = await session.query<{ k: unknown; total: string }>(`SELECT ${shown} AS k, count(*) OVER () AS total FROM ${src.from} c WHERE ${orphan}${partial} LIMIT 5`);
+  const rows = await session.query<{ k: unknown; total: string }>(
+    `SELECT ${shown} AS k, count(*) OVER () AS total FROM ${src.from} c WHERE ${orphan}${partial} LIMIT 5`,
+  );
   const label = `${what} ${table} (${fkCols.join(', ')}) -> ${parent} (${pkCols.join(', ')})`;
   if (rows.length === 0) return { status: 'passed', detail: `${label}: every key has its referenced row${sampleNote(src)}`, sampled: src.sampled };
   const examples = [...new Set(rows.map((r) => showValue(fkCols.join(','), r.k)))].join(', ');
@@ -54,7 +65,8 @@ function tasks(ctx: PreflightContext): PreflightTask[] {
   const out: PreflightTask[] = [];
   for (const cmd of ctx.subcommands) {
     const con = cmd.def?.Constraint as AstNode | undefined;
-    if (cmd.subtype === 'AT_AddConstraint' && con?.contype === 'CONSTR_FOREIGN' && !con.skip_validation) out.push(foreignKeyTask(ctx.stmt.index, ctx.facts.table, con));
+    if (cmd.subtype === 'AT_AddConstraint' && con?.contype === 'CONSTR_FOREIGN' && !con.skip_validation)
+      out.push(foreignKeyTask(ctx.stmt.index, ctx.facts.table, con));
   }
   return out;
 }

@@ -41,7 +41,7 @@ describe('preflight: NULLs', () => {
   it('fails ADD COLUMN NOT NULL without default on a table with rows, passes on an empty one', async () => {
     expect(only(await fx.preflight('ALTER TABLE users ADD COLUMN age int NOT NULL'), 'preflight_not_null').status).toBe('failed');
     expect(only(await fx.preflight('ALTER TABLE empty_t ADD COLUMN age int NOT NULL'), 'preflight_not_null').status).toBe('passed');
-    expect((await fx.preflight("ALTER TABLE users ADD COLUMN age int NOT NULL DEFAULT 0")).findings).toEqual([]);
+    expect((await fx.preflight('ALTER TABLE users ADD COLUMN age int NOT NULL DEFAULT 0')).findings).toEqual([]);
   });
 
   it('says when it sampled', async () => {
@@ -87,7 +87,10 @@ describe('preflight: NULLs', () => {
   });
 
   it('reports a statement timeout as not finished', async () => {
-    const f = only(await fx.preflight('ALTER TABLE users ALTER COLUMN nick SET NOT NULL', { minStatementTimeoutMs: 1, maxStatementTimeoutMs: 1, bytesPerMs: 1e12 }), 'preflight_not_null');
+    const f = only(
+      await fx.preflight('ALTER TABLE users ALTER COLUMN nick SET NOT NULL', { minStatementTimeoutMs: 1, maxStatementTimeoutMs: 1, bytesPerMs: 1e12 }),
+      'preflight_not_null',
+    );
     expect(f.status).toBe('incomplete');
     expect(f.detail).toContain('statement_timeout');
   });

@@ -21,7 +21,12 @@ export function notNullTask(statementIndex: number, table: string, columns: stri
       const [row] = await session.query<Record<string, string>>(`SELECT count(*) AS total, ${filters} FROM ${src.from}`);
       const nulls = columns.map((c, i) => ({ column: c, n: Number(row?.[`n${i}`] ?? 0) })).filter((x) => x.n > 0);
       const total = count(row?.total ?? 0);
-      if (nulls.length === 0) return { status: 'passed', detail: `${what} on ${table}: no NULL in ${columns.join(', ')} among ${total} rows${sampleNote(src)}`, sampled: src.sampled };
+      if (nulls.length === 0)
+        return {
+          status: 'passed',
+          detail: `${what} on ${table}: no NULL in ${columns.join(', ')} among ${total} rows${sampleNote(src)}`,
+          sampled: src.sampled,
+        };
       const id = await rowIdentity(session, rel);
       const where = nulls.map((x) => `${quoteIdent(x.column)} IS NULL`).join(' OR ');
       const examples = await session.query<{ id: unknown }>(`SELECT ${id.sql} AS id FROM ${src.from} WHERE ${where} LIMIT 5`);
@@ -47,7 +52,10 @@ function addRequiredColumnTask(statementIndex: number, table: string, column: st
       await session.setTimeout(session.limits.minStatementTimeoutMs);
       const [row] = await session.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${rel.sql}) AS any`);
       return row?.any
-        ? { status: 'failed', detail: `ADD COLUMN ${column} NOT NULL without a default on ${table} would fail: the table has rows (about ${count(Math.round(rel.reltuples))}), and they would get NULL` }
+        ? {
+            status: 'failed',
+            detail: `ADD COLUMN ${column} NOT NULL without a default on ${table} would fail: the table has rows (about ${count(Math.round(rel.reltuples))}), and they would get NULL`,
+          }
         : { status: 'passed', detail: `ADD COLUMN ${column} NOT NULL without a default on ${table}: the table is empty` };
     },
   };
@@ -81,4 +89,3 @@ export const notNullCheck: PreflightCheck = {
   doc: 'SET NOT NULL, ADD PRIMARY KEY and ADD COLUMN ... NOT NULL without default fail when live rows hold NULL (or, for the new column, when the table has rows).',
   tasks: (ctx) => (ctx.facts.table && ctx.subcommands.length ? tasks(ctx) : []),
 };
-

@@ -42,7 +42,8 @@ function prefix(datums: AstNode[], keys: PartitionKey[]): { keys: string[]; valu
  */
 export function boundCondition(bound: AstNode, keys: PartitionKey[], parentOid: number): string | null {
   if (bound.is_default) return null;
-  if (bound.strategy === 'h') return `satisfies_hash_partition(${parentOid}::oid, ${Number(bound.modulus)}, ${Number(bound.remainder ?? 0)}, ${keys.map((k) => k.sql).join(', ')})`;
+  if (bound.strategy === 'h')
+    return `satisfies_hash_partition(${parentOid}::oid, ${Number(bound.modulus)}, ${Number(bound.remainder ?? 0)}, ${keys.map((k) => k.sql).join(', ')})`;
   if (bound.strategy === 'l') {
     const datums = (bound.listdatums ?? []) as AstNode[];
     const hasNull = datums.some((d) => d.A_Const?.isnull);

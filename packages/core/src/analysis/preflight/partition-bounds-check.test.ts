@@ -22,13 +22,18 @@ afterAll(() => fx.drop());
 
 describe('preflight: partition bounds', () => {
   it('ATTACH PARTITION fails on rows outside the bound and on default-partition rows inside it', async () => {
-    const f = only(await fx.preflight("ALTER TABLE events ATTACH PARTITION events_2025 FOR VALUES FROM ('2025-01-01') TO ('2026-01-01')"), 'preflight_partition');
+    const f = only(
+      await fx.preflight("ALTER TABLE events ATTACH PARTITION events_2025 FOR VALUES FROM ('2025-01-01') TO ('2026-01-01')"),
+      'preflight_partition',
+    );
     expect(f.status).toBe('failed');
     expect(f.detail).toContain('the bound check of public.events_2025 would fail: 1 row(s) violate it');
     expect(f.detail).toContain('at = 2027-01-01');
     expect(f.detail).toContain('the default partition events_rest (its rows must lie outside the new bound) would fail: 1 row(s)');
     expect(f.detail).toContain('at = 2025-03-03');
-    expect(only(await fx.preflight("ALTER TABLE events ATTACH PARTITION events_2030 FOR VALUES FROM ('2030-01-01') TO (MAXVALUE)"), 'preflight_partition').status).toBe('passed');
+    expect(
+      only(await fx.preflight("ALTER TABLE events ATTACH PARTITION events_2030 FOR VALUES FROM ('2030-01-01') TO (MAXVALUE)"), 'preflight_partition').status,
+    ).toBe('passed');
   });
 
   it('new partitions: overlapping bounds and default-partition rows', async () => {
@@ -37,7 +42,9 @@ describe('preflight: partition bounds', () => {
     expect(o.detail).toContain('overlaps partition(s) events_2024');
     const d = only(await fx.preflight("CREATE TABLE events_26 PARTITION OF events FOR VALUES FROM ('2026-01-01') TO ('2027-01-01')"), 'preflight_partition');
     expect(d.detail).toContain('at = 2026-07-07');
-    expect(only(await fx.preflight("CREATE TABLE regions_fr PARTITION OF regions FOR VALUES IN ('fr', 'it')"), 'preflight_partition').detail).toContain('regions_eu');
+    expect(only(await fx.preflight("CREATE TABLE regions_fr PARTITION OF regions FOR VALUES IN ('fr', 'it')"), 'preflight_partition').detail).toContain(
+      'regions_eu',
+    );
     expect(only(await fx.preflight("CREATE TABLE regions_it PARTITION OF regions FOR VALUES IN ('it', NULL)"), 'preflight_partition').status).toBe('passed');
     expect(only(await fx.preflight('CREATE TABLE h4 PARTITION OF h FOR VALUES WITH (MODULUS 8, REMAINDER 4)'), 'preflight_partition').status).toBe('failed');
     expect(only(await fx.preflight('CREATE TABLE h1 PARTITION OF h FOR VALUES WITH (MODULUS 4, REMAINDER 1)'), 'preflight_partition').status).toBe('passed');

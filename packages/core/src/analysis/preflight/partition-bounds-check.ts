@@ -49,9 +49,16 @@ async function overlaps(session: PreflightSession, parentOid: number, bound: Ast
     }
     // Two ranges overlap when either one's lower end lies in the other; two lists when a value is in both.
     const tests: string[] = [];
-    for (const [a, b] of [[bound, other], [other, bound]] as const) {
+    for (const [a, b] of [
+      [bound, other],
+      [other, bound],
+    ] as const) {
       for (const point of boundPoints(a, keys)) {
-        const cond = boundCondition(b, keys.map((k, i) => ({ sql: point[i]!, type: k.type })), parentOid);
+        const cond = boundCondition(
+          b,
+          keys.map((k, i) => ({ sql: point[i]!, type: k.type })),
+          parentOid,
+        );
         if (cond) tests.push(`coalesce((${cond}), false)`);
       }
       if (bound.strategy === 'l') break;
@@ -87,13 +94,23 @@ function partitionTask(statementIndex: number, parent: string, child: string, bo
       if (pk.defaultPartition && pk.defaultPartition !== child && cond) {
         const def = await session.relation(pk.defaultPartition);
         if (def?.readable) {
-          const r = await violatingRows(session, pk.defaultPartition, `NOT coalesce((${cond}), false)`, pk.names, `the default partition ${pk.defaultPartition} (its rows must lie outside the new bound)`);
+          const r = await violatingRows(
+            session,
+            pk.defaultPartition,
+            `NOT coalesce((${cond}), false)`,
+            pk.names,
+            `the default partition ${pk.defaultPartition} (its rows must lie outside the new bound)`,
+          );
           sampled ||= !!r.sampled;
           if (r.status === 'failed') problems.push(r.detail);
         }
       }
       if (problems.length) return { status: 'failed', detail: `${what} would fail: ${problems.join('; ')}`, sampled };
-      return { status: 'passed', detail: `${what}: no overlap with other partitions${attach ? ', every row inside the bound' : ''}${pk.defaultPartition ? ', no row of the default partition inside it' : ''}${bound.is_default ? ' (a DEFAULT partition: rows are not checked against the other bounds)' : ''}`, sampled };
+      return {
+        status: 'passed',
+        detail: `${what}: no overlap with other partitions${attach ? ', every row inside the bound' : ''}${pk.defaultPartition ? ', no row of the default partition inside it' : ''}${bound.is_default ? ' (a DEFAULT partition: rows are not checked against the other bounds)' : ''}`,
+        sampled,
+      };
     },
   };
 }

@@ -114,7 +114,15 @@ export class PreflightSession {
       [quoteQualified(name)],
     );
     if (!row) return null;
-    return { oid: row.oid, sql: quoteQualified(name), name, kind: row.kind, heapBytes: Number(row.heap), reltuples: Math.max(0, row.reltuples), readable: row.readable };
+    return {
+      oid: row.oid,
+      sql: quoteQualified(name),
+      name,
+      kind: row.kind,
+      heapBytes: Number(row.heap),
+      reltuples: Math.max(0, row.reltuples),
+      readable: row.readable,
+    };
   }
 
   /**
@@ -133,7 +141,10 @@ export class PreflightSession {
 }
 
 /** "in a 3.2 % sample of its pages" / "" for wording details. */
-export const sampleNote = (s: Pick<ScanSource, 'sampled' | 'percent'>): string => (s.sampled ? ` (sampled: ${s.percent < 1 ? s.percent.toFixed(2) : s.percent.toFixed(1)} % of the table's pages; rows outside the sample were not checked)` : '');
+export const sampleNote = (s: Pick<ScanSource, 'sampled' | 'percent'>): string =>
+  s.sampled
+    ? ` (sampled: ${s.percent < 1 ? s.percent.toFixed(2) : s.percent.toFixed(1)} % of the table's pages; rows outside the sample were not checked)`
+    : '';
 
 /** A PostgreSQL error code of a driver error, or undefined. */
 export const pgCode = (e: unknown): string | undefined => (e && typeof e === 'object' && 'code' in e ? String((e as { code: unknown }).code) : undefined);

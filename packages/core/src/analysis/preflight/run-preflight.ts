@@ -33,13 +33,18 @@ function changedEarlier(task: PreflightTask, parsed: readonly ParsedStatement[],
     const kind = nodeKind(s.stmt);
     const b = nodeBody(s.stmt);
     if (kind === 'DoStmt' || kind === 'CallStmt') return `statement ${i} (${f.statement_type}) runs code whose effect on the rows is unknown`;
-    if ((kind === 'CreateStmt' || kind === 'CreateTableAsStmt') && tables.has(kind === 'CreateStmt' ? rangeVarName(b.relation) : rangeVarName(b.into?.rel))) return `the table is created by statement ${i}`;
+    if ((kind === 'CreateStmt' || kind === 'CreateTableAsStmt') && tables.has(kind === 'CreateStmt' ? rangeVarName(b.relation) : rangeVarName(b.into?.rel)))
+      return `the table is created by statement ${i}`;
     const touched = f.locks.filter((l) => tables.has(l.table));
     if (!touched.length) continue;
-    if (f.effect === 'data' || f.statement_type === 'TRUNCATE' || kind === 'CopyStmt') return `statement ${i} (${f.statement_type}) changes the rows of ${touched[0]!.table} first`;
+    if (f.effect === 'data' || f.statement_type === 'TRUNCATE' || kind === 'CopyStmt')
+      return `statement ${i} (${f.statement_type}) changes the rows of ${touched[0]!.table} first`;
     for (const cmd of f.subcommands as AstNode[]) {
       const name = String(cmd.name ?? cmd.def?.ColumnDef?.colname ?? '');
-      if (['AT_AddColumn', 'AT_AlterColumnType', 'AT_DropColumn', 'AT_ColumnDefault', 'AT_SetExpression'].includes(String(cmd.subtype)) && columns.has(`${f.table}.${name}`)) {
+      if (
+        ['AT_AddColumn', 'AT_AlterColumnType', 'AT_DropColumn', 'AT_ColumnDefault', 'AT_SetExpression'].includes(String(cmd.subtype)) &&
+        columns.has(`${f.table}.${name}`)
+      ) {
         return `statement ${i} (${f.statement_type}) changes column ${name} first`;
       }
     }
@@ -57,10 +62,10 @@ async function unreadable(session: PreflightSession, task: PreflightTask): Promi
   }
   for (const c of task.columns ?? []) {
     const dot = c.lastIndexOf('.');
-    const [row] = await session.query<{ ok: boolean }>(`SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = $2 AND attnum > 0 AND NOT attisdropped) AS ok`, [
-      (await session.relation(c.slice(0, dot)))!.sql,
-      c.slice(dot + 1),
-    ]);
+    const [row] = await session.query<{ ok: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = $2 AND attnum > 0 AND NOT attisdropped) AS ok`,
+      [(await session.relation(c.slice(0, dot)))!.sql, c.slice(dot + 1)],
+    );
     if (!row?.ok) return `column ${c} does not exist on the target yet (created or renamed by this migration)`;
   }
   return null;
@@ -70,10 +75,23 @@ async function unreadable(session: PreflightSession, task: PreflightTask): Promi
 function outcomeOfError(error: unknown, task: PreflightTask, session: PreflightSession): TaskOutcome {
   const code = pgCode(error);
   const message = error instanceof Error ? error.message : String(error);
-  if (code === '57014') return { status: 'incomplete', detail: `${task.label}: could not finish within its statement_timeout; not verified on the live data (re-analyze when the database is quieter, or check it by hand)` };
-  if (code === '55P03') return { status: 'incomplete', detail: `${task.label}: waited ${session.limits.lockTimeoutMs} ms (lock_timeout) for an ACCESS SHARE lock: another session holds an ACCESS EXCLUSIVE lock on the table; not verified` };
-  if (code === '42501') return { status: 'skipped', detail: `${task.label}: skipped, the connection lacks a privilege to read what the check needs (${message})` };
-  if (code === '25006') return { status: 'incomplete', detail: `${task.label}: evaluating the statement's expression would write to the database, so it was not evaluated on the live data` };
+  if (code === '57014')
+    return {
+      status: 'incomplete',
+      detail: `${task.label}: could not finish within its statement_timeout; not verified on the live data (re-analyze when the database is quieter, or check it by hand)`,
+    };
+  if (code === '55P03')
+    return {
+      status: 'incomplete',
+      detail: `${task.label}: waited ${session.limits.lockTimeoutMs} ms (lock_timeout) for an ACCESS SHARE lock: another session holds an ACCESS EXCLUSIVE lock on the table; not verified`,
+    };
+  if (code === '42501')
+    return { status: 'skipped', detail: `${task.label}: skipped, the connection lacks a privilege to read what the check needs (${message})` };
+  if (code === '25006')
+    return {
+      status: 'incomplete',
+      detail: `${task.label}: evaluating the statement's expression would write to the database, so it was not evaluated on the live data`,
+    };
   return { status: 'incomplete', detail: `${task.label}: the check failed to run (${code ?? 'error'}: ${message})` };
 }
 
@@ -104,7 +122,10 @@ export async function runPreflight(input: PreflightInput): Promise<PreflightRepo
     if (earlier) {
       outcome = { status: 'skipped', detail: `${task.label}: skipped, ${earlier}; the live rows cannot tell (the sandbox ran it)` };
     } else if (t0 - started > limits.budgetMs) {
-      outcome = { status: 'incomplete', detail: `${task.label}: not run, the preflight's budget of ${Math.round(limits.budgetMs / 1000)} s was spent on earlier checks` };
+      outcome = {
+        status: 'incomplete',
+        detail: `${task.label}: not run, the preflight's budget of ${Math.round(limits.budgetMs / 1000)} s was spent on earlier checks`,
+      };
     } else {
       try {
         outcome = await session.readOnly(async () => {
@@ -115,7 +136,14 @@ export async function runPreflight(input: PreflightInput): Promise<PreflightRepo
         outcome = outcomeOfError(error, task, session);
       }
     }
-    findings.push({ check: task.check, statement_index: task.statementIndex, status: outcome.status, detail: outcome.detail, sampled: !!outcome.sampled, duration_ms: Date.now() - t0 });
+    findings.push({
+      check: task.check,
+      statement_index: task.statementIndex,
+      status: outcome.status,
+      detail: outcome.detail,
+      sampled: !!outcome.sampled,
+      duration_ms: Date.now() - t0,
+    });
   }
   const passed = findings.every((f) => f.status === 'passed' || f.status === 'skipped');
   return { passed, findings, duration_ms: Date.now() - started };

@@ -2,7 +2,8 @@
  * Column names whose values are personal or secret: examples from these columns are masked in
  * reports (a report travels further than the database: CI logs, tickets, chat).
  */
-const SENSITIVE = /(e_?mail|phone|mobile|ssn|social_sec|passw|secret|token|api_?key|card|iban|account_?n|tax|birth|dob|salary|address|street|zip|postcode|passport|licen[cs]e|national_id|ip_?addr|first_?name|last_?name|full_?name|surname|^name$)/i;
+const SENSITIVE =
+  /(e_?mail|phone|mobile|ssn|social_sec|passw|secret|token|api_?key|card|iban|account_?n|tax|birth|dob|salary|address|street|zip|postcode|passport|licen[cs]e|national_id|ip_?addr|first_?name|last_?name|full_?name|surname|^name$)/i;
 
 export const isSensitiveColumn = (column: string): boolean => SENSITIVE.test(column);
 

@@ -27,7 +27,10 @@ describe('preflight: failed casts', () => {
   });
 
   it('an arbitrary USING expression: evaluated read-only, failing rows found by bisection', async () => {
-    const f = only(await fx.preflight("ALTER TABLE wallets ALTER COLUMN balance TYPE numeric(12,2) USING nullif(trim(balance), '')::numeric * 2"), 'preflight_type_cast');
+    const f = only(
+      await fx.preflight("ALTER TABLE wallets ALTER COLUMN balance TYPE numeric(12,2) USING nullif(trim(balance), '')::numeric * 2"),
+      'preflight_type_cast',
+    );
     expect(f.status).toBe('failed');
     expect(f.detail).toContain('at least 2 row(s) do not convert');
     expect(f.detail).toContain('id = 1234');

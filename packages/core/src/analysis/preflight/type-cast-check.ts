@@ -64,7 +64,9 @@ async function viaEvaluation(session: PreflightSession, plan: CastPlan, src: Sca
   const bulk = await tryUnderSavepoint(session, `SELECT count(${cast}) FROM ${src.from}`);
   const id = await rowIdentity(session, src.rel);
   if (!bulk && tooLong) {
-    const rows = await session.query<{ id: unknown; total: string }>(`SELECT ${id.sql} AS id, count(*) OVER () AS total FROM ${src.from} WHERE ${tooLong} LIMIT 5`);
+    const rows = await session.query<{ id: unknown; total: string }>(
+      `SELECT ${id.sql} AS id, count(*) OVER () AS total FROM ${src.from} WHERE ${tooLong} LIMIT 5`,
+    );
     if (rows.length) {
       return {
         status: 'failed',
@@ -82,18 +84,28 @@ async function viaEvaluation(session: PreflightSession, plan: CastPlan, src: Sca
   }
   let examples = '';
   if (found.ctids.length) {
-    const rows = await session.query<{ id: unknown; v: string }>(`SELECT ${id.sql} AS id, ${quoteIdent(plan.column)}::text AS v FROM ${src.rel.sql} WHERE ctid = ANY($1::tid[])`, [found.ctids]);
+    const rows = await session.query<{ id: unknown; v: string }>(
+      `SELECT ${id.sql} AS id, ${quoteIdent(plan.column)}::text AS v FROM ${src.rel.sql} WHERE ctid = ANY($1::tid[])`,
+      [found.ctids],
+    );
     examples = `, e.g. ${rows.map((r) => `${id.show(r.id)} (${plan.column} = ${showValue(plan.column, r.v)})`).join('; ')}`;
   }
   const howMany = found.ctids.length ? `at least ${found.ctids.length} row(s)` : 'some rows';
-  return { status: 'failed', detail: `${what} would fail: ${howMany} do not convert${examples}; first error: ${bulk.message}${sampleNote(src)}`, sampled: src.sampled };
+  return {
+    status: 'failed',
+    detail: `${what} would fail: ${howMany} do not convert${examples}; first error: ${bulk.message}${sampleNote(src)}`,
+    sampled: src.sampled,
+  };
 }
 
 /** USING calls a function that could act on the database (volatile): not evaluated on the live data. */
 async function volatileCalls(session: PreflightSession, using: AstNode | undefined): Promise<string[]> {
   const fns = using ? [...new Set(calledFunctions(using))] : [];
   if (!fns.length) return [];
-  const rows = await session.query<{ proname: string }>(`SELECT DISTINCT proname FROM pg_proc WHERE lower(proname) = ANY($1) AND provolatile = 'v' ORDER BY 1`, [fns]);
+  const rows = await session.query<{ proname: string }>(
+    `SELECT DISTINCT proname FROM pg_proc WHERE lower(proname) = ANY($1) AND provolatile = 'v' ORDER BY 1`,
+    [fns],
+  );
   return rows.map((r) => r.proname);
 }
 
@@ -107,13 +119,18 @@ function castTask(statementIndex: number, plan: CastPlan): PreflightTask {
     label: what,
     async run(session) {
       const volatile = await volatileCalls(session, plan.using);
-      if (volatile.length) return { status: 'skipped', detail: `${what}: USING calls volatile function(s) ${volatile.join(', ')}, which are not run against the live data` };
+      if (volatile.length)
+        return { status: 'skipped', detail: `${what}: USING calls volatile function(s) ${volatile.join(', ')}, which are not run against the live data` };
       const rel: LiveRelation = (await session.relation(plan.table))!;
       const src = await session.scan(rel, 2);
-      const [col] = await session.query<{ type: string }>(`SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = $1 AND attname = $2`, [rel.oid, plan.column]);
+      const [col] = await session.query<{ type: string }>(
+        `SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = $1 AND attname = $2`,
+        [rel.oid, plan.column],
+      );
       // pg_input_is_valid (PostgreSQL 16+) answers without raising an error, for conversions that are text input.
       const u = plan.using;
-      const usingCastOfColumn = u && nodeKind(u) === 'TypeCast' && u.TypeCast.arg?.ColumnRef?.fields?.length === 1 && u.TypeCast.arg.ColumnRef.fields[0].String?.sval === plan.column;
+      const usingCastOfColumn =
+        u && nodeKind(u) === 'TypeCast' && u.TypeCast.arg?.ColumnRef?.fields?.length === 1 && u.TypeCast.arg.ColumnRef.fields[0].String?.sval === plan.column;
       if ((await session.serverVersion()) >= 160000 && TEXTUAL.test(col?.type ?? '') && (!u || usingCastOfColumn)) {
         const types = usingCastOfColumn ? [deparse({ TypeName: u.TypeCast.typeName }), plan.target] : [plan.target];
         return viaInputIsValid(session, plan, [...new Set(types)], src, what);
@@ -132,13 +149,15 @@ function tasks(ctx: PreflightContext): PreflightTask[] {
     // Binary-coercible changes (varchar widening...) convert nothing and cannot fail on data.
     if (!def.raw_default && ctx.facts.effect === 'catalog' && ctx.subcommands.length === 1) continue;
     const column = String(cmd.name);
-    out.push(castTask(ctx.stmt.index, {
-      table: ctx.facts.table,
-      column,
-      target: deparse({ TypeName: def.typeName }),
-      value: def.raw_default ? deparse(def.raw_default as AstNode) : quoteIdent(column),
-      using: def.raw_default as AstNode | undefined,
-    }));
+    out.push(
+      castTask(ctx.stmt.index, {
+        table: ctx.facts.table,
+        column,
+        target: deparse({ TypeName: def.typeName }),
+        value: def.raw_default ? deparse(def.raw_default as AstNode) : quoteIdent(column),
+        using: def.raw_default as AstNode | undefined,
+      }),
+    );
   }
   return out;
 }

@@ -23,7 +23,9 @@ describe('preflight: duplicate keys', () => {
   it('follows expressions, partial predicates and NULLS NOT DISTINCT', async () => {
     const lower = only(await fx.preflight('CREATE UNIQUE INDEX a_lower ON accounts (lower(email)) WHERE NOT deleted'), 'preflight_unique');
     expect(lower.detail).toContain('1 duplicate key value(s) of (lower(email)) over 3 rows');
-    expect(only(await fx.preflight('CREATE UNIQUE INDEX a_live ON accounts (email) WHERE NOT deleted AND id < 3001'), 'preflight_unique').status).toBe('passed');
+    expect(only(await fx.preflight('CREATE UNIQUE INDEX a_live ON accounts (email) WHERE NOT deleted AND id < 3001'), 'preflight_unique').status).toBe(
+      'passed',
+    );
     const nnd = only(await fx.preflight('ALTER TABLE accounts ADD CONSTRAINT u UNIQUE NULLS NOT DISTINCT (sku)'), 'preflight_unique');
     expect(nnd.detail).toContain('(NULL) x2');
     expect(nnd.detail).toContain('(SKU-A) x2');

@@ -71,10 +71,12 @@ function tasks(ctx: PreflightContext): PreflightTask[] {
   if (kind === 'IndexStmt') {
     const b = ctx.stmt.stmt.IndexStmt as AstNode;
     if (!b.unique) return [];
-    return [uniqueTask(i, rangeVarName(b.relation), indexKeys((b.indexParams ?? []) as AstNode[]), 'CREATE UNIQUE INDEX', {
-      ...(b.whereClause ? { where: deparse(b.whereClause as AstNode) } : {}),
-      nullsNotDistinct: !!b.nulls_not_distinct,
-    })];
+    return [
+      uniqueTask(i, rangeVarName(b.relation), indexKeys((b.indexParams ?? []) as AstNode[]), 'CREATE UNIQUE INDEX', {
+        ...(b.whereClause ? { where: deparse(b.whereClause as AstNode) } : {}),
+        nullsNotDistinct: !!b.nulls_not_distinct,
+      }),
+    ];
   }
   const out: PreflightTask[] = [];
   for (const cmd of ctx.subcommands) {

@@ -18,7 +18,15 @@ function validateTask(statementIndex: number, table: string, name: string): Pref
     label: what,
     async run(session): Promise<TaskOutcome> {
       const rel = (await session.relation(table))!;
-      const [con] = await session.query<{ contype: string; expr: string | null; cols: string[]; parent: string | null; pcols: string[] | null; full: boolean; valid: boolean }>(
+      const [con] = await session.query<{
+        contype: string;
+        expr: string | null;
+        cols: string[];
+        parent: string | null;
+        pcols: string[] | null;
+        full: boolean;
+        valid: boolean;
+      }>(
         `SELECT c.contype::text AS contype, pg_get_expr(c.conbin, c.conrelid) AS expr, c.convalidated AS valid,
                 ARRAY(SELECT a.attname::text FROM unnest(c.conkey) WITH ORDINALITY k(n, o) JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.n ORDER BY k.o) AS cols,
                 CASE WHEN c.contype = 'f' THEN quote_ident(pn.nspname) || '.' || quote_ident(pc.relname) END AS parent,
@@ -44,5 +52,6 @@ function validateTask(statementIndex: number, table: string, name: string): Pref
 export const validateConstraintCheck: PreflightCheck = {
   name: CHECK,
   doc: 'VALIDATE CONSTRAINT fails on rows that violate the NOT VALID CHECK or foreign key it validates.',
-  tasks: (ctx: PreflightContext) => ctx.subcommands.filter((c) => c.subtype === 'AT_ValidateConstraint').map((c) => validateTask(ctx.stmt.index, ctx.facts.table, String(c.name))),
+  tasks: (ctx: PreflightContext) =>
+    ctx.subcommands.filter((c) => c.subtype === 'AT_ValidateConstraint').map((c) => validateTask(ctx.stmt.index, ctx.facts.table, String(c.name))),
 };

@@ -47,15 +47,27 @@ function inverseSubcommand(table: string, cmd: AstNode, schema: SchemaIndex): In
       return { sql: `ALTER TABLE ${tq} DROP COLUMN ${quoteIdent(String(cmd.def?.ColumnDef?.colname))}`, reversible: true, warning: null };
     case 'AT_DropColumn':
       if (!prevCol) return irreversible(`column ${col} is not in the snapshot; it cannot be recreated`);
-      return { sql: `ALTER TABLE ${tq} ADD COLUMN ${columnDdl(prevCol)}`, reversible: false, warning: `column ${col} is recreated empty: its data is not restored` };
+      return {
+        sql: `ALTER TABLE ${tq} ADD COLUMN ${columnDdl(prevCol)}`,
+        reversible: false,
+        warning: `column ${col} is recreated empty: its data is not restored`,
+      };
     case 'AT_AlterColumnType':
       if (!prevCol) return irreversible(`previous type of ${col} is unknown (not in the snapshot)`);
-      return { sql: `ALTER TABLE ${tq} ALTER COLUMN ${quoteIdent(col)} TYPE ${prevCol.data_type} USING ${quoteIdent(col)}::${prevCol.data_type}`, reversible: true, warning: null };
+      return {
+        sql: `ALTER TABLE ${tq} ALTER COLUMN ${quoteIdent(col)} TYPE ${prevCol.data_type} USING ${quoteIdent(col)}::${prevCol.data_type}`,
+        reversible: true,
+        warning: null,
+      };
     case 'AT_SetNotNull':
       return { sql: `ALTER TABLE ${tq} ALTER COLUMN ${quoteIdent(col)} DROP NOT NULL`, reversible: true, warning: null };
     case 'AT_DropNotNull':
       return prevCol && !prevCol.nullable
-        ? { sql: `ALTER TABLE ${tq} ALTER COLUMN ${quoteIdent(col)} SET NOT NULL`, reversible: true, warning: 'SET NOT NULL fails if NULLs were written in the meantime' }
+        ? {
+            sql: `ALTER TABLE ${tq} ALTER COLUMN ${quoteIdent(col)} SET NOT NULL`,
+            reversible: true,
+            warning: 'SET NOT NULL fails if NULLs were written in the meantime',
+          }
         : { sql: NOTHING, reversible: true, warning: null };
     case 'AT_ColumnDefault':
       if (prevCol?.default) return { sql: `ALTER TABLE ${tq} ALTER COLUMN ${quoteIdent(col)} SET DEFAULT ${prevCol.default}`, reversible: true, warning: null };
@@ -64,7 +76,11 @@ function inverseSubcommand(table: string, cmd: AstNode, schema: SchemaIndex): In
       const con = cmd.def?.Constraint as AstNode;
       const name = con?.conname ? String(con.conname) : defaultConstraintName(table, con);
       if (!name) return irreversible('the constraint name cannot be determined');
-      return { sql: `ALTER TABLE ${tq} DROP CONSTRAINT ${quoteIdent(name)}`, reversible: true, warning: con?.conname ? null : `assumes PostgreSQL's default name ${name}` };
+      return {
+        sql: `ALTER TABLE ${tq} DROP CONSTRAINT ${quoteIdent(name)}`,
+        reversible: true,
+        warning: con?.conname ? null : `assumes PostgreSQL's default name ${name}`,
+      };
     }
     case 'AT_DropConstraint': {
       const c = t?.constraints.find((x) => x.name === col);
@@ -79,14 +95,20 @@ function inverseSubcommand(table: string, cmd: AstNode, schema: SchemaIndex): In
       return { sql: `ALTER TABLE ${tq} ALTER COLUMN ${quoteIdent(col)} DROP IDENTITY`, reversible: true, warning: null };
     case 'AT_DropIdentity':
       return prevCol?.identity
-        ? { sql: `ALTER TABLE ${tq} ALTER COLUMN ${quoteIdent(col)} ADD GENERATED ${prevCol.identity === 'always' ? 'ALWAYS' : 'BY DEFAULT'} AS IDENTITY`, reversible: true, warning: 'the identity sequence restarts at 1' }
+        ? {
+            sql: `ALTER TABLE ${tq} ALTER COLUMN ${quoteIdent(col)} ADD GENERATED ${prevCol.identity === 'always' ? 'ALWAYS' : 'BY DEFAULT'} AS IDENTITY`,
+            reversible: true,
+            warning: 'the identity sequence restarts at 1',
+          }
         : irreversible('previous identity is unknown');
     case 'AT_AttachPartition':
       return { sql: `ALTER TABLE ${tq} DETACH PARTITION ${quoteQualified(rangeVarName(cmd.def?.PartitionCmd?.name))}`, reversible: true, warning: null };
     case 'AT_DetachPartition': {
       const part = rangeVarName(cmd.def?.PartitionCmd?.name);
       const p = schema.table(part);
-      return p?.partition_bound ? { sql: `ALTER TABLE ${tq} ATTACH PARTITION ${quoteQualified(part)} ${p.partition_bound}`, reversible: true, warning: null } : irreversible('the partition bound is unknown');
+      return p?.partition_bound
+        ? { sql: `ALTER TABLE ${tq} ATTACH PARTITION ${quoteQualified(part)} ${p.partition_bound}`, reversible: true, warning: null }
+        : irreversible('the partition bound is unknown');
     }
     case 'AT_EnableTrig':
       return { sql: `ALTER TABLE ${tq} DISABLE TRIGGER ${quoteIdent(col)}`, reversible: true, warning: null };
@@ -121,7 +143,8 @@ function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex):
     }
     case 'ViewStmt': {
       const v = schema.table(f.table);
-      if (b.replace && v?.view_definition) return { sql: `CREATE OR REPLACE VIEW ${quoteQualified(f.table)} AS ${v.view_definition.trim().replace(/;$/, '')}`, reversible: true, warning: null };
+      if (b.replace && v?.view_definition)
+        return { sql: `CREATE OR REPLACE VIEW ${quoteQualified(f.table)} AS ${v.view_definition.trim().replace(/;$/, '')}`, reversible: true, warning: null };
       return { sql: `DROP VIEW ${quoteQualified(f.table)}`, reversible: true, warning: null };
     }
     case 'CreateTableAsStmt':
@@ -146,7 +169,11 @@ function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex):
       const sqls = parts.map((p) => p.sql).filter((s): s is string => !!s && s !== NOTHING);
       const warnings = parts.map((p) => p.warning).filter((w): w is string => !!w);
       if (parts.some((p) => p.sql === null)) return { sql: sqls.length ? sqls.join(';\n') : null, reversible: false, warning: warnings.join('; ') };
-      return { sql: sqls.length ? sqls.join(';\n') : NOTHING, reversible: parts.every((p) => p.reversible), warning: warnings.length ? warnings.join('; ') : null };
+      return {
+        sql: sqls.length ? sqls.join(';\n') : NOTHING,
+        reversible: parts.every((p) => p.reversible),
+        warning: warnings.length ? warnings.join('; ') : null,
+      };
     }
     case 'RenameStmt': {
       const rt = String(b.renameType);
@@ -154,11 +181,28 @@ function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex):
       const rel = rangeVarName(b.relation);
       const schemaOf = rel.split('.')[0]!;
       const sub = b.subname ? String(b.subname) : '';
-      if (rt === 'OBJECT_COLUMN') return { sql: `ALTER TABLE ${quoteQualified(rel)} RENAME COLUMN ${quoteIdent(newName)} TO ${quoteIdent(sub)}`, reversible: true, warning: null };
-      if (rt === 'OBJECT_TABLE') return { sql: `ALTER TABLE ${quoteQualified(`${schemaOf}.${newName}`)} RENAME TO ${quoteIdent(String(b.relation.relname))}`, reversible: true, warning: null };
-      if (rt === 'OBJECT_VIEW') return { sql: `ALTER VIEW ${quoteQualified(`${schemaOf}.${newName}`)} RENAME TO ${quoteIdent(String(b.relation.relname))}`, reversible: true, warning: null };
-      if (rt === 'OBJECT_INDEX') return { sql: `ALTER INDEX ${quoteQualified(`${schemaOf}.${newName}`)} RENAME TO ${quoteIdent(String(b.relation.relname))}`, reversible: true, warning: null };
-      if (rt === 'OBJECT_TABCONSTRAINT') return { sql: `ALTER TABLE ${quoteQualified(rel)} RENAME CONSTRAINT ${quoteIdent(newName)} TO ${quoteIdent(sub)}`, reversible: true, warning: null };
+      if (rt === 'OBJECT_COLUMN')
+        return { sql: `ALTER TABLE ${quoteQualified(rel)} RENAME COLUMN ${quoteIdent(newName)} TO ${quoteIdent(sub)}`, reversible: true, warning: null };
+      if (rt === 'OBJECT_TABLE')
+        return {
+          sql: `ALTER TABLE ${quoteQualified(`${schemaOf}.${newName}`)} RENAME TO ${quoteIdent(String(b.relation.relname))}`,
+          reversible: true,
+          warning: null,
+        };
+      if (rt === 'OBJECT_VIEW')
+        return {
+          sql: `ALTER VIEW ${quoteQualified(`${schemaOf}.${newName}`)} RENAME TO ${quoteIdent(String(b.relation.relname))}`,
+          reversible: true,
+          warning: null,
+        };
+      if (rt === 'OBJECT_INDEX')
+        return {
+          sql: `ALTER INDEX ${quoteQualified(`${schemaOf}.${newName}`)} RENAME TO ${quoteIdent(String(b.relation.relname))}`,
+          reversible: true,
+          warning: null,
+        };
+      if (rt === 'OBJECT_TABCONSTRAINT')
+        return { sql: `ALTER TABLE ${quoteQualified(rel)} RENAME CONSTRAINT ${quoteIdent(newName)} TO ${quoteIdent(sub)}`, reversible: true, warning: null };
       return irreversible(`${f.statement_type} has no automatic inverse`);
     }
     case 'DropStmt': {
@@ -181,12 +225,21 @@ function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex):
         const v = schema.table(objectName(b));
         if (!v?.view_definition) return irreversible('the view definition is not in the snapshot');
         const mat = rt === 'OBJECT_MATVIEW';
-        return { sql: `CREATE ${mat ? 'MATERIALIZED VIEW' : 'VIEW'} ${quoteQualified(objectName(b))} AS ${v.view_definition.trim().replace(/;$/, '')}`, reversible: !mat, warning: mat ? 'the materialized view is recreated and refilled from its query' : null };
+        return {
+          sql: `CREATE ${mat ? 'MATERIALIZED VIEW' : 'VIEW'} ${quoteQualified(objectName(b))} AS ${v.view_definition.trim().replace(/;$/, '')}`,
+          reversible: !mat,
+          warning: mat ? 'the materialized view is recreated and refilled from its query' : null,
+        };
       }
       if (rt === 'OBJECT_TYPE') {
         const n = objectName(b);
         const e = schema.snapshot.enums.find((x) => `${x.schema}.${x.name}` === n);
-        if (e) return { sql: `CREATE TYPE ${quoteQualified(n)} AS ENUM (${e.values.map(quoteLiteral).join(', ')})`, reversible: !b.behavior || b.behavior !== 'DROP_CASCADE', warning: b.behavior === 'DROP_CASCADE' ? 'columns dropped by CASCADE are not restored' : null };
+        if (e)
+          return {
+            sql: `CREATE TYPE ${quoteQualified(n)} AS ENUM (${e.values.map(quoteLiteral).join(', ')})`,
+            reversible: !b.behavior || b.behavior !== 'DROP_CASCADE',
+            warning: b.behavior === 'DROP_CASCADE' ? 'columns dropped by CASCADE are not restored' : null,
+          };
       }
       return irreversible(`${f.statement_type} cannot be reversed automatically`);
     }
@@ -198,7 +251,11 @@ function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex):
       return irreversible(`${f.statement_type} changes data; it cannot be reversed automatically (restore from a backup or write a compensating statement)`);
     case 'AlterEnumStmt':
       return b.oldVal
-        ? { sql: `ALTER TYPE ${quoteQualified(qualify(names(b.typeName).join('.')))} RENAME VALUE ${quoteLiteral(String(b.newVal))} TO ${quoteLiteral(String(b.oldVal))}`, reversible: true, warning: null }
+        ? {
+            sql: `ALTER TYPE ${quoteQualified(qualify(names(b.typeName).join('.')))} RENAME VALUE ${quoteLiteral(String(b.newVal))} TO ${quoteLiteral(String(b.oldVal))}`,
+            reversible: true,
+            warning: null,
+          }
         : irreversible('PostgreSQL cannot remove an enum value; recreate the type to undo it');
     case 'VariableSetStmt':
     case 'TransactionStmt':

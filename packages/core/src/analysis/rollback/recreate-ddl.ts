@@ -33,4 +33,7 @@ export function indexDdls(t: TableInfo): string[] {
 }
 
 export const foreignKeyDdls = (t: TableInfo, only: readonly TableInfo['foreign_keys'][number][] = t.foreign_keys): string[] =>
-  only.map((fk) => `ALTER TABLE ${quoteQualified(qualifiedName(t))} ADD CONSTRAINT ${quoteIdent(fk.name)} ${fk.definition}${fk.validated || /NOT VALID/i.test(fk.definition) ? '' : ' NOT VALID'}`);
+  only.map(
+    (fk) =>
+      `ALTER TABLE ${quoteQualified(qualifiedName(t))} ADD CONSTRAINT ${quoteIdent(fk.name)} ${fk.definition}${fk.validated || /NOT VALID/i.test(fk.definition) ? '' : ' NOT VALID'}`,
+  );

@@ -12,7 +12,9 @@ async function plan(sql: string) {
 
 describe('rollback plan', () => {
   it('inverts each statement from the snapshot and orders the script backwards', async () => {
-    const p = await plan('ALTER TABLE orders ADD COLUMN note text; ALTER TABLE order_items ALTER COLUMN quantity TYPE bigint; ALTER TABLE customers RENAME COLUMN name TO full_name; ALTER TABLE orders ADD CHECK (total > 0)');
+    const p = await plan(
+      'ALTER TABLE orders ADD COLUMN note text; ALTER TABLE order_items ALTER COLUMN quantity TYPE bigint; ALTER TABLE customers RENAME COLUMN name TO full_name; ALTER TABLE orders ADD CHECK (total > 0)',
+    );
     expect(p.steps.map((s) => s.sql)).toEqual([
       'ALTER TABLE public.orders DROP COLUMN note',
       'ALTER TABLE public.order_items ALTER COLUMN quantity TYPE integer USING quantity::integer',

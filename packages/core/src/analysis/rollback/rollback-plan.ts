@@ -1,7 +1,7 @@
 import type { RollbackPlan, RollbackStep } from '../types';
 
 function everyLineIsComment(text: string): boolean {
-  for (let i = 0; ; ) {
+  for (let i = 0; ;) {
     if (!text.startsWith('--', i)) return false;
     const nl = text.indexOf('\n', i);
     if (nl < 0) return true;

@@ -23,7 +23,15 @@ export const addingFieldWithDefault: Rule = {
     if (!ctx.facts.statement_type.startsWith('ALTER_TABLE') || !isExisting(ctx)) return [];
     const before11 = ctx.schema.snapshot.server_version_num > 0 && ctx.schema.snapshot.server_version_num < 110_000;
     return columnDefs(ctx)
-      .filter((c) => columnConstraints(c).some((k) => REWRITES.has(k.contype) || (k.contype === 'CONSTR_DEFAULT' && (before11 || isVolatileExpression(k.raw_expr)))))
-      .map((c) => finding(this.name, `Column ${c.colname} ${what(c, before11)}: the whole table ${ctx.facts.table} is rewritten under ACCESS EXCLUSIVE${before11 ? ' (before PostgreSQL 11 any default does)' : ''}.`, 'add the column without a default (or with a constant one), set the default afterwards, and backfill existing rows in batches.'));
+      .filter((c) =>
+        columnConstraints(c).some((k) => REWRITES.has(k.contype) || (k.contype === 'CONSTR_DEFAULT' && (before11 || isVolatileExpression(k.raw_expr)))),
+      )
+      .map((c) =>
+        finding(
+          this.name,
+          `Column ${c.colname} ${what(c, before11)}: the whole table ${ctx.facts.table} is rewritten under ACCESS EXCLUSIVE${before11 ? ' (before PostgreSQL 11 any default does)' : ''}.`,
+          'add the column without a default (or with a constant one), set the default afterwards, and backfill existing rows in batches.',
+        ),
+      );
   },
 };

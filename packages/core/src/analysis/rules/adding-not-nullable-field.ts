@@ -10,7 +10,11 @@ export const addingNotNullableField: Rule = {
   check(ctx) {
     if (!isExisting(ctx) || ctx.facts.effect !== 'scan') return [];
     return subcommands(ctx, 'AT_SetNotNull').map((c) =>
-      finding(this.name, `SET NOT NULL on ${ctx.facts.table}.${c.name} scans every row while holding ACCESS EXCLUSIVE (reads and writes blocked).`, `ADD CONSTRAINT ${c.name}_not_null CHECK (${c.name} IS NOT NULL) NOT VALID; VALIDATE CONSTRAINT ${c.name}_not_null; then SET NOT NULL (no scan) and drop the CHECK.`),
+      finding(
+        this.name,
+        `SET NOT NULL on ${ctx.facts.table}.${c.name} scans every row while holding ACCESS EXCLUSIVE (reads and writes blocked).`,
+        `ADD CONSTRAINT ${c.name}_not_null CHECK (${c.name} IS NOT NULL) NOT VALID; VALIDATE CONSTRAINT ${c.name}_not_null; then SET NOT NULL (no scan) and drop the CHECK.`,
+      ),
     );
   },
 };

@@ -12,6 +12,6 @@ describe('adding-required-field', () => {
   });
 
   it('stays quiet on the safe form', async () => {
-    expect(await lintStatements('ALTER TABLE orders ADD COLUMN region text NOT NULL DEFAULT \'eu\'', shopSnapshot(), [addingRequiredField])).toEqual([]);
+    expect(await lintStatements("ALTER TABLE orders ADD COLUMN region text NOT NULL DEFAULT 'eu'", shopSnapshot(), [addingRequiredField])).toEqual([]);
   });
 });

@@ -12,8 +12,17 @@ export const addingRequiredField: Rule = {
     return columnDefs(ctx)
       .filter((c) => {
         const k = columnConstraints(c);
-        return k.some((x) => x.contype === 'CONSTR_NOTNULL' || x.contype === 'CONSTR_PRIMARY') && !k.some((x) => x.contype === 'CONSTR_DEFAULT' || x.contype === 'CONSTR_IDENTITY' || x.contype === 'CONSTR_GENERATED');
+        return (
+          k.some((x) => x.contype === 'CONSTR_NOTNULL' || x.contype === 'CONSTR_PRIMARY') &&
+          !k.some((x) => x.contype === 'CONSTR_DEFAULT' || x.contype === 'CONSTR_IDENTITY' || x.contype === 'CONSTR_GENERATED')
+        );
       })
-      .map((c) => finding(this.name, `Column ${c.colname} is NOT NULL without a DEFAULT: the statement fails if ${ctx.facts.table} has rows, and existing INSERTs that omit it break.`, 'add it nullable (or with a non-volatile DEFAULT), backfill, then add a NOT NULL constraint the safe way.'));
+      .map((c) =>
+        finding(
+          this.name,
+          `Column ${c.colname} is NOT NULL without a DEFAULT: the statement fails if ${ctx.facts.table} has rows, and existing INSERTs that omit it break.`,
+          'add it nullable (or with a non-volatile DEFAULT), backfill, then add a NOT NULL constraint the safe way.',
+        ),
+      );
   },
 };

@@ -19,6 +19,10 @@ describe('adding-serial-primary-key-field', () => {
 
   it('stays quiet on the safe forms', async () => {
     expect(await lintStatements('ALTER TABLE shipments ADD COLUMN uid bigint', shopSnapshot(), [addingSerialPrimaryKeyField])).toEqual([]);
-    expect(await lintStatements('ALTER TABLE shipments ADD CONSTRAINT shipments_pk PRIMARY KEY USING INDEX shipments_id_idx', shopSnapshot(), [addingSerialPrimaryKeyField])).toEqual([]);
+    expect(
+      await lintStatements('ALTER TABLE shipments ADD CONSTRAINT shipments_pk PRIMARY KEY USING INDEX shipments_id_idx', shopSnapshot(), [
+        addingSerialPrimaryKeyField,
+      ]),
+    ).toEqual([]);
   });
 });

@@ -15,10 +15,22 @@ export const addingSerialPrimaryKeyField: Rule = {
     if (!ctx.facts.statement_type.startsWith('ALTER_TABLE') || !isExisting(ctx)) return [];
     const constraints = addedConstraints(ctx)
       .filter((c) => c.contype === 'CONSTR_PRIMARY' && !c.indexname)
-      .map(() => finding(this.name, `ADD PRIMARY KEY builds a unique index on ${ctx.facts.table} under ACCESS EXCLUSIVE (reads and writes blocked).`, 'CREATE UNIQUE INDEX CONCURRENTLY ... ; then ALTER TABLE ... ADD CONSTRAINT ... PRIMARY KEY USING INDEX ...'));
+      .map(() =>
+        finding(
+          this.name,
+          `ADD PRIMARY KEY builds a unique index on ${ctx.facts.table} under ACCESS EXCLUSIVE (reads and writes blocked).`,
+          'CREATE UNIQUE INDEX CONCURRENTLY ... ; then ALTER TABLE ... ADD CONSTRAINT ... PRIMARY KEY USING INDEX ...',
+        ),
+      );
     const columns = columnDefs(ctx)
       .filter((c) => columnConstraints(c).some((k) => k.contype === 'CONSTR_PRIMARY'))
-      .map((c) => finding(this.name, `Column ${c.colname} is added as the primary key: ${ctx.facts.table} is filled and indexed under ACCESS EXCLUSIVE.`, 'add the column, backfill, CREATE UNIQUE INDEX CONCURRENTLY, then ADD CONSTRAINT ... PRIMARY KEY USING INDEX.'));
+      .map((c) =>
+        finding(
+          this.name,
+          `Column ${c.colname} is added as the primary key: ${ctx.facts.table} is filled and indexed under ACCESS EXCLUSIVE.`,
+          'add the column, backfill, CREATE UNIQUE INDEX CONCURRENTLY, then ADD CONSTRAINT ... PRIMARY KEY USING INDEX.',
+        ),
+      );
     return [...constraints, ...columns];
   },
 };

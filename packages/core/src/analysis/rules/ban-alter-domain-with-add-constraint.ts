@@ -9,6 +9,12 @@ export const banAlterDomainWithAddConstraint: Rule = {
   kinds: ['AlterDomainStmt'],
   check(ctx) {
     if (nodeKind(ctx.stmt.stmt) !== 'AlterDomainStmt' || nodeBody(ctx.stmt.stmt).subtype !== 'C') return [];
-    return [finding(this.name, 'ALTER DOMAIN ... ADD CONSTRAINT checks every column of every table that uses the domain, under lock.', 'ADD CONSTRAINT ... NOT VALID, then VALIDATE CONSTRAINT.')];
+    return [
+      finding(
+        this.name,
+        'ALTER DOMAIN ... ADD CONSTRAINT checks every column of every table that uses the domain, under lock.',
+        'ADD CONSTRAINT ... NOT VALID, then VALIDATE CONSTRAINT.',
+      ),
+    ];
   },
 };

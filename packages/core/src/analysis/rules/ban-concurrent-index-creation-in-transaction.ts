@@ -7,6 +7,12 @@ export const banConcurrentIndexCreationInTransaction: Rule = {
   doc: 'CREATE/DROP INDEX CONCURRENTLY fails inside a transaction block.',
   check(ctx) {
     if (!ctx.facts.non_transactional || !ctx.inTransaction) return [];
-    return [finding(this.name, `${ctx.facts.statement_type} is inside BEGIN ... COMMIT and will fail: ${ctx.facts.non_transactional}.`, 'move it outside the transaction block (its own migration step).')];
+    return [
+      finding(
+        this.name,
+        `${ctx.facts.statement_type} is inside BEGIN ... COMMIT and will fail: ${ctx.facts.non_transactional}.`,
+        'move it outside the transaction block (its own migration step).',
+      ),
+    ];
   },
 };

@@ -9,6 +9,12 @@ export const banCreateDomainWithConstraint: Rule = {
   kinds: ['CreateDomainStmt'],
   check(ctx) {
     if (nodeKind(ctx.stmt.stmt) !== 'CreateDomainStmt' || !(nodeBody(ctx.stmt.stmt).constraints ?? []).length) return [];
-    return [finding(this.name, 'A domain with constraints is checked on every column using it; changing it later scans all of them.', 'a plain type plus table-level CHECK constraints.')];
+    return [
+      finding(
+        this.name,
+        'A domain with constraints is checked on every column using it; changing it later scans all of them.',
+        'a plain type plus table-level CHECK constraints.',
+      ),
+    ];
   },
 };

@@ -9,7 +9,11 @@ export const banDropColumn: Rule = {
   kinds: ['AlterTableStmt'],
   check(ctx) {
     return subcommands(ctx, 'AT_DropColumn').map((c) =>
-      finding(this.name, `Dropping ${ctx.facts.table}.${c.name} deletes its data permanently and breaks queries that still reference it.`, 'stop reading and writing the column in the application first, deploy, then drop it; back it up if the data may be needed.'),
+      finding(
+        this.name,
+        `Dropping ${ctx.facts.table}.${c.name} deletes its data permanently and breaks queries that still reference it.`,
+        'stop reading and writing the column in the application first, deploy, then drop it; back it up if the data may be needed.',
+      ),
     );
   },
 };

@@ -8,6 +8,8 @@ export const banDropDatabase: Rule = {
   kinds: ['DropdbStmt', 'DropStmt'],
   check(ctx) {
     if (ctx.facts.statement_type !== 'DROP_DATABASE') return [];
-    return [finding(this.name, 'DROP DATABASE deletes every table and all data of the database.', 'do this manually, after a verified backup, never in a migration.')];
+    return [
+      finding(this.name, 'DROP DATABASE deletes every table and all data of the database.', 'do this manually, after a verified backup, never in a migration.'),
+    ];
   },
 };

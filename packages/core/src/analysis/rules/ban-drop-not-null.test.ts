@@ -12,6 +12,6 @@ describe('ban-drop-not-null', () => {
   });
 
   it('stays quiet on the safe form', async () => {
-    expect(await lintStatements('ALTER TABLE customers ALTER COLUMN name SET DEFAULT \'x\'', shopSnapshot(), [banDropNotNull])).toEqual([]);
+    expect(await lintStatements("ALTER TABLE customers ALTER COLUMN name SET DEFAULT 'x'", shopSnapshot(), [banDropNotNull])).toEqual([]);
   });
 });

@@ -9,7 +9,11 @@ export const banDropNotNull: Rule = {
   kinds: ['AlterTableStmt'],
   check(ctx) {
     return subcommands(ctx, 'AT_DropNotNull').map((c) =>
-      finding(this.name, `Dropping NOT NULL on ${ctx.facts.table}.${c.name} lets NULLs in; readers that assume a value may break.`, 'make sure every reader handles NULL before deploying the change.'),
+      finding(
+        this.name,
+        `Dropping NOT NULL on ${ctx.facts.table}.${c.name} lets NULLs in; readers that assume a value may break.`,
+        'make sure every reader handles NULL before deploying the change.',
+      ),
     );
   },
 };

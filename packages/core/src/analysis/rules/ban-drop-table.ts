@@ -9,6 +9,12 @@ export const banDropTable: Rule = {
   check(ctx) {
     if (ctx.facts.statement_type !== 'DROP_TABLE') return [];
     const tables = ctx.facts.locks.map((l) => l.table).join(', ');
-    return [finding(this.name, `DROP TABLE ${tables} deletes all rows permanently.`, 'rename the table first and drop it after a grace period, or back it up (pg_dump -t) before dropping.')];
+    return [
+      finding(
+        this.name,
+        `DROP TABLE ${tables} deletes all rows permanently.`,
+        'rename the table first and drop it after a grace period, or back it up (pg_dump -t) before dropping.',
+      ),
+    ];
   },
 };

@@ -8,6 +8,12 @@ export const banTruncateCascade: Rule = {
   kinds: ['TruncateStmt'],
   check(ctx) {
     if (ctx.facts.statement_type !== 'TRUNCATE' || !ctx.facts.cascade) return [];
-    return [finding(this.name, `TRUNCATE ... CASCADE on ${ctx.facts.table} also empties every table referencing it through foreign keys, recursively.`, 'truncate the intended tables explicitly by name, without CASCADE.')];
+    return [
+      finding(
+        this.name,
+        `TRUNCATE ... CASCADE on ${ctx.facts.table} also empties every table referencing it through foreign keys, recursively.`,
+        'truncate the intended tables explicitly by name, without CASCADE.',
+      ),
+    ];
   },
 };

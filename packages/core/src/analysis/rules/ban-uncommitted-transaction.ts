@@ -11,7 +11,9 @@ export const banUncommittedTransaction: Rule = {
     if (nodeKind(ctx.stmt.stmt) !== 'TransactionStmt') return [];
     const k = String(nodeBody(ctx.stmt.stmt).kind);
     if (k !== 'TRANS_STMT_BEGIN' && k !== 'TRANS_STMT_START') return [];
-    const closed = ctx.following.some(({ stmt }) => nodeKind(stmt.stmt) === 'TransactionStmt' && /COMMIT|ROLLBACK|PREPARE/.test(String(nodeBody(stmt.stmt).kind)));
+    const closed = ctx.following.some(
+      ({ stmt }) => nodeKind(stmt.stmt) === 'TransactionStmt' && /COMMIT|ROLLBACK|PREPARE/.test(String(nodeBody(stmt.stmt).kind)),
+    );
     return closed ? [] : [finding(this.name, 'BEGIN is never followed by COMMIT; the work is rolled back when the session ends.', 'add COMMIT at the end.')];
   },
 };

@@ -11,8 +11,17 @@ export const changingColumnType: Rule = {
     if (!isExisting(ctx)) return [];
     const cmds = subcommands(ctx, 'AT_AlterColumnType');
     if (!cmds.length) return [];
-    const how = ctx.facts.effect === 'rewrite' ? `rewrites ${ctx.facts.table} and all its indexes under ACCESS EXCLUSIVE` : 'is binary coercible (no rewrite) but still takes ACCESS EXCLUSIVE';
+    const how =
+      ctx.facts.effect === 'rewrite'
+        ? `rewrites ${ctx.facts.table} and all its indexes under ACCESS EXCLUSIVE`
+        : 'is binary coercible (no rewrite) but still takes ACCESS EXCLUSIVE';
     const narrowing = ctx.facts.narrowing ? ' It narrows the type: existing values may not fit and the statement fails.' : '';
-    return [finding(this.name, `Changing the type of ${cmds.map((c) => c.name).join(', ')} ${how}.${narrowing}`, 'add a new column of the new type, backfill in batches, switch readers and writers, then drop the old column.')];
+    return [
+      finding(
+        this.name,
+        `Changing the type of ${cmds.map((c) => c.name).join(', ')} ${how}.${narrowing}`,
+        'add a new column of the new type, backfill in batches, switch readers and writers, then drop the old column.',
+      ),
+    ];
   },
 };

@@ -12,6 +12,8 @@ describe('constraint-missing-not-valid', () => {
   });
 
   it('stays quiet on the safe form', async () => {
-    expect(await lintStatements('ALTER TABLE orders ADD CONSTRAINT total_pos CHECK (total > 0) NOT VALID', shopSnapshot(), [constraintMissingNotValid])).toEqual([]);
+    expect(
+      await lintStatements('ALTER TABLE orders ADD CONSTRAINT total_pos CHECK (total > 0) NOT VALID', shopSnapshot(), [constraintMissingNotValid]),
+    ).toEqual([]);
   });
 });

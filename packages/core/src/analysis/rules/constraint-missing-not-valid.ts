@@ -12,7 +12,11 @@ export const constraintMissingNotValid: Rule = {
     return addedConstraints(ctx)
       .filter((c) => (c.contype === 'CONSTR_CHECK' || c.contype === 'CONSTR_FOREIGN') && !c.skip_validation)
       .map((c) =>
-        finding(this.name, `Constraint ${c.conname ?? '(unnamed)'} is validated against every row of ${ctx.facts.table} while the lock is held.`, `ADD CONSTRAINT ... NOT VALID; then in a separate transaction ALTER TABLE ... VALIDATE CONSTRAINT ${c.conname ?? '<name>'} (SHARE UPDATE EXCLUSIVE, reads and writes continue).`),
+        finding(
+          this.name,
+          `Constraint ${c.conname ?? '(unnamed)'} is validated against every row of ${ctx.facts.table} while the lock is held.`,
+          `ADD CONSTRAINT ... NOT VALID; then in a separate transaction ALTER TABLE ... VALIDATE CONSTRAINT ${c.conname ?? '<name>'} (SHARE UPDATE EXCLUSIVE, reads and writes continue).`,
+        ),
       );
   },
 };

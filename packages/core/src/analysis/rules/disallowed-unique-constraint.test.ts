@@ -12,7 +12,11 @@ describe('disallowed-unique-constraint', () => {
   });
 
   it('stays quiet on the safe form', async () => {
-    expect(await lintStatements('ALTER TABLE products ADD CONSTRAINT products_sku_key UNIQUE USING INDEX products_sku_idx', shopSnapshot(), [disallowedUniqueConstraint])).toEqual([]);
+    expect(
+      await lintStatements('ALTER TABLE products ADD CONSTRAINT products_sku_key UNIQUE USING INDEX products_sku_idx', shopSnapshot(), [
+        disallowedUniqueConstraint,
+      ]),
+    ).toEqual([]);
   });
 });
 

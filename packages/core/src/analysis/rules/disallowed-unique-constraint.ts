@@ -13,6 +13,12 @@ export const disallowedUniqueConstraint: Rule = {
     const inline = subcommands(ctx, 'AT_AddColumn').flatMap((cmd) => (cmd.def?.ColumnDef ? columnConstraints(cmd.def.ColumnDef as AstNode) : []));
     return [...addedConstraints(ctx), ...inline]
       .filter((c) => c.contype === 'CONSTR_UNIQUE' && !c.indexname)
-      .map(() => finding(this.name, `ADD UNIQUE builds an index on ${ctx.facts.table} under ACCESS EXCLUSIVE and fails if duplicates exist.`, 'CREATE UNIQUE INDEX CONCURRENTLY ...; then ADD CONSTRAINT ... UNIQUE USING INDEX ...'));
+      .map(() =>
+        finding(
+          this.name,
+          `ADD UNIQUE builds an index on ${ctx.facts.table} under ACCESS EXCLUSIVE and fails if duplicates exist.`,
+          'CREATE UNIQUE INDEX CONCURRENTLY ...; then ADD CONSTRAINT ... UNIQUE USING INDEX ...',
+        ),
+      );
   },
 };

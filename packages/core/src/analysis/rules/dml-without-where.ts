@@ -10,6 +10,12 @@ export const dmlWithoutWhere: Rule = {
     if ((ctx.facts.statement_type !== 'UPDATE' && ctx.facts.statement_type !== 'DELETE') || ctx.facts.has_where) return [];
     const rows = ctx.schema.table(ctx.facts.table)?.row_estimate;
     const n = rows !== undefined ? ` (~${Math.round(rows).toLocaleString('en-US')} rows)` : '';
-    return [finding(this.name, `${ctx.facts.statement_type} without WHERE changes every row of ${ctx.facts.table}${n} and locks them until commit; it cannot be undone automatically.`, 'add a WHERE clause, and for backfills update in batches of a few thousand rows per transaction.')];
+    return [
+      finding(
+        this.name,
+        `${ctx.facts.statement_type} without WHERE changes every row of ${ctx.facts.table}${n} and locks them until commit; it cannot be undone automatically.`,
+        'add a WHERE clause, and for backfills update in batches of a few thousand rows per transaction.',
+      ),
+    ];
   },
 };

@@ -16,8 +16,16 @@ export const dropReferencedTable: Rule = {
       const list = refs.map((e) => `${e.from} (${e.fk.name})`).join(', ');
       return [
         ctx.facts.cascade
-          ? finding(this.name, `${l.table} is referenced by ${list}: CASCADE drops those foreign key constraints, so their rows are no longer checked.`, 'drop the referencing constraints explicitly and review the referencing tables first.')
-          : finding(this.name, `${l.table} is referenced by ${list}: DROP TABLE fails unless those constraints are dropped first (or CASCADE is used).`, 'drop the referencing foreign keys explicitly first.'),
+          ? finding(
+              this.name,
+              `${l.table} is referenced by ${list}: CASCADE drops those foreign key constraints, so their rows are no longer checked.`,
+              'drop the referencing constraints explicitly and review the referencing tables first.',
+            )
+          : finding(
+              this.name,
+              `${l.table} is referenced by ${list}: DROP TABLE fails unless those constraints are dropped first (or CASCADE is used).`,
+              'drop the referencing foreign keys explicitly first.',
+            ),
       ];
     });
   },

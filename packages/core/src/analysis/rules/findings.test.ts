@@ -23,7 +23,7 @@ describe('structured findings', () => {
   });
 
   it('gives rule, severity, statement index, message, safer alternative and the statement location', async () => {
-    const sql = 'SET lock_timeout = \'2s\';\n\n  -- add the link\n  ALTER TABLE shipments ADD CONSTRAINT s_fk FOREIGN KEY (order_id) REFERENCES orders(id);';
+    const sql = "SET lock_timeout = '2s';\n\n  -- add the link\n  ALTER TABLE shipments ADD CONSTRAINT s_fk FOREIGN KEY (order_id) REFERENCES orders(id);";
     const findings = await lintFindings(sql, shopSnapshot());
     const fk = findings.find((f) => f.rule === 'adding-foreign-key-constraint');
     expect(fk).toEqual({
@@ -38,8 +38,11 @@ describe('structured findings', () => {
 
   it('offline (no snapshot), treats tables the migration did not create as existing', async () => {
     const empty = buildSnapshot([]);
-    const sql = 'CREATE TABLE a (id bigint PRIMARY KEY);\nALTER TABLE a ADD COLUMN b_id bigint REFERENCES b(id);\nALTER TABLE c ADD COLUMN a_id bigint REFERENCES a(id);';
-    const offline = (await lintFindings(sql, empty, { assumeExisting: true, rules: RULES.filter((r) => !r.live) })).filter((f) => f.rule === 'adding-foreign-key-constraint');
+    const sql =
+      'CREATE TABLE a (id bigint PRIMARY KEY);\nALTER TABLE a ADD COLUMN b_id bigint REFERENCES b(id);\nALTER TABLE c ADD COLUMN a_id bigint REFERENCES a(id);';
+    const offline = (await lintFindings(sql, empty, { assumeExisting: true, rules: RULES.filter((r) => !r.live) })).filter(
+      (f) => f.rule === 'adding-foreign-key-constraint',
+    );
     expect(offline.map((f) => [f.statement_index, f.location.line])).toEqual([[2, 3]]);
     expect((await lintFindings(sql, empty)).filter((f) => f.rule === 'adding-foreign-key-constraint')).toEqual([]);
   });

@@ -46,6 +46,12 @@ export const fkWithoutIndex: Rule = {
     const covered = (cols: string[]) => [...existing, ...later, ...pk].some((ix) => cols.every((c, i) => ix[i] === c));
     return fks
       .filter((fk) => !covered(fk.cols))
-      .map((fk) => finding(this.name, `Foreign key ${ctx.facts.table}(${fk.cols.join(', ')}) -> ${fk.target} has no index on the referencing columns: deletes and key updates on ${fk.target} scan ${ctx.facts.table}.`, `CREATE INDEX CONCURRENTLY ON ${ctx.facts.table} (${fk.cols.join(', ')});`));
+      .map((fk) =>
+        finding(
+          this.name,
+          `Foreign key ${ctx.facts.table}(${fk.cols.join(', ')}) -> ${fk.target} has no index on the referencing columns: deletes and key updates on ${fk.target} scan ${ctx.facts.table}.`,
+          `CREATE INDEX CONCURRENTLY ON ${ctx.facts.table} (${fk.cols.join(', ')});`,
+        ),
+      );
   },
 };

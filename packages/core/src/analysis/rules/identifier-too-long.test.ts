@@ -5,7 +5,9 @@ import { lintStatements } from './lint-statements';
 
 describe('identifier-too-long', () => {
   it('warns with the safe alternative', async () => {
-    const w = await lintStatements('CREATE TABLE aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa (id bigint)', shopSnapshot(), [identifierTooLong]);
+    const w = await lintStatements('CREATE TABLE aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa (id bigint)', shopSnapshot(), [
+      identifierTooLong,
+    ]);
     expect(w.length).toBeGreaterThan(0);
     expect(w[0]).toMatch(/^\[identifier-too-long\] /);
     expect(w.join('\n')).toContain('63');

@@ -8,7 +8,8 @@ function identifiers(sql: string): string[] {
     .replace(/\$([A-Za-z_]*)\$[\s\S]*?\$\1\$/g, ' ')
     .replace(/'(?:[^']|'')*'/g, ' ');
   const out: string[] = [];
-  for (const m of stripped.matchAll(/"((?:[^"]|"")+)"|([A-Za-z_\u0080-\uffff][A-Za-z0-9_$\u0080-\uffff]*)/g)) out.push(m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]!);
+  for (const m of stripped.matchAll(/"((?:[^"]|"")+)"|([A-Za-z_\u0080-\uffff][A-Za-z0-9_$\u0080-\uffff]*)/g))
+    out.push(m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]!);
   return out;
 }
 
@@ -25,6 +26,12 @@ export const identifierTooLong: Rule = {
     // identifier characters somewhere in the text; most statements have none of these.
     if (!/["\u0080-\uffff]|(?<![A-Za-z0-9_$])[A-Za-z0-9_$]{64}/.test(ctx.stmt.sql)) return [];
     const long = [...new Set(identifiers(ctx.stmt.sql).filter((v) => Buffer.byteLength(v, 'utf8') > 63))];
-    return long.map((v) => finding(this.name, `Identifier "${v}" is ${Buffer.byteLength(v, 'utf8')} bytes; PostgreSQL truncates it to 63, so later references by the full name fail.`, 'a name of at most 63 bytes.'));
+    return long.map((v) =>
+      finding(
+        this.name,
+        `Identifier "${v}" is ${Buffer.byteLength(v, 'utf8')} bytes; PostgreSQL truncates it to 63, so later references by the full name fail.`,
+        'a name of at most 63 bytes.',
+      ),
+    );
   },
 };

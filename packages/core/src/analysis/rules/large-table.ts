@@ -14,6 +14,12 @@ export const largeTable: Rule = {
     if (t.row_estimate < ctx.largeTableRows && t.total_bytes < ctx.largeTableBytes) return [];
     const size = `${Math.round(t.row_estimate).toLocaleString('en-US')} rows, ${(t.total_bytes / 2 ** 30).toFixed(2)} GiB`;
     const blocking = lockRank(ctx.facts.lock_type) >= lockRank('SHARE') ? ` while holding ${ctx.facts.lock_type}` : '';
-    return [finding(this.name, `${ctx.facts.table} is large (${size}): this ${ctx.facts.effect.replace('_', ' ')} processes every row${blocking}.`, 'run it in a low-traffic window, in batches, or with the concurrent/NOT VALID variant.')];
+    return [
+      finding(
+        this.name,
+        `${ctx.facts.table} is large (${size}): this ${ctx.facts.effect.replace('_', ' ')} processes every row${blocking}.`,
+        'run it in a low-traffic window, in batches, or with the concurrent/NOT VALID variant.',
+      ),
+    ];
   },
 };

@@ -4,12 +4,28 @@ import { settingBefore } from './helpers';
 import type { RuleContext } from './rule';
 
 // Statement kinds that change or lock schema objects, beyond the Alter*/Create*/Drop*/Define* families.
-const DDL = new Set(['IndexStmt', 'ViewStmt', 'RenameStmt', 'CommentStmt', 'ClusterStmt', 'LockStmt', 'RefreshMatViewStmt', 'ReindexStmt', 'TruncateStmt', 'RuleStmt', 'CompositeTypeStmt', 'LoadStmt', 'ImportForeignSchemaStmt', 'CreateTrigStmt', 'DefineStmt']);
+const DDL = new Set([
+  'IndexStmt',
+  'ViewStmt',
+  'RenameStmt',
+  'CommentStmt',
+  'ClusterStmt',
+  'LockStmt',
+  'RefreshMatViewStmt',
+  'ReindexStmt',
+  'TruncateStmt',
+  'RuleStmt',
+  'CompositeTypeStmt',
+  'LoadStmt',
+  'ImportForeignSchemaStmt',
+  'CreateTrigStmt',
+  'DefineStmt',
+]);
 
 const hasForeignKey = (stmt: ParsedStatement): boolean =>
-  ((nodeBody(stmt.stmt).tableElts ?? []) as { Constraint?: { contype?: string }; ColumnDef?: { constraints?: { Constraint?: { contype?: string } }[] } }[]).some(
-    (e) => e.Constraint?.contype === 'CONSTR_FOREIGN' || (e.ColumnDef?.constraints ?? []).some((c) => c.Constraint?.contype === 'CONSTR_FOREIGN'),
-  );
+  (
+    (nodeBody(stmt.stmt).tableElts ?? []) as { Constraint?: { contype?: string }; ColumnDef?: { constraints?: { Constraint?: { contype?: string } }[] } }[]
+  ).some((e) => e.Constraint?.contype === 'CONSTR_FOREIGN' || (e.ColumnDef?.constraints ?? []).some((c) => c.Constraint?.contype === 'CONSTR_FOREIGN'));
 
 /**
  * Offline, without table sizes: any DDL may wait for a lock behind running queries, and every

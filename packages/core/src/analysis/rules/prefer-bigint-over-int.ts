@@ -10,6 +10,12 @@ export const preferBigintOverInt: Rule = {
   check(ctx) {
     return newColumnTypes(ctx)
       .filter((c) => /^(int|int4|integer|serial|serial4)$/.test(c.type))
-      .map((c) => finding(this.name, `Column ${c.name} is ${c.type}: it overflows at 2,147,483,647 and widening it later rewrites the table.`, 'bigint (or bigint GENERATED ... AS IDENTITY).'));
+      .map((c) =>
+        finding(
+          this.name,
+          `Column ${c.name} is ${c.type}: it overflows at 2,147,483,647 and widening it later rewrites the table.`,
+          'bigint (or bigint GENERATED ... AS IDENTITY).',
+        ),
+      );
   },
 };

@@ -10,6 +10,8 @@ export const preferBigintOverSmallint: Rule = {
   check(ctx) {
     return newColumnTypes(ctx)
       .filter((c) => /^(int2|smallint|smallserial|serial2)$/.test(c.type))
-      .map((c) => finding(this.name, `Column ${c.name} is ${c.type}: it overflows at 32,767.`, 'bigint, unless the range is truly bounded (then add a CHECK).'));
+      .map((c) =>
+        finding(this.name, `Column ${c.name} is ${c.type}: it overflows at 32,767.`, 'bigint, unless the range is truly bounded (then add a CHECK).'),
+      );
   },
 };

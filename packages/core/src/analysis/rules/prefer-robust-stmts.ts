@@ -15,6 +15,12 @@ export const preferRobustStmts: Rule = {
       ((kind === 'CreateStmt' || kind === 'IndexStmt') && !b.if_not_exists && (kind !== 'IndexStmt' || b.concurrent)) ||
       (kind === 'DropStmt' && !b.missing_ok && b.concurrent);
     if (!missing) return [];
-    return [finding(this.name, `${ctx.facts.statement_type} cannot be re-run if the migration fails after it.`, kind === 'DropStmt' ? 'DROP ... IF EXISTS.' : 'CREATE ... IF NOT EXISTS.')];
+    return [
+      finding(
+        this.name,
+        `${ctx.facts.statement_type} cannot be re-run if the migration fails after it.`,
+        kind === 'DropStmt' ? 'DROP ... IF EXISTS.' : 'CREATE ... IF NOT EXISTS.',
+      ),
+    ];
   },
 };

@@ -9,9 +9,18 @@ export const preferTextField: Rule = {
   doc: 'Use text with a CHECK on length instead of varchar(n).',
   kinds: ['CreateStmt', 'AlterTableStmt'],
   check(ctx) {
-    const retyped = subcommands(ctx, 'AT_AlterColumnType').map((c) => ({ name: String(c.name), type: typeNameText((c.def?.ColumnDef as AstNode | undefined)?.typeName).toLowerCase() }));
+    const retyped = subcommands(ctx, 'AT_AlterColumnType').map((c) => ({
+      name: String(c.name),
+      type: typeNameText((c.def?.ColumnDef as AstNode | undefined)?.typeName).toLowerCase(),
+    }));
     return [...newColumnTypes(ctx), ...retyped]
       .filter((c) => /^(varchar|character varying)\(/.test(c.type))
-      .map((c) => finding(this.name, `Column ${c.name} is ${c.type}; changing the limit later takes ACCESS EXCLUSIVE.`, 'text with CHECK (char_length(col) <= n), which can be replaced with NOT VALID + VALIDATE.'));
+      .map((c) =>
+        finding(
+          this.name,
+          `Column ${c.name} is ${c.type}; changing the limit later takes ACCESS EXCLUSIVE.`,
+          'text with CHECK (char_length(col) <= n), which can be replaced with NOT VALID + VALIDATE.',
+        ),
+      );
   },
 };

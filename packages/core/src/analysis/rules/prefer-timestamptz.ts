@@ -10,7 +10,10 @@ export const preferTimestamptz: Rule = {
   check(ctx) {
     const fromAlter = ctx.facts.subcommands
       .filter((c) => c.subtype === 'AT_AlterColumnType')
-      .map((c) => ({ name: String(c.name), type: (c.def?.ColumnDef?.typeName?.names ?? []).map((n: { String?: { sval?: string } }) => n.String?.sval).pop() ?? '' }));
+      .map((c) => ({
+        name: String(c.name),
+        type: (c.def?.ColumnDef?.typeName?.names ?? []).map((n: { String?: { sval?: string } }) => n.String?.sval).pop() ?? '',
+      }));
     return [...newColumnTypes(ctx), ...fromAlter]
       .filter((c) => /^timestamp(\(\d\))?$/.test(c.type))
       .map((c) => finding(this.name, `Column ${c.name} is timestamp without time zone.`, 'timestamptz.'));

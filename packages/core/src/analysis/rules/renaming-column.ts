@@ -8,6 +8,12 @@ export const renamingColumn: Rule = {
   kinds: ['RenameStmt'],
   check(ctx) {
     if (ctx.facts.statement_type !== 'RENAME_COLUMN') return [];
-    return [finding(this.name, `Renaming a column of ${ctx.facts.table} breaks every deployed query that uses the old name.`, 'add the new column, write to both, backfill, move readers, then drop the old column (or expose the new name through a view).')];
+    return [
+      finding(
+        this.name,
+        `Renaming a column of ${ctx.facts.table} breaks every deployed query that uses the old name.`,
+        'add the new column, write to both, backfill, move readers, then drop the old column (or expose the new name through a view).',
+      ),
+    ];
   },
 };

@@ -8,6 +8,12 @@ export const renamingTable: Rule = {
   kinds: ['RenameStmt'],
   check(ctx) {
     if (ctx.facts.statement_type !== 'RENAME_TABLE') return [];
-    return [finding(this.name, `Renaming ${ctx.facts.table} breaks every deployed query that uses the old name.`, 'rename, then create a view with the old name until all clients moved.')];
+    return [
+      finding(
+        this.name,
+        `Renaming ${ctx.facts.table} breaks every deployed query that uses the old name.`,
+        'rename, then create a view with the old name until all clients moved.',
+      ),
+    ];
   },
 };

@@ -8,6 +8,12 @@ export const requireConcurrentIndexCreation: Rule = {
   kinds: ['IndexStmt'],
   check(ctx) {
     if (!/^CREATE_(UNIQUE_)?INDEX$/.test(ctx.facts.statement_type) || !isExisting(ctx)) return [];
-    return [finding(this.name, `CREATE INDEX on ${ctx.facts.table} takes a SHARE lock and blocks INSERT, UPDATE and DELETE until the build ends.`, 'CREATE INDEX CONCURRENTLY (outside a transaction block).')];
+    return [
+      finding(
+        this.name,
+        `CREATE INDEX on ${ctx.facts.table} takes a SHARE lock and blocks INSERT, UPDATE and DELETE until the build ends.`,
+        'CREATE INDEX CONCURRENTLY (outside a transaction block).',
+      ),
+    ];
   },
 };

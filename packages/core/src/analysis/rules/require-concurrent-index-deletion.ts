@@ -8,6 +8,12 @@ export const requireConcurrentIndexDeletion: Rule = {
   kinds: ['DropStmt'],
   check(ctx) {
     if (ctx.facts.statement_type !== 'DROP_INDEX') return [];
-    return [finding(this.name, `DROP INDEX takes ACCESS EXCLUSIVE on ${ctx.facts.table || 'the indexed table'} and blocks reads and writes while it waits.`, 'DROP INDEX CONCURRENTLY (outside a transaction block).')];
+    return [
+      finding(
+        this.name,
+        `DROP INDEX takes ACCESS EXCLUSIVE on ${ctx.facts.table || 'the indexed table'} and blocks reads and writes while it waits.`,
+        'DROP INDEX CONCURRENTLY (outside a transaction block).',
+      ),
+    ];
   },
 };

@@ -11,6 +11,8 @@ describe('require-concurrent-partition-detach', () => {
   });
 
   it('stays quiet on DETACH PARTITION CONCURRENTLY', async () => {
-    expect(await lintStatements('ALTER TABLE events DETACH PARTITION events_2024 CONCURRENTLY;', shopSnapshot(), [requireConcurrentPartitionDetach])).toEqual([]);
+    expect(await lintStatements('ALTER TABLE events DETACH PARTITION events_2024 CONCURRENTLY;', shopSnapshot(), [requireConcurrentPartitionDetach])).toEqual(
+      [],
+    );
   });
 });

@@ -10,6 +10,12 @@ export const requireConcurrentPartitionDetach: Rule = {
   check(ctx) {
     return subcommands(ctx, 'AT_DetachPartition')
       .filter((c) => !c.def?.PartitionCmd?.concurrent)
-      .map(() => finding(this.name, `DETACH PARTITION takes ACCESS EXCLUSIVE on ${ctx.facts.table}: reads and writes on the whole partitioned table wait.`, 'ALTER TABLE ... DETACH PARTITION ... CONCURRENTLY (PostgreSQL 14+, outside a transaction block).'));
+      .map(() =>
+        finding(
+          this.name,
+          `DETACH PARTITION takes ACCESS EXCLUSIVE on ${ctx.facts.table}: reads and writes on the whole partitioned table wait.`,
+          'ALTER TABLE ... DETACH PARTITION ... CONCURRENTLY (PostgreSQL 14+, outside a transaction block).',
+        ),
+      );
   },
 };

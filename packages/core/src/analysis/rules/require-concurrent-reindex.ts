@@ -10,6 +10,12 @@ export const requireConcurrentReindex: Rule = {
   check(ctx) {
     // REINDEX SYSTEM has no CONCURRENTLY form.
     if (ctx.facts.statement_type !== 'REINDEX' || nodeBody(ctx.stmt.stmt).kind === 'REINDEX_OBJECT_SYSTEM') return [];
-    return [finding(this.name, `REINDEX without CONCURRENTLY blocks writes to ${ctx.facts.table || 'the table'} and reads through the rebuilt index until it finishes.`, 'REINDEX ... CONCURRENTLY (PostgreSQL 12+, outside a transaction block).')];
+    return [
+      finding(
+        this.name,
+        `REINDEX without CONCURRENTLY blocks writes to ${ctx.facts.table || 'the table'} and reads through the rebuilt index until it finishes.`,
+        'REINDEX ... CONCURRENTLY (PostgreSQL 12+, outside a transaction block).',
+      ),
+    ];
   },
 };

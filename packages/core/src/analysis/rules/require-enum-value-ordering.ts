@@ -11,6 +11,12 @@ export const requireEnumValueOrdering: Rule = {
     if (nodeKind(ctx.stmt.stmt) !== 'AlterEnumStmt') return [];
     const b = nodeBody(ctx.stmt.stmt);
     if (b.oldVal || b.newValNeighbor) return [];
-    return [finding(this.name, `ADD VALUE '${b.newVal}' appends it at the end; enum comparisons and ORDER BY use declaration order.`, `ADD VALUE '${b.newVal}' BEFORE/AFTER '<existing value>'.`)];
+    return [
+      finding(
+        this.name,
+        `ADD VALUE '${b.newVal}' appends it at the end; enum comparisons and ORDER BY use declaration order.`,
+        `ADD VALUE '${b.newVal}' BEFORE/AFTER '<existing value>'.`,
+      ),
+    ];
   },
 };

@@ -12,7 +12,7 @@ describe('require-lock-timeout', () => {
   });
 
   it('stays quiet on the safe form', async () => {
-    expect(await lintStatements('SET lock_timeout = \'2s\'; ALTER TABLE orders ADD COLUMN note text', shopSnapshot(), [requireLockTimeout])).toEqual([]);
+    expect(await lintStatements("SET lock_timeout = '2s'; ALTER TABLE orders ADD COLUMN note text", shopSnapshot(), [requireLockTimeout])).toEqual([]);
   });
 });
 
@@ -21,7 +21,11 @@ describe('require-lock-timeout offline (no snapshot)', () => {
     const { lintOffline, ensureParser } = await import('./lint-offline');
     await ensureParser();
     const sql = 'CREATE TABLE a (id bigint);\nCREATE OR REPLACE VIEW v AS SELECT 1;\nALTER TABLE b ADD COLUMN c text;';
-    expect(lintOffline(sql).findings.filter((f) => f.rule === 'require-lock-timeout').map((f) => f.statement_index)).toEqual([1]);
+    expect(
+      lintOffline(sql)
+        .findings.filter((f) => f.rule === 'require-lock-timeout')
+        .map((f) => f.statement_index),
+    ).toEqual([1]);
     expect(lintOffline(`SET lock_timeout = '1s';\n${sql}`).findings.filter((f) => f.rule === 'require-lock-timeout')).toEqual([]);
   });
 });

@@ -11,9 +11,21 @@ export const requireLockTimeout: Rule = {
   check(ctx) {
     if (ctx.assumeExisting && !ctx.schema.table(ctx.facts.table)) {
       if (!firstUnguardedSlow(ctx, 'lock_timeout')) return [];
-      return [finding(this.name, `No lock_timeout is set before ${ctx.facts.statement_type.replace(/_/g, ' ')}, the first statement of the file that takes a lock others may hold; while it waits, every later query on that object queues behind it.`, "SET lock_timeout = '2s'; at the top of the file and retry on timeout.")];
+      return [
+        finding(
+          this.name,
+          `No lock_timeout is set before ${ctx.facts.statement_type.replace(/_/g, ' ')}, the first statement of the file that takes a lock others may hold; while it waits, every later query on that object queues behind it.`,
+          "SET lock_timeout = '2s'; at the top of the file and retry on timeout.",
+        ),
+      ];
     }
     if (!isExisting(ctx) || lockRank(ctx.facts.lock_type) < lockRank('SHARE') || settingBefore(ctx, 'lock_timeout')) return [];
-    return [finding(this.name, `No lock_timeout is set before taking ${ctx.facts.lock_type} on ${ctx.facts.table}; while it waits for the lock, every later query on the table queues behind it.`, "SET lock_timeout = '2s'; at the top of the migration and retry on timeout.")];
+    return [
+      finding(
+        this.name,
+        `No lock_timeout is set before taking ${ctx.facts.lock_type} on ${ctx.facts.table}; while it waits for the lock, every later query on the table queues behind it.`,
+        "SET lock_timeout = '2s'; at the top of the migration and retry on timeout.",
+      ),
+    ];
   },
 };

@@ -12,6 +12,8 @@ describe('require-statement-timeout', () => {
   });
 
   it('stays quiet on the safe form', async () => {
-    expect(await lintStatements('SET statement_timeout = \'5min\'; ALTER TABLE orders ALTER COLUMN total SET NOT NULL', shopSnapshot(), [requireStatementTimeout])).toEqual([]);
+    expect(
+      await lintStatements("SET statement_timeout = '5min'; ALTER TABLE orders ALTER COLUMN total SET NOT NULL", shopSnapshot(), [requireStatementTimeout]),
+    ).toEqual([]);
   });
 });

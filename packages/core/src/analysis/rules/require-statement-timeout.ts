@@ -10,10 +10,22 @@ export const requireStatementTimeout: Rule = {
   check(ctx) {
     if (ctx.assumeExisting && !ctx.schema.table(ctx.facts.table)) {
       if (!firstUnguardedSlow(ctx, 'statement_timeout')) return [];
-      return [finding(this.name, `No statement_timeout is set before ${ctx.facts.statement_type.replace(/_/g, ' ')}, the first statement of the file that may wait for a lock or run long (without table sizes, dbops cannot tell which will).`, "SET statement_timeout = '5s'; (longer where a table is large) at the top of the file.")];
+      return [
+        finding(
+          this.name,
+          `No statement_timeout is set before ${ctx.facts.statement_type.replace(/_/g, ' ')}, the first statement of the file that may wait for a lock or run long (without table sizes, dbops cannot tell which will).`,
+          "SET statement_timeout = '5s'; (longer where a table is large) at the top of the file.",
+        ),
+      ];
     }
     const slow = ['scan', 'rewrite', 'index_build'].includes(ctx.facts.effect);
     if (!slow || !isExisting(ctx) || ctx.facts.non_transactional || settingBefore(ctx, 'statement_timeout')) return [];
-    return [finding(this.name, `No statement_timeout is set before a statement that reads every row of ${ctx.facts.table}.`, "SET statement_timeout = '5min'; (sized to the table) before it.")];
+    return [
+      finding(
+        this.name,
+        `No statement_timeout is set before a statement that reads every row of ${ctx.facts.table}.`,
+        "SET statement_timeout = '5min'; (sized to the table) before it.",
+      ),
+    ];
   },
 };

@@ -10,8 +10,16 @@ export const transactionNesting: Rule = {
   check(ctx) {
     if (nodeKind(ctx.stmt.stmt) !== 'TransactionStmt') return [];
     const k = String(nodeBody(ctx.stmt.stmt).kind);
-    if ((k === 'TRANS_STMT_BEGIN' || k === 'TRANS_STMT_START') && ctx.inTransaction) return [finding(this.name, 'BEGIN inside an open transaction has no effect (PostgreSQL has no nested transactions).', 'use SAVEPOINT, or remove the inner BEGIN.')];
-    if ((k === 'TRANS_STMT_COMMIT' || k === 'TRANS_STMT_ROLLBACK') && !ctx.inTransaction) return [finding(this.name, `${k.replace('TRANS_STMT_', '')} without a matching BEGIN.`, 'remove it or add the BEGIN.')];
+    if ((k === 'TRANS_STMT_BEGIN' || k === 'TRANS_STMT_START') && ctx.inTransaction)
+      return [
+        finding(
+          this.name,
+          'BEGIN inside an open transaction has no effect (PostgreSQL has no nested transactions).',
+          'use SAVEPOINT, or remove the inner BEGIN.',
+        ),
+      ];
+    if ((k === 'TRANS_STMT_COMMIT' || k === 'TRANS_STMT_ROLLBACK') && !ctx.inTransaction)
+      return [finding(this.name, `${k.replace('TRANS_STMT_', '')} without a matching BEGIN.`, 'remove it or add the BEGIN.')];
     return [];
   },
 };

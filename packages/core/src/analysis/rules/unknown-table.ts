@@ -12,9 +12,24 @@ export const unknownTable: Rule = {
   check(ctx) {
     const t = ctx.facts.table;
     if (!t || CREATES.has(nodeKind(ctx.stmt.stmt)) || ctx.schema.table(t)) return [];
-    const created = ctx.previous.some(({ stmt, facts }) => facts.table === t && (CREATES.has(nodeKind(stmt.stmt)) || (nodeKind(stmt.stmt) === 'RenameStmt' && `${t.split('.')[0]}.${nodeBody(stmt.stmt).newname}` === t)));
-    const renamedTo = ctx.previous.some(({ stmt }) => nodeKind(stmt.stmt) === 'RenameStmt' && nodeBody(stmt.stmt).renameType === 'OBJECT_TABLE' && `${rangeVarName(nodeBody(stmt.stmt).relation).split('.')[0]}.${nodeBody(stmt.stmt).newname}` === t);
+    const created = ctx.previous.some(
+      ({ stmt, facts }) =>
+        facts.table === t &&
+        (CREATES.has(nodeKind(stmt.stmt)) || (nodeKind(stmt.stmt) === 'RenameStmt' && `${t.split('.')[0]}.${nodeBody(stmt.stmt).newname}` === t)),
+    );
+    const renamedTo = ctx.previous.some(
+      ({ stmt }) =>
+        nodeKind(stmt.stmt) === 'RenameStmt' &&
+        nodeBody(stmt.stmt).renameType === 'OBJECT_TABLE' &&
+        `${rangeVarName(nodeBody(stmt.stmt).relation).split('.')[0]}.${nodeBody(stmt.stmt).newname}` === t,
+    );
     if (created || renamedTo) return [];
-    return [finding(this.name, `${t} is not in the schema snapshot${ctx.facts.statement_type.startsWith('DROP') ? '' : ''}; the statement fails unless the snapshot is stale.`, 'check the name, or re-run introspection if the schema changed.')];
+    return [
+      finding(
+        this.name,
+        `${t} is not in the schema snapshot${ctx.facts.statement_type.startsWith('DROP') ? '' : ''}; the statement fails unless the snapshot is stale.`,
+        'check the name, or re-run introspection if the schema changed.',
+      ),
+    ];
   },
 };

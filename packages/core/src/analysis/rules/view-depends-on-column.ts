@@ -15,7 +15,14 @@ export const viewDependsOnColumn: Rule = {
     const effect = cascade ? 'CASCADE drops these views too' : 'the statement fails unless the views are dropped first';
     for (const c of [...subcommands(ctx, 'AT_DropColumn'), ...subcommands(ctx, 'AT_AlterColumnType')]) {
       const views = ctx.schema.viewsOn(t, String(c.name));
-      if (views.length) out.push(finding(this.name, `Views ${views.join(', ')} read ${t}.${c.name}: ${c.subtype === 'AT_AlterColumnType' ? 'PostgreSQL refuses to change the type of a column used by a view' : effect}.`, 'drop and recreate the views in the same migration, after updating their definitions.'));
+      if (views.length)
+        out.push(
+          finding(
+            this.name,
+            `Views ${views.join(', ')} read ${t}.${c.name}: ${c.subtype === 'AT_AlterColumnType' ? 'PostgreSQL refuses to change the type of a column used by a view' : effect}.`,
+            'drop and recreate the views in the same migration, after updating their definitions.',
+          ),
+        );
     }
     if (ctx.facts.statement_type === 'DROP_TABLE') {
       for (const l of ctx.facts.locks) {

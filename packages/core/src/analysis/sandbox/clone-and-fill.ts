@@ -23,7 +23,8 @@ const CREATED_TABLES = `SELECT n.nspname || '.' || c.relname AS t FROM pg_class 
  * The snapshot's definitions (defaults, foreign keys, views, column types) were rendered under
  * that path, and the migration's unqualified names resolve in it, as on the user's database.
  */
-export const searchPathSql = (path: readonly string[] | undefined): string | null => (path?.length ? `SET search_path TO ${path.map(quoteIdent).join(', ')}` : null);
+export const searchPathSql = (path: readonly string[] | undefined): string | null =>
+  path?.length ? `SET search_path TO ${path.map(quoteIdent).join(', ')}` : null;
 
 /**
  * Clones the schema into the session's database (one call when everything is supported, object

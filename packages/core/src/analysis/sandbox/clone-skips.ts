@@ -39,7 +39,11 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * functions and other objects its text names. A migration that uses one cannot be judged by
  * the sandbox, and it says so instead of failing with "does not exist".
  */
-export function skippedInUse(skipped: readonly SkippedCloneObject[], parsed: readonly ParsedStatement[], facts: readonly StatementFacts[]): SkippedCloneObject[] {
+export function skippedInUse(
+  skipped: readonly SkippedCloneObject[],
+  parsed: readonly ParsedStatement[],
+  facts: readonly StatementFacts[],
+): SkippedCloneObject[] {
   const touched = new Set(facts.flatMap((f) => [f.table, ...f.locks.map((l) => l.table)]).filter(Boolean));
   const text = parsed.map((p) => p.sql).join('\n');
   return skipped.filter((s) => {

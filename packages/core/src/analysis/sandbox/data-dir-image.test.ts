@@ -33,7 +33,14 @@ describe('data directory images', () => {
   }, 120_000);
 
   it('round-trips through the disk encoding and rejects anything else', () => {
-    const image = { dirs: ['/base', '/base/5'], files: [{ path: '/PG_VERSION', start: 0, end: 3 }, { path: '/base/5/1', start: 3, end: 7 }], bytes: new Uint8Array([49, 55, 10, 1, 2, 3, 4]) };
+    const image = {
+      dirs: ['/base', '/base/5'],
+      files: [
+        { path: '/PG_VERSION', start: 0, end: 3 },
+        { path: '/base/5/1', start: 3, end: 7 },
+      ],
+      bytes: new Uint8Array([49, 55, 10, 1, 2, 3, 4]),
+    };
     const { image: back, meta } = decodeImage(encodeImage(image, { key: 'k' }));
     expect(back.dirs).toEqual(image.dirs);
     expect(back.files).toEqual(image.files);

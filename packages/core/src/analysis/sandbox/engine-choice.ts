@@ -10,7 +10,8 @@ export const PGLITE_MAJOR = 17;
 export type EngineChoice = { kind: 'pglite'; note?: string } | { kind: 'embedded'; binaries: PgBinaries; note?: string };
 
 /** The target's major version from the snapshot (`server_version_num`; 17 when a hand-built snapshot lacks it). */
-export const targetMajor = (snapshot: SchemaSnapshot): number => (snapshot.server_version_num ? Math.floor(snapshot.server_version_num / 10_000) : PGLITE_MAJOR);
+export const targetMajor = (snapshot: SchemaSnapshot): number =>
+  snapshot.server_version_num ? Math.floor(snapshot.server_version_num / 10_000) : PGLITE_MAJOR;
 
 /**
  * The engine of a run. PGlite (in-process, fastest, PostgreSQL 17) only where it is exact: the
@@ -31,4 +32,5 @@ export function chooseEngine(snapshot: SchemaSnapshot, choice: 'auto' | 'pglite'
 }
 
 /** Adds the engine note (a passing check: it informs, it does not refuse). */
-export const withEngineNote = (r: SandboxResult, note: string | undefined): SandboxResult => (note ? { ...r, validation_results: [...r.validation_results, { check: 'engine_version', passed: true, detail: note }] } : r);
+export const withEngineNote = (r: SandboxResult, note: string | undefined): SandboxResult =>
+  note ? { ...r, validation_results: [...r.validation_results, { check: 'engine_version', passed: true, detail: note }] } : r;

@@ -12,22 +12,40 @@ import { closeSandboxSpare } from './sandbox-pool';
 async function sandbox(sql: string, snapshot: SchemaSnapshot = shopSnapshot(), options: SandboxOptions = {}) {
   const parsed = await parseStatements(sql);
   const items = analyzeStatements(parsed, buildSchemaIndex(snapshot), { rules: [] });
-  return runSandbox(snapshot, parsed, items.map((i) => i.facts), items.map((i) => i.report.affected_tables), options);
+  return runSandbox(
+    snapshot,
+    parsed,
+    items.map((i) => i.facts),
+    items.map((i) => i.report.affected_tables),
+    options,
+  );
 }
 
 describe('runSandbox (PGlite)', () => {
   afterAll(closeSandboxSpare);
 
   it('clones the schema, inserts keyed synthetic rows and validates a passing migration', async () => {
-    const r = await sandbox('ALTER TABLE orders ADD COLUMN note text; CREATE INDEX CONCURRENTLY orders_note_idx ON orders (note); DELETE FROM customers WHERE id = 1');
+    const r = await sandbox(
+      'ALTER TABLE orders ADD COLUMN note text; CREATE INDEX CONCURRENTLY orders_note_idx ON orders (note); DELETE FROM customers WHERE id = 1',
+    );
     expect(r).toMatchObject({ passed: true, migration_applied: true, migration_error: null, tables_created: 6, rows_inserted: 18 });
-    expect(r.validation_results.map((v) => v.check)).toEqual(['schema_cloned', 'synthetic_rows', 'migration_applied', 'object_exists', 'object_exists', 'row_counts_kept', 'indexes_valid']);
+    expect(r.validation_results.map((v) => v.check)).toEqual([
+      'schema_cloned',
+      'synthetic_rows',
+      'migration_applied',
+      'object_exists',
+      'object_exists',
+      'row_counts_kept',
+      'indexes_valid',
+    ]);
     // The cascade delete is expected to change counts of the reached tables only.
     expect(r.validation_results.find((v) => v.check === 'row_counts_kept')!.detail).toMatch(/^2 table/);
   }, 120_000);
 
   it('checks removed and renamed objects in one catalog query, in statement order', async () => {
-    const r = await sandbox('DROP INDEX orders_customer_id_idx; ALTER TABLE shipments DROP COLUMN carrier; ALTER TABLE products RENAME COLUMN sku TO code; CREATE TABLE audit (id int)');
+    const r = await sandbox(
+      'DROP INDEX orders_customer_id_idx; ALTER TABLE shipments DROP COLUMN carrier; ALTER TABLE products RENAME COLUMN sku TO code; CREATE TABLE audit (id int)',
+    );
     expect(r.passed).toBe(true);
     expect(r.validation_results.filter((v) => v.check.startsWith('object_')).map((v) => [v.check, v.passed, v.detail])).toEqual([
       ['object_removed', true, 'public.orders_customer_id_idx is gone after statement 0 (DROP_INDEX)'],
@@ -39,7 +57,9 @@ describe('runSandbox (PGlite)', () => {
   }, 120_000);
 
   it('follows a table renamed after its column was (what earlier statements expect moves with it)', async () => {
-    const r = await sandbox('ALTER TABLE products RENAME sku TO code; ALTER TABLE products RENAME TO items; ALTER TABLE shipments ADD COLUMN note text; DROP TABLE shipments');
+    const r = await sandbox(
+      'ALTER TABLE products RENAME sku TO code; ALTER TABLE products RENAME TO items; ALTER TABLE shipments ADD COLUMN note text; DROP TABLE shipments',
+    );
     expect(r.migration_error).toBeNull();
     expect(r.passed).toBe(true);
     expect(r.validation_results.filter((v) => v.check.startsWith('object_')).map((v) => v.detail)).toEqual([

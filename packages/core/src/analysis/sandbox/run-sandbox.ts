@@ -58,7 +58,6 @@ export interface SandboxOptions {
 
 export type SandboxEngineChoice = 'auto' | 'pglite' | 'embedded';
 
-
 /** Sandbox runs in progress in this process (a spare is only prepared when none is left). */
 let running = 0;
 
@@ -71,7 +70,11 @@ const building = new Map<string, Promise<PreparedSandbox | undefined>>();
  * otherwise the clone is built, checkpointed and put in the cache before the migration touches
  * it. `image` is what the instance started from (the next analysis most likely needs it again).
  */
-async function clonedDatabase(snapshot: SchemaSnapshot, rowsPerTable: number, options: SandboxOptions): Promise<{ db: PGlite; state: CloneState; image?: DataDirImage }> {
+async function clonedDatabase(
+  snapshot: SchemaSnapshot,
+  rowsPerTable: number,
+  options: SandboxOptions,
+): Promise<{ db: PGlite; state: CloneState; image?: DataDirImage }> {
   const ddl = cloneDdl(snapshot);
   const cache = options.createDatabase ? false : (options.cache ?? sharedSandboxCache(options.cacheBounds));
   if (cache === false) {
@@ -135,7 +138,13 @@ async function clonedDatabase(snapshot: SchemaSnapshot, rowsPerTable: number, op
  * (or cloned into now), closed after the run; once no run is left, a spare is prepared. Called
  * on a sandbox thread (sandbox-worker.ts), or in this thread where there are none.
  */
-export function runPgliteSandbox(snapshot: SchemaSnapshot, parsed: readonly ParsedStatement[], facts: readonly StatementFacts[], affected: readonly AffectedTable[][], options: SandboxOptions): Promise<SandboxResult> {
+export function runPgliteSandbox(
+  snapshot: SchemaSnapshot,
+  parsed: readonly ParsedStatement[],
+  facts: readonly StatementFacts[],
+  affected: readonly AffectedTable[][],
+  options: SandboxOptions,
+): Promise<SandboxResult> {
   let db: PGlite | undefined;
   let nextImage: DataDirImage | undefined;
   running++;
@@ -168,11 +177,23 @@ const CLONE_ALLOWANCE_MS = 30_000;
  * A PGlite run off the request loop, on a sandbox thread with a hard deadline, whenever it can
  * be: not with a custom database source or cache (tests), which cannot cross to a thread.
  */
-async function runPglite(snapshot: SchemaSnapshot, parsed: readonly ParsedStatement[], facts: readonly StatementFacts[], affected: readonly AffectedTable[][], options: SandboxOptions): Promise<SandboxResult> {
+async function runPglite(
+  snapshot: SchemaSnapshot,
+  parsed: readonly ParsedStatement[],
+  facts: readonly StatementFacts[],
+  affected: readonly AffectedTable[][],
+  options: SandboxOptions,
+): Promise<SandboxResult> {
   if (options.createDatabase || options.cache !== undefined || !sandboxThreadsAvailable()) return runPgliteSandbox(snapshot, parsed, facts, affected, options);
   const started = Date.now();
   const deadlineMs = options.deadlineMs ?? (options.timeoutMs ?? 10_000) + CLONE_ALLOWANCE_MS;
-  const job: SandboxJob = { snapshot, parsed, facts, affected, options: { timeoutMs: options.timeoutMs, rowsPerTable: options.rowsPerTable, cacheBounds: options.cacheBounds } };
+  const job: SandboxJob = {
+    snapshot,
+    parsed,
+    facts,
+    affected,
+    options: { timeoutMs: options.timeoutMs, rowsPerTable: options.rowsPerTable, cacheBounds: options.cacheBounds },
+  };
   const outcome = await runOnSandboxThread(job, deadlineMs, { maxThreads: options.maxThreads ?? 2 });
   if (outcome.kind === 'result') return outcome.result;
   const detail =

@@ -41,7 +41,13 @@ const fakeEntry = (size: number, fill = 1): PreparedSandbox => ({
 async function sandbox(snapshot: SchemaSnapshot, sql: string, cache: SandboxImageCache) {
   const parsed = await parseStatements(sql);
   const items = analyzeStatements(parsed, buildSchemaIndex(snapshot), { rules: [] });
-  return runSandbox(snapshot, parsed, items.map((i) => i.facts), items.map((i) => i.report.affected_tables), { cache });
+  return runSandbox(
+    snapshot,
+    parsed,
+    items.map((i) => i.facts),
+    items.map((i) => i.report.affected_tables),
+    { cache },
+  );
 }
 
 const withoutDuration = ({ duration_ms: _, ...r }: Awaited<ReturnType<typeof runSandbox>>) => r;
@@ -65,7 +71,17 @@ describe('sandbox clone cache', () => {
     expect(changed((s) => s.tables.find((t) => t.name === 'orders')!.columns.push({ ...s.tables[0]!.columns[1]!, name: 'note', ordinal: 9 }))).not.toBe(key);
     expect(changed((s) => s.enums[0]!.values.push('refunded'))).not.toBe(key);
     expect(changed((s) => (s.tables.find((t) => t.name === 'orders')!.columns.find((c) => c.name === 'total')!.udt_name = 'text'))).not.toBe(key);
-    expect(changed((s) => s.tables.find((t) => t.name === 'orders')!.indexes.push({ ...s.tables.find((t) => t.name === 'orders')!.indexes[1]!, name: 'o2', definition: 'CREATE INDEX o2 ON public.orders USING btree (total)' }))).not.toBe(key);
+    expect(
+      changed((s) =>
+        s.tables
+          .find((t) => t.name === 'orders')!
+          .indexes.push({
+            ...s.tables.find((t) => t.name === 'orders')!.indexes[1]!,
+            name: 'o2',
+            definition: 'CREATE INDEX o2 ON public.orders USING btree (total)',
+          }),
+      ),
+    ).not.toBe(key);
     // Never shared between connections (so never between users).
     expect(changed((s) => (s.connection_id = 'another'))).not.toBe(key);
     expect(keyOf(base, 5)).not.toBe(key);
@@ -139,7 +155,11 @@ describe('sandbox clone cache', () => {
 
   it('takes its bounds and directory from the environment', () => {
     const from = (env: Record<string, string>) => sandboxCacheOptions(loadSettings(env).sandbox);
-    expect(from({ DBOPS_SANDBOX_CACHE_MB: '8', DBOPS_SANDBOX_CACHE_DISK_MB: '0', DBOPS_HOME: '/srv/dbops' })).toEqual({ maxMemoryBytes: 8 * 1024 * 1024, maxDiskBytes: 0, dir: '/srv/dbops/sandbox-cache' });
+    expect(from({ DBOPS_SANDBOX_CACHE_MB: '8', DBOPS_SANDBOX_CACHE_DISK_MB: '0', DBOPS_HOME: '/srv/dbops' })).toEqual({
+      maxMemoryBytes: 8 * 1024 * 1024,
+      maxDiskBytes: 0,
+      dir: '/srv/dbops/sandbox-cache',
+    });
     expect(from({ DBOPS_SANDBOX_CACHE_DIR: '/x' })).toMatchObject({ maxMemoryBytes: 256 * 1024 * 1024, maxDiskBytes: 1024 * 1024 * 1024, dir: '/x' });
     expect(() => from({ DBOPS_SANDBOX_CACHE_MB: 'lots' })).toThrow(/DBOPS_SANDBOX_CACHE_MB must be a number >= 0/);
   });
@@ -164,12 +184,27 @@ describe('sandbox clone cache', () => {
     const before = { ...shopSnapshot(), connection_id: 'cache-change' };
     expect((await sandbox(before, 'ALTER TABLE orders DROP COLUMN note', cache)).migration_error).toMatch(/column "note" of relation "orders" does not exist/);
     const after = { ...shopSnapshot(), connection_id: 'cache-change' };
-    after.tables.find((t) => t.name === 'orders')!.columns.push({ name: 'note', ordinal: 5, data_type: 'text', udt_name: 'text', nullable: true, default: null, identity: null, generated: null, comment: null });
+    after.tables
+      .find((t) => t.name === 'orders')!
+      .columns.push({
+        name: 'note',
+        ordinal: 5,
+        data_type: 'text',
+        udt_name: 'text',
+        nullable: true,
+        default: null,
+        identity: null,
+        generated: null,
+        comment: null,
+      });
     expect(await sandbox(after, 'ALTER TABLE orders DROP COLUMN note', cache)).toMatchObject({ passed: true });
     expect(cache.puts).toBe(2);
 
     const fresh = { ...shopSnapshot(), connection_id: 'cache-concurrent' };
-    const results = await Promise.all([sandbox(fresh, 'ALTER TABLE orders ADD COLUMN a int', cache), sandbox(fresh, 'ALTER TABLE orders ADD COLUMN b int', cache)]);
+    const results = await Promise.all([
+      sandbox(fresh, 'ALTER TABLE orders ADD COLUMN a int', cache),
+      sandbox(fresh, 'ALTER TABLE orders ADD COLUMN b int', cache),
+    ]);
     expect(results.map((r) => r.passed)).toEqual([true, true]);
     expect(cache.puts).toBe(3);
   }, 120_000);

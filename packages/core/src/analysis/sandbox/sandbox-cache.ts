@@ -50,7 +50,14 @@ export function sandboxCacheKey(snapshot: SchemaSnapshot, steps: readonly DdlSte
   const h = createHash('sha256');
   // The search path the clone is built under (its definitions resolve there), when the snapshot has one.
   const path = snapshot.search_path?.length ? [`search_path\u0000${snapshot.search_path.join('\u0000')}`] : [];
-  for (const part of [CACHE_VERSION, snapshot.connection_id, String(rowsPerTable), ...path, ...steps.map((s) => `${s.kind}\u0000${s.object}\u0000${s.sql}`), rowsScript]) {
+  for (const part of [
+    CACHE_VERSION,
+    snapshot.connection_id,
+    String(rowsPerTable),
+    ...path,
+    ...steps.map((s) => `${s.kind}\u0000${s.object}\u0000${s.sql}`),
+    rowsScript,
+  ]) {
     h.update(part);
     h.update('\u0001');
   }
@@ -181,7 +188,11 @@ export class SandboxImageCache {
     const tmp = `${this.file(key)}.${process.pid}.${Date.now()}.tmp`;
     try {
       // Streamed through gzip on libuv's threads: no second copy of the image on this thread.
-      await pipeline(Readable.from(encodeImageParts(entry.image, { key, state: entry.state })), createGzip({ level: 1, chunkSize: 1 << 20 }), createWriteStream(tmp, { mode: 0o600 }));
+      await pipeline(
+        Readable.from(encodeImageParts(entry.image, { key, state: entry.state })),
+        createGzip({ level: 1, chunkSize: 1 << 20 }),
+        createWriteStream(tmp, { mode: 0o600 }),
+      );
       if ((await stat(tmp)).size > maxDiskBytes) throw new Error('larger than the whole disk budget');
       await rename(tmp, this.file(key)); // atomic: readers in other processes never see half a file
     } catch {

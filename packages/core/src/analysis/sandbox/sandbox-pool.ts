@@ -14,7 +14,14 @@ export function sandboxBaseImage(): Promise<DataDirImage> {
   const building = (async () => {
     const db = await createPgliteFromTemplate();
     try {
-      for (const sql of ['ALTER DATABASE template1 IS_TEMPLATE false', 'DROP DATABASE template1', 'ALTER DATABASE template0 IS_TEMPLATE false', 'DROP DATABASE template0', 'CHECKPOINT']) await db.exec(sql);
+      for (const sql of [
+        'ALTER DATABASE template1 IS_TEMPLATE false',
+        'DROP DATABASE template1',
+        'ALTER DATABASE template0 IS_TEMPLATE false',
+        'DROP DATABASE template0',
+        'CHECKPOINT',
+      ])
+        await db.exec(sql);
       return captureDataDir(db);
     } finally {
       await db.close();

@@ -56,7 +56,15 @@ export async function runInSandbox(
   searchPath?: readonly string[],
 ): Promise<SandboxResult> {
   const started = performance.now();
-  const result: SandboxResult = { passed: false, migration_applied: false, migration_error: null, tables_created: 0, rows_inserted: 0, validation_results: [], duration_ms: 0 };
+  const result: SandboxResult = {
+    passed: false,
+    migration_applied: false,
+    migration_error: null,
+    tables_created: 0,
+    rows_inserted: 0,
+    validation_results: [],
+    duration_ms: 0,
+  };
   let session: SandboxSession | undefined;
   try {
     const opened = await engine.open();
@@ -77,7 +85,12 @@ export async function runInSandbox(
     result.validation_results.push({
       check: 'synthetic_rows',
       passed: true,
-      detail: rows.failures.length ? `${rows.inserted} row(s) inserted; fewer than asked in ${rows.failures.map((f) => `${f.table} (${f.error})`).slice(0, 5).join('; ')}` : `${rows.inserted} row(s) inserted`,
+      detail: rows.failures.length
+        ? `${rows.inserted} row(s) inserted; fewer than asked in ${rows.failures
+            .map((f) => `${f.table} (${f.error})`)
+            .slice(0, 5)
+            .join('; ')}`
+        : `${rows.inserted} row(s) inserted`,
     });
     const before = new Map(opened.state.countsBefore);
     // Again here: a session started from a cached clone has the default path.
@@ -98,7 +111,8 @@ export async function runInSandbox(
         if (isTimeout(e)) throw sandboxTimeout(`exceeded ${budgetMs} ms in statement ${p.index}`);
         result.migration_error = `Statement ${p.index} (${f.statement_type}) failed: ${firstLine(e)}`;
         // Not the migration's fault: say what the sandbox lacked rather than only "does not exist".
-        if (blocking.length) result.migration_error = `${uncloned(blocking)}; in the sandbox, ${result.migration_error.charAt(0).toLowerCase()}${result.migration_error.slice(1)}`;
+        if (blocking.length)
+          result.migration_error = `${uncloned(blocking)}; in the sandbox, ${result.migration_error.charAt(0).toLowerCase()}${result.migration_error.slice(1)}`;
         result.validation_results.push({ check: 'migration_applied', passed: false, detail: result.migration_error });
         return result;
       }

@@ -42,7 +42,10 @@ let plainOnly = false;
  * libpq's simple forms: `require` (TLS, certificate not verified), `disable`, or `prefer`, the
  * default when the URL has none: TLS when the server offers it. Errors never quote the URL.
  */
-export async function connectSandboxServer(url: string, options: { database?: string; connectTimeoutMs?: number; statementTimeoutMs?: number } = {}): Promise<pg.Client> {
+export async function connectSandboxServer(
+  url: string,
+  options: { database?: string; connectTimeoutMs?: number; statementTimeoutMs?: number } = {},
+): Promise<pg.Client> {
   const p = parseConnectionString(url);
   const sslmode = new URL(url).searchParams.get('sslmode') ?? 'prefer';
   const config = (tls: boolean): pg.ClientConfig => ({

@@ -15,7 +15,12 @@ describe('sandbox server settings', () => {
   it('stops the process at start on an unusable value, without quoting the URL', () => {
     const bad = (env: Record<string, string>) => () => sandboxServerSettings(loadSettings(env));
     expect(bad({ DBOPS_SANDBOX_SERVER_MODE: 'sometimes' })).toThrow('DBOPS_SANDBOX_SERVER_MODE must be one of extensions, always');
-    for (const url of ['mysql://u:hunter2-secret@h/db', 'postgresql://u:hunter2-secret@/db', 'postgresql://u:hunter2-secret@h:99999/db', 'postgresql://u:hunter2-secret@h/db?sslmode=allow']) {
+    for (const url of [
+      'mysql://u:hunter2-secret@h/db',
+      'postgresql://u:hunter2-secret@/db',
+      'postgresql://u:hunter2-secret@h:99999/db',
+      'postgresql://u:hunter2-secret@h/db?sslmode=allow',
+    ]) {
       let message = '';
       try {
         sandboxServerSettings(loadSettings({ DBOPS_SANDBOX_SERVER_URL: url }));
@@ -28,13 +33,24 @@ describe('sandbox server settings', () => {
   });
 
   it("refuses the service's own state database or the managed-database instance as the sandbox server", () => {
-    expect(() => sandboxServerSettings(loadSettings({ DBOPS_SANDBOX_SERVER_URL: URL_, DBOPS_DATABASE_URL: 'postgres://dbops:other@SANDBOX.internal.:5433/postgres' }))).toThrow(
-      'DBOPS_SANDBOX_SERVER_URL points at the same server and database as DBOPS_DATABASE_URL: the sandbox needs a dedicated throwaway server',
-    );
-    expect(() => sandboxServerSettings(loadSettings({ DBOPS_SANDBOX_SERVER_URL: 'postgresql://s:p@127.0.0.1:5432/postgres', DBOPS_SHARED_INSTANCE_URL: 'postgresql://admin:x@localhost/postgres' }))).toThrow(/same server and database as DBOPS_SHARED_INSTANCE_URL/);
+    expect(() =>
+      sandboxServerSettings(loadSettings({ DBOPS_SANDBOX_SERVER_URL: URL_, DBOPS_DATABASE_URL: 'postgres://dbops:other@SANDBOX.internal.:5433/postgres' })),
+    ).toThrow('DBOPS_SANDBOX_SERVER_URL points at the same server and database as DBOPS_DATABASE_URL: the sandbox needs a dedicated throwaway server');
+    expect(() =>
+      sandboxServerSettings(
+        loadSettings({
+          DBOPS_SANDBOX_SERVER_URL: 'postgresql://s:p@127.0.0.1:5432/postgres',
+          DBOPS_SHARED_INSTANCE_URL: 'postgresql://admin:x@localhost/postgres',
+        }),
+      ),
+    ).toThrow(/same server and database as DBOPS_SHARED_INSTANCE_URL/);
     // Another database on that server, or another server, is accepted.
-    expect(sandboxServerSettings(loadSettings({ DBOPS_SANDBOX_SERVER_URL: URL_, DBOPS_DATABASE_URL: 'postgres://dbops:other@sandbox.internal:5433/dbops' }))?.mode).toBe('extensions');
-    expect(sandboxServerSettings(loadSettings({ DBOPS_SANDBOX_SERVER_URL: URL_, DBOPS_DATABASE_URL: 'postgres://dbops:other@state.internal:5433/postgres' }))?.mode).toBe('extensions');
+    expect(
+      sandboxServerSettings(loadSettings({ DBOPS_SANDBOX_SERVER_URL: URL_, DBOPS_DATABASE_URL: 'postgres://dbops:other@sandbox.internal:5433/dbops' }))?.mode,
+    ).toBe('extensions');
+    expect(
+      sandboxServerSettings(loadSettings({ DBOPS_SANDBOX_SERVER_URL: URL_, DBOPS_DATABASE_URL: 'postgres://dbops:other@state.internal:5433/postgres' }))?.mode,
+    ).toBe('extensions');
   });
 
   it('compares addresses by name, by loopback alias and by what the names resolve to', async () => {

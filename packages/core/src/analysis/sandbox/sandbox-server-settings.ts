@@ -25,9 +25,11 @@ export interface DatabaseAddress {
   database: string;
 }
 
-
 const normalHost = (h: string): string => {
-  const host = h.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  const host = h
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
   return host === 'localhost' || host === '::1' || /^127\./.test(host) ? 'loopback' : host;
 };
 
@@ -86,7 +88,8 @@ export function sandboxServerSettings(settings: ServiceSettings): SandboxServerS
     } catch {
       continue; // that setting's own reader reports it
     }
-    if (sameAddressByName(address, otherAddress)) throw new Error(`DBOPS_SANDBOX_SERVER_URL points at the same server and database as ${name}: the sandbox needs a dedicated throwaway server`);
+    if (sameAddressByName(address, otherAddress))
+      throw new Error(`DBOPS_SANDBOX_SERVER_URL points at the same server and database as ${name}: the sandbox needs a dedicated throwaway server`);
   }
   return { url, mode: settings.sandbox.serverMode };
 }

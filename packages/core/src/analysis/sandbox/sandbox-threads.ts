@@ -37,7 +37,8 @@ export const sandboxThreadsAvailable = (): boolean => ENTRY.protocol === 'file:'
 
 let tsxUrl: string | undefined;
 /** tsx's ESM registration API (its `import` entry: the CommonJS one cannot register ESM hooks). */
-const tsxApi = (): string => (tsxUrl ??= pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href);
+const tsxApi = (): string =>
+  (tsxUrl ??= pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href);
 
 const idle: Worker[] = [];
 const waiting: Array<(w: Worker | null) => void> = [];

@@ -6,7 +6,10 @@ import type { ValidationResult } from '../types';
 import type { SandboxSession } from './sandbox-session';
 
 /** Which objects must exist (or be gone) after the migration, derived from its statements. */
-export function expectedObjects(parsed: readonly ParsedStatement[], facts: readonly StatementFacts[]): { relation: string; column?: string; exists: boolean; why: string }[] {
+export function expectedObjects(
+  parsed: readonly ParsedStatement[],
+  facts: readonly StatementFacts[],
+): { relation: string; column?: string; exists: boolean; why: string }[] {
   const out: { relation: string; column?: string; exists: boolean; why: string }[] = [];
   for (const p of parsed) {
     const f = facts[p.index]!;
@@ -99,23 +102,37 @@ export async function runValidations(
   expected.forEach((e, k) => {
     const present = found[k]!;
     const target = e.column ? `column ${e.relation}.${e.column}` : e.relation;
-    results.push({ check: e.exists ? 'object_exists' : 'object_removed', passed: present === e.exists, detail: `${target} ${e.exists ? 'exists' : 'is gone'} after ${e.why}${present === e.exists ? '' : ': NOT as expected'}` });
+    results.push({
+      check: e.exists ? 'object_exists' : 'object_removed',
+      passed: present === e.exists,
+      detail: `${target} ${e.exists ? 'exists' : 'is gone'} after ${e.why}${present === e.exists ? '' : ': NOT as expected'}`,
+    });
   });
   const kept = [...countsBefore].filter(([t]) => !dataChanged.has(t));
   if (kept.length) {
     // A table the migration renamed is counted under its new name.
     const renamed = tableRenames(parsed);
     const now = (t: string): string => renamed.get(t) ?? t;
-    const after = await rowCounts(db, kept.map(([t]) => now(t)));
+    const after = await rowCounts(
+      db,
+      kept.map(([t]) => now(t)),
+    );
     const changed = kept.filter(([t, n]) => after.get(now(t)) !== n);
     results.push({
       check: 'row_counts_kept',
       passed: changed.length === 0,
-      detail: changed.length ? `row counts changed unexpectedly: ${changed.map(([t, n]) => `${t} ${n} -> ${after.get(now(t)) ?? 'missing'}`).join(', ')}` : `${kept.length} table(s) the migration does not delete from kept their synthetic rows`,
+      detail: changed.length
+        ? `row counts changed unexpectedly: ${changed.map(([t, n]) => `${t} ${n} -> ${after.get(now(t)) ?? 'missing'}`).join(', ')}`
+        : `${kept.length} table(s) the migration does not delete from kept their synthetic rows`,
     });
   }
-  const invalid = (await db.query<{ name: string }>(`SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE NOT i.indisvalid`)).rows;
-  results.push({ check: 'indexes_valid', passed: invalid.length === 0, detail: invalid.length ? `invalid indexes: ${invalid.map((r) => r.name).join(', ')}` : 'all indexes are valid' });
+  const invalid = (await db.query<{ name: string }>(`SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE NOT i.indisvalid`))
+    .rows;
+  results.push({
+    check: 'indexes_valid',
+    passed: invalid.length === 0,
+    detail: invalid.length ? `invalid indexes: ${invalid.map((r) => r.name).join(', ')}` : 'all indexes are valid',
+  });
   return results;
 }
 
@@ -123,7 +140,12 @@ export async function runValidations(
 export async function rowCounts(db: SandboxSession, tables: readonly string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   if (!tables.length) return out;
-  const present = (await db.query<{ t: string }>(`SELECT n.nspname || '.' || c.relname AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN ('r','p') AND n.nspname || '.' || c.relname = ANY($1)`, [tables])).rows.map((r) => r.t);
+  const present = (
+    await db.query<{ t: string }>(
+      `SELECT n.nspname || '.' || c.relname AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN ('r','p') AND n.nspname || '.' || c.relname = ANY($1)`,
+      [tables],
+    )
+  ).rows.map((r) => r.t);
   if (!present.length) return out;
   const sql = present.map((t, k) => `SELECT ${k} AS k, count(*)::int AS n FROM ${quoteQualified(t)}`).join(' UNION ALL ');
   for (const r of (await db.query<{ k: number; n: number }>(sql)).rows) out.set(present[r.k]!, r.n);

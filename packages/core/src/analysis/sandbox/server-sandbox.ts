@@ -38,7 +38,20 @@ export const extensionsPgliteLacks = (snapshot: SchemaSnapshot): string[] => sna
  * database and reach other analyses (ALTER ROLE could even lock the sandbox out). Roles the
  * migration creates are kept for its GRANTs and dropped after the run.
  */
-export const SERVER_SKIPPED = new Set(['ALTER_ROLE', 'ALTER_ROLE_SET', 'DROP_ROLE', 'RENAME_ROLE', 'CREATE_TABLE_SPACE', 'DROP_TABLE_SPACE', 'ALTER_TABLE_SPACE_OPTIONS', 'RENAME_TABLESPACE', 'ALTER_DATABASE', 'ALTER_DATABASE_SET', 'ALTER_DATABASE_REFRESH_COLL', 'RENAME_DATABASE']);
+export const SERVER_SKIPPED = new Set([
+  'ALTER_ROLE',
+  'ALTER_ROLE_SET',
+  'DROP_ROLE',
+  'RENAME_ROLE',
+  'CREATE_TABLE_SPACE',
+  'DROP_TABLE_SPACE',
+  'ALTER_TABLE_SPACE_OPTIONS',
+  'RENAME_TABLESPACE',
+  'ALTER_DATABASE',
+  'ALTER_DATABASE_SET',
+  'ALTER_DATABASE_REFRESH_COLL',
+  'RENAME_DATABASE',
+]);
 
 /** Limit on each statement of the setup (clone, rows, validations) and of the cleanup. */
 const SETUP_STATEMENT_TIMEOUT_MS = 60_000;
@@ -87,7 +100,8 @@ async function dropOrphans(admin: pg.Client): Promise<void> {
   const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'dbops\\_sandbox\\_%'`);
   for (const { datname } of rows) {
     const born = parseInt(datname.slice(PREFIX.length).split('_')[0] ?? '', 36);
-    if (Number.isFinite(born) && Date.now() - born > ORPHAN_AGE_MS) await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(datname)} WITH (FORCE)`).catch(() => undefined);
+    if (Number.isFinite(born) && Date.now() - born > ORPHAN_AGE_MS)
+      await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(datname)} WITH (FORCE)`).catch(() => undefined);
   }
 }
 
@@ -129,7 +143,9 @@ export function runServerSandbox(
       async open() {
         const analysed = await server.analysedDatabase?.();
         if (analysed && (await sameAddress(databaseAddress(server.url), analysed))) {
-          throw new Error('the sandbox server is the database under analysis (same host, port and database); DBOPS_SANDBOX_SERVER_URL must name a dedicated throwaway server');
+          throw new Error(
+            'the sandbox server is the database under analysis (same host, port and database); DBOPS_SANDBOX_SERVER_URL must name a dedicated throwaway server',
+          );
         }
         admin = await connectSandboxServer(server.url, { connectTimeoutMs, statementTimeoutMs: SETUP_STATEMENT_TIMEOUT_MS });
         const db = newDatabaseName();

@@ -65,7 +65,8 @@ async function insertRows(db: SandboxSession, t: TableInfo, rows: Map<string, un
   const cols = [...rows[0]!.keys()];
   if (!cols.length) {
     const out: Row[] = [];
-    for (let i = 0; i < rows.length; i++) out.push((await db.query<Row>(`INSERT INTO ${quoteQualified(qualifiedName(t))} DEFAULT VALUES RETURNING *`)).rows[0]!);
+    for (let i = 0; i < rows.length; i++)
+      out.push((await db.query<Row>(`INSERT INTO ${quoteQualified(qualifiedName(t))} DEFAULT VALUES RETURNING *`)).rows[0]!);
     return out;
   }
   const params: unknown[] = [];
@@ -80,7 +81,8 @@ async function insertRows(db: SandboxSession, t: TableInfo, rows: Map<string, un
  * a row. Such a table stays empty in the clone, as `ADD COLUMN ... NOT NULL` without a default
  * then behaves as it will on the target. Hand-built snapshots without either figure are filled.
  */
-export const emptyInTarget = (t: TableInfo): boolean => (t.heap_bytes !== undefined ? t.heap_bytes === 0 : t.live_rows !== undefined && t.live_rows === 0 && t.row_estimate === 0);
+export const emptyInTarget = (t: TableInfo): boolean =>
+  t.heap_bytes !== undefined ? t.heap_bytes === 0 : t.live_rows !== undefined && t.live_rows === 0 && t.row_estimate === 0;
 
 /** Tables that get synthetic rows, parents first. */
 const fillable = (snapshot: SchemaSnapshot, tables?: ReadonlySet<string>): TableInfo[] =>
@@ -128,7 +130,10 @@ export function syntheticRowsScript(snapshot: SchemaSnapshot, rowsPerTable: numb
     for (const rows of sameColumns ? [batch] : batch.map((b) => [b])) {
       const cols = [...rows[0]!.keys()];
       if (!cols.length) for (let i = 0; i < rows.length; i++) statements.push(`INSERT INTO ${name} DEFAULT VALUES`);
-      else statements.push(`INSERT INTO ${name} (${cols.map(quoteIdent).join(', ')}) VALUES ${rows.map((r) => `(${cols.map((c) => sqlValue(r.get(c))).join(', ')})`).join(', ')}`);
+      else
+        statements.push(
+          `INSERT INTO ${name} (${cols.map(quoteIdent).join(', ')}) VALUES ${rows.map((r) => `(${cols.map((c) => sqlValue(r.get(c))).join(', ')})`).join(', ')}`,
+        );
     }
     written.set(qualifiedName(t), batch);
     inserted += rowsPerTable;
@@ -141,7 +146,12 @@ export function syntheticRowsScript(snapshot: SchemaSnapshot, rowsPerTable: numb
  * retrying with optional columns NULL) most check constraints. Partitioned tables are skipped:
  * a synthetic row rarely fits an arbitrary partition bound. Runs inside the caller's transaction.
  */
-export async function insertSyntheticRows(db: SandboxSession, snapshot: SchemaSnapshot, rowsPerTable: number, tables?: ReadonlySet<string>): Promise<SyntheticRowsResult> {
+export async function insertSyntheticRows(
+  db: SandboxSession,
+  snapshot: SchemaSnapshot,
+  rowsPerTable: number,
+  tables?: ReadonlySet<string>,
+): Promise<SyntheticRowsResult> {
   // Fast path: the whole data set in one call (into PGlite, or one round trip to a server). When
   // any table rejects its rows, undo it and go table by table, which finds out which tables need
   // retries.
@@ -158,7 +168,12 @@ export async function insertSyntheticRows(db: SandboxSession, snapshot: SchemaSn
 }
 
 /** `insertSyntheticRows` one table (and, on failure, one row) at a time, with a savepoint around each try. */
-export async function insertSyntheticRowsTableByTable(db: SandboxSession, snapshot: SchemaSnapshot, rowsPerTable: number, tables?: ReadonlySet<string>): Promise<SyntheticRowsResult> {
+export async function insertSyntheticRowsTableByTable(
+  db: SandboxSession,
+  snapshot: SchemaSnapshot,
+  rowsPerTable: number,
+  tables?: ReadonlySet<string>,
+): Promise<SyntheticRowsResult> {
   const ctx = valueContext(snapshot);
   const inserted = new Map<string, Row[]>();
   const failures: SyntheticRowsResult['failures'] = [];

@@ -2,14 +2,28 @@ import { describe, expect, it } from 'vitest';
 import type { ColumnInfo } from '../../introspection/schema-snapshot';
 import { listedValues, syntheticValue } from './synthetic-values';
 
-const col = (over: Partial<ColumnInfo>): ColumnInfo => ({ name: 'c', ordinal: 1, data_type: 'text', udt_name: 'text', nullable: false, default: null, identity: null, generated: null, comment: null, ...over });
+const col = (over: Partial<ColumnInfo>): ColumnInfo => ({
+  name: 'c',
+  ordinal: 1,
+  data_type: 'text',
+  udt_name: 'text',
+  nullable: false,
+  default: null,
+  identity: null,
+  generated: null,
+  comment: null,
+  ...over,
+});
 const ctx = { enums: new Map(), domains: new Map() };
 
 describe('synthetic values', () => {
   it("reads the values a CHECK lists, in PostgreSQL's own deparsed forms", () => {
     expect(listedValues("CHECK ((plan = ANY (ARRAY['free'::text, 'pro'::text])))", 'plan')).toEqual(['free', 'pro']);
-    expect(listedValues("CHECK (((plan)::text = ANY ((ARRAY['free'::character varying, 'it''s'::character varying])::text[])))", 'plan')).toEqual(['free', "it's"]);
-    expect(listedValues("CHECK ((\"Plan\" = 'gold'::text))", 'Plan')).toEqual(['gold']);
+    expect(listedValues("CHECK (((plan)::text = ANY ((ARRAY['free'::character varying, 'it''s'::character varying])::text[])))", 'plan')).toEqual([
+      'free',
+      "it's",
+    ]);
+    expect(listedValues('CHECK (("Plan" = \'gold\'::text))', 'Plan')).toEqual(['gold']);
     expect(listedValues('CHECK ((level = ANY (ARRAY[1, 2, 3])))', 'level')).toEqual(['1', '2', '3']);
     expect(listedValues("CHECK ((VALUE = ANY (ARRAY['a'::text, 'b'::text])))", 'VALUE')).toEqual(['a', 'b']);
     expect(listedValues('CHECK ((amount > 0))', 'amount')).toBeUndefined();
@@ -26,7 +40,22 @@ describe('synthetic values', () => {
   });
 
   it('gives a domain a value of its base type', () => {
-    const domains = new Map([['money_cents', { kind: 'domain' as const, id: 't', schema: 'public', name: 'money_cents', base_type: 'bigint', collation: null, default: null, not_null: false, constraints: [] }]]);
+    const domains = new Map([
+      [
+        'money_cents',
+        {
+          kind: 'domain' as const,
+          id: 't',
+          schema: 'public',
+          name: 'money_cents',
+          base_type: 'bigint',
+          collation: null,
+          default: null,
+          not_null: false,
+          constraints: [],
+        },
+      ],
+    ]);
     expect(syntheticValue(col({ udt_name: 'money_cents', data_type: 'money_cents' }), 7, { enums: new Map(), domains })).toBe('7');
   });
 });

@@ -60,7 +60,10 @@ const unquoteLiteral = (s: string): string => s.slice(1, -1).replace(/''/g, "'")
  * `col = 'a'`. `column` is the column's name, or `VALUE` for a domain's check.
  */
 export function listedValues(definition: string, column: string): string[] | undefined {
-  const name = column === 'VALUE' ? 'VALUE' : `(?:"${column.replace(/"/g, '""').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"|${/^[a-z_][a-z0-9_$]*$/.test(column) ? column : '\\u0000'})`;
+  const name =
+    column === 'VALUE'
+      ? 'VALUE'
+      : `(?:"${column.replace(/"/g, '""').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"|${/^[a-z_][a-z0-9_$]*$/.test(column) ? column : '\\u0000'})`;
   const any = new RegExp(`\\(*${name}\\)*(?:::[\\w .]+)?\\s*=\\s*ANY\\s*\\(\\(*ARRAY\\[(.*?)\\]`, 's').exec(definition);
   const eq = any ? undefined : new RegExp(`\\(*${name}\\)*(?:::[\\w .]+)?\\s*=\\s*('(?:[^']|'')*'|-?\\d+(?:\\.\\d+)?)`).exec(definition);
   const list = any?.[1] ?? eq?.[1];
@@ -93,7 +96,12 @@ export function checkedValues(t: TableInfo, col: ColumnInfo, ctx: ValueContext):
  * made-up value of the (domain's base) type. Undefined when no sensible value exists (the
  * column is then left NULL or defaulted).
  */
-export function syntheticValue(col: ColumnInfo, i: number, ctx: ValueContext, options: { distinct?: boolean; allowed?: readonly string[] } = {}): string | undefined {
+export function syntheticValue(
+  col: ColumnInfo,
+  i: number,
+  ctx: ValueContext,
+  options: { distinct?: boolean; allowed?: readonly string[] } = {},
+): string | undefined {
   const pick = (list: readonly string[] | undefined, needDistinct: boolean): string | undefined => {
     if (!list?.length) return undefined;
     if (needDistinct && i > list.length) return undefined;

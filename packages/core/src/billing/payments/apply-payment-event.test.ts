@@ -57,10 +57,24 @@ describe.each(subjects)('applyPaymentEvent on $name', (subject) => {
     return { userId, sessionId };
   }
 
-  const paid = (userId: string, sessionId: string, amountCents: number, id = `evt_${randomUUID()}`, type = 'checkout.session.completed'): VerifiedPaymentEvent => ({
+  const paid = (
+    userId: string,
+    sessionId: string,
+    amountCents: number,
+    id = `evt_${randomUUID()}`,
+    type = 'checkout.session.completed',
+  ): VerifiedPaymentEvent => ({
     id,
     type,
-    session: { sessionId, paymentStatus: 'paid', amountTotal: amountCents, currency: 'usd', metadata: { user_id: userId }, paymentIntentId: 'pi_1', receiptUrl: null },
+    session: {
+      sessionId,
+      paymentStatus: 'paid',
+      amountTotal: amountCents,
+      currency: 'usd',
+      metadata: { user_id: userId },
+      paymentIntentId: 'pi_1',
+      receiptUrl: null,
+    },
     raw: { id },
   });
 

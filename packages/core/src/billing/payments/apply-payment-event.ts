@@ -2,10 +2,7 @@ import type { Queryable, Store } from '../../store/store';
 import type { CheckoutSessionSnapshot, VerifiedPaymentEvent } from './payment-provider';
 
 /** Events that report money received for a checkout session. */
-export const PAYMENT_SUCCEEDED_EVENTS: ReadonlySet<string> = new Set([
-  'checkout.session.completed',
-  'checkout.session.async_payment_succeeded',
-]);
+export const PAYMENT_SUCCEEDED_EVENTS: ReadonlySet<string> = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded']);
 
 /** Events that end a session without money: the pending payment changes status only. */
 const UNPAID_END_STATUS: Readonly<Record<string, 'expired' | 'failed'>> = {
@@ -117,10 +114,12 @@ export async function applyPaymentEvent(
     if (claimed.rows.length === 0) return { outcome: 'duplicate' };
     const result = await decide(tx, event, options.receiptUrl ?? null, options.now);
     const storedOutcome = result.outcome === 'duplicate' ? 'recorded' : result.outcome;
-    await tx.query(
-      `UPDATE payment_events SET outcome = $2, review_reason = $3, payload = $4::jsonb WHERE event_id = $1`,
-      [event.id, storedOutcome, result.reviewReason ?? null, result.outcome === 'needs_review' ? JSON.stringify(event.raw) : null],
-    );
+    await tx.query(`UPDATE payment_events SET outcome = $2, review_reason = $3, payload = $4::jsonb WHERE event_id = $1`, [
+      event.id,
+      storedOutcome,
+      result.reviewReason ?? null,
+      result.outcome === 'needs_review' ? JSON.stringify(event.raw) : null,
+    ]);
     return result;
   });
 }

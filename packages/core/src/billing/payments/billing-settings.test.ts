@@ -32,9 +32,9 @@ describe('loadBillingSettings', () => {
       code: 'BILLING_NOT_CONFIGURED',
       message: expect.stringContaining('DBOPS_BILLING_SUCCESS_URL'),
     });
-    await expect(
-      loadBillingSettings(loadSettings({ DBOPS_BILLING_SUCCESS_URL: 'javascript:alert(1)' }), secrets(both)),
-    ).rejects.toMatchObject({ code: 'BILLING_NOT_CONFIGURED' });
+    await expect(loadBillingSettings(loadSettings({ DBOPS_BILLING_SUCCESS_URL: 'javascript:alert(1)' }), secrets(both))).rejects.toMatchObject({
+      code: 'BILLING_NOT_CONFIGURED',
+    });
     const ok = await loadBillingSettings(
       loadSettings({ DBOPS_MODE: 'cloud', DBOPS_BILLING_SUCCESS_URL: 'https://app.example/ok', DBOPS_BILLING_CANCEL_URL: 'https://app.example/no' }),
       secrets(both),

@@ -17,7 +17,13 @@ export interface ColumnRow {
    * name) when not the type's default, is_local false for a column only inherited, the
    * statistics target when set, the storage when not the type's.
    */
-  extra: { collation_schema: string | null; collation_name: string | null; is_local: boolean; statistics: number | null; storage: 'p' | 'e' | 'm' | 'x' | null } | null;
+  extra: {
+    collation_schema: string | null;
+    collation_name: string | null;
+    is_local: boolean;
+    statistics: number | null;
+    storage: 'p' | 'e' | 'm' | 'x' | null;
+  } | null;
 }
 
 /**

@@ -22,7 +22,14 @@ export const uncapturedQuery = (): string =>
   [
     kind('operator', 'pg_operator', 'o', 'oprname', 'oprnamespace'),
     kind('operator class', 'pg_opclass', 'oc', 'opcname', 'opcnamespace'),
-    kind('operator family', 'pg_opfamily', 'of', 'opfname', 'opfnamespace', `NOT EXISTS (SELECT 1 FROM pg_opclass x WHERE x.opcfamily = of.oid AND x.opcname = of.opfname)`),
+    kind(
+      'operator family',
+      'pg_opfamily',
+      'of',
+      'opfname',
+      'opfnamespace',
+      `NOT EXISTS (SELECT 1 FROM pg_opclass x WHERE x.opcfamily = of.oid AND x.opcname = of.opfname)`,
+    ),
     kind('collation', 'pg_collation', 'co', 'collname', 'collnamespace'),
     kind('text search configuration', 'pg_ts_config', 'tc', 'cfgname', 'cfgnamespace'),
     kind('text search dictionary', 'pg_ts_dict', 'td', 'dictname', 'dictnamespace'),

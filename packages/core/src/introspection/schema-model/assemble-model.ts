@@ -70,42 +70,36 @@ const ROUTINE_KINDS: Record<RoutineRow['prokind'], RoutineInfo['kind']> = { f: '
 /** The schema model from its catalog rows. */
 export function assembleModel(rows: ModelRows): SchemaModel {
   const types: TypeInfo[] = [
-    ...rows.domains.map(
-      (d): TypeInfo => ({
-        id: objectId('pg_type', d.oid),
-        schema: d.schema,
-        name: d.name,
-        kind: 'domain',
-        base_type: d.base_type,
-        collation: qualified(d.collation_schema, d.collation_name),
-        default: d.default_expr,
-        not_null: d.not_null,
-        constraints: (d.constraints ?? []).map((c) => ({ id: objectId('pg_constraint', c.oid), name: c.name, definition: c.definition, validated: c.validated })),
-      }),
-    ),
-    ...rows.composites.map(
-      (c): TypeInfo => ({
-        id: objectId('pg_type', c.oid),
-        schema: c.schema,
-        name: c.name,
-        kind: 'composite',
-        attributes: (c.attributes ?? []).map((a) => ({ name: a.name, data_type: a.data_type, collation: qualified(a.collation_schema, a.collation_name) })),
-      }),
-    ),
-    ...rows.ranges.map(
-      (r): TypeInfo => ({
-        id: objectId('pg_type', r.oid),
-        schema: r.schema,
-        name: r.name,
-        kind: 'range',
-        subtype: r.subtype,
-        subtype_opclass: qualified(r.opclass_schema, r.opclass_name),
-        collation: qualified(r.collation_schema, r.collation_name),
-        canonical: r.canonical,
-        subtype_diff: r.subtype_diff,
-        multirange: qualified(r.multirange_schema, r.multirange_name),
-      }),
-    ),
+    ...rows.domains.map((d): TypeInfo => ({
+      id: objectId('pg_type', d.oid),
+      schema: d.schema,
+      name: d.name,
+      kind: 'domain',
+      base_type: d.base_type,
+      collation: qualified(d.collation_schema, d.collation_name),
+      default: d.default_expr,
+      not_null: d.not_null,
+      constraints: (d.constraints ?? []).map((c) => ({ id: objectId('pg_constraint', c.oid), name: c.name, definition: c.definition, validated: c.validated })),
+    })),
+    ...rows.composites.map((c): TypeInfo => ({
+      id: objectId('pg_type', c.oid),
+      schema: c.schema,
+      name: c.name,
+      kind: 'composite',
+      attributes: (c.attributes ?? []).map((a) => ({ name: a.name, data_type: a.data_type, collation: qualified(a.collation_schema, a.collation_name) })),
+    })),
+    ...rows.ranges.map((r): TypeInfo => ({
+      id: objectId('pg_type', r.oid),
+      schema: r.schema,
+      name: r.name,
+      kind: 'range',
+      subtype: r.subtype,
+      subtype_opclass: qualified(r.opclass_schema, r.opclass_name),
+      collation: qualified(r.collation_schema, r.collation_name),
+      canonical: r.canonical,
+      subtype_diff: r.subtype_diff,
+      multirange: qualified(r.multirange_schema, r.multirange_name),
+    })),
   ];
   return {
     schemas: rows.schemas.map((s) => ({ id: objectId('pg_namespace', s.oid), name: s.name })),
@@ -118,7 +112,14 @@ export function assembleModel(rows: ModelRows): SchemaModel {
       identity_arguments: r.identity_arguments,
       definition: r.prokind === 'a' ? aggregateSql(r) : (r.definition ?? ''),
     })),
-    triggers: rows.triggers.map((t) => ({ id: objectId('pg_trigger', t.oid), table_schema: t.table_schema, table: t.table, name: t.name, definition: t.definition, enabled: t.enabled })),
+    triggers: rows.triggers.map((t) => ({
+      id: objectId('pg_trigger', t.oid),
+      table_schema: t.table_schema,
+      table: t.table,
+      name: t.name,
+      definition: t.definition,
+      enabled: t.enabled,
+    })),
     rules: rows.rules.map((r) => ({ id: objectId('pg_rewrite', r.oid), table_schema: r.table_schema, table: r.table, name: r.name, definition: r.definition })),
     policies: rows.policies.map((p) => ({
       id: objectId('pg_policy', p.oid),
@@ -145,4 +146,3 @@ export function assembleModel(rows: ModelRows): SchemaModel {
     dependencies: rows.dependencies.filter((d) => d.obj !== null && d.ref !== null && d.obj !== d.ref).map((d): [string, string] => [d.obj, d.ref]),
   };
 }
-

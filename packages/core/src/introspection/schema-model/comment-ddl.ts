@@ -30,7 +30,11 @@ function commentTargets(s: SchemaSnapshot, relationId: (t: TableInfo) => string)
     m.set(t.id, `${t.kind === 'domain' ? 'DOMAIN' : 'TYPE'} ${qname(t.schema, t.name)}`);
     if (t.kind === 'domain') for (const c of t.constraints) m.set(c.id, `CONSTRAINT ${quoteIdent(c.name)} ON DOMAIN ${qname(t.schema, t.name)}`);
   }
-  for (const r of model.routines) m.set(r.id, `${r.kind === 'aggregate' ? 'AGGREGATE' : r.kind === 'procedure' ? 'PROCEDURE' : 'FUNCTION'} ${qname(r.schema, r.name)}(${r.identity_arguments})`);
+  for (const r of model.routines)
+    m.set(
+      r.id,
+      `${r.kind === 'aggregate' ? 'AGGREGATE' : r.kind === 'procedure' ? 'PROCEDURE' : 'FUNCTION'} ${qname(r.schema, r.name)}(${r.identity_arguments})`,
+    );
   for (const t of model.triggers) m.set(t.id, `TRIGGER ${quoteIdent(t.name)} ON ${qname(t.table_schema, t.table)}`);
   for (const r of model.rules) m.set(r.id, `RULE ${quoteIdent(r.name)} ON ${qname(r.table_schema, r.table)}`);
   for (const p of model.policies) m.set(p.id, `POLICY ${quoteIdent(p.name)} ON ${qname(p.table_schema, p.table)}`);
@@ -41,7 +45,12 @@ function commentTargets(s: SchemaSnapshot, relationId: (t: TableInfo) => string)
 export function commentNodes(s: SchemaSnapshot, relationId: (t: TableInfo) => string): DdlNode[] {
   const nodes: DdlNode[] = [];
   const add = (id: string, object: string, target: string, comment: string): void => {
-    nodes.push({ id: `${id}:comment:${nodes.length}`, rank: RANK.comment, deps: [id], statements: [{ object, kind: 'comment', sql: `COMMENT ON ${target} IS ${quoteLiteral(comment)}` }] });
+    nodes.push({
+      id: `${id}:comment:${nodes.length}`,
+      rank: RANK.comment,
+      deps: [id],
+      statements: [{ object, kind: 'comment', sql: `COMMENT ON ${target} IS ${quoteLiteral(comment)}` }],
+    });
   };
   for (const t of s.tables) {
     const id = relationId(t);

@@ -19,7 +19,12 @@ export function schemaAndExtensionNodes(snapshot: SchemaSnapshot): DdlNode[] {
     // A snapshot built by hand may name an extension's schema without listing it (introspection lists every schema).
     if (e.schema && e.schema !== 'pg_catalog' && !created.has(e.schema)) {
       created.add(e.schema);
-      nodes.push({ id: schemaId(e.schema), rank: RANK.schema, deps: [], statements: [{ object: e.schema, kind: 'schema', sql: `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(e.schema)}` }] });
+      nodes.push({
+        id: schemaId(e.schema),
+        rank: RANK.schema,
+        deps: [],
+        statements: [{ object: e.schema, kind: 'schema', sql: `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(e.schema)}` }],
+      });
     }
     const where = e.schema && e.schema !== 'pg_catalog' ? ` WITH SCHEMA ${quoteIdent(e.schema)}` : '';
     nodes.push({
@@ -37,7 +42,13 @@ export function enumNodes(snapshot: SchemaSnapshot): DdlNode[] {
     id: e.id ?? `type:${label(e.schema, e.name)}`,
     rank: RANK.type,
     deps: [],
-    statements: [{ object: label(e.schema, e.name), kind: 'type' as const, sql: `CREATE TYPE ${qname(e.schema, e.name)} AS ENUM (${e.values.map(quoteLiteral).join(', ')})` }],
+    statements: [
+      {
+        object: label(e.schema, e.name),
+        kind: 'type' as const,
+        sql: `CREATE TYPE ${qname(e.schema, e.name)} AS ENUM (${e.values.map(quoteLiteral).join(', ')})`,
+      },
+    ],
   }));
 }
 
@@ -91,7 +102,12 @@ export function modelNodes(model: SchemaModel, tableId: (schema: string, name: s
     nodes.push({ id: t.id, rank: RANK.type, deps: [], statements: typeSql(t).map((sql) => ({ object: label(t.schema, t.name), kind: 'type' as const, sql })) });
   }
   for (const r of model.routines) {
-    nodes.push({ id: r.id, rank: RANK.routine, deps: [], statements: [{ object: `${label(r.schema, r.name)}(${r.identity_arguments})`, kind: 'routine', sql: stripSemicolon(r.definition) }] });
+    nodes.push({
+      id: r.id,
+      rank: RANK.routine,
+      deps: [],
+      statements: [{ object: `${label(r.schema, r.name)}(${r.identity_arguments})`, kind: 'routine', sql: stripSemicolon(r.definition) }],
+    });
   }
   for (const t of model.triggers) {
     const object = `${label(t.table_schema, t.table)}.${t.name}`;
@@ -101,7 +117,12 @@ export function modelNodes(model: SchemaModel, tableId: (schema: string, name: s
     nodes.push({ id: t.id, rank: RANK.trigger, deps: [tableId(t.table_schema, t.table)], statements });
   }
   for (const r of model.rules) {
-    nodes.push({ id: r.id, rank: RANK.rule, deps: [tableId(r.table_schema, r.table)], statements: [{ object: `${label(r.table_schema, r.table)}.${r.name}`, kind: 'rule', sql: stripSemicolon(r.definition) }] });
+    nodes.push({
+      id: r.id,
+      rank: RANK.rule,
+      deps: [tableId(r.table_schema, r.table)],
+      statements: [{ object: `${label(r.table_schema, r.table)}.${r.name}`, kind: 'rule', sql: stripSemicolon(r.definition) }],
+    });
   }
   for (const s of model.statistics ?? []) {
     const object = label(s.schema, s.name);
@@ -110,7 +131,12 @@ export function modelNodes(model: SchemaModel, tableId: (schema: string, name: s
     nodes.push({ id: s.id, rank: RANK.index, deps: [tableId(s.table_schema, s.table)], statements });
   }
   for (const p of model.policies) {
-    nodes.push({ id: p.id, rank: RANK.policy, deps: [tableId(p.table_schema, p.table)], statements: [{ object: `${label(p.table_schema, p.table)}.${p.name}`, kind: 'policy', sql: policySql(p) }] });
+    nodes.push({
+      id: p.id,
+      rank: RANK.policy,
+      deps: [tableId(p.table_schema, p.table)],
+      statements: [{ object: `${label(p.table_schema, p.table)}.${p.name}`, kind: 'policy', sql: policySql(p) }],
+    });
   }
   return nodes;
 }

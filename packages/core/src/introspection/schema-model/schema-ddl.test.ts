@@ -82,8 +82,17 @@ describe('schemaDdl', () => {
 
   it('names what a snapshot from before the schema model cannot hold', () => {
     const legacy: SchemaSnapshot = {
-      snapshot_id: 's', connection_id: 'c', introspected_at: '', server_version: '15', server_version_num: 150000,
-      extensions: [], schemas: ['public'], tables: [], enums: [], sequences: [], view_dependencies: [],
+      snapshot_id: 's',
+      connection_id: 'c',
+      introspected_at: '',
+      server_version: '15',
+      server_version_num: 150000,
+      extensions: [],
+      schemas: ['public'],
+      tables: [],
+      enums: [],
+      sequences: [],
+      view_dependencies: [],
     };
     const ddl = schemaDdl(legacy);
     expect(ddl.statements.map((s) => s.sql)).toEqual(['SET check_function_bodies = false', 'SET search_path TO public']);

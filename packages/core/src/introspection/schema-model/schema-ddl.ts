@@ -81,8 +81,12 @@ export function schemaDdl(snapshot: SchemaSnapshot): SchemaDdl {
   if (snapshot.model) {
     nodes.push(...modelNodes(snapshot.model, tableId));
     for (const u of snapshot.model.uncaptured ?? []) skipped.push({ object: label(u.schema, u.name), reason: `${u.kind}: not in the schema model` });
-  }
-  else skipped.push({ object: 'schema', reason: 'snapshot taken before the schema model: domains, composite and range types, functions, triggers, rules and policies are not in it (introspect again)' });
+  } else
+    skipped.push({
+      object: 'schema',
+      reason:
+        'snapshot taken before the schema model: domains, composite and range types, functions, triggers, rules and policies are not in it (introspect again)',
+    });
   for (const t of snapshot.tables) {
     if (t.kind === 'view' || t.kind === 'materialized_view') {
       const node = viewNode(t);
@@ -103,4 +107,3 @@ export function schemaDdl(snapshot: SchemaSnapshot): SchemaDdl {
   addDependencies(nodes, snapshot);
   return { statements: orderNodes(nodes), skipped };
 }
-

@@ -41,7 +41,8 @@ export const SNAPSHOT_VERSION = 2;
  */
 export const objectId = (catalog: Catalog, oid: number | string): string => `${catalog}:${oid}`;
 
-export type Catalog = 'pg_class' | 'pg_type' | 'pg_proc' | 'pg_constraint' | 'pg_trigger' | 'pg_rewrite' | 'pg_policy' | 'pg_namespace' | 'pg_extension' | 'pg_statistic_ext';
+export type Catalog =
+  'pg_class' | 'pg_type' | 'pg_proc' | 'pg_constraint' | 'pg_trigger' | 'pg_rewrite' | 'pg_policy' | 'pg_namespace' | 'pg_extension' | 'pg_statistic_ext';
 
 export type TypeInfo = DomainInfo | CompositeTypeInfo | RangeTypeInfo;
 

@@ -26,7 +26,8 @@ function owner(s: SequenceInfo, tables: readonly TableInfo[]): { table: TableInf
   if (!s.owned_by) return null;
   for (const table of tables) {
     const prefix = `${qualifiedName(table)}.`;
-    if (s.owned_by.startsWith(prefix) && table.columns.some((c) => c.name === s.owned_by!.slice(prefix.length))) return { table, column: s.owned_by.slice(prefix.length) };
+    if (s.owned_by.startsWith(prefix) && table.columns.some((c) => c.name === s.owned_by!.slice(prefix.length)))
+      return { table, column: s.owned_by.slice(prefix.length) };
   }
   return null;
 }
@@ -43,13 +44,24 @@ export function sequenceNodes(snapshot: SchemaSnapshot, relationId: (t: TableInf
     if (identity) continue;
     const id = s.id ?? `seq:${label(s.schema, s.name)}`;
     const name = qname(s.schema, s.name);
-    nodes.push({ id, rank: RANK.sequence, deps: [], statements: [{ object: label(s.schema, s.name), kind: 'sequence', sql: `CREATE SEQUENCE ${name}${sequenceOptions(s, true)}` }] });
+    nodes.push({
+      id,
+      rank: RANK.sequence,
+      deps: [],
+      statements: [{ object: label(s.schema, s.name), kind: 'sequence', sql: `CREATE SEQUENCE ${name}${sequenceOptions(s, true)}` }],
+    });
     if (own) {
       nodes.push({
         id: `${id}:owner`,
         rank: RANK.sequence_owner,
         deps: [id, relationId(own.table)],
-        statements: [{ object: label(s.schema, s.name), kind: 'sequence', sql: `ALTER SEQUENCE ${name} OWNED BY ${qname(own.table.schema, own.table.name)}.${quoteIdent(own.column)}` }],
+        statements: [
+          {
+            object: label(s.schema, s.name),
+            kind: 'sequence',
+            sql: `ALTER SEQUENCE ${name} OWNED BY ${qname(own.table.schema, own.table.name)}.${quoteIdent(own.column)}`,
+          },
+        ],
       });
     }
   }

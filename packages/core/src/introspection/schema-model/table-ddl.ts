@@ -44,7 +44,12 @@ function createTable(t: TableInfo, byName: ReadonlyMap<string, TableInfo>, ident
   if (isPartition(t)) {
     const parent = byName.get(t.partition_of!);
     const parentSql = parent ? qname(parent.schema, parent.name) : t.partition_of!;
-    const parentOrder = parent ? [...parent.columns].sort((a, b) => a.ordinal - b.ordinal).map((c) => c.name).join('\0') : null;
+    const parentOrder = parent
+      ? [...parent.columns]
+          .sort((a, b) => a.ordinal - b.ordinal)
+          .map((c) => c.name)
+          .join('\0')
+      : null;
     if (parentOrder !== null && parentOrder !== columns.map((c) => c.name).join('\0')) {
       // A table attached with its columns in another order than its parent's: created as it
       // is, with every CHECK the parent has (ATTACH requires them), then attached, as pg_dump does.
@@ -74,8 +79,15 @@ export function tableNodes(t: TableInfo, snapshot: SchemaSnapshot, byName: Reado
   const object = label(t.schema, t.name);
   const name = qname(t.schema, t.name);
   const nodes: DdlNode[] = [];
-  const parents = [...(t.inherits ?? []).map((p) => byName.get(qualifiedName(p))), t.partition_of ? byName.get(t.partition_of) : undefined].filter((p): p is TableInfo => p !== undefined);
-  nodes.push({ id, rank: RANK.table, deps: parents.map(relationId), statements: createTable(t, byName, identity).map((sql) => ({ object, kind: 'table' as const, sql })) });
+  const parents = [...(t.inherits ?? []).map((p) => byName.get(qualifiedName(p))), t.partition_of ? byName.get(t.partition_of) : undefined].filter(
+    (p): p is TableInfo => p !== undefined,
+  );
+  nodes.push({
+    id,
+    rank: RANK.table,
+    deps: parents.map(relationId),
+    statements: createTable(t, byName, identity).map((sql) => ({ object, kind: 'table' as const, sql })),
+  });
 
   // A foreign key on a partitioned table cannot be added to the table ONLY; keys can (pg_dump's form).
   const fkOnly = t.kind === 'partitioned_table' ? '' : 'ONLY ';
@@ -102,12 +114,29 @@ export function tableNodes(t: TableInfo, snapshot: SchemaSnapshot, byName: Reado
         id: `${idxId}:attach`,
         rank: RANK.index_attach,
         deps: [...own, ...(parentNode ? [parentNode] : [])],
-        statements: [{ object: label(t.schema, i.name), kind: 'index', sql: `ALTER INDEX ${qname(i.parent.schema, i.parent.name)} ATTACH PARTITION ${qname(t.schema, i.name)}` }],
+        statements: [
+          {
+            object: label(t.schema, i.name),
+            kind: 'index',
+            sql: `ALTER INDEX ${qname(i.parent.schema, i.parent.name)} ATTACH PARTITION ${qname(t.schema, i.name)}`,
+          },
+        ],
       });
     }
-    if (i.clustered) nodes.push({ id: `${idxId}:cluster`, rank: RANK.table_extra, deps: [idxId], statements: [{ object, kind: 'table', sql: `ALTER TABLE ${name} CLUSTER ON ${quoteIdent(i.name)}` }] });
+    if (i.clustered)
+      nodes.push({
+        id: `${idxId}:cluster`,
+        rank: RANK.table_extra,
+        deps: [idxId],
+        statements: [{ object, kind: 'table', sql: `ALTER TABLE ${name} CLUSTER ON ${quoteIdent(i.name)}` }],
+      });
     if (i.replica_identity && t.replica_identity === 'i') {
-      nodes.push({ id: `${idxId}:replica`, rank: RANK.table_extra, deps: [idxId], statements: [{ object, kind: 'table', sql: `ALTER TABLE ONLY ${name} REPLICA IDENTITY USING INDEX ${quoteIdent(i.name)}` }] });
+      nodes.push({
+        id: `${idxId}:replica`,
+        rank: RANK.table_extra,
+        deps: [idxId],
+        statements: [{ object, kind: 'table', sql: `ALTER TABLE ONLY ${name} REPLICA IDENTITY USING INDEX ${quoteIdent(i.name)}` }],
+      });
     }
   }
   for (const fk of t.foreign_keys) {
@@ -116,7 +145,9 @@ export function tableNodes(t: TableInfo, snapshot: SchemaSnapshot, byName: Reado
       id: fk.id ?? `fk:${object}.${fk.name}`,
       rank: RANK.foreign_key,
       deps: [id, ...(ref ? [relationId(ref), ...keyNodes(ref)] : [])],
-      statements: [{ object: `${object}.${fk.name}`, kind: 'foreign_key', sql: `ALTER TABLE ${fkOnly}${name} ADD CONSTRAINT ${quoteIdent(fk.name)} ${fk.definition}` }],
+      statements: [
+        { object: `${object}.${fk.name}`, kind: 'foreign_key', sql: `ALTER TABLE ${fkOnly}${name} ADD CONSTRAINT ${quoteIdent(fk.name)} ${fk.definition}` },
+      ],
     });
   }
   const extra: string[] = [];
@@ -128,7 +159,8 @@ export function tableNodes(t: TableInfo, snapshot: SchemaSnapshot, byName: Reado
   if (t.force_row_security) extra.push(`ALTER TABLE ${name} FORCE ROW LEVEL SECURITY`);
   if (t.replica_identity === 'f') extra.push(`ALTER TABLE ONLY ${name} REPLICA IDENTITY FULL`);
   if (t.replica_identity === 'n') extra.push(`ALTER TABLE ONLY ${name} REPLICA IDENTITY NOTHING`);
-  if (extra.length) nodes.push({ id: `${id}:extra`, rank: RANK.table_extra, deps: [id], statements: extra.map((sql) => ({ object, kind: 'table' as const, sql })) });
+  if (extra.length)
+    nodes.push({ id: `${id}:extra`, rank: RANK.table_extra, deps: [id], statements: extra.map((sql) => ({ object, kind: 'table' as const, sql })) });
   return nodes;
 }
 
@@ -165,5 +197,10 @@ export function viewNode(v: TableInfo): DdlNode | null {
     v.kind === 'view'
       ? `CREATE VIEW ${name}${options} AS\n${body}`
       : `CREATE MATERIALIZED VIEW ${name}${options} AS\n${body}\nWITH ${v.populated === false ? 'NO ' : ''}DATA`;
-  return { id: relationId(v), rank: RANK.view, deps: [], statements: [{ object: label(v.schema, v.name), kind: v.kind === 'view' ? 'view' : 'materialized_view', sql }] };
+  return {
+    id: relationId(v),
+    rank: RANK.view,
+    deps: [],
+    statements: [{ object: label(v.schema, v.name), kind: v.kind === 'view' ? 'view' : 'materialized_view', sql }],
+  };
 }

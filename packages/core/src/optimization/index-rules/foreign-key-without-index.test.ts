@@ -20,6 +20,11 @@ it('recommends an index on a foreign key the query joins through', async () => {
 
 it('not for a join column that is not a foreign key, nor an indexed one', async () => {
   expect(await foreignKeyWithoutIndexRule(ruleContext(plan, catalogOf(customers, table('orders', 60_000, { id: true, customer_id: true }))))).toEqual([]);
-  const indexed = table('orders', 60_000, { id: true, customer_id: true }, { foreignKeys: fk, indexes: [{ name: 'x', columns: ['customer_id', 'id'], unique: false, predicate: null, method: 'btree' }] });
+  const indexed = table(
+    'orders',
+    60_000,
+    { id: true, customer_id: true },
+    { foreignKeys: fk, indexes: [{ name: 'x', columns: ['customer_id', 'id'], unique: false, predicate: null, method: 'btree' }] },
+  );
   expect(await foreignKeyWithoutIndexRule(ruleContext(plan, catalogOf(customers, indexed)))).toEqual([]);
 });

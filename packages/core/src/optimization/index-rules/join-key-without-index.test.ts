@@ -9,7 +9,11 @@ const plan = (customerRows: number) =>
     'Hash Join',
     { 'Total Cost': 1700, 'Hash Cond': '(o.customer_id = c.id)' },
     node('Seq Scan', { 'Relation Name': 'orders', Alias: 'o', 'Total Cost': 1200, 'Plan Rows': 60_000 }),
-    node('Hash', { 'Plan Rows': customerRows }, node('Seq Scan', { 'Relation Name': 'customers', Alias: 'c', 'Plan Rows': customerRows, Filter: `(c.email = 'x'::text)` })),
+    node(
+      'Hash',
+      { 'Plan Rows': customerRows },
+      node('Seq Scan', { 'Relation Name': 'customers', Alias: 'c', 'Plan Rows': customerRows, Filter: `(c.email = 'x'::text)` }),
+    ),
   );
 
 it('indexes the big side of a join when the other side is small', async () => {

@@ -10,7 +10,11 @@ it('indexes the join column of a sequentially scanned inner side', async () => {
     'Nested Loop',
     { 'Total Cost': 900, 'Join Filter': '(c.id = e.customer_id)' },
     node('Seq Scan', { 'Relation Name': 'customers', Alias: 'c', 'Plan Rows': 3, Filter: `(c.email = 'x'::text)` }),
-    node('Materialize', {}, node('Seq Scan', { 'Relation Name': 'events', Alias: 'e', 'Total Cost': 500, 'Plan Rows': 30_000, Filter: `(e.kind = 'click'::text)` })),
+    node(
+      'Materialize',
+      {},
+      node('Seq Scan', { 'Relation Name': 'events', Alias: 'e', 'Total Cost': 500, 'Plan Rows': 30_000, Filter: `(e.kind = 'click'::text)` }),
+    ),
   );
   const [c] = await nestedLoopInnerSeqScanRule(ruleContext(plan, catalogOf(customers, events)));
   expect(c!.table).toBe('events');

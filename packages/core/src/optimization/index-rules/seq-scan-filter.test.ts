@@ -8,7 +8,9 @@ const scan = (filter: string, rows = 10, extra = {}) =>
 
 describe('seqScanFilterRule', () => {
   it('orders equality before range and turns IS NULL into a partial predicate', async () => {
-    const [c] = await seqScanFilterRule(ruleContext(scan(`((o.created_at > '2024-01-01'::timestamp) AND (o.status = 'x'::text) AND (o.shipped_at IS NULL))`), catalogOf(orders)));
+    const [c] = await seqScanFilterRule(
+      ruleContext(scan(`((o.created_at > '2024-01-01'::timestamp) AND (o.status = 'x'::text) AND (o.shipped_at IS NULL))`), catalogOf(orders)),
+    );
     expect(c!.keys.map((k) => k.column)).toEqual(['status', 'created_at']);
     expect(c!.predicate).toBe('shipped_at IS NULL');
   });

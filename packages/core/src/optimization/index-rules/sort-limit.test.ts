@@ -7,7 +7,11 @@ const sorted = (parent: string, sortFields = {}) =>
   node(
     parent,
     { 'Total Cost': 2100 },
-    node('Sort', { 'Total Cost': 2100, 'Sort Key': ['o.created_at DESC', 'o.id'], ...sortFields }, node('Seq Scan', { 'Relation Name': 'orders', Alias: 'o', 'Total Cost': 2000, Filter: '(o.customer_id = 7)' })),
+    node(
+      'Sort',
+      { 'Total Cost': 2100, 'Sort Key': ['o.created_at DESC', 'o.id'], ...sortFields },
+      node('Seq Scan', { 'Relation Name': 'orders', Alias: 'o', 'Total Cost': 2000, Filter: '(o.customer_id = 7)' }),
+    ),
   );
 
 it('a sort feeding a LIMIT: equality columns, then ORDER BY with direction', async () => {
@@ -26,6 +30,14 @@ it('a sort spilling to disk, without a LIMIT', async () => {
 
 it('ignores an in-memory sort without a LIMIT and sorts over several tables', async () => {
   expect(await sortLimitRule(ruleContext(sorted('Result'), catalogOf(orders)))).toEqual([]);
-  const multi = node('Limit', { 'Total Cost': 2100 }, node('Sort', { 'Total Cost': 2100, 'Sort Key': ['o.created_at', 'c.name'] }, node('Seq Scan', { 'Relation Name': 'orders', Alias: 'o', 'Total Cost': 2000 })));
+  const multi = node(
+    'Limit',
+    { 'Total Cost': 2100 },
+    node(
+      'Sort',
+      { 'Total Cost': 2100, 'Sort Key': ['o.created_at', 'c.name'] },
+      node('Seq Scan', { 'Relation Name': 'orders', Alias: 'o', 'Total Cost': 2000 }),
+    ),
+  );
   expect(await sortLimitRule(ruleContext(multi, catalogOf(orders)))).toEqual([]);
 });

@@ -35,7 +35,7 @@ export const sortLimitRule: IndexRule = async (ctx) => {
     const alias = scan.Alias ?? scan['Relation Name'];
     const orderBy = await sortKeysFor(sort['Sort Key'], alias);
     if (!orderBy) continue;
-    const preds = await predicatesFor(scan.Filter ?? scan['Recheck Cond'] as string | undefined, alias);
+    const preds = await predicatesFor(scan.Filter ?? (scan['Recheck Cond'] as string | undefined), alias);
     const { eq, partial } = keysFromPredicates(preds);
     const keys = orderKeys(eq, [], orderBy);
     const why = spilled ? `spills ${fmtRows(sort['Sort Space Used'] ?? 0)} kB to disk` : 'feeds a LIMIT';

@@ -37,8 +37,10 @@ export const correlatedSubqueryToJoinRule: RewriteRule = async (ctx) => {
     if (link?.subLinkType !== 'EXPR_SUBLINK') continue;
     const sub = link.subselect.SelectStmt;
     const inner = singleTable(sub.fromClause, ctx.catalog);
-    if (!inner || outerAliases.has(inner.alias) || sub.groupClause || sub.limitCount || sub.havingClause || sub.distinctClause || sub.targetList?.length !== 1) continue;
-    const agg = (sub.targetList[0]!.ResTarget.val as { FuncCall?: { funcname: Array<{ String?: { sval?: string } }>; over?: unknown; agg_distinct?: boolean } }).FuncCall;
+    if (!inner || outerAliases.has(inner.alias) || sub.groupClause || sub.limitCount || sub.havingClause || sub.distinctClause || sub.targetList?.length !== 1)
+      continue;
+    const agg = (sub.targetList[0]!.ResTarget.val as { FuncCall?: { funcname: Array<{ String?: { sval?: string } }>; over?: unknown; agg_distinct?: boolean } })
+      .FuncCall;
     const aggName = agg?.funcname[agg.funcname.length - 1]?.String?.sval ?? '';
     if (!agg || agg.over || !AGGS.has(aggName)) continue;
     let correlation: { innerCol: unknown; outerCol: unknown } | undefined;
@@ -63,10 +65,7 @@ export const correlatedSubqueryToJoinRule: RewriteRule = async (ctx) => {
     const alias = `dbops_s${n}`;
     const grouped: SelectBody = {
       ...sub,
-      targetList: [
-        { ResTarget: { name: 'k', val: correlation.innerCol } },
-        { ResTarget: { name: 'v', val: sub.targetList[0]!.ResTarget.val } },
-      ],
+      targetList: [{ ResTarget: { name: 'k', val: correlation.innerCol } }, { ResTarget: { name: 'v', val: sub.targetList[0]!.ResTarget.val } }],
       whereClause: rest.length === 0 ? undefined : rest.length === 1 ? rest[0] : { BoolExpr: { boolop: 'AND_EXPR', args: rest } },
       groupClause: [cloneAst(correlation.innerCol)],
     };
@@ -80,7 +79,14 @@ export const correlatedSubqueryToJoinRule: RewriteRule = async (ctx) => {
           jointype: 'JOIN_LEFT',
           larg: sel.fromClause[0],
           rarg: { RangeSubselect: { subquery: { SelectStmt: grouped }, alias: { aliasname: alias } } },
-          quals: { A_Expr: { kind: 'AEXPR_OP', name: [{ String: { sval: '=' } }], lexpr: { ColumnRef: { fields: [{ String: { sval: alias } }, { String: { sval: 'k' } }] } }, rexpr: correlation.outerCol } },
+          quals: {
+            A_Expr: {
+              kind: 'AEXPR_OP',
+              name: [{ String: { sval: '=' } }],
+              lexpr: { ColumnRef: { fields: [{ String: { sval: alias } }, { String: { sval: 'k' } }] } },
+              rexpr: correlation.outerCol,
+            },
+          },
         },
       },
     ];
@@ -90,7 +96,8 @@ export const correlatedSubqueryToJoinRule: RewriteRule = async (ctx) => {
     {
       rule: 'correlated-subquery-to-join',
       rewritten_sql: stmtToSql(copy),
-      explanation: 'The correlated aggregate subquery ran once per outer row; it is now computed once, grouped by the correlation key, and joined back with a LEFT JOIN (count defaults to 0 where there is no match), giving the same values.',
+      explanation:
+        'The correlated aggregate subquery ran once per outer row; it is now computed once, grouped by the correlation key, and joined back with a LEFT JOIN (count defaults to 0 where there is no match), giving the same values.',
     },
   ];
 };

@@ -19,7 +19,7 @@ it('count(col) keeps its NOT NULL meaning; other comparisons are left alone', as
 });
 
 it('finds the comparison inside an AND list', async () => {
-  expect(await rewrite(countToExistsRule, `SELECT id FROM customers c WHERE c.region = 'north' AND (SELECT count(*) FROM orders o WHERE o.customer_id = c.id) > 0`)).toEqual([
-    `SELECT id FROM customers AS c WHERE c.region = 'north' AND EXISTS (SELECT 1 FROM orders AS o WHERE o.customer_id = c.id)`,
-  ]);
+  expect(
+    await rewrite(countToExistsRule, `SELECT id FROM customers c WHERE c.region = 'north' AND (SELECT count(*) FROM orders o WHERE o.customer_id = c.id) > 0`),
+  ).toEqual([`SELECT id FROM customers AS c WHERE c.region = 'north' AND EXISTS (SELECT 1 FROM orders AS o WHERE o.customer_id = c.id)`]);
 });

@@ -63,7 +63,8 @@ export const countToExistsRule: RewriteRule = async (ctx) => {
     {
       rule: 'count-to-exists',
       rewritten_sql: stmtToSql(copy),
-      explanation: 'Comparing a subquery count with zero only asks whether a row exists; EXISTS stops at the first match instead of counting every matching row.',
+      explanation:
+        'Comparing a subquery count with zero only asks whether a row exists; EXISTS stops at the first match instead of counting every matching row.',
     },
   ];
 };

@@ -11,5 +11,7 @@ it('rewrites when both sides are NOT NULL', async () => {
 it('leaves a nullable inner column, a nullable outer column and outer joins alone', async () => {
   expect(await rewrite(notInToNotExistsRule, 'SELECT c.id FROM customers c WHERE c.id NOT IN (SELECT customer_id FROM events)')).toEqual([]);
   expect(await rewrite(notInToNotExistsRule, 'SELECT c.id FROM customers c WHERE c.bio NOT IN (SELECT status FROM orders)')).toEqual([]);
-  expect(await rewrite(notInToNotExistsRule, 'SELECT c.id FROM customers c LEFT JOIN orders o ON o.customer_id = c.id WHERE o.id NOT IN (SELECT id FROM orders)')).toEqual([]);
+  expect(
+    await rewrite(notInToNotExistsRule, 'SELECT c.id FROM customers c LEFT JOIN orders o ON o.customer_id = c.id WHERE o.id NOT IN (SELECT id FROM orders)'),
+  ).toEqual([]);
 });

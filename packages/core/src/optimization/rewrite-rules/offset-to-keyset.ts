@@ -19,7 +19,7 @@ export const offsetToKeysetRule: RewriteRule = async (ctx) => {
   const dirs = new Set<string>();
   for (const s of sel.sortClause) {
     const f = columnRefFields(unwrapCasts(s.SortBy.node));
-    if (!f || (f.length === 2 && f[0] !== from.alias) || f.length > 2 || s.SortBy.sortby_nulls && s.SortBy.sortby_nulls !== 'SORTBY_NULLS_DEFAULT') return [];
+    if (!f || (f.length === 2 && f[0] !== from.alias) || f.length > 2 || (s.SortBy.sortby_nulls && s.SortBy.sortby_nulls !== 'SORTBY_NULLS_DEFAULT')) return [];
     sortCols.push(f[f.length - 1]!);
     dirs.add(s.SortBy.sortby_dir === 'SORTBY_DESC' ? 'desc' : 'asc');
   }
@@ -30,7 +30,11 @@ export const offsetToKeysetRule: RewriteRule = async (ctx) => {
   const first = ctx.paramCount + 1;
   const params = sortCols.map((_, i) => ast.param(first + i));
   const cols = sortCols.map((c) => ast.col(from.alias, c));
-  const cmp = ast.op(dirs.has('desc') ? '<' : '>', cols.length === 1 ? cols[0] : { RowExpr: { args: cols, row_format: 'COERCE_IMPLICIT_CAST' } }, params.length === 1 ? params[0] : { RowExpr: { args: params, row_format: 'COERCE_IMPLICIT_CAST' } });
+  const cmp = ast.op(
+    dirs.has('desc') ? '<' : '>',
+    cols.length === 1 ? cols[0] : { RowExpr: { args: cols, row_format: 'COERCE_IMPLICIT_CAST' } },
+    params.length === 1 ? params[0] : { RowExpr: { args: params, row_format: 'COERCE_IMPLICIT_CAST' } },
+  );
   sel.whereClause = sel.whereClause ? ast.and(sel.whereClause, cmp) : cmp;
   delete sel.limitOffset;
   const placeholders = sortCols.map((c, i) => `$${first + i} = last row's ${c}`).join(', ');

@@ -38,7 +38,15 @@ export const orToUnionAllRule: RewriteRule = async (ctx) => {
   });
   let union = branches[0] as unknown;
   for (const next of branches.slice(1)) {
-    union = { SelectStmt: { op: 'SETOP_UNION', all: true, larg: (union as { SelectStmt: SelectBody }).SelectStmt, rarg: next.SelectStmt, limitOption: 'LIMIT_OPTION_DEFAULT' } };
+    union = {
+      SelectStmt: {
+        op: 'SETOP_UNION',
+        all: true,
+        larg: (union as { SelectStmt: SelectBody }).SelectStmt,
+        rarg: next.SelectStmt,
+        limitOption: 'LIMIT_OPTION_DEFAULT',
+      },
+    };
   }
   return [
     {

@@ -7,8 +7,18 @@ import { catalogOf, table } from './fixtures';
 /** customers(id pk, email, region, bio) / orders(id pk, customer_id NOT NULL, created_at, qty) / events(customer_id NULL). */
 export const shopCatalog = (): LiveCatalog =>
   catalogOf(
-    table('customers', 5000, { id: true, email: true, region: true, bio: false }, { indexes: [{ name: 'customers_pkey', columns: ['id'], unique: true, predicate: null, method: 'btree' }] }),
-    table('orders', 60_000, { id: true, customer_id: true, status: true, created_at: true, qty: true }, { indexes: [{ name: 'orders_pkey', columns: ['id'], unique: true, predicate: null, method: 'btree' }] }),
+    table(
+      'customers',
+      5000,
+      { id: true, email: true, region: true, bio: false },
+      { indexes: [{ name: 'customers_pkey', columns: ['id'], unique: true, predicate: null, method: 'btree' }] },
+    ),
+    table(
+      'orders',
+      60_000,
+      { id: true, customer_id: true, status: true, created_at: true, qty: true },
+      { indexes: [{ name: 'orders_pkey', columns: ['id'], unique: true, predicate: null, method: 'btree' }] },
+    ),
     table('events', 30_000, { id: true, customer_id: false }),
   );
 

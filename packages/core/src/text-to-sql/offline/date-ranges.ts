@@ -9,7 +9,16 @@ export interface DateRange {
   year?: { op: '=' | '<' | '>' | '>='; value: number };
 }
 
-const UNITS: Record<string, string> = { day: 'days', days: 'days', week: 'weeks', weeks: 'weeks', month: 'months', months: 'months', year: 'years', years: 'years' };
+const UNITS: Record<string, string> = {
+  day: 'days',
+  days: 'days',
+  week: 'weeks',
+  weeks: 'weeks',
+  month: 'months',
+  months: 'months',
+  year: 'years',
+  years: 'years',
+};
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 const lit = (d: string): string => `'${d}'`;
@@ -48,13 +57,21 @@ export function findDateRange(lowerWords: readonly string[]): DateRange | null {
     }
     if ((a === 'in' || a === 'during') && /^(1[5-9]|20)\d{2}$/.test(b)) {
       const y = Number(b);
-      return { condition: `{col} >= ${lit(`${y}-01-01`)} AND {col} < ${lit(nextYear(y))}`, start: i, end: i + 2, text: `${a} ${b}`, year: { op: '=', value: y } };
+      return {
+        condition: `{col} >= ${lit(`${y}-01-01`)} AND {col} < ${lit(nextYear(y))}`,
+        start: i,
+        end: i + 2,
+        text: `${a} ${b}`,
+        year: { op: '=', value: y },
+      };
     }
     if (a === 'since' || a === 'after' || a === 'before') {
       const date = /^\d{4}-\d{2}-\d{2}$/.test(b) ? b : /^(1[5-9]|20)\d{2}$/.test(b) ? (a === 'after' ? nextYear(Number(b)) : `${b}-01-01`) : null;
       if (date) {
         const op = a === 'before' ? '<' : a === 'after' && /^\d{4}-\d{2}-\d{2}$/.test(b) ? '>' : '>=';
-        const year = /^\d{4}$/.test(b) ? { op: a === 'before' ? ('<' as const) : a === 'after' ? ('>' as const) : ('>=' as const), value: Number(b) } : undefined;
+        const year = /^\d{4}$/.test(b)
+          ? { op: a === 'before' ? ('<' as const) : a === 'after' ? ('>' as const) : ('>=' as const), value: Number(b) }
+          : undefined;
         return { condition: `{col} ${op} ${lit(date)}`, start: i, end: i + 2, text: `${a} ${b}`, ...(year ? { year } : {}) };
       }
     }

@@ -43,9 +43,7 @@ export function findMentions(words: readonly Word[], tables: readonly IndexedTab
   for (const c of tableCandidates) if (take(c.start, c.end)) tableMentions.push(c);
 
   const columnCandidates = tables
-    .flatMap((table) =>
-      table.columns.flatMap((column) => occurrences(words, column.stems).map(([start, end]) => ({ table, column, start, end }))),
-    )
+    .flatMap((table) => table.columns.flatMap((column) => occurrences(words, column.stems).map(([start, end]) => ({ table, column, start, end }))))
     .sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
   const columnMentions: ColumnMention[] = [];
   const seen = new Set<string>();

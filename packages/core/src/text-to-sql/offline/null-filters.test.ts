@@ -7,11 +7,33 @@ import { relatedStems } from './related-stems';
 import { questionWords } from './words';
 
 const col = (name: string, udt: string, nullable = true): ColumnInfo => ({
-  name, ordinal: 1, data_type: udt, udt_name: udt, nullable, default: null, identity: null, generated: null, comment: null,
+  name,
+  ordinal: 1,
+  data_type: udt,
+  udt_name: udt,
+  nullable,
+  default: null,
+  identity: null,
+  generated: null,
+  comment: null,
 });
 const table = (name: string, columns: ColumnInfo[]): TableInfo => ({
-  schema: 'public', name, kind: 'table', columns, primary_key: ['id'], constraints: [], foreign_keys: [], indexes: [],
-  row_estimate: 1, pages: 1, total_bytes: 1, comment: null, partition_of: null, partition_bound: null, partition_key: null, view_definition: null,
+  schema: 'public',
+  name,
+  kind: 'table',
+  columns,
+  primary_key: ['id'],
+  constraints: [],
+  foreign_keys: [],
+  indexes: [],
+  row_estimate: 1,
+  pages: 1,
+  total_bytes: 1,
+  comment: null,
+  partition_of: null,
+  partition_bound: null,
+  partition_key: null,
+  view_definition: null,
 });
 const tables = indexSchema(
   [
@@ -24,7 +46,9 @@ const tables = indexSchema(
 
 const filters = (question: string) => {
   const words = questionWords(question);
-  return findNullFilters(words, tables, findMentions(words, tables).columns).map((f) => `${f.table.table.name}.${f.column.column.name} IS ${f.isNull ? '' : 'NOT '}NULL`);
+  return findNullFilters(words, tables, findMentions(words, tables).columns).map(
+    (f) => `${f.table.table.name}.${f.column.column.name} IS ${f.isNull ? '' : 'NOT '}NULL`,
+  );
 };
 
 describe('NULL filters', () => {

@@ -13,7 +13,11 @@ export interface NullFilter {
 }
 
 const nullableOf = (tables: readonly IndexedTable[]) =>
-  tables.flatMap((table) => table.columns.filter((c) => c.column.nullable && c.kind !== 'boolean' && !table.table.primary_key?.includes(c.column.name)).map((column) => ({ table, column })));
+  tables.flatMap((table) =>
+    table.columns
+      .filter((c) => c.column.nullable && c.kind !== 'boolean' && !table.table.primary_key?.includes(c.column.name))
+      .map((column) => ({ table, column })),
+  );
 
 /**
  * "not (yet) returned", "have not been shipped", "unshipped", "no composer", "without a fax",

@@ -18,22 +18,71 @@ INSERT INTO order_items VALUES (1, 1, 1, 1), (2, 1, 2, 1), (3, 2, 1, 1), (4, 3, 
 `;
 
 const col = (name: string, data_type: string, udt_name: string, ordinal: number): ColumnInfo => ({
-  name, ordinal, data_type, udt_name, nullable: false, default: null, identity: null, generated: null, comment: null,
+  name,
+  ordinal,
+  data_type,
+  udt_name,
+  nullable: false,
+  default: null,
+  identity: null,
+  generated: null,
+  comment: null,
 });
 const fk = (name: string, column: string, table: string): ForeignKeyInfo => ({
-  name, columns: [column], referenced_schema: 'public', referenced_table: table, referenced_columns: ['id'],
-  on_delete: 'no_action', on_update: 'no_action', validated: true, definition: '',
+  name,
+  columns: [column],
+  referenced_schema: 'public',
+  referenced_table: table,
+  referenced_columns: ['id'],
+  on_delete: 'no_action',
+  on_update: 'no_action',
+  validated: true,
+  definition: '',
 });
 const table = (name: string, columns: ColumnInfo[], foreign_keys: ForeignKeyInfo[] = []): TableInfo => ({
-  schema: 'public', name, kind: 'table', columns, primary_key: ['id'], constraints: [], foreign_keys, indexes: [],
-  row_estimate: 10, pages: 1, total_bytes: 8192, comment: null, partition_of: null, partition_bound: null, partition_key: null, view_definition: null,
+  schema: 'public',
+  name,
+  kind: 'table',
+  columns,
+  primary_key: ['id'],
+  constraints: [],
+  foreign_keys,
+  indexes: [],
+  row_estimate: 10,
+  pages: 1,
+  total_bytes: 8192,
+  comment: null,
+  partition_of: null,
+  partition_bound: null,
+  partition_key: null,
+  view_definition: null,
 });
 
 const tables: TableInfo[] = [
-  table('customers', [col('id', 'integer', 'int4', 1), col('name', 'text', 'text', 2), col('city', 'text', 'text', 3), col('is_active', 'boolean', 'bool', 4), col('created_at', 'timestamp with time zone', 'timestamptz', 5)]),
+  table('customers', [
+    col('id', 'integer', 'int4', 1),
+    col('name', 'text', 'text', 2),
+    col('city', 'text', 'text', 3),
+    col('is_active', 'boolean', 'bool', 4),
+    col('created_at', 'timestamp with time zone', 'timestamptz', 5),
+  ]),
   table('products', [col('id', 'integer', 'int4', 1), col('name', 'text', 'text', 2), col('price', 'numeric(10,2)', 'numeric', 3)]),
-  table('orders', [col('id', 'integer', 'int4', 1), col('customer_id', 'integer', 'int4', 2), col('status', 'order_status', 'order_status', 3), col('total', 'numeric(10,2)', 'numeric', 4), col('created_at', 'timestamp with time zone', 'timestamptz', 5)], [fk('orders_customer_id_fkey', 'customer_id', 'customers')]),
-  table('order_items', [col('id', 'integer', 'int4', 1), col('order_id', 'integer', 'int4', 2), col('product_id', 'integer', 'int4', 3), col('quantity', 'integer', 'int4', 4)], [fk('oi_order', 'order_id', 'orders'), fk('oi_product', 'product_id', 'products')]),
+  table(
+    'orders',
+    [
+      col('id', 'integer', 'int4', 1),
+      col('customer_id', 'integer', 'int4', 2),
+      col('status', 'order_status', 'order_status', 3),
+      col('total', 'numeric(10,2)', 'numeric', 4),
+      col('created_at', 'timestamp with time zone', 'timestamptz', 5),
+    ],
+    [fk('orders_customer_id_fkey', 'customer_id', 'customers')],
+  ),
+  table(
+    'order_items',
+    [col('id', 'integer', 'int4', 1), col('order_id', 'integer', 'int4', 2), col('product_id', 'integer', 'int4', 3), col('quantity', 'integer', 'int4', 4)],
+    [fk('oi_order', 'order_id', 'orders'), fk('oi_product', 'product_id', 'products')],
+  ),
 ];
 
 const request = (question: string): GenerationRequest => ({
@@ -59,18 +108,30 @@ describe('offline SQL generator', () => {
     ['How many orders were shipped?', "SELECT count(*) FROM orders WHERE status = 'shipped'"],
     ['List the active customers', 'SELECT * FROM customers WHERE is_active'],
     ['Show customers from Berlin', "SELECT * FROM customers WHERE city = 'Berlin'"],
-    ['What is the total of orders per customer?', 'SELECT c.id, c.name, sum(o.total) FROM orders o JOIN customers c ON c.id = o.customer_id GROUP BY c.id, c.name'],
+    [
+      'What is the total of orders per customer?',
+      'SELECT c.id, c.name, sum(o.total) FROM orders o JOIN customers c ON c.id = o.customer_id GROUP BY c.id, c.name',
+    ],
     ['Average price of products', 'SELECT round(avg(price), 2) FROM products'],
     ['Orders with total more than 100', 'SELECT * FROM orders WHERE total > 100'],
     ['How many orders in 2024?', "SELECT count(*) FROM orders WHERE created_at >= '2024-01-01' AND created_at < '2025-01-01'"],
     ['Top 2 products by price', 'SELECT * FROM products ORDER BY price DESC LIMIT 2'],
     ['Customers with more than 1 orders', 'SELECT c.* FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.id HAVING count(o.id) > 1'],
     ['Order items with quantity 1', 'SELECT * FROM order_items WHERE quantity = 1'],
-    ['Total order item quantity per product', 'SELECT p.id, p.name, sum(oi.quantity) FROM order_items oi JOIN products p ON p.id = oi.product_id GROUP BY p.id, p.name'],
+    [
+      'Total order item quantity per product',
+      'SELECT p.id, p.name, sum(oi.quantity) FROM order_items oi JOIN products p ON p.id = oi.product_id GROUP BY p.id, p.name',
+    ],
     ['Top 2 orders by total', 'SELECT * FROM orders ORDER BY total DESC, id LIMIT 2'],
-    ['Average quantity per product', 'SELECT p.id, p.name, round(avg(oi.quantity), 2) FROM products p JOIN order_items oi ON oi.product_id = p.id GROUP BY p.id, p.name'],
+    [
+      'Average quantity per product',
+      'SELECT p.id, p.name, round(avg(oi.quantity), 2) FROM products p JOIN order_items oi ON oi.product_id = p.id GROUP BY p.id, p.name',
+    ],
     ['Number of orders by status', 'SELECT status, count(*) FROM orders GROUP BY status'],
-    ['Which customer has the most orders?', 'SELECT c.id, c.name, count(o.id) FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.id, c.name ORDER BY 3 DESC LIMIT 1'],
+    [
+      'Which customer has the most orders?',
+      'SELECT c.id, c.name, count(o.id) FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.id, c.name ORDER BY 3 DESC LIMIT 1',
+    ],
   ])('answers %s', async (question, reference) => {
     const out = generateOffline(request(question));
     expect(out.sql, out.reasoning).not.toBe('');
@@ -90,7 +151,10 @@ describe('offline SQL generator', () => {
   });
 
   it('puts a sampled value on the column holding it, and says when another column holds it too', () => {
-    const sole = generateOffline({ ...request('How many customers are in Paris?'), values: [{ schema: 'public', table: 'customers', column: 'city', values: ['Berlin', 'Paris'] }] });
+    const sole = generateOffline({
+      ...request('How many customers are in Paris?'),
+      values: [{ schema: 'public', table: 'customers', column: 'city', values: ['Berlin', 'Paris'] }],
+    });
     expect(sole.sql).toMatch(/c\.city = 'Paris'/);
     expect(sole.confidence).toBe(1);
     const shared = generateOffline({

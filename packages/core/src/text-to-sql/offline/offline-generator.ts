@@ -125,7 +125,6 @@ export interface OfflineOptions {
   answerThreshold?: number;
 }
 
-
 /**
  * Below this confidence the offline generator does not guess: it answers no SQL and says what
  * it did not understand (the pipeline reports SQL_GENERATION_FAILED with that summary).
@@ -155,7 +154,10 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
   const premention = findMentions(original, tables);
   const samples = [...(request.values ?? []), ...enumSamples(tables)];
   const known = new Set(tables.map((t) => `${t.table.schema}.${t.table.name}`));
-  const valueMatches = findValueMatches(original, samples.filter((v) => known.has(`${v.schema}.${v.table}`))).filter((m) => {
+  const valueMatches = findValueMatches(
+    original,
+    samples.filter((v) => known.has(`${v.schema}.${v.table}`)),
+  ).filter((m) => {
     const w = original[m.start]!;
     if (m.end - m.start > 1 || w.kind === 'quoted' || capitalised(w)) return true;
     return !premention.used.has(m.start);
@@ -167,7 +169,9 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
   const mentions = findMentions(words, tables);
   const used = new Set([...mentions.used, ...valueWords]);
 
-  const valueTables = valueMatches.map((m) => tables.find((t) => m.holders.some((h) => h.sample.schema === t.table.schema && h.sample.table === t.table.name))).filter((t): t is IndexedTable => t !== undefined);
+  const valueTables = valueMatches
+    .map((m) => tables.find((t) => m.holders.some((h) => h.sample.schema === t.table.schema && h.sample.table === t.table.name)))
+    .filter((t): t is IndexedTable => t !== undefined);
   const main = chooseMain(text, words, mentions.tables, mentions.columns, tables, valueTables) ?? valueTables[0];
   if (!main) {
     return {
@@ -207,16 +211,28 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
   const topMatch =
     /\btop (\d+)\b/.exec(text) ??
     /\b(\d+) (?:most|least|highest|lowest|largest|smallest|biggest|best|cheapest|longest|shortest|oldest|newest)\b/.exec(text) ??
-    /\b(?:which|what|the) (\d+) \w+(?: \w+)? (?:has|have|had|with|by) (?:the )?(?:most|highest|lowest|largest|smallest|biggest|fewest|least|longest|shortest)\b/.exec(text);
-  const which = /\b(which|what) (\w+ ){0,3}(has|have|had|is|are|with|did|does|\w+ed)? ?(the )?(most|highest|largest|biggest|fewest|least|lowest|smallest|longest|shortest)\b/.test(text);
+    /\b(?:which|what|the) (\d+) \w+(?: \w+)? (?:has|have|had|with|by) (?:the )?(?:most|highest|lowest|largest|smallest|biggest|fewest|least|longest|shortest)\b/.exec(
+      text,
+    );
+  const which =
+    /\b(which|what) (\w+ ){0,3}(has|have|had|is|are|with|did|does|\w+ed)? ?(the )?(most|highest|largest|biggest|fewest|least|lowest|smallest|longest|shortest)\b/.test(
+      text,
+    );
   const superlativeEntity =
-    /\bthe (most expensive|cheapest|largest|biggest|smallest|highest|lowest|latest|newest|oldest|earliest|longest|shortest|most populous|least populous)\b/.test(text) &&
+    /\bthe (most expensive|cheapest|largest|biggest|smallest|highest|lowest|latest|newest|oldest|earliest|longest|shortest|most populous|least populous)\b/.test(
+      text,
+    ) &&
     !/\bthe (highest|lowest|largest|smallest) \w+ of\b/.test(text) &&
     !/\b(what|when) (is|was) the (\w+ )?(date|day|time)\b/.test(text);
 
   // "the total quantity": `total` says sum; the measure is the column that follows it.
   mentions.columns = mentions.columns.filter(
-    (c) => !(c.end - c.start === 1 && /^(total|sum)$/.test(words[c.start]!.lower) && mentions.columns.some((o) => o.start > c.start && o.start - c.end <= 2 && o.column.kind === 'number')),
+    (c) =>
+      !(
+        c.end - c.start === 1 &&
+        /^(total|sum)$/.test(words[c.start]!.lower) &&
+        mentions.columns.some((o) => o.start > c.start && o.start - c.end <= 2 && o.column.kind === 'number')
+      ),
   );
   const groupTarget = findGroupTarget(words, mentions.tables, mentions.columns, main, tables);
 
@@ -252,7 +268,8 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
   ];
   if (unplaced.length > 0) plan.warnings.push(`Not matched to the schema: ${unplaced.map((w) => w.text).join(', ')}.`);
   for (const d of plan.doubts) plan.warnings.push(`Assumed: ${d.what}.`);
-  if (unsupported.length > 0) plan.warnings.push(`The question asks for ${unsupported.join(' and ')}, which the offline generator cannot express; the SQL is a partial answer.`);
+  if (unsupported.length > 0)
+    plan.warnings.push(`The question asks for ${unsupported.join(' and ')}, which the offline generator cannot express; the SQL is a partial answer.`);
   confidence = Number(confidence.toFixed(2));
   const sql = sqlText;
   const referenced = plan.joined().map((t) => `${t.table.schema}.${t.table.name}`);
@@ -263,7 +280,10 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
       confidence,
       reasoning: `${reasoning} Best attempt, not run: ${sql.replace(/\s+/g, ' ')}`,
       referenced_tables: referenced,
-      warnings: [`Not answered: the offline generator did not understand ${notUnderstood.join('; ') || 'enough of the question'} (confidence ${confidence}). Rephrase with the names of the tables, columns or values you mean.`, ...plan.warnings],
+      warnings: [
+        `Not answered: the offline generator did not understand ${notUnderstood.join('; ') || 'enough of the question'} (confidence ${confidence}). Rephrase with the names of the tables, columns or values you mean.`,
+        ...plan.warnings,
+      ],
     };
   }
   return { sql, confidence, reasoning, referenced_tables: referenced, warnings: plan.warnings };
@@ -274,7 +294,14 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
  * columns hold it, the one the question names ("billing country"), else one of the main table,
  * else the nearest by joins is taken, and the doubt is recorded.
  */
-function applyValueMatches(plan: Plan, matches: readonly ValueMatch[], words: readonly Word[], cms: readonly ColumnMention[], samples: readonly ColumnValueSample[], used: Set<number>): void {
+function applyValueMatches(
+  plan: Plan,
+  matches: readonly ValueMatch[],
+  words: readonly Word[],
+  cms: readonly ColumnMention[],
+  samples: readonly ColumnValueSample[],
+  used: Set<number>,
+): void {
   const sampledColumns = new Set(samples.map((v) => `${v.table}.${v.column}`));
   for (const m of matches) {
     const holders = m.holders
@@ -283,11 +310,19 @@ function applyValueMatches(plan: Plan, matches: readonly ValueMatch[], words: re
       .map((h) => ({ ...h, c: h.t.columns.find((c) => c.column.name === h.sample.column) }))
       .filter((h): h is typeof h & { c: IndexedColumn } => h.c !== undefined);
     if (holders.length === 0) continue;
-    const phrase = words.slice(m.start, m.end).map((w) => w.text).join(' ');
+    const phrase = words
+      .slice(m.start, m.end)
+      .map((w) => w.text)
+      .join(' ');
     // "composed by Jimi Hendrix": a text column named just before the value, whose values were
     // not sampled, is where the value belongs, even if another column holds the same text.
     const before = [...cms].reverse().find((c) => c.end <= m.start && m.start - c.end <= 2 && c.column.kind === 'text') ?? verbColumn(plan, words, m.start);
-    if (before && !holders.some((h) => h.t === before.table && h.c === before.column) && !sampledColumns.has(`${before.table.table.name}.${before.column.column.name}`) && plan.join(before.table)) {
+    if (
+      before &&
+      !holders.some((h) => h.t === before.table && h.c === before.column) &&
+      !sampledColumns.has(`${before.table.table.name}.${before.column.column.name}`) &&
+      plan.join(before.table)
+    ) {
       for (let i = before.start; i < before.end; i++) used.add(i);
       plan.where.push(`${columnRef(before.table, before.column)} = ${sqlString(phrase)}`);
       plan.notes.push(`"${phrase}" is compared with ${before.table.table.name}.${before.column.column.name}, named just before it.`);
@@ -306,7 +341,10 @@ function applyValueMatches(plan: Plan, matches: readonly ValueMatch[], words: re
     plan.where.push(`${columnRef(best.t, best.c)} = ${sqlString(best.value)}`);
     plan.notes.push(`"${phrase}" is a value of ${best.t.table.name}.${best.c.column.name}.`);
     if (rivals.length > 0) {
-      plan.doubt(`"${phrase}" is also a value of ${rivals.map((r) => `${r.t.table.name}.${r.c.column.name}`).join(', ')}; ${best.t.table.name}.${best.c.column.name} was taken`, 0.25);
+      plan.doubt(
+        `"${phrase}" is also a value of ${rivals.map((r) => `${r.t.table.name}.${r.c.column.name}`).join(', ')}; ${best.t.table.name}.${best.c.column.name} was taken`,
+        0.25,
+      );
     }
   }
 }
@@ -329,7 +367,9 @@ function unusedMentions(plan: Plan, cms: readonly ColumnMention[], sql: string):
 
 /** True when `step` goes from a row to the one row it refers to (many-to-one). */
 const toOne = (step: JoinStep): boolean =>
-  step.from.table.foreign_keys.some((fk) => fk.referenced_table === step.to.table.name && fk.referenced_schema === step.to.table.schema && fk.columns.every((c, i) => step.on[i]?.[0] === c));
+  step.from.table.foreign_keys.some(
+    (fk) => fk.referenced_table === step.to.table.name && fk.referenced_schema === step.to.table.schema && fk.columns.every((c, i) => step.on[i]?.[0] === c),
+  );
 
 /**
  * "composed by X", "directed by X", "located in X": the verb just before a value names a text
@@ -351,7 +391,9 @@ function applyNullFilters(plan: Plan, words: readonly Word[], cms: readonly Colu
     if (f.words.some((i) => taken.has(i)) || !plan.join(f.table)) continue;
     plan.where.push(`${columnRef(f.table, f.column)} IS ${f.isNull ? '' : 'NOT '}NULL`);
     plan.nullTested.push(f.column.column.name);
-    plan.notes.push(`"${f.words.map((i) => words[i]?.text).join(' ')}" is read as ${f.table.table.name}.${f.column.column.name} IS ${f.isNull ? '' : 'NOT '}NULL.`);
+    plan.notes.push(
+      `"${f.words.map((i) => words[i]?.text).join(' ')}" is read as ${f.table.table.name}.${f.column.column.name} IS ${f.isNull ? '' : 'NOT '}NULL.`,
+    );
     for (const i of f.words) {
       taken.add(i);
       used.add(i);
@@ -386,7 +428,11 @@ function chooseMain(
 function bestColumn(plan: Plan, candidates: readonly ColumnMention[], predicate: (c: IndexedColumn) => boolean): ColumnMention | undefined {
   const ok = candidates.filter((c) => predicate(c.column));
   // A column of a table no foreign key reaches (a view, say) cannot be used: the next best is.
-  return ok.find((c) => c.table === plan.main) ?? ok.find((c) => plan.joined().includes(c.table)) ?? ok.find((c) => joinPath(plan.tables, plan.main, c.table) !== null);
+  return (
+    ok.find((c) => c.table === plan.main) ??
+    ok.find((c) => plan.joined().includes(c.table)) ??
+    ok.find((c) => joinPath(plan.tables, plan.main, c.table) !== null)
+  );
 }
 
 function applyEnumAndBooleanFilters(plan: Plan, words: readonly Word[], cms: readonly ColumnMention[], used: Set<number>): void {
@@ -438,14 +484,18 @@ const caseInsensitiveEquals = (ref: string, value: string): string => `${ref} IL
  * main table, which costs confidence.
  */
 function applyValueFilters(plan: Plan, words: readonly Word[], cms: readonly ColumnMention[], tms: readonly TableMention[], used: Set<number>): void {
-  const proper = (w: Word | undefined): w is Word => w !== undefined && w.kind === 'word' && /^[A-Z]/.test(w.text) && w.index > 0 && !used.has(w.index) && !STOP_WORDS.has(w.lower);
+  const proper = (w: Word | undefined): w is Word =>
+    w !== undefined && w.kind === 'word' && /^[A-Z]/.test(w.text) && w.index > 0 && !used.has(w.index) && !STOP_WORDS.has(w.lower);
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     if (used.has(w.index) || (w.kind !== 'quoted' && !proper(w))) continue;
     let end = i + 1;
     // "Jimi Hendrix", "Elisabeth II", "Let There Be Rock": capitalised words (and numbers) that follow.
     if (w.kind !== 'quoted') while (proper(words[end]) || (words[end]?.kind === 'number' && proper(words[end - 1]) && !used.has(end))) end++;
-    const phrase = words.slice(i, end).map((x) => x.text).join(' ');
+    const phrase = words
+      .slice(i, end)
+      .map((x) => x.text)
+      .join(' ');
     const col = [...cms].reverse().find((c) => c.end <= i && i - c.end <= 2 && (c.column.kind === 'text' || c.column.kind === 'other'));
     const tbl = [...tms].reverse().find((t) => (t.end <= i && i - t.end <= 2) || (t.start >= end && t.start - end <= 0));
     let target: { t: IndexedTable; c: IndexedColumn } | undefined;
@@ -473,13 +523,21 @@ function applyValueFilters(plan: Plan, words: readonly Word[], cms: readonly Col
   }
 }
 
-function applyDateRange(plan: Plan, range: NonNullable<ReturnType<typeof findDateRange>>, words: readonly Word[], cms: readonly ColumnMention[], used: Set<number>): void {
+function applyDateRange(
+  plan: Plan,
+  range: NonNullable<ReturnType<typeof findDateRange>>,
+  words: readonly Word[],
+  cms: readonly ColumnMention[],
+  used: Set<number>,
+): void {
   const mentioned = bestColumn(plan, cms, (c) => c.kind === 'date' || c.yearLike);
   let target: { t: IndexedTable; c: IndexedColumn } | undefined = mentioned ? { t: mentioned.table, c: mentioned.column } : undefined;
   if (!target) {
     // "hired in 2003" is hire_date, "released in 2006" is release_year: the verb names the column.
     const free = words.filter((w) => w.kind === 'word' && !used.has(w.index) && (w.index < range.start || w.index >= range.end));
-    const candidates = plan.joined().flatMap((t) => t.columns.filter((c) => c.kind === 'date' || (c.yearLike && range.year !== undefined)).map((c) => ({ t, c })));
+    const candidates = plan
+      .joined()
+      .flatMap((t) => t.columns.filter((c) => c.kind === 'date' || (c.yearLike && range.year !== undefined)).map((c) => ({ t, c })));
     const named = candidates.filter(({ c }) => distinctiveStems([...c.stems, ...c.commentStems]).some((s) => free.some((w) => relatedStems(s, w.stem))));
     const pick = named[0];
     if (pick) {
@@ -491,12 +549,16 @@ function applyDateRange(plan: Plan, range: NonNullable<ReturnType<typeof findDat
   if (!target) {
     for (const t of plan.joined()) {
       const dates = t.columns.filter((c) => c.kind === 'date');
-      const c = dates.find((d) => /^(created_at|created|order_date|ordered_at|placed_at|date)$/.test(d.column.name)) ?? dates.find((d) => d.stems.some((s) => t.stems.includes(s))) ?? dates[0];
+      const c =
+        dates.find((d) => /^(created_at|created|order_date|ordered_at|placed_at|date)$/.test(d.column.name)) ??
+        dates.find((d) => d.stems.some((s) => t.stems.includes(s))) ??
+        dates[0];
       if (c) {
         target = { t, c };
         plan.notes.push(`"${range.text}" is applied to ${t.table.name}.${c.column.name}.`);
         // A table with several dates and none named: which one was meant is a guess.
-        if (dates.length > 1 && !/^(created_at|created|order_date|ordered_at|placed_at|date)$/.test(c.column.name)) plan.doubt(`"${range.text}" was applied to ${t.table.name}.${c.column.name}`, 0.15);
+        if (dates.length > 1 && !/^(created_at|created|order_date|ordered_at|placed_at|date)$/.test(c.column.name))
+          plan.doubt(`"${range.text}" was applied to ${t.table.name}.${c.column.name}`, 0.15);
         break;
       }
     }
@@ -585,7 +647,8 @@ function personLabels(t: IndexedTable): IndexedColumn[] | undefined {
 function spendingNeighbour(plan: Plan, text: string): { t: IndexedTable; c: IndexedColumn } | undefined {
   if (!/\b(spent|spend|spends|paid|pays|revenue|sales|sold|earned|invoiced|bought)\b/.test(text)) return undefined;
   for (const t of plan.tables) {
-    if (t === plan.main || !t.table.foreign_keys.some((f) => f.referenced_table === plan.main.table.name && f.referenced_schema === plan.main.table.schema)) continue;
+    if (t === plan.main || !t.table.foreign_keys.some((f) => f.referenced_table === plan.main.table.name && f.referenced_schema === plan.main.table.schema))
+      continue;
     const c = t.columns.find((x) => x.kind === 'number' && /^(total|amount|total_amount|price|revenue)$/.test(x.column.name));
     if (c) return { t, c };
   }
@@ -614,7 +677,11 @@ function buildAggregate(
   // "the date of the earliest invoice", "when was the latest order": min/max of a date.
   const wantsDate = (aggregate === 'min' || aggregate === 'max') && /\b(date|day|when|earliest|latest|first|last|most recent|oldest|newest)\b/.test(text);
   const dateMention = wantsDate ? bestColumn(plan, mentions.columns, (c) => c.kind === 'date') : undefined;
-  const dateColumn = dateMention ? { t: dateMention.table, c: dateMention.column } : wantsDate ? plan.main.columns.filter((c) => c.kind === 'date').map((c) => ({ t: plan.main, c }))[0] : undefined;
+  const dateColumn = dateMention
+    ? { t: dateMention.table, c: dateMention.column }
+    : wantsDate
+      ? plan.main.columns.filter((c) => c.kind === 'date').map((c) => ({ t: plan.main, c }))[0]
+      : undefined;
   const measure = dateColumn ?? measureColumn(plan, words, mentions.columns, text);
   if (!measure || !plan.join(measure.t)) {
     plan.warnings.push(`No numeric column found to take the ${aggregate} of; counting rows instead.`);
@@ -653,14 +720,25 @@ function buildTopN(
   // groups, ranked by the number of rows or by the measure.
   const asked = words.findIndex((w) => /^(which|what)$/.test(w.lower));
   const askedAt = asked >= 0 && words[asked + 1]?.kind === 'number' ? asked + 2 : asked + 1;
-  const groupColumn = asked >= 0 ? mentions.columns.find((c) => c.start === askedAt && (c.column.kind === 'text' || c.column.kind === 'enum') && !mentions.tables.some((t) => t.start === askedAt)) : undefined;
+  const groupColumn =
+    asked >= 0
+      ? mentions.columns.find(
+          (c) => c.start === askedAt && (c.column.kind === 'text' || c.column.kind === 'enum') && !mentions.tables.some((t) => t.start === askedAt),
+        )
+      : undefined;
   if (groupColumn && plan.join(groupColumn.table)) {
     const ref = columnRef(groupColumn.table, groupColumn.column);
     const dir = desc ? 'DESC' : 'ASC';
     plan.select.push(ref);
     plan.groupBy.push(ref);
-    const measure = measureColumn(plan, words, mentions.columns.filter((c) => c !== groupColumn), text);
-    const counts = /\b(most|fewest|least|many|number of)\b/.test(text) && mentions.tables.some((t) => /^(most|fewest|least|many)$/.test(words[t.start - 1]?.lower ?? ''));
+    const measure = measureColumn(
+      plan,
+      words,
+      mentions.columns.filter((c) => c !== groupColumn),
+      text,
+    );
+    const counts =
+      /\b(most|fewest|least|many|number of)\b/.test(text) && mentions.tables.some((t) => /^(most|fewest|least|many)$/.test(words[t.start - 1]?.lower ?? ''));
     if (measure && !counts && plan.join(measure.t)) {
       const fn = aggregate === 'avg' ? 'avg' : 'sum';
       plan.select.push(`${fn}(${columnRef(measure.t, measure.c)}) AS ${fn}_${measure.c.column.name}`);
@@ -677,7 +755,14 @@ function buildTopN(
   const counts = (m: TableMention): boolean => /^(most|fewest|least|many|more|number)$/.test(words[m.start - 1]?.lower ?? '');
   const related = mentions.tables.find((m) => m.table !== main && plan.join(m.table, counts(m)));
   const countsRelated = related !== undefined && counts(related);
-  let measure = countsRelated ? undefined : measureColumn(plan, words, mentions.columns.filter((c) => c.table === main || c.table === related?.table), text);
+  let measure = countsRelated
+    ? undefined
+    : measureColumn(
+        plan,
+        words,
+        mentions.columns.filter((c) => c.table === main || c.table === related?.table),
+        text,
+      );
   // "Which customer has spent the most?": the money is in a table that refers to the customer.
   const spending = !measure && !related ? spendingNeighbour(plan, text) : undefined;
   if (spending && plan.join(spending.t, true)) {
@@ -760,7 +845,7 @@ function applyComparisons(
     }
     const before = [...mentions.columns].reverse().find((c) => c.end <= cmp.start && c.column.kind === 'number');
     const next = mentions.columns.find((c) => c.start > cmp.numberIndex && c.start - cmp.numberIndex <= 2 && c.column.kind === 'number');
-    let target = before ?? next ? { t: (before ?? next)!.table, c: (before ?? next)!.column } : undefined;
+    let target = (before ?? next) ? { t: (before ?? next)!.table, c: (before ?? next)!.column } : undefined;
     if (!target) {
       const m = measureColumn(plan, words, [], words.map((w) => w.lower).join(' '));
       if (m) target = m;

@@ -33,7 +33,6 @@ const DATE = new Set(['date', 'timestamp', 'timestamptz']);
 /** Name parts that say nothing about meaning. */
 const TRIVIAL = new Set(['id', 'at', 'is', 'ha', 'on', 'the', 'of', 'fk', 'num', 'no']);
 
-
 function kindOf(column: ColumnInfo, enums: readonly EnumInfo[]): { kind: ColumnKind; values: string[] } {
   const udt = column.udt_name.replace(/^_/, '');
   if (NUMBER.has(udt)) return { kind: 'number', values: [] };
@@ -97,5 +96,4 @@ export function labelColumn(t: IndexedTable): IndexedColumn | undefined {
 }
 
 /** The primary key column (first one), or the first column. */
-export const keyColumn = (t: IndexedTable): IndexedColumn | undefined =>
-  t.columns.find((c) => c.column.name === t.table.primary_key?.[0]) ?? t.columns[0];
+export const keyColumn = (t: IndexedTable): IndexedColumn | undefined => t.columns.find((c) => c.column.name === t.table.primary_key?.[0]) ?? t.columns[0];

@@ -4,7 +4,8 @@ import type { Container } from '../container';
 import { getEmbedder } from './embedder';
 import { getKeyProvider } from './key-provider';
 
-const container = (env: Record<string, string>): Container => ({ settings: loadSettings({ DBOPS_HOME: '/tmp/dbops-port-test', ...env }) }) as unknown as Container;
+const container = (env: Record<string, string>): Container =>
+  ({ settings: loadSettings({ DBOPS_HOME: '/tmp/dbops-port-test', ...env }) }) as unknown as Container;
 
 describe('port selection', () => {
   it('uses the local key file by default and KMS when DBOPS_KMS_KEY_ID is set', () => {

@@ -13,8 +13,7 @@ export const getSqlGenerator = memoPer<Container, SqlGenerator>((c) => {
   const llm = c.settings.llm;
   if (llm.provider === 'openai') {
     let loaded: Promise<SqlGenerator> | undefined;
-    const load = (): Promise<SqlGenerator> =>
-      (loaded ??= import('@dbops/adapters/openai/sql-generator').then((m) => m.openAiSqlGeneratorFromSettings(llm)));
+    const load = (): Promise<SqlGenerator> => (loaded ??= import('@dbops/adapters/openai/sql-generator').then((m) => m.openAiSqlGeneratorFromSettings(llm)));
     return {
       name: `openai:${llm.model || 'gpt-4o-mini'}`,
       generate: async (request: GenerationRequest): Promise<GeneratedSql> => (await load()).generate(request),

@@ -30,7 +30,10 @@ export function getSharedInstance(container: Container): SharedInstance {
       if (fromEnv) return fromEnv;
       const provider = providers.get(container);
       if (provider) return provider();
-      throw new AppError('SERVICE_UNAVAILABLE', 'No shared PostgreSQL instance is configured for managed databases (secret shared-instance-admin-url or DBOPS_SHARED_INSTANCE_URL).');
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        'No shared PostgreSQL instance is configured for managed databases (secret shared-instance-admin-url or DBOPS_SHARED_INSTANCE_URL).',
+      );
     },
   };
 }

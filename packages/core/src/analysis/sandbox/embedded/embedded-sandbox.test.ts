@@ -51,12 +51,20 @@ describe.skipIf(!pg15)('the sandbox on a private PostgreSQL of the target versio
   async function sandbox(text: string, options: SandboxOptions = {}) {
     const parsed = await parseStatements(text);
     const items = analyzeStatements(parsed, buildSchemaIndex(snapshot), { rules: [] });
-    return runSandbox(snapshot, parsed, items.map((i) => i.facts), items.map((i) => i.report.affected_tables), options);
+    return runSandbox(
+      snapshot,
+      parsed,
+      items.map((i) => i.facts),
+      items.map((i) => i.report.affected_tables),
+      options,
+    );
   }
 
   it('clones extensions, domains, functions and triggers and passes a migration that uses them', async () => {
     expect(snapshot.server_version_num).toBeGreaterThanOrEqual(150000);
-    const r = await sandbox("ALTER TABLE post ADD COLUMN slug slug; CREATE INDEX post_path_gist ON post USING gist (path); UPDATE post SET title = 'x' WHERE id = 1; ALTER TABLE person ADD COLUMN secret text DEFAULT encode(gen_random_bytes(4), 'hex')");
+    const r = await sandbox(
+      "ALTER TABLE post ADD COLUMN slug slug; CREATE INDEX post_path_gist ON post USING gist (path); UPDATE post SET title = 'x' WHERE id = 1; ALTER TABLE person ADD COLUMN secret text DEFAULT encode(gen_random_bytes(4), 'hex')",
+    );
     expect(r.migration_error).toBeNull();
     expect(r.passed).toBe(true);
     expect(r.validation_results).toContainEqual({ check: 'engine', passed: true, detail: expect.stringMatching(/^PostgreSQL 15\./) });
@@ -93,7 +101,9 @@ describe.skipIf(!pg15)('the sandbox on a private PostgreSQL of the target versio
   it('gives synthetic rows that satisfy checks, domains and enums of the live data', async () => {
     // A CHECK (tier IN (...)) column takes a listed value; the domain's pattern holds; a new
     // constraint that the live values satisfy passes.
-    const r = await sandbox("ALTER TABLE person ADD CONSTRAINT tier_known CHECK (tier IN ('bronze', 'gold')); ALTER TABLE person ADD CONSTRAINT handle_dash CHECK (handle LIKE 'p-%')");
+    const r = await sandbox(
+      "ALTER TABLE person ADD CONSTRAINT tier_known CHECK (tier IN ('bronze', 'gold')); ALTER TABLE person ADD CONSTRAINT handle_dash CHECK (handle LIKE 'p-%')",
+    );
     expect(r.migration_error).toBeNull();
     expect(r.passed).toBe(true);
     // Every non-empty table got its rows on the first try (person and post; audit_log is empty in the target).

