@@ -28,6 +28,8 @@ const { values } = parseArgs({
     case: { type: 'string', default: 'pdf' },
     files: { type: 'string', default: '50' },
     mb: { type: 'string', default: '10' },
+    // `pdf` only: skip the extraction-only rounds and measure end to end through slots.
+    'e2e-only': { type: 'boolean', default: false },
   },
 });
 
@@ -194,7 +196,7 @@ console.log(
     .join(' ')}; ${new Date().toISOString()}`,
 );
 if (values.case === 'pdf') {
-  await extractionOnly();
+  if (!values['e2e-only']) await extractionOnly();
   await throughSlots([{ name: 'dense.pdf', type: 'application/pdf', bytes: await textPdf() }], 'one 10 MB text-only PDF');
 } else {
   const files = await batchFiles(Number(values.files), Number(values.mb));

@@ -36,6 +36,8 @@ interface FileRow {
 /** Test hook: called after each file is completely staged (a crash test stops the process there). */
 export interface IngestHooks {
   afterFileStaged?(position: number): Promise<void> | void;
+  /** Called when a phase ends, with its wall time: the ingestion handler logs them (benches read them there). */
+  onPhase?(phase: 'staged' | 'stored', ms: number): void;
 }
 
 async function stageChunks(store: Store, batchId: string, position: number, model: string, part: ExtractedPart): Promise<void> {
@@ -142,6 +144,7 @@ export async function ingestUploadBatch(
     )
   ).rows;
 
+  let phaseStart = performance.now();
   const settled = await settleAll(files, EXTRACT_THREADS, async (f) => {
     if (f.staged_chunks === null) {
       await stageFile(deps, batchId, f);
@@ -155,6 +158,8 @@ export async function ingestUploadBatch(
     if (!isAppError(s.reason)) throw s.reason;
     rejected.push(s.reason);
   }
+  hooks.onPhase?.('staged', performance.now() - phaseStart);
+  phaseStart = performance.now();
   const keys = files.map((f) => f.storage_key);
   const now = deps.clock.now();
 
@@ -211,6 +216,7 @@ export async function ingestUploadBatch(
     await tx.query(`UPDATE document_batches SET status = 'completed', finished_at = $2, result = $3 WHERE id = $1`, [batchId, now, JSON.stringify(result)]);
     return true;
   });
+  hooks.onPhase?.('stored', performance.now() - phaseStart);
   await deps.storage.remove(keys).catch(() => undefined);
   return done ? 'completed' : 'skipped';
 }

@@ -5,6 +5,11 @@ export interface SchemaMigration {
   id: string;
   /** Statements run in order inside one transaction; one statement per entry. */
   statements: readonly string[];
+  /**
+   * The stores the statements are for (default: both). On another store the step is recorded as
+   * applied without running, so ids stay one sequence everywhere.
+   */
+  stores?: readonly Store['kind'][];
 }
 
 const LOCK_KEY = 42_420_001;
@@ -25,7 +30,7 @@ export async function migrate(store: Store, migrations: readonly SchemaMigration
       await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
       const seen = await tx.query('SELECT 1 FROM schema_migrations WHERE id = $1', [m.id]);
       if (seen.rows.length > 0) return false;
-      for (const statement of m.statements) await tx.query(statement);
+      if (!m.stores || m.stores.includes(store.kind)) for (const statement of m.statements) await tx.query(statement);
       await tx.query('INSERT INTO schema_migrations (id) VALUES ($1)', [m.id]);
       return true;
     });

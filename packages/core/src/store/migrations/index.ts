@@ -4,6 +4,7 @@ import { billingMigrations } from './billing';
 import { connectionsMigrations } from './connections';
 import { documentsMigrations } from './documents';
 import { documentBatchesMigrations } from './document-batches';
+import { documentsExactLocalMigrations } from './documents-exact-local';
 import { documentsVectorIndexMigrations } from './documents-vector-index';
 import { executionMigrations } from './execution';
 import { foundationMigrations } from './foundation';
@@ -27,6 +28,7 @@ export const serviceMigrations: readonly SchemaMigration[] = [
   ...documentsMigrations,
   ...documentsVectorIndexMigrations,
   ...documentBatchesMigrations,
+  ...documentsExactLocalMigrations,
   ...textToSqlMigrations,
   ...billingMigrations,
   ...provisioningMigrations,
