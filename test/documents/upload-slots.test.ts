@@ -14,8 +14,12 @@ describe('document upload through upload slots', () => {
   const chunkRows = async (): Promise<number> =>
     (await t.runtime.container.store.query<{ n: number }>('SELECT count(*)::int AS n FROM document_chunks')).rows[0]!.n;
 
+  // The service's clock, moved forward to expire slots without waiting 15 minutes.
+  let skewMs = 0;
+  const clock = { now: () => new Date(Date.now() + skewMs) };
+
   beforeAll(async () => {
-    t = await startTestRuntime();
+    t = await startTestRuntime({ runtime: { clock } });
     db = await createScratchDatabase('slots');
     alice = await t.jwt('alice');
     bob = await t.jwt('bob');
@@ -124,6 +128,38 @@ describe('document upload through upload slots', () => {
     expect((await putToSlot({ ...a!, url: a!.url.replace(/[^/]+$/, 'nope') }, text)).status).toBe(403);
   });
 
+  it('refuses an expired slot with 403, and a slot of a confirmed batch with 409', async () => {
+    const text = 'Refunds are issued within five days.';
+    const opened = await openBatch(t, { jwt: alice }, conn, [
+      { name: 'late.txt', content: text },
+      { name: 'on-time.txt', content: text },
+    ]);
+    expect(opened.status).toBe(201);
+    const [late, onTime] = opened.body.data.slots as UploadSlot[];
+    expect((await putToSlot(onTime!, text)).status).toBe(200);
+    skewMs = 16 * 60 * 1000; // one minute past the slots' 15
+    try {
+      const expired = await putToSlot(late!, text);
+      expect(expired.status).toBe(403);
+      expect(expired.body.error).toMatchObject({ code: 'FORBIDDEN', details: { filename: 'late.txt', reason: 'slot_expired' } });
+      // The batch cannot be confirmed without the file whose slot expired.
+      const confirm = await t.request('POST', `${batches(conn)}/${opened.body.data.batch_id}/confirm`, { jwt: alice });
+      expect(confirm.status).toBe(422);
+      expect(confirm.body.error.details).toMatchObject({ filename: 'late.txt', reason: 'not_uploaded' });
+    } finally {
+      skewMs = 0;
+    }
+    // Within its time, a confirmed batch's slot is spent.
+    const second = await openBatch(t, { jwt: alice }, conn, [{ name: 'spent.txt', content: text }]);
+    const [spent] = second.body.data.slots as UploadSlot[];
+    expect((await putToSlot(spent!, text)).status).toBe(200);
+    expect((await t.request('POST', `${batches(conn)}/${second.body.data.batch_id}/confirm`, { jwt: alice })).status).toBe(202);
+    const again = await putToSlot(spent!, text);
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatchObject({ code: 'CONFLICT', details: { filename: 'spent.txt', reason: 'slot_used' } });
+    expect((await waitForBatch(t, { jwt: alice }, conn, second.body.data.batch_id)).status).toBe('completed');
+  });
+
   it('fails the whole batch when a file is refused at ingestion, naming each refused file and storing nothing', async () => {
     const before = await chunkRows();
     const res = await uploadThroughSlots(t, { jwt: alice }, conn, [
@@ -154,6 +190,32 @@ describe('document upload through upload slots', () => {
       expect(res.status).toBe(413);
       expect(res.body).toMatchObject({ success: false, data: null, error: { code: 'PAYLOAD_TOO_LARGE' } });
     }
+  });
+
+  it('answers a body that streams past the limit with a 413 envelope that fetch reads after sending it all', async () => {
+    // A fetch-based client streaming 16 MB (chunked, no declared length) in 64 KB pieces, a turn of
+    // the event loop apart: the service decides while the client is still sending. A gateway that
+    // answers and closes at once makes fetch fail with a connection reset; this one reads and
+    // discards the rest, so the whole body is sent and the envelope is read.
+    const piece = new Uint8Array(64 * 1024).fill(0x61);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (sent >= 16 * 1024 * 1024) return controller.close();
+        await new Promise((r) => setImmediate(r));
+        sent += piece.length;
+        controller.enqueue(piece);
+      },
+    });
+    const res = await fetch(`${t.runtime.baseUrl}/connections/${conn}/documents/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alice}`, 'content-type': 'multipart/form-data; boundary=b' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ success: false, data: null, error: { code: 'PAYLOAD_TOO_LARGE' } });
+    expect(sent).toBe(16 * 1024 * 1024);
   });
 
   it('answers /health while a large file is being ingested', async () => {

@@ -42,7 +42,7 @@ export async function startTestRuntime(options: { env?: Record<string, string>; 
     port: 0,
     inMemoryState: true,
     ...options.runtime,
-    env: { ...process.env, DBOPS_HOME: home, DBOPS_LOG_LEVEL: 'silent', ...options.env },
+    env: { ...process.env, DBOPS_HOME: home, DBOPS_LOG_LEVEL: process.env.TEST_LOG ?? 'silent', ...options.env },
   });
 
   const request = async <T>(method: string, p: string, o: RequestOptions = {}): Promise<ApiResponse<T>> => {

@@ -38,6 +38,7 @@ function keepNativeBuiltins(): () => void {
  * also lets a bundler see the dependency.
  */
 function pdfjs(): Promise<PdfJs> {
+  // A failed load is not kept: it would answer every later PDF of this thread with the same error.
   loaded ??= (async () => {
     const restore = keepNativeBuiltins();
     try {
@@ -48,6 +49,9 @@ function pdfjs(): Promise<PdfJs> {
       restore();
     }
   })();
+  loaded.catch(() => {
+    loaded = undefined;
+  });
   return loaded;
 }
 

@@ -56,14 +56,18 @@ function spawn(): void {
     done?.resolve(m);
     next();
   });
+  let failure = '';
   worker.once('exit', (code) => {
     live--;
     const i = idle.indexOf(next);
     if (i >= 0) idle.splice(i, 1);
-    current?.resolve({ ok: false, error: null, message: `extraction thread stopped (exit code ${code})` });
+    current?.resolve({ ok: false, error: null, message: `extraction thread stopped (exit code ${code})${failure}` });
     if (queue.length > 0) spawn();
   });
-  worker.on('error', () => undefined);
+  // The cause goes into the job's failure message (and so the service's error log).
+  worker.on('error', (error) => {
+    failure = `: ${error instanceof Error ? error.message : String(error)}`;
+  });
 }
 
 /**

@@ -4,6 +4,9 @@ import { type ExtractJob, runExtractJob } from './extract-job';
 // An extraction thread: decodes, chunks and embeds files and PDF page shares, one job at a time,
 // so that a 10 MB file never holds the service's request loop. Chunk batches go out as they are
 // ready ({batch}), then the job's outcome.
+// A stray rejection (pdfjs settles some internal promises after a document is destroyed) would
+// end the thread, and with it the job in hand, as a 500 for a file that is fine: keep the thread.
+process.on('unhandledRejection', () => undefined);
 parentPort?.on('message', async (job: ExtractJob) => {
   const outcome = await runExtractJob(job, (batch) => {
     parentPort?.postMessage({ batch }, batch.vectors ? [batch.vectors.buffer as ArrayBuffer] : []);
