@@ -11,6 +11,7 @@ Commands:
   apply <file> --connection     execute an analyzed migration and follow it to the end
   status <request_id>           show a migration request
   connections                   list your connections
+  documents upload <files>      upload business documents through upload slots
   login                         store an API key (read from stdin) in ~/.config/dbops/credentials
 
 dbops <command> --help for its options. Exit codes: 0 clean, 1 findings at or above
@@ -43,6 +44,8 @@ export async function run(argv: string[], ctx: RunContext): Promise<number> {
         return await (await import('./commands/status')).statusCommand(rest, ctx);
       case 'connections':
         return await (await import('./commands/connections')).connectionsCommand(rest, ctx);
+      case 'documents':
+        return await (await import('./commands/documents')).documentsCommand(rest, ctx);
       case 'login':
         return await (await import('./commands/login')).loginCommand(rest, ctx, readStdin);
       case '--version':
