@@ -160,6 +160,7 @@ async function throughSlots(files: BenchFile[], label: string): Promise<void> {
     })();
     let staged = 0;
     let status: any;
+    let pollResets = 0;
     for (;;) {
       const files = await runtime.container.store.query<{ n: number; total: number }>(
         'SELECT count(*) FILTER (WHERE staged_chunks IS NOT NULL)::int AS n, count(*)::int AS total FROM document_batch_files WHERE batch_id = $1',
@@ -169,7 +170,14 @@ async function throughSlots(files: BenchFile[], label: string): Promise<void> {
         staged = performance.now() - t0;
         progress(`${label}: all files staged at ${s2(staged)} s`);
       }
-      status = await call('GET', `/connections/${conn.id}/documents/batches/${batch.batch_id}`);
+      // A poll still waiting when Node's request timeout (300 s) passes is reset: count it and poll again.
+      const polled = await call('GET', `/connections/${conn.id}/documents/batches/${batch.batch_id}`).catch((error: unknown) => {
+        if (!(error instanceof TypeError)) throw error;
+        pollResets++;
+        return undefined;
+      });
+      if (!polled) continue;
+      status = polled;
       if (status.status === 'completed' || status.status === 'failed') break;
       await new Promise((r) => setTimeout(r, 500));
     }
@@ -181,7 +189,7 @@ async function throughSlots(files: BenchFile[], label: string): Promise<void> {
     const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
     const mib = files.reduce((s, f) => s + f.bytes.length, 0) / 1048576;
     console.log(
-      `| ${label}: ${files.length} files, ${mib.toFixed(1)} MiB | ${status.status}, ${status.result?.total_chunks ?? 0} chunks | upload ${s2(uploaded)} s | all staged ${s2(staged || total)} s | total ${s2(total)} s (process CPU ${s2(cpu)} s) | /health p50 ${q(0.5).toFixed(0)} ms, p95 ${q(0.95).toFixed(0)} ms, max ${sorted.at(-1)?.toFixed(0)} ms (${health.length} probes, ${failedProbes} reset) |`,
+      `| ${label}: ${files.length} files, ${mib.toFixed(1)} MiB | ${status.status}, ${status.result?.total_chunks ?? 0} chunks | upload ${s2(uploaded)} s | all staged ${s2(staged || total)} s | total ${s2(total)} s (process CPU ${s2(cpu)} s) | /health p50 ${q(0.5).toFixed(0)} ms, p95 ${q(0.95).toFixed(0)} ms, max ${sorted.at(-1)?.toFixed(0)} ms (${health.length} probes, ${failedProbes} reset; ${pollResets} status polls reset) |`,
     );
     if (status.status === 'failed') console.log(JSON.stringify(status.rejections));
   } finally {

@@ -9,6 +9,10 @@ import { PgliteStore } from '../packages/core/src/store/pglite-store';
 import { HashingEmbedder } from '../packages/core/src/embeddings/hashing-embedder';
 import { vectorParam } from '../packages/core/src/store/vector-param';
 import { paragraph, reseed } from './document-corpus';
+import { identifierTokens } from '../packages/core/src/documents/identifiers';
+import { randomUUID } from 'node:crypto';
+const doc = randomUUID();
+const user = randomUUID();
 
 const N = Number(process.env.N ?? 6000);
 reseed();
@@ -24,11 +28,13 @@ const queries = await emb.embed(Array.from({ length: 20 }, () => paragraph()));
 const variants: Record<string, string[]> = {
   none: [],
   hnsw_m8: ['CREATE INDEX ON c USING hnsw (embedding vector_cosine_ops) WITH (m = 8, ef_construction = 64)'],
+  gin: ['CREATE INDEX ON c USING gin (identifiers)'],
+  btrees: ['CREATE INDEX ON c (connection_id, user_id)', 'CREATE UNIQUE INDEX ON c (document_id, chunk_index)'],
   bq_m16: ['CREATE INDEX ON c USING hnsw ((binary_quantize(embedding)::bit(384)) bit_hamming_ops) WITH (m = 16, ef_construction = 64)'],
 };
 for (const name of (process.env.V ?? 'none,hnsw_m8,bq_m16').split(',')) {
   const db = await PgliteStore.open();
-  await db.exec(`CREATE TABLE c (id serial primary key, content text, embedding vector(384)); ALTER TABLE c ALTER COLUMN embedding SET STORAGE PLAIN`);
+  await db.exec(`CREATE TABLE c (id serial primary key, document_id uuid, connection_id uuid, user_id uuid, chunk_index int, content text, identifiers text[], embedding vector(384)); ALTER TABLE c ALTER COLUMN embedding SET STORAGE PLAIN`);
   for (const s of variants[name]!) await db.exec(s);
   const t0 = performance.now();
   await db.transaction(async (tx) => {
@@ -36,10 +42,11 @@ for (const name of (process.env.V ?? 'none,hnsw_m8,bq_m16').split(',')) {
       const params: unknown[] = [];
       const rows: string[] = [];
       for (let i = s; i < Math.min(N, s + 200); i++) {
-        rows.push(`($${params.length + 1}, $${params.length + 2}::vector)`);
-        params.push(texts[i], vectorParam(vecs[i]!));
+        const p = params.length;
+        rows.push(`($${p + 1}, $${p + 2}::text[], $${p + 3}::vector, $${p + 4}, $${p + 5}, $${p + 5}, $${p + 6})`);
+        params.push(texts[i], identifierTokens(texts[i]!), vectorParam(vecs[i]!), doc, user, i);
       }
-      await tx.query(`INSERT INTO c (content, embedding) VALUES ${rows.join(',')}`, params);
+      await tx.query(`INSERT INTO c (content, identifiers, embedding, document_id, connection_id, user_id, chunk_index) VALUES ${rows.join(',')}`, params);
     }
   });
   const ins = performance.now() - t0;
