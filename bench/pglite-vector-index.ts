@@ -34,7 +34,9 @@ const variants: Record<string, string[]> = {
 };
 for (const name of (process.env.V ?? 'none,hnsw_m8,bq_m16').split(',')) {
   const db = await PgliteStore.open();
-  await db.exec(`CREATE TABLE c (id serial primary key, document_id uuid, connection_id uuid, user_id uuid, chunk_index int, content text, identifiers text[], embedding vector(384)); ALTER TABLE c ALTER COLUMN embedding SET STORAGE PLAIN`);
+  await db.exec(
+    `CREATE TABLE c (id serial primary key, document_id uuid, connection_id uuid, user_id uuid, chunk_index int, content text, identifiers text[], embedding vector(384)); ALTER TABLE c ALTER COLUMN embedding SET STORAGE PLAIN`,
+  );
   for (const s of variants[name]!) await db.exec(s);
   const t0 = performance.now();
   await db.transaction(async (tx) => {

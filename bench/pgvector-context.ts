@@ -65,15 +65,30 @@ if (why) {
   process.exit(0);
 }
 
-console.log(`machine: ${cpus()[0]?.model} x ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load ${loads()}; ${new Date().toISOString()}`);
+console.log(
+  `machine: ${cpus()[0]?.model} x ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load ${loads()}; ${new Date().toISOString()}`,
+);
 const dir = await mkdtemp(path.join(tmpdir(), 'dbops-pgvector-'));
 await chmod(dir, 0o777);
 const data = path.join(dir, 'data');
 const port = await freePort();
 execFileSync(...asPg([`${BIN}/initdb`, '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']), { stdio: 'ignore' });
-const settings = '-c fsync=off -c shared_buffers=2GB -c maintenance_work_mem=3GB -c max_parallel_maintenance_workers=1 -c max_wal_size=8GB -c checkpoint_timeout=30min';
+const settings =
+  '-c fsync=off -c shared_buffers=2GB -c maintenance_work_mem=3GB -c max_parallel_maintenance_workers=1 -c max_wal_size=8GB -c checkpoint_timeout=30min';
 execFileSync(
-  ...asPg([`${BIN}/pg_ctl`, '-D', data, '-w', '-t', '120', '-l', path.join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 ${settings}`, 'start']),
+  ...asPg([
+    `${BIN}/pg_ctl`,
+    '-D',
+    data,
+    '-w',
+    '-t',
+    '120',
+    '-l',
+    path.join(dir, 'log'),
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 ${settings}`,
+    'start',
+  ]),
   { stdio: 'ignore' },
 );
 const store = new PgStore({ connectionString: `postgresql://postgres@127.0.0.1:${port}/postgres`, max: 4 });
@@ -124,10 +139,14 @@ try {
   });
   const buildS = (performance.now() - t0) / 1000;
   await store.query('ANALYZE document_chunks');
-  const size = (await store.query<{ t: string; i: string }>(
-    `SELECT pg_size_pretty(pg_table_size('document_chunks')) AS t, pg_size_pretty(pg_relation_size('document_chunks_embedding')) AS i`,
-  )).rows[0]!;
-  console.log(`load ${loadS.toFixed(0)} s (generate, embed, insert); HNSW build ${buildS.toFixed(0)} s (${indexDef.replace(/^.*USING /, 'USING ')}); table ${size.t}, index ${size.i}`);
+  const size = (
+    await store.query<{ t: string; i: string }>(
+      `SELECT pg_size_pretty(pg_table_size('document_chunks')) AS t, pg_size_pretty(pg_relation_size('document_chunks_embedding')) AS i`,
+    )
+  ).rows[0]!;
+  console.log(
+    `load ${loadS.toFixed(0)} s (generate, embed, insert); HNSW build ${buildS.toFixed(0)} s (${indexDef.replace(/^.*USING /, 'USING ')}); table ${size.t}, index ${size.i}`,
+  );
 
   reseed(7);
   const questions = Array.from({ length: QUERIES }, () => paragraph().slice(0, 200));
