@@ -9,8 +9,8 @@ import type { SchemaMigration } from '../migrate';
  * vectors (Hamming distance) cost the same per insert, so the cost is the graph walk, not the
  * distance arithmetic; building after a load is 3x cheaper per row but covers the whole table.
  * The local store therefore searches exactly: the context query reads a connection's chunks
- * through `document_chunks_scope` and sorts them by distance, about 1 ms per 1,000 chunks
- * (30 ms for the 29,000 chunks of that PDF), with perfect recall.
+ * through `document_chunks_scope` and sorts them by distance, with perfect recall: about 1 ms
+ * per 1,000 chunks of the connection on a quiet machine, linear in them.
  * RDS keeps the HNSW index: pgvector maintains it in native code there.
  * Measured in docs/benchmarks.md, issue #21.
  */
