@@ -54,6 +54,8 @@ export interface SandboxOptions {
   engine?: SandboxEngineChoice;
   /** Prepared data directories of the embedded engine (`DBOPS_SANDBOX_PG_DIR`). */
   pgDir?: string;
+  /** Read-only prepared data directories made ahead (`DBOPS_SANDBOX_PG_SEED_DIR`). */
+  pgSeedDir?: string;
 }
 
 export type SandboxEngineChoice = 'auto' | 'pglite' | 'embedded';

@@ -64,11 +64,11 @@ interface WarmServer {
 
 const servers = new Map<string, WarmServer>();
 
-function warmServer(bin: PgBinaries, dir: string | undefined): WarmServer {
+function warmServer(bin: PgBinaries, dir: string | undefined, seedDir: string | undefined): WarmServer {
   const key = `${bin.bin}`;
   let w = servers.get(key);
   if (!w) {
-    const server = startEmbeddedServer(bin, dir);
+    const server = startEmbeddedServer(bin, dir, seedDir);
     w = { server, running: 0, templates: new Map(), spares: new Map(), background: new Set() };
     servers.set(key, w);
     server.catch(() => servers.delete(key)); // a failed start is tried again by the next analysis
@@ -217,6 +217,8 @@ export interface EmbeddedSandboxOptions {
   deadlineMs?: number;
   /** Where prepared data directories are kept (`DBOPS_SANDBOX_PG_DIR`). */
   pgDir?: string;
+  /** Read-only prepared data directories made ahead (`DBOPS_SANDBOX_PG_SEED_DIR`). */
+  pgSeedDir?: string;
 }
 
 /**
@@ -238,7 +240,7 @@ export async function runEmbeddedSandbox(
   const started = Date.now();
   const budgetMs = options.timeoutMs ?? 10_000;
   const deadlineMs = options.deadlineMs ?? budgetMs + 30_000;
-  const w = warmServer(bin, options.pgDir);
+  const w = warmServer(bin, options.pgDir, options.pgSeedDir);
   w.running++;
   let server: EmbeddedServer | undefined;
   let runDb: string | undefined;
