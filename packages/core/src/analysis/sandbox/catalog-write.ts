@@ -130,3 +130,13 @@ export function catalogWrite(stmt: AstNode, userTables: ReadonlySet<string>, sea
   if ((by !== 'indrelid' && by !== 'indexrelid') || !relation) return refused;
   return { kind: 'index_flags', catalog, set, by, relation };
 }
+
+/**
+ * PostgreSQL's refusal, on a target whose role is not a superuser, of a statement that writes a
+ * system catalog; null when the target accepts it or it writes none. For engines whose own role
+ * is a superuser (PGlite), which would otherwise accept what the target refuses.
+ */
+export function targetRefusesCatalogWrite(write: CatalogWrite, targetSuperuser: boolean): string | null {
+  if (write.kind === 'none' || targetSuperuser) return null;
+  return `permission denied for table ${write.catalog.replace(/^pg_catalog\./, '')} (the target's role is not a superuser, and only a superuser may write a system catalog)`;
+}
