@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SchemaSnapshot } from '@dbops/core/introspection/schema-snapshot';
-import { cloneAndFill } from '@dbops/core/analysis/sandbox/clone-and-fill';
-import { cloneDdl } from '@dbops/core/analysis/sandbox/clone-ddl';
-import type { CloneState } from '@dbops/core/analysis/sandbox/sandbox-cache';
-import { pgSession } from '@dbops/core/analysis/sandbox/pg-session';
-import { syntheticRowsScript } from '@dbops/core/analysis/sandbox/synthetic-rows';
+import type { SchemaSnapshot } from '../../packages/core/src/introspection/schema-snapshot';
+import { cloneAndFill } from '../../packages/core/src/analysis/sandbox/clone-and-fill';
+import { cloneDdl } from '../../packages/core/src/analysis/sandbox/clone-ddl';
+import type { CloneState } from '../../packages/core/src/analysis/sandbox/sandbox-cache';
+import { pgSession } from '../../packages/core/src/analysis/sandbox/pg-session';
+import { syntheticRowsScript } from '../../packages/core/src/analysis/sandbox/synthetic-rows';
 import { createScratchDatabase, sql } from '../support/scratch-database';
 import { snapshotOf } from '../support/schema-fidelity';
 

@@ -1,6 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { prepareSeed } from '@dbops/core/analysis/sandbox/embedded/embedded-server';
-import { findPgBinaries } from '@dbops/core/analysis/sandbox/embedded/pg-binaries';
+import { findPgBinaries, prepareSeed } from '@dbops/core/analysis';
 
 /**
  * Runs initdb (and creates the sandbox roles) once per PostgreSQL major under `dir`, at the
