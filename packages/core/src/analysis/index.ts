@@ -9,6 +9,8 @@ export { type PreflightLimits } from './preflight/preflight-session';
 export { type PreflightReport, runPreflight } from './preflight/run-preflight';
 export { RULES } from './rules/index';
 export { ensureParser, lintOffline } from './rules/lint-offline';
+export { prepareSeed } from './sandbox/embedded/embedded-server';
+export { findPgBinaries } from './sandbox/embedded/pg-binaries';
 export { sandboxServerSettings } from './sandbox/sandbox-server-settings';
 export { buildSchemaIndex } from './schema-index';
 export { buildSnapshot } from './snapshot-builder';
