@@ -162,14 +162,17 @@ describe('preflight through HTTP: a migration that would fail on the live data g
     // The service's default samples above 1 GiB; the library limit is lowered to show the wording.
     const { applyLiveChecks } = await import('@dbops/core/analysis/live-checks');
     const { buildSnapshot } = await import('@dbops/core/analysis/snapshot-builder');
-    const { analyzeMigration } = await import('@dbops/core/analysis/analyze-migration');
+    const { analyzeMigrationDetailed } = await import('@dbops/core/analysis/analyze-migration');
     const pg = (await import('pg')).default;
-    const snapshot = buildSnapshot([]);
-    const report = await analyzeMigration('ALTER TABLE accounts_clean ALTER COLUMN nickname SET NOT NULL', snapshot, { connectionId, sandbox: false });
+    const analysis = await analyzeMigrationDetailed('ALTER TABLE accounts_clean ALTER COLUMN nickname SET NOT NULL', buildSnapshot([]), {
+      connectionId,
+      sandbox: false,
+    });
+    const report = analysis.report;
     const c = new pg.Client({ connectionString: db.url });
     await c.connect();
     try {
-      await applyLiveChecks('ALTER TABLE accounts_clean ALTER COLUMN nickname SET NOT NULL', snapshot, report, c, {
+      await applyLiveChecks(analysis, c, {
         preflight: { sampleAboveBytes: 1_000_000, sampleBytes: 2_000_000 },
         lockTiming: false,
       });
