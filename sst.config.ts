@@ -34,6 +34,7 @@ export default $config({
     const { createApiAlarms } = await import('./infra/api-alarms');
     const { createConsole } = await import('./infra/console');
     const { createDocumentUploads, subscribeDocumentIngestion } = await import('./infra/document-uploads');
+    const { createSandboxImageRepository } = await import('./infra/sandbox-image');
 
     const settings = settingsFor($app.stage);
     const vpc = createNetwork(settings);
@@ -44,6 +45,10 @@ export default $config({
     const { queue, deadLetter } = createQueues(key, alarmTopic);
     const uploads = createDocumentUploads(key, alarmTopic);
     const jwt = createJwtIssuer();
+    // The analysis function's image (docs/deploy.md, "Sandbox engine image"): pushed by
+    // `npx tsx infra/sandbox-image-context.ts <dir> --build <repository>:<tag> --push` before the deploy names its tag.
+    const sandboxImages = createSandboxImageRepository({ settings, key });
+    const sandboxImageTag = process.env.DBOPS_SANDBOX_IMAGE_TAG;
 
     const runtime = {
       settings,
@@ -54,6 +59,7 @@ export default $config({
       secretArns: secrets.all.map((s) => s.arn),
       queueUrl: queue.url,
       queueArn: queue.arn,
+      ...(sandboxImageTag ? { sandboxImageUri: $interpolate`${sandboxImages.repositoryUrl}:${sandboxImageTag}` } : {}),
       jwt,
       uploads: {
         bucketName: uploads.bucket.name,
@@ -72,7 +78,9 @@ export default $config({
     subscribeExecutor(runtime, queue, [invocation]);
     subscribeDocumentIngestion(runtime, uploads.queue, [invocation]);
     if (settings.alarms.api) createApiAlarms(api, functions, alarmTopic);
-    const webConsole = createConsole(api.url, process.env.DBOPS_CONSOLE_DOMAIN ? { domain: process.env.DBOPS_CONSOLE_DOMAIN } : {});
+    // Presigned POSTs go to the bucket's regional virtual-hosted address (https://<bucket>.s3.<region>.amazonaws.com).
+    const uploadOrigin = $interpolate`https://${uploads.bucket.nodes.bucket.bucketRegionalDomainName}`;
+    const webConsole = createConsole(api.url, uploadOrigin, process.env.DBOPS_CONSOLE_DOMAIN ? { domain: process.env.DBOPS_CONSOLE_DOMAIN } : {});
 
     return {
       api: api.url,
@@ -88,6 +96,7 @@ export default $config({
       documentQueue: uploads.queue.url,
       documentDeadLetterQueue: uploads.deadLetter.url,
       databaseHost: database.host,
+      sandboxImageRepository: sandboxImages.repositoryUrl,
     };
   },
 });

@@ -1,5 +1,6 @@
 import { API_CORS } from './console';
 import { type ServiceRuntime, functionArgs } from './function-defaults';
+import { asSandboxImageFunction, usesSandboxImage } from './sandbox-image';
 import { AUTHORIZER_MODULES, type AuthorizerName, lambdaHandler, installFor, pascalName, planFunctions, planRoutes } from './route-plan';
 
 /**
@@ -54,26 +55,26 @@ export function createApi(rt: ServiceRuntime, options: { domain?: { name: string
 
   const functions = new Map<string, sst.aws.Function>();
   for (const plan of planFunctions()) {
+    const args = functionArgs(rt, {
+      handler: plan.lambdaHandler,
+      description: `dbops ${plan.handlerName}`,
+      memoryMb: plan.sizing.memoryMb,
+      timeoutSeconds: plan.sizing.timeoutSeconds,
+      install: plan.install,
+      grants: {
+        kms: true,
+        secrets: true,
+        enqueue: plan.enqueues,
+        enqueueDocuments: plan.enqueuesDocuments,
+        ...(plan.uploads ? { uploads: plan.uploads } : {}),
+      },
+    });
+    // The analysis function runs the sandbox on PostgreSQL of the target's version: it alone is
+    // the container image with the engines (not under `sst dev`, which runs functions locally).
+    const image = rt.sandboxImageUri && usesSandboxImage(plan.handlerName) && !$dev;
     functions.set(
       plan.handlerName,
-      new sst.aws.Function(
-        plan.functionName,
-        functionArgs(rt, {
-          handler: plan.lambdaHandler,
-          description: `dbops ${plan.handlerName}`,
-          memoryMb: plan.sizing.memoryMb,
-          timeoutSeconds: plan.sizing.timeoutSeconds,
-          install: plan.install,
-          grants: {
-            kms: true,
-            secrets: true,
-            enqueue: plan.enqueues,
-            enqueueDocuments: plan.enqueuesDocuments,
-            ...(plan.uploads ? { uploads: plan.uploads } : {}),
-          },
-        }),
-        { dependsOn: options.dependsOn ?? [] },
-      ),
+      new sst.aws.Function(plan.functionName, image ? asSandboxImageFunction(args, rt, rt.sandboxImageUri!) : args, { dependsOn: options.dependsOn ?? [] }),
     );
   }
 

@@ -12,6 +12,11 @@ export interface ServiceRuntime {
   secretArns: $util.Output<string>[];
   queueUrl: $util.Output<string>;
   queueArn: $util.Output<string>;
+  /**
+   * The analysis function's container image (infra/sandbox-image.ts), `<repository>:<tag>`; absent
+   * when the deploy names no image tag, and then that function stays a zip with the PGlite sandbox only.
+   */
+  sandboxImageUri?: $util.Input<string>;
   jwt: { issuer: $util.Input<string>; audience: $util.Input<string>; jwksUrl: $util.Input<string> };
   /** Upload slots: the bucket files are sent to, and the queue confirmed batches go through (infra/document-uploads.ts). */
   uploads: {

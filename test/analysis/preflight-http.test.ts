@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnalysisReport } from '@dbops/core/analysis/types';
+import type { AnalysisReport } from '@dbops/core/analysis';
 import { registerConnection } from '../support/connections';
 import { createScratchDatabase, sql } from '../support/scratch-database';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime';
@@ -160,9 +160,7 @@ describe('preflight through HTTP: a migration that would fail on the live data g
 
   it('says when it sampled a large table, and that a sample cannot prove absence', async () => {
     // The service's default samples above 1 GiB; the library limit is lowered to show the wording.
-    const { applyLiveChecks } = await import('@dbops/core/analysis/live-checks');
-    const { buildSnapshot } = await import('@dbops/core/analysis/snapshot-builder');
-    const { analyzeMigrationDetailed } = await import('@dbops/core/analysis/analyze-migration');
+    const { applyLiveChecks, buildSnapshot, analyzeMigrationDetailed } = await import('@dbops/core/analysis');
     const pg = (await import('pg')).default;
     const analysis = await analyzeMigrationDetailed('ALTER TABLE accounts_clean ALTER COLUMN nickname SET NOT NULL', buildSnapshot([]), {
       connectionId,

@@ -1,8 +1,12 @@
-import { analyzeMigrationDetailed } from '@dbops/core/analysis/analyze-migration';
-import { applyLiveChecks, type LiveCheckOptions } from '@dbops/core/analysis/live-checks';
-import { riskScore } from '@dbops/core/analysis/risk-score';
-import { buildSnapshot, type TableSpec } from '@dbops/core/analysis/snapshot-builder';
-import type { ValidationResult } from '@dbops/core/analysis/types';
+import {
+  analyzeMigrationDetailed,
+  applyLiveChecks,
+  buildSnapshot,
+  type LiveCheckOptions,
+  riskScore,
+  type TableSpec,
+  type ValidationResult,
+} from '@dbops/core/analysis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, sql } from '../support/scratch-database';

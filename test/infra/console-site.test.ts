@@ -19,9 +19,10 @@ class FakeStaticSite {
 beforeAll(async () => {
   (globalThis as Record<string, unknown>).sst = { aws: { StaticSite: FakeStaticSite } };
   // Outputs resolved at once: the injection is then a plain string to read.
-  (globalThis as Record<string, unknown>).$util = { output: (v: unknown) => ({ apply: (f: (x: unknown) => unknown) => f(v) }) };
-  const { createConsole } = (await import(path.join(ROOT, 'infra/console.ts'))) as { createConsole(apiUrl: string): unknown };
-  createConsole('https://api.example.test');
+  const resolved = (v: unknown) => ({ apply: (f: (x: unknown) => unknown) => f(v) });
+  (globalThis as Record<string, unknown>).$util = { output: resolved, all: resolved };
+  const { createConsole } = (await import(path.join(ROOT, 'infra/console.ts'))) as { createConsole(apiUrl: string, uploadOrigin: string): unknown };
+  createConsole('https://api.example.test', 'https://uploads-bucket.s3.eu-west-1.amazonaws.com');
 });
 
 afterAll(() => {
@@ -40,15 +41,15 @@ describe('infra/console.ts', () => {
     expect(existsSync(path.join(ROOT, args.path, 'index.html'))).toBe(true);
   });
 
-  it('sends the local runtime security headers from CloudFront, letting the page call its API', () => {
+  it('sends the local runtime security headers from CloudFront, letting the page call its API and send files to the upload bucket', () => {
     const code = sites[0]!.args.edge.viewerResponse.injection;
     expect(code).toContain('event.response.headers["content-security-policy"]');
-    expect(code).toContain("connect-src 'self' https://api.example.test;");
+    expect(code).toContain("connect-src 'self' https://api.example.test https://uploads-bucket.s3.eu-west-1.amazonaws.com;");
     expect(code).toContain('event.response.headers["x-content-type-options"] = { value: "nosniff" };');
   });
 
   it('is declared by the SST app, next to the API', () => {
     const config = readFileSync(path.join(ROOT, 'sst.config.ts'), 'utf8');
-    expect(config).toMatch(/createConsole\(api\.url/);
+    expect(config).toMatch(/createConsole\(api\.url, uploadOrigin/);
   });
 });

@@ -59,6 +59,8 @@ export interface SandboxSettings {
   engine: 'auto' | 'pglite' | 'embedded';
   /** `DBOPS_SANDBOX_PG_DIR`: prepared data directories of the embedded engine, default `dbops-sandbox-pg` in the temp dir. */
   pgDir: string | undefined;
+  /** `DBOPS_SANDBOX_PG_SEED_DIR`: read-only prepared data directories made ahead (the analysis function's container image), copied from instead of running initdb. */
+  pgSeedDir: string | undefined;
 }
 
 /** Settings every part of the service reads. Parsed once per process from the environment by {@link loadSettings}. */
@@ -219,6 +221,7 @@ export function loadSettings(env: Readonly<Record<string, string | undefined>> =
       cacheDir: e.DBOPS_SANDBOX_CACHE_DIR ?? path.join(home, 'sandbox-cache'),
       engine: e.DBOPS_SANDBOX_ENGINE,
       pgDir: e.DBOPS_SANDBOX_PG_DIR,
+      pgSeedDir: e.DBOPS_SANDBOX_PG_SEED_DIR,
     },
     billing: {
       stripeSecretKey: e.STRIPE_SECRET_KEY,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { MigrationRequestRecord } from '@dbops/core/migration-execution/request-record';
+import type { MigrationRequestRecord } from '@dbops/core/migration-execution';
 import { CliError, EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS } from '../cli-error';
 import { loadConfig } from '../config/cli-config';
 import { parse, SERVICE_OPTIONS } from '../options';

@@ -1,4 +1,4 @@
-import type { MigrationRequestRecord } from '@dbops/core/migration-execution/request-record';
+import type { MigrationRequestRecord } from '@dbops/core/migration-execution';
 import { CliError, EXIT_CLEAN, EXIT_FINDINGS } from '../cli-error';
 import { loadConfig } from '../config/cli-config';
 import { parse, SERVICE_OPTIONS } from '../options';

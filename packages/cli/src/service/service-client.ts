@@ -1,6 +1,6 @@
-import type { AnalysisReport } from '@dbops/core/analysis/types';
-import type { ConnectionView } from '@dbops/core/connections/connection-view';
-import type { MigrationRequestRecord } from '@dbops/core/migration-execution/request-record';
+import type { AnalysisReport } from '@dbops/core/analysis';
+import type { ConnectionView } from '@dbops/core/connections';
+import type { MigrationRequestRecord } from '@dbops/core/migration-execution';
 import { CliError } from '../cli-error';
 
 // Typed by hand from the domain's own response types (type-only imports: nothing of core is

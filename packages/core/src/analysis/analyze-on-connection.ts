@@ -33,6 +33,7 @@ export async function analyzeOnConnection(
     ...sandboxRunSettings(deps.settings),
     engine: deps.settings.sandbox.engine,
     ...(deps.settings.sandbox.pgDir ? { pgDir: deps.settings.sandbox.pgDir } : {}),
+    ...(deps.settings.sandbox.pgSeedDir ? { pgSeedDir: deps.settings.sandbox.pgSeedDir } : {}),
     // Bounds, not a cache instance: they travel with the job to the sandbox thread.
     cacheBounds: sandboxCacheOptions(deps.settings.sandbox),
   };

@@ -77,9 +77,11 @@ describe('introspectConnection', () => {
     const admin = await introspectConnection(deps, userId, await register(connectAs()));
     const limited = await register(connectAs(role));
     const snapshot = await introspectConnection(deps, userId, limited);
-    const { snapshot_id: _a, connection_id: _b, introspected_at: _c, ...content } = snapshot;
-    const { snapshot_id: _d, connection_id: _e, introspected_at: _f, ...expected } = admin;
+    // The same schema; only whether the reading role is a superuser differs (the sandbox reads it).
+    const { snapshot_id: _a, connection_id: _b, introspected_at: _c, role_superuser: limitedSuper, ...content } = snapshot;
+    const { snapshot_id: _d, connection_id: _e, introspected_at: _f, role_superuser: adminSuper, ...expected } = admin;
     expect(content).toEqual(expected);
+    expect([adminSuper, limitedSuper]).toEqual([true, false]);
     expect(snapshot.tables.map((t) => t.name)).toEqual(['customers', 'orders']);
     expect(await getSnapshot(store, userId, snapshot.snapshot_id)).toEqual(snapshot);
     expect(await chunkCount(limited)).toBe(2);

@@ -29,6 +29,11 @@ export interface SchemaSnapshot {
    * Absent in snapshots taken before it was recorded: those resolve to `public`.
    */
   search_path?: string[];
+  /**
+   * Whether the introspecting role (the one migrations run as) is a superuser. Absent in
+   * snapshots taken before it was recorded: treated as not a superuser.
+   */
+  role_superuser?: boolean;
   /** Tables, partitioned tables, views, materialized views and foreign tables. */
   tables: TableInfo[];
   enums: EnumInfo[];

@@ -68,6 +68,7 @@ export const envSchema = z.object({
   DBOPS_SANDBOX_CACHE_DIR: text(),
   DBOPS_SANDBOX_ENGINE: oneOf(['auto', 'pglite', 'embedded'], 'auto'),
   DBOPS_SANDBOX_PG_DIR: text(),
+  DBOPS_SANDBOX_PG_SEED_DIR: text(),
   // Text-to-SQL (docs/text-to-sql.md)
   DBOPS_LLM: oneOf(['offline', 'openai'], 'offline'),
   DBOPS_LLM_API_KEY: text(),

@@ -42,6 +42,16 @@ describe('runSandbox (PGlite)', () => {
     expect(r.validation_results.find((v) => v.check === 'row_counts_kept')!.detail).toMatch(/^2 table/);
   }, 120_000);
 
+  it("refuses a write to a system catalog unless the target's role is a superuser (PGlite's own role is one)", async () => {
+    const write = "UPDATE pg_index SET indisready = false WHERE indrelid = 'orders'::regclass; REINDEX TABLE orders";
+    const refused = await sandbox(write);
+    expect(refused.passed).toBe(false);
+    expect(refused.migration_error).toMatch(/permission denied for table pg_index \(the target's role is not a superuser/);
+    const superuser = await sandbox(write, { ...shopSnapshot(), role_superuser: true });
+    expect(superuser.migration_error).toBeNull();
+    expect(superuser.passed).toBe(true);
+  }, 120_000);
+
   it('checks removed and renamed objects in one catalog query, in statement order', async () => {
     const r = await sandbox(
       'DROP INDEX orders_customer_id_idx; ALTER TABLE shipments DROP COLUMN carrier; ALTER TABLE products RENAME COLUMN sku TO code; CREATE TABLE audit (id int)',

@@ -7,6 +7,7 @@ import { cloneAndFill } from './clone-and-fill';
 import { captureDataDir, type DataDirImage } from './data-dir-image';
 import { type CloneState, type PreparedSandbox, type SandboxCacheOptions, type SandboxImageCache, sandboxCacheKey, sharedSandboxCache } from './sandbox-cache';
 import { prepareSandboxSpare, takeSandboxDatabase } from './sandbox-pool';
+import { catalogWrite, targetRefusesCatalogWrite } from './catalog-write';
 import { runInSandbox } from './sandbox-run';
 import { pgliteSession } from './sandbox-session';
 import { runOnSandboxThread, type SandboxJob, sandboxThreadsAvailable } from './sandbox-threads';
@@ -54,6 +55,8 @@ export interface SandboxOptions {
   engine?: SandboxEngineChoice;
   /** Prepared data directories of the embedded engine (`DBOPS_SANDBOX_PG_DIR`). */
   pgDir?: string;
+  /** Read-only prepared data directories made ahead (`DBOPS_SANDBOX_PG_SEED_DIR`). */
+  pgSeedDir?: string;
 }
 
 export type SandboxEngineChoice = 'auto' | 'pglite' | 'embedded';
@@ -147,6 +150,8 @@ export function runPgliteSandbox(
 ): Promise<SandboxResult> {
   let db: PGlite | undefined;
   let nextImage: DataDirImage | undefined;
+  const userTables = new Set(snapshot.tables.map((t) => `${t.schema}.${t.name}`));
+  const searchPath = snapshot.search_path?.length ? snapshot.search_path : ['public'];
   running++;
   return runInSandbox(
     {
@@ -155,6 +160,13 @@ export function runPgliteSandbox(
         db = clone.db;
         nextImage = clone.image;
         return { session: pgliteSession(clone.db), state: clone.state };
+      },
+      // PGlite's only role is a superuser (inside WebAssembly: no programs on the host). A write
+      // to a system catalog passes there but fails on a target whose role is not one: refused as there.
+      async runStatement(session, sql, _remainingMs, p) {
+        const refusal = targetRefusesCatalogWrite(catalogWrite(p.stmt, userTables, searchPath), snapshot.role_superuser === true);
+        if (refusal) throw new Error(refusal);
+        await session.exec(sql);
       },
       async dispose() {
         await db?.close().catch(() => undefined);

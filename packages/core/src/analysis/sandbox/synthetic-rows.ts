@@ -2,6 +2,8 @@ import { quoteIdent, quoteLiteral, quoteQualified } from '../../pg/quote';
 import type { SchemaSnapshot, TableInfo } from '../../introspection/schema-snapshot';
 import { qualifiedName } from '../../introspection/schema-snapshot';
 import type { SandboxSession } from './sandbox-session';
+import { effectiveTable, partitionKeyValues, partitionsByParent, ancestorsOf } from './partition-rows';
+import { SqlExpr } from './sql-expr';
 import { tablesInDependencyOrder } from './table-order';
 import { checkedValues, syntheticValue, type ValueContext, valueContext } from './synthetic-values';
 
@@ -17,7 +19,7 @@ export interface SyntheticRowsResult {
 type ParentValue = (parent: string, column: string, i: number, childColumn: string) => unknown;
 
 /** Column values of synthetic row `i` of `t`; foreign keys point at rows already inserted in the parent. */
-function rowValues(t: TableInfo, i: number, parentValue: ParentValue, ctx: ValueContext, nullOptional: boolean): Map<string, unknown> {
+function rowValues(t: TableInfo, i: number, parentValue: ParentValue, ctx: ValueContext, nullOptional: boolean, fill?: Fill): Map<string, unknown> {
   const values = new Map<string, unknown>();
   const self = qualifiedName(t);
   for (const fk of t.foreign_keys) {
@@ -44,8 +46,24 @@ function rowValues(t: TableInfo, i: number, parentValue: ParentValue, ctx: Value
     const v = syntheticValue(c, i, ctx, { distinct: keyCols.has(c.name), allowed: checkedValues(t, c, ctx) });
     if (v !== undefined) values.set(c.name, v);
   }
+  // A partition's rows carry key values inside its bound (a key column keeps its table order).
+  if (fill?.byName && t.partition_of) {
+    const key = partitionKeyValues(t, fill.byName, fill.partitions, i - 1, (c) => keyCols.has(c));
+    if (key) for (const [c, v] of key) values.set(c, v);
+  }
   return values;
 }
+
+/** What rows of partitions need to know about the schema's other tables. */
+interface Fill {
+  byName: ReadonlyMap<string, TableInfo>;
+  partitions: ReadonlyMap<string, TableInfo[]>;
+}
+
+const fillOf = (snapshot: SchemaSnapshot): Fill => ({
+  byName: new Map(snapshot.tables.map((t) => [qualifiedName(t), t])),
+  partitions: partitionsByParent(snapshot.tables),
+});
 
 /** Parent values from the rows RETURNING gave back, row `i` pointing at parent row `(i - 1) % n`. */
 const fromInserted =
@@ -70,7 +88,7 @@ async function insertRows(db: SandboxSession, t: TableInfo, rows: Map<string, un
     return out;
   }
   const params: unknown[] = [];
-  const tuples = rows.map((r) => `(${cols.map((c) => `$${params.push(r.get(c))}`).join(', ')})`);
+  const tuples = rows.map((r) => `(${cols.map((c) => (r.get(c) instanceof SqlExpr ? (r.get(c) as SqlExpr).sql : `$${params.push(r.get(c))}`)).join(', ')})`);
   const sql = `INSERT INTO ${quoteQualified(qualifiedName(t))} (${cols.map(quoteIdent).join(', ')}) VALUES ${tuples.join(', ')} RETURNING *`;
   return (await db.query<Row>(sql, params)).rows;
 }
@@ -84,14 +102,14 @@ async function insertRows(db: SandboxSession, t: TableInfo, rows: Map<string, un
 export const emptyInTarget = (t: TableInfo): boolean =>
   t.heap_bytes !== undefined ? t.heap_bytes === 0 : t.live_rows !== undefined && t.live_rows === 0 && t.row_estimate === 0;
 
-/** Tables that get synthetic rows, parents first. */
-const fillable = (snapshot: SchemaSnapshot, tables?: ReadonlySet<string>): TableInfo[] =>
-  tablesInDependencyOrder(snapshot).filter((t) => t.kind === 'table' && !t.partition_of && !emptyInTarget(t) && (!tables || tables.has(qualifiedName(t))));
-
-/** A value written as an SQL expression rather than a literal. */
-class SqlExpr {
-  constructor(readonly sql: string) {}
-}
+/**
+ * Tables that get synthetic rows, parents first: plain tables and leaf partitions (rows go into
+ * the partition they belong to), each seen with the keys and checks its ancestors declare.
+ */
+const fillable = (snapshot: SchemaSnapshot, fill: Fill, tables?: ReadonlySet<string>): TableInfo[] =>
+  tablesInDependencyOrder(snapshot)
+    .filter((t) => t.kind === 'table' && !emptyInTarget(t) && (!tables || tables.has(qualifiedName(t))))
+    .map((t) => effectiveTable(t, fill.byName));
 
 const sqlValue = (v: unknown): string => (v === null || v === undefined ? 'NULL' : v instanceof SqlExpr ? v.sql : quoteLiteral(String(v)));
 
@@ -119,13 +137,16 @@ export function syntheticRowsScript(snapshot: SchemaSnapshot, rowsPerTable: numb
       // value it holds; anything else (defaults, sequences, other types) is read back.
       const type = byName.get(parent)?.columns.find((c) => c.name === column)?.data_type;
       if (given !== undefined && type !== undefined && type === child.columns.find((c) => c.name === childColumn)?.data_type) return given;
-      return new SqlExpr(`(SELECT ${quoteIdent(column)} FROM ${quoteQualified(parent)} ORDER BY ctid LIMIT 1 OFFSET ${k})`);
+      // A partitioned parent's rows live in its partitions, whose ctids repeat: order by the column there.
+      const order = byName.get(parent)?.kind === 'partitioned_table' ? quoteIdent(column) : 'ctid';
+      return new SqlExpr(`(SELECT ${quoteIdent(column)} FROM ${quoteQualified(parent)} ORDER BY ${order} LIMIT 1 OFFSET ${k})`);
     };
   const statements: string[] = [];
   let inserted = 0;
-  for (const t of fillable(snapshot, tables)) {
+  const fill = fillOf(snapshot);
+  for (const t of fillable(snapshot, fill, tables)) {
     const name = quoteQualified(qualifiedName(t));
-    const batch = Array.from({ length: rowsPerTable }, (_, k) => rowValues(t, k + 1, parentValue(t), ctx, false));
+    const batch = Array.from({ length: rowsPerTable }, (_, k) => rowValues(t, k + 1, parentValue(t), ctx, false, fill));
     const sameColumns = batch.every((b) => [...b.keys()].join() === [...batch[0]!.keys()].join());
     for (const rows of sameColumns ? [batch] : batch.map((b) => [b])) {
       const cols = [...rows[0]!.keys()];
@@ -136,6 +157,8 @@ export function syntheticRowsScript(snapshot: SchemaSnapshot, rowsPerTable: numb
         );
     }
     written.set(qualifiedName(t), batch);
+    // Rows of a partition are rows of every table above it.
+    for (const a of ancestorsOf(t, fill.byName)) written.set(qualifiedName(a), [...(written.get(qualifiedName(a)) ?? []), ...batch]);
     inserted += rowsPerTable;
   }
   return { sql: statements.join(';\n'), inserted };
@@ -143,8 +166,8 @@ export function syntheticRowsScript(snapshot: SchemaSnapshot, rowsPerTable: numb
 
 /**
  * Inserts `rowsPerTable` rows per table, parents first, respecting keys, types, enums and (by
- * retrying with optional columns NULL) most check constraints. Partitioned tables are skipped:
- * a synthetic row rarely fits an arbitrary partition bound. Runs inside the caller's transaction.
+ * retrying with optional columns NULL) most check constraints. Partitioned tables get their rows
+ * in their leaf partitions, inside each one's bounds. Runs inside the caller's transaction.
  */
 export async function insertSyntheticRows(
   db: SandboxSession,
@@ -178,12 +201,13 @@ export async function insertSyntheticRowsTableByTable(
   const inserted = new Map<string, Row[]>();
   const failures: SyntheticRowsResult['failures'] = [];
   let count = 0;
-  for (const t of fillable(snapshot, tables)) {
+  const fill = fillOf(snapshot);
+  for (const t of fillable(snapshot, fill, tables)) {
     const name = qualifiedName(t);
     let rows: Row[] = [];
     let lastError = '';
     // Every row in one statement; per-row retries only when that fails.
-    const batch = Array.from({ length: rowsPerTable }, (_, k) => rowValues(t, k + 1, fromInserted(inserted), ctx, false));
+    const batch = Array.from({ length: rowsPerTable }, (_, k) => rowValues(t, k + 1, fromInserted(inserted), ctx, false, fill));
     const sameColumns = batch.every((b) => [...b.keys()].join() === [...batch[0]!.keys()].join());
     if (sameColumns && rowsPerTable > 0) {
       await db.exec('SAVEPOINT synthetic_batch');
@@ -199,7 +223,7 @@ export async function insertSyntheticRowsTableByTable(
       for (const nullOptional of [false, true]) {
         await db.exec('SAVEPOINT synthetic_row');
         try {
-          rows.push(await insertRow(db, t, rowValues(t, i, fromInserted(inserted), ctx, nullOptional)));
+          rows.push(await insertRow(db, t, rowValues(t, i, fromInserted(inserted), ctx, nullOptional, fill)));
           await db.exec('RELEASE SAVEPOINT synthetic_row');
           break;
         } catch (error) {
@@ -209,6 +233,7 @@ export async function insertSyntheticRowsTableByTable(
       }
     }
     inserted.set(name, rows);
+    for (const a of ancestorsOf(t, fill.byName)) inserted.set(qualifiedName(a), [...(inserted.get(qualifiedName(a)) ?? []), ...rows]);
     count += rows.length;
     if (rows.length < rowsPerTable) failures.push({ table: name, error: lastError });
   }

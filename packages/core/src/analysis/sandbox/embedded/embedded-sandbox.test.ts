@@ -48,11 +48,11 @@ describe.skipIf(!pg15)('the sandbox on a private PostgreSQL of the target versio
   }, 120_000);
   afterAll(() => target?.stop());
 
-  async function sandbox(text: string, options: SandboxOptions = {}) {
+  async function sandbox(text: string, options: SandboxOptions = {}, snap: SchemaSnapshot = snapshot) {
     const parsed = await parseStatements(text);
-    const items = analyzeStatements(parsed, buildSchemaIndex(snapshot), { rules: [] });
+    const items = analyzeStatements(parsed, buildSchemaIndex(snap), { rules: [] });
     return runSandbox(
-      snapshot,
+      snap,
       parsed,
       items.map((i) => i.facts),
       items.map((i) => i.report.affected_tables),
@@ -79,6 +79,36 @@ describe.skipIf(!pg15)('the sandbox on a private PostgreSQL of the target versio
     const denied = await sandbox("COPY person TO PROGRAM 'id'");
     expect(denied.passed).toBe(false);
     expect(denied.migration_error).toMatch(/permission denied|must be superuser|pg_execute_server_program/);
+  }, 120_000);
+
+  it("replays a superuser target's switch of a table's index flags in pg_index, and refuses every other catalog write", async () => {
+    expect(snapshot.role_superuser).toBe(true); // the test's target is read as its superuser
+    // Lemmy's shape: indexes not maintained during a bulk update, then rebuilt. The DO block (run
+    // as the sandbox role) fails unless the flag really changed in the run's database.
+    const flagsOff = `UPDATE pg_index SET indisready = FALSE WHERE indrelid = (SELECT oid FROM pg_class WHERE relname = 'post')`;
+    const checkOff = `DO $$ BEGIN IF (SELECT bool_or(indisready) FROM pg_index WHERE indrelid = 'post'::regclass) THEN RAISE EXCEPTION 'flags not replayed'; END IF; END $$`;
+    const r = await sandbox(
+      `ALTER TABLE post DISABLE TRIGGER ALL; ${flagsOff}; ${checkOff}; UPDATE post SET title = 'z'; ALTER TABLE post ENABLE TRIGGER ALL; UPDATE pg_catalog.pg_index SET indisready = true WHERE indrelid = 'public.post'::regclass; REINDEX TABLE post`,
+    );
+    expect(r.migration_error).toBeNull();
+    expect(r.passed).toBe(true);
+    // Anything beyond that exact shape is refused, naming why: the migration's text never runs as a superuser.
+    for (const write of [
+      `UPDATE pg_index SET indisready = false WHERE indrelid = (SELECT oid FROM pg_class WHERE relname = 'post' AND pg_sleep(0) IS NOT NULL)`,
+      `UPDATE pg_index SET indisready = (SELECT true) WHERE indrelid = 'post'::regclass`,
+      `UPDATE pg_attribute SET attnotnull = false WHERE attrelid = 'post'::regclass`,
+      `DELETE FROM pg_catalog.pg_trigger WHERE tgname = 'post_touch'`,
+    ]) {
+      const refused = await sandbox(write);
+      expect(refused.passed, write).toBe(false);
+      expect(refused.migration_error, write).toMatch(/needs a superuser; the sandbox never runs a migration.s own SQL as a superuser/);
+    }
+    const inBlock = await sandbox(`BEGIN; ${flagsOff}; COMMIT`);
+    expect(inBlock.migration_error).toMatch(/inside a transaction block/);
+    // A target role without superuser is refused by PostgreSQL there, and so here.
+    const notSuper = await sandbox(flagsOff, {}, { ...snapshot, role_superuser: false });
+    expect(notSuper.passed).toBe(false);
+    expect(notSuper.migration_error).toMatch(/permission denied for table pg_index/);
   }, 120_000);
 
   it('refuses what PostgreSQL 15 rejects though PostgreSQL 17 accepts it', async () => {

@@ -5,6 +5,7 @@ import { quoteIdent } from '../../../pg/quote';
 import type { ParsedStatement } from '../../parse-statements';
 import type { StatementFacts } from '../../statement-facts';
 import type { AffectedTable, SandboxResult } from '../../types';
+import { catalogWrite } from '../catalog-write';
 import { cloneAndFill } from '../clone-and-fill';
 import { cloneDdl } from '../clone-ddl';
 import { pgSession } from '../pg-session';
@@ -14,6 +15,7 @@ import type { SandboxSession } from '../sandbox-session';
 import { runTimedStatement, SERVER_SKIPPED } from '../server-sandbox';
 import { syntheticRowsScript } from '../synthetic-rows';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded-server';
+import { replayCatalogWrite } from './catalog-replay';
 import type { PgBinaries } from './pg-binaries';
 
 /**
@@ -62,11 +64,11 @@ interface WarmServer {
 
 const servers = new Map<string, WarmServer>();
 
-function warmServer(bin: PgBinaries, dir: string | undefined): WarmServer {
+function warmServer(bin: PgBinaries, dir: string | undefined, seedDir: string | undefined): WarmServer {
   const key = `${bin.bin}`;
   let w = servers.get(key);
   if (!w) {
-    const server = startEmbeddedServer(bin, dir);
+    const server = startEmbeddedServer(bin, dir, seedDir);
     w = { server, running: 0, templates: new Map(), spares: new Map(), background: new Set() };
     servers.set(key, w);
     server.catch(() => servers.delete(key)); // a failed start is tried again by the next analysis
@@ -215,6 +217,8 @@ export interface EmbeddedSandboxOptions {
   deadlineMs?: number;
   /** Where prepared data directories are kept (`DBOPS_SANDBOX_PG_DIR`). */
   pgDir?: string;
+  /** Read-only prepared data directories made ahead (`DBOPS_SANDBOX_PG_SEED_DIR`). */
+  pgSeedDir?: string;
 }
 
 /**
@@ -236,13 +240,16 @@ export async function runEmbeddedSandbox(
   const started = Date.now();
   const budgetMs = options.timeoutMs ?? 10_000;
   const deadlineMs = options.deadlineMs ?? budgetMs + 30_000;
-  const w = warmServer(bin, options.pgDir);
+  const w = warmServer(bin, options.pgDir, options.pgSeedDir);
   w.running++;
   let server: EmbeddedServer | undefined;
   let runDb: string | undefined;
   let templateDb: string | undefined;
   let inTransaction = false;
   let superuser: SandboxSession | undefined;
+  const builderSession = async (): Promise<SandboxSession> => (superuser ??= pgSession(await connect(server!.builderUrl(runDb!), SETUP_STATEMENT_TIMEOUT_MS)));
+  const userTables = new Set(snapshot.tables.map((t) => `${t.schema}.${t.name}`));
+  const searchPath = snapshot.search_path?.length ? snapshot.search_path : ['public'];
   const dropRun = async (): Promise<void> => {
     const name = runDb;
     runDb = undefined;
@@ -263,7 +270,7 @@ export async function runEmbeddedSandbox(
         return { session, state: template.state };
       },
       skips: (f) => EMBEDDED_SKIPPED.has(f.statement_type),
-      async runStatement(session: SandboxSession, sql, remainingMs, _p, f) {
+      async runStatement(session: SandboxSession, sql, remainingMs, p, f) {
         if (f.statement_type === 'BEGIN' || f.statement_type === 'START') inTransaction = true;
         if (f.statement_type === 'COMMIT' || f.statement_type === 'ROLLBACK') inTransaction = false;
         if (ROLE_SQL.test(sql) && !f.statement_type.startsWith('CREATE_TABLE')) return;
@@ -272,8 +279,14 @@ export async function runEmbeddedSandbox(
         // expression to abuse, so it alone runs as the builder, on the run's database; inside a
         // BEGIN block it would wait on the migration's own locks, so there it runs as is.
         if (!inTransaction && f.subcommands.length > 0 && f.subcommands.every((c) => c.subtype === 'AT_DisableTrigAll' || c.subtype === 'AT_EnableTrigAll')) {
-          superuser ??= pgSession(await connect(server!.builderUrl(runDb!), SETUP_STATEMENT_TIMEOUT_MS));
-          return runTimedStatement(superuser, sql, remainingMs);
+          return runTimedStatement(await builderSession(), sql, remainingMs);
+        }
+        // A write to a system catalog needs a superuser on the target too; the migration's own
+        // text never runs as one here (docs/migration-analysis.md, "Catalog writes").
+        const write = catalogWrite(p.stmt, userTables, searchPath);
+        if (write.kind !== 'none') {
+          const ctx = { sandbox: session, superuser: builderSession, targetSuperuser: snapshot.role_superuser === true, inTransaction };
+          if (await replayCatalogWrite(write, ctx)) return;
         }
         return runTimedStatement(session, sql, remainingMs);
       },

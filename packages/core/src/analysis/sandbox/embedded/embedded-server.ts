@@ -127,11 +127,16 @@ const url = (role: string, password: string, port: number, database: string): st
  * under a second. Prepared under a temporary name and renamed, so concurrent processes never
  * see half of it.
  */
-async function preparedDirectory(bin: PgBinaries, env: string | undefined): Promise<{ dir: string; credentials: EmbeddedCredentials }> {
-  const dir = path.join(baseDir(env), `pg${bin.version}-${bin.source}-${LAYOUT}`);
+async function preparedDirectory(bin: PgBinaries, env: string | undefined, seedDir?: string): Promise<{ dir: string; credentials: EmbeddedCredentials }> {
+  const name = `pg${bin.version}-${bin.source}-${LAYOUT}`;
+  // Made ahead and read-only (the analysis function's container image): copied from, never written.
+  for (const dir of [...(seedDir ? [path.join(seedDir, name)] : []), path.join(baseDir(env), name)]) {
+    const credsFile = path.join(dir, 'credentials.json');
+    if (existsSync(credsFile) && existsSync(path.join(dir, 'data', 'PG_VERSION')))
+      return { dir, credentials: JSON.parse(await readFile(credsFile, 'utf8')) as EmbeddedCredentials };
+  }
+  const dir = path.join(baseDir(env), name);
   const credsFile = path.join(dir, 'credentials.json');
-  if (existsSync(credsFile) && existsSync(path.join(dir, 'data', 'PG_VERSION')))
-    return { dir, credentials: JSON.parse(await readFile(credsFile, 'utf8')) as EmbeddedCredentials };
   const as = postgresOsUser();
   // Traversable (not listable) by the postgres OS user, which owns what lies inside.
   await mkdir(baseDir(env), { recursive: true, mode: 0o711 });
@@ -229,14 +234,18 @@ const hookExit = (): void => {
  * (initdb done once, earlier), on a free loopback port, as the `postgres` OS user when this
  * process is root. Stopped by `stop()` or when the process exits.
  */
-export async function startEmbeddedServer(bin: PgBinaries, env?: string): Promise<EmbeddedServer> {
-  const prepared = await preparedDirectory(bin, env);
+export async function startEmbeddedServer(bin: PgBinaries, env?: string, seedDir?: string): Promise<EmbeddedServer> {
+  const prepared = await preparedDirectory(bin, env, seedDir);
   await sweepOrphans(baseDir(env));
   const as = postgresOsUser();
   const runDir = path.join(baseDir(env), `run-${process.pid}-${randomBytes(4).toString('hex')}`);
+  // Absent when the prepared directory came from a seed (a function's first cold start).
+  await mkdir(baseDir(env), { recursive: true, mode: 0o711 });
   await mkdir(runDir, { mode: 0o700 });
   await execFileAsync('cp', ['-a', path.join(prepared.dir, 'data'), path.join(runDir, 'data')]);
   await chmod(runDir, 0o700);
+  // A seed made readable to every user (container image) keeps its modes in the copy; PostgreSQL wants its own.
+  await chmod(path.join(runDir, 'data'), 0o700);
   if (as.uid !== undefined) await chown(runDir, as.uid, as.gid!);
   const port = await freePort();
   const child = startPostgres(bin, path.join(runDir, 'data'), runDir, port, as);
@@ -264,4 +273,13 @@ export async function startEmbeddedServer(bin: PgBinaries, env?: string): Promis
       await rm(runDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Prepares the data directory of `bin` under `dir` ahead of time (initdb and the sandbox roles),
+ * for a read-only seed: the analysis function's container image runs it at build time, so a
+ * cold start copies instead of running initdb. Returns the prepared directory.
+ */
+export async function prepareSeed(bin: PgBinaries, dir: string): Promise<string> {
+  return (await preparedDirectory(bin, dir)).dir;
 }

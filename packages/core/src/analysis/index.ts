@@ -1,0 +1,18 @@
+export { analyzeMigration, analyzeMigrationDetailed, type MigrationAnalysis } from './analyze-migration';
+export { analyzeOnConnection } from './analyze-on-connection';
+export { analyzeStatements } from './analyze-statements';
+export { approvalSigningKey } from './approval/approval-key';
+export { issueApprovalToken, sqlDigest } from './approval/approval-token';
+export { applyLiveChecks, type LiveCheckOptions } from './live-checks';
+export { parseStatements } from './parse-statements';
+export { type PreflightLimits } from './preflight/preflight-session';
+export { type PreflightReport, runPreflight } from './preflight/run-preflight';
+export { RULES } from './rules/index';
+export { ensureParser, lintOffline } from './rules/lint-offline';
+export { prepareSeed } from './sandbox/embedded/embedded-server';
+export { findPgBinaries } from './sandbox/embedded/pg-binaries';
+export { sandboxServerSettings } from './sandbox/sandbox-server-settings';
+export { buildSchemaIndex } from './schema-index';
+export { riskScore } from './risk-score';
+export { buildSnapshot, type TableSpec } from './snapshot-builder';
+export { type AnalysisReport, type ValidationResult } from './types';
