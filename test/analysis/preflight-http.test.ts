@@ -160,16 +160,17 @@ describe('preflight through HTTP: a migration that would fail on the live data g
 
   it('says when it sampled a large table, and that a sample cannot prove absence', async () => {
     // The service's default samples above 1 GiB; the library limit is lowered to show the wording.
-    const { applyLiveChecks } = await import('@dbops/core/analysis');
-    const { buildSnapshot } = await import('@dbops/core/analysis');
-    const { analyzeMigration } = await import('@dbops/core/analysis');
+    const { applyLiveChecks, buildSnapshot, analyzeMigrationDetailed } = await import('@dbops/core/analysis');
     const pg = (await import('pg')).default;
-    const snapshot = buildSnapshot([]);
-    const report = await analyzeMigration('ALTER TABLE accounts_clean ALTER COLUMN nickname SET NOT NULL', snapshot, { connectionId, sandbox: false });
+    const analysis = await analyzeMigrationDetailed('ALTER TABLE accounts_clean ALTER COLUMN nickname SET NOT NULL', buildSnapshot([]), {
+      connectionId,
+      sandbox: false,
+    });
+    const report = analysis.report;
     const c = new pg.Client({ connectionString: db.url });
     await c.connect();
     try {
-      await applyLiveChecks('ALTER TABLE accounts_clean ALTER COLUMN nickname SET NOT NULL', snapshot, report, c, {
+      await applyLiveChecks(analysis, c, {
         preflight: { sampleAboveBytes: 1_000_000, sampleBytes: 2_000_000 },
         lockTiming: false,
       });

@@ -5,9 +5,9 @@ import { rollbackPlan } from './rollback/rollback-plan';
 import { runSandbox, type SandboxOptions } from './sandbox/run-sandbox';
 import { analyzeStatements, type LintSettings, nonTransactional, type StatementAnalysis } from './analyze-statements';
 import { businessNarrative } from './business-narrative';
-import { parseStatements } from './parse-statements';
+import { type ParsedStatement, parseStatements } from './parse-statements';
 import { reportFindings } from './report-findings';
-import { riskCategory } from './risk-score';
+import { riskCategory, riskScore } from './risk-score';
 import { buildSchemaIndex } from './schema-index';
 import type { AffectedTable, AnalysisReport, ImpactChain, SandboxResult } from './types';
 
@@ -48,12 +48,50 @@ function impactChains(items: readonly StatementAnalysis[]): ImpactChain[] {
 }
 
 /**
+ * A report with what it was made from: the parsed statements (names resolved) and their facts,
+ * so later steps on the same migration (the live checks, a second sandbox run) neither parse nor
+ * analyze it again.
+ */
+export interface MigrationAnalysis {
+  report: AnalysisReport;
+  parsed: readonly ParsedStatement[];
+  items: readonly StatementAnalysis[];
+  /** Document chunks the narrative cites (kept to rebuild it when live figures change the scores). */
+  chunks: readonly RankedDocumentChunk[];
+  /** The sandbox alone, again, on the same statements and facts with other options (e.g. no rows). */
+  rerunSandbox(options: SandboxOptions): Promise<SandboxResult>;
+}
+
+/**
  * The migration analysis of spec section 2 from SQL plus a schema snapshot. No access to the
  * user's database: the sandbox is an in-process PGlite or, when `sandbox.server` is given, a
  * dedicated throwaway PostgreSQL server. `approval_token` is left null here; the caller issues
  * it when `sandbox_result.passed` (it needs the signing key).
  */
 export async function analyzeMigration(sql: string, snapshot: SchemaSnapshot, options: AnalyzeOptions): Promise<AnalysisReport> {
+  return (await analyzeMigrationDetailed(sql, snapshot, options)).report;
+}
+
+/**
+ * Statement and migration risk scored again from each statement's current `lock_duration_ms`
+ * (after the live checks replaced the snapshot's figure with the target's), and the narrative
+ * that quotes them rebuilt.
+ */
+export function rescoreRisk(analysis: MigrationAnalysis): void {
+  const { report, items } = analysis;
+  for (const s of report.statements) {
+    const inputs = items[s.index]?.risk;
+    if (!inputs) continue;
+    s.risk_score = riskScore({ ...inputs, durationMs: s.lock_duration_ms });
+    s.risk_category = riskCategory(s.risk_score);
+  }
+  report.risk_score = Math.max(0, ...report.statements.map((s) => s.risk_score));
+  report.risk_category = riskCategory(report.risk_score);
+  report.business_narrative = businessNarrative(report.statements, report.affected_tables, report.risk_score, report.risk_category, analysis.chunks);
+}
+
+/** {@link analyzeMigration}, keeping the parsed statements and facts for later steps. */
+export async function analyzeMigrationDetailed(sql: string, snapshot: SchemaSnapshot, options: AnalyzeOptions): Promise<MigrationAnalysis> {
   const parsed = await parseStatements(sql);
   assertStatementLimit(parsed.length, MAX_STATEMENTS.migration);
   const schema = buildSchemaIndex(snapshot);
@@ -69,21 +107,16 @@ export async function analyzeMigration(sql: string, snapshot: SchemaSnapshot, op
     }),
   );
 
+  const facts = items.map((i) => i.facts);
+  const perStatementAffected = statements.map((s) => s.affected_tables);
+  const rerunSandbox = (opts: SandboxOptions): Promise<SandboxResult> => runSandbox(snapshot, parsed, facts, perStatementAffected, opts);
   const sandboxOpts = options.sandbox ?? true;
-  let sandbox = SKIPPED_SANDBOX;
+  // A copy: the live checks append to validation_results, which must not leak into the next report.
+  let sandbox: SandboxResult = { ...SKIPPED_SANDBOX, validation_results: [] };
   let chunks: RankedDocumentChunk[] = [];
   // Without sandbox and documents there is nothing to wait for (the common lint-only call).
   if (sandboxOpts !== false || options.findDocuments) {
-    const sandboxPromise =
-      sandboxOpts === false
-        ? Promise.resolve(SKIPPED_SANDBOX)
-        : runSandbox(
-            snapshot,
-            parsed,
-            items.map((i) => i.facts),
-            statements.map((s) => s.affected_tables),
-            sandboxOpts === true ? {} : sandboxOpts,
-          );
+    const sandboxPromise = sandboxOpts === false ? Promise.resolve(sandbox) : rerunSandbox(sandboxOpts === true ? {} : sandboxOpts);
     const tableNames = affected.map((a) => a.table.split('.').pop()!);
     const docsPromise = options.findDocuments
       ? // Documents only enrich the narrative: a failing lookup must not fail the analysis.
@@ -103,7 +136,7 @@ export async function analyzeMigration(sql: string, snapshot: SchemaSnapshot, op
   if (sandbox.migration_error && sandboxOpts !== false) warnings.push(`Sandbox: ${sandbox.migration_error}`);
 
   const narrative = businessNarrative(statements, affected, score, category, chunks);
-  return {
+  const report: AnalysisReport = {
     connection_id: options.connectionId,
     total_statements: statements.length,
     risk_score: score,
@@ -120,4 +153,5 @@ export async function analyzeMigration(sql: string, snapshot: SchemaSnapshot, op
     non_transactional_statements: nonTransactional(items),
     context_used: !narrative.schema_only,
   };
+  return { report, parsed, items, chunks, rerunSandbox };
 }

@@ -3,7 +3,7 @@ import { findRelevantDocumentChunks } from '../context/document-context';
 import { getConnection } from '../connections/connection-service';
 import { ensureSnapshot, type IntrospectionDeps } from '../introspection/introspect-connection';
 import type { SecretStore } from '../secrets/secret-store';
-import { analyzeMigration } from './analyze-migration';
+import { analyzeMigrationDetailed } from './analyze-migration';
 import { approvalSigningKey } from './approval/approval-key';
 import { issueApprovalToken } from './approval/approval-token';
 import { applyLiveChecksOnConnection } from './live-checks';
@@ -50,18 +50,20 @@ export async function analyzeOnConnection(
         },
       }
     : run;
-  const report = await analyzeMigration(sql, snapshot, {
+  const analysis = await analyzeMigrationDetailed(sql, snapshot, {
     connectionId,
     sandbox,
     findDocuments: ({ query, tableNames }) => findRelevantDocumentChunks(deps.store, deps.embedder, { userId, connectionId, query, tableNames, limit: 5 }),
   });
-  // The data preflight and calibrated lock times on the target itself: a statement that would
-  // fail on the live rows, or a check that could not finish, leaves the report without a token.
+  // The data preflight and calibrated lock times on the target itself, on the statements and
+  // facts parsed above: a statement that would fail on the live rows, or a check that could not
+  // finish, leaves the report without a token.
   await applyLiveChecksOnConnection(
     deps,
-    { userId, connectionId, sql, snapshot, report },
-    { sandboxWithoutRows: async () => (await analyzeMigration(sql, snapshot, { connectionId, sandbox: { ...sandbox, rowsPerTable: 0 } })).sandbox_result },
+    { userId, connectionId, analysis },
+    { sandboxWithoutRows: () => analysis.rerunSandbox({ ...sandbox, rowsPerTable: 0 }) },
   );
+  const report = analysis.report;
   if (report.sandbox_result.passed) {
     const secret = await approvalSigningKey(deps.secrets);
     report.approval_token = issueApprovalToken({ userId, connectionId, sql }, { secret, now: deps.clock.now() }).token;

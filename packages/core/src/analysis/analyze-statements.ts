@@ -2,7 +2,7 @@ import { nodeBody, nodeKind } from './ast';
 import { blastRadius } from './blast-radius';
 import { estimateLockDuration } from './lock-duration';
 import type { ParsedStatement } from './parse-statements';
-import { riskCategory, riskScore } from './risk-score';
+import { riskCategory, type RiskInputs, riskScore } from './risk-score';
 import { resolveNames } from './resolve-names';
 import { RULES } from './rules/index';
 import { findingText, type Rule, type RuleContext } from './rules/rule';
@@ -38,6 +38,8 @@ export interface StatementAnalysis {
   facts: StatementFacts;
   chains: ImpactChain[];
   rollbackNonTransactional: boolean;
+  /** What the risk score was computed from (null in findings-only lint): live checks score again with a live lock time. */
+  risk: RiskInputs | null;
 }
 
 type Pair = RuleContext['previous'][number];
@@ -152,6 +154,7 @@ export function analyzeStatements(parsed: readonly ParsedStatement[], schema: Sc
         facts: f,
         chains: [],
         rollbackNonTransactional: false,
+        risk: null,
         report: {
           index: p.index,
           sql: p.sql,
@@ -171,7 +174,7 @@ export function analyzeStatements(parsed: readonly ParsedStatement[], schema: Sc
     const { affected, chains } = blastRadius(f, schema, p.index);
     const cascade = affected.filter((a) => a.impact === 'cascade');
     const viewPenalty = findings.some((x) => x.rule === 'view-depends-on-column') ? 10 : 0;
-    const score = riskScore({
+    const risk: RiskInputs = {
       lock: f.lock_type,
       effect: f.effect,
       existingTable: !!schema.table(f.table),
@@ -181,7 +184,8 @@ export function analyzeStatements(parsed: readonly ParsedStatement[], schema: Sc
       cascadeDepth: Math.max(0, ...cascade.map((c) => (c.cascade_path?.length ?? 1) - 1)),
       indexComplexity: f.index_complexity,
       extra: viewPenalty,
-    });
+    };
+    const score = riskScore(risk);
     const step = rollbackStep(p, f, schema);
     const rollback = { statement_index: step.statement_index, sql: step.sql, reversible: step.reversible, warning: step.warning };
     out.push({
@@ -189,6 +193,7 @@ export function analyzeStatements(parsed: readonly ParsedStatement[], schema: Sc
       facts: f,
       chains,
       rollbackNonTransactional: step.non_transactional,
+      risk,
       report: {
         index: p.index,
         sql: p.sql,

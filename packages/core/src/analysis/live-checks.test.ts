@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, sql } from '../../../../test/support/scratch-database';
-import { analyzeMigration } from './analyze-migration';
+import { analyzeMigrationDetailed } from './analyze-migration';
 import { applyLiveChecks } from './live-checks';
 import { buildSnapshot } from './snapshot-builder';
 import type { AnalysisReport, SandboxResult } from './types';
@@ -29,14 +29,14 @@ const EMPTY_RUN: SandboxResult = {
 };
 
 async function check(migration: string, sandboxError: string) {
-  const snapshot = buildSnapshot([]);
-  const report: AnalysisReport = await analyzeMigration(migration, snapshot, { connectionId: 'c', sandbox: false });
+  const analysis = await analyzeMigrationDetailed(migration, buildSnapshot([]), { connectionId: 'c', sandbox: false });
+  const report: AnalysisReport = analysis.report;
   report.sandbox_result = { ...report.sandbox_result, passed: false, migration_error: sandboxError };
   let reruns = 0;
   const c = new pg.Client({ connectionString: db.url });
   await c.connect();
   try {
-    await applyLiveChecks(migration, snapshot, report, c, { lockTiming: false, sandboxWithoutRows: async () => (reruns++, structuredClone(EMPTY_RUN)) });
+    await applyLiveChecks(analysis, c, { lockTiming: false, sandboxWithoutRows: async () => (reruns++, structuredClone(EMPTY_RUN)) });
   } finally {
     await c.end();
   }

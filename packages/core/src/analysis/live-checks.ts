@@ -4,13 +4,10 @@ import { loadConnectionTarget } from '../connections/load-connection-target';
 import type { KeyProvider } from '../crypto/key-provider';
 import type { CoreDeps } from '../deps';
 import { AppError } from '../errors/app-error';
-import type { SchemaSnapshot } from '../introspection/schema-snapshot';
-import { analyzeStatements } from './analyze-statements';
+import { type MigrationAnalysis, rescoreRisk } from './analyze-migration';
 import { liveLockTiming } from './lock-timing/live-lock-timing';
-import { parseStatements } from './parse-statements';
 import type { PreflightClient, PreflightLimits } from './preflight/preflight-session';
 import { type PreflightReport, preflightValidations, runPreflight } from './preflight/run-preflight';
-import { buildSchemaIndex } from './schema-index';
 import type { AnalysisReport, SandboxResult } from './types';
 
 export interface LiveCheckOptions {
@@ -43,15 +40,9 @@ export interface LiveCheckResult {
  *   becomes the calibrated figure and the statement's warnings say its range and basis
  *   (`[lock-timing]`) and which open sessions it would queue behind (`[lock-queue]`).
  */
-export async function applyLiveChecks(
-  sql: string,
-  snapshot: SchemaSnapshot,
-  report: AnalysisReport,
-  client: PreflightClient,
-  options: LiveCheckOptions = {},
-): Promise<LiveCheckResult> {
-  const parsed = await parseStatements(sql);
-  const facts = analyzeStatements(parsed, buildSchemaIndex(snapshot)).map((i) => i.facts);
+export async function applyLiveChecks(analysis: MigrationAnalysis, client: PreflightClient, options: LiveCheckOptions = {}): Promise<LiveCheckResult> {
+  const { parsed, report } = analysis;
+  const facts = analysis.items.map((i) => i.facts);
   const preflight = await runPreflight({ parsed, facts, client, ...(options.preflight ? { limits: options.preflight } : {}) });
   if (preflight.passed && options.sandboxWithoutRows) await overruleSyntheticRows(report, preflight, options.sandboxWithoutRows);
   const sandbox = report.sandbox_result;
@@ -69,15 +60,21 @@ export async function applyLiveChecks(
   if (options.lockTiming !== false) {
     const timing = await liveLockTiming(client, parsed, facts).catch(() => null);
     probeMs = timing?.probeMs ?? null;
+    let retimed = false;
     for (const t of timing?.statements ?? []) {
       const s = report.statements[t.statementIndex];
       if (!s) continue;
-      if (t.estimate) s.lock_duration_ms = Math.round(t.estimate.ms * 10) / 10;
+      if (t.estimate) {
+        s.lock_duration_ms = Math.round(t.estimate.ms * 10) / 10;
+        retimed = true;
+      }
       for (const w of t.warnings) {
         s.warnings.push(w);
         report.warnings.push(`Statement ${s.index}: ${w}`);
       }
     }
+    // The risk score weighs how long the lock is held: score again with the target's figure.
+    if (retimed) rescoreRisk(analysis);
   }
   return { preflight, probeMs };
 }
@@ -120,7 +117,7 @@ async function overruleSyntheticRows(report: AnalysisReport, preflight: Prefligh
  */
 export async function applyLiveChecksOnConnection(
   deps: CoreDeps & { keyProvider: KeyProvider },
-  input: { userId: string; connectionId: string; sql: string; snapshot: SchemaSnapshot; report: AnalysisReport },
+  input: { userId: string; connectionId: string; analysis: MigrationAnalysis },
   options: LiveCheckOptions = {},
 ): Promise<void> {
   let client: pg.Client | undefined;
@@ -128,7 +125,7 @@ export async function applyLiveChecksOnConnection(
     const target = await loadConnectionTarget(deps, input.userId, input.connectionId);
     client = (await connectPg(target, { statementTimeoutMs: 60_000, applicationName: 'dbops preflight' })).client;
   } catch (error) {
-    const sandbox = input.report.sandbox_result;
+    const sandbox = input.analysis.report.sandbox_result;
     const why = error instanceof AppError ? error.message : 'the database could not be reached';
     sandbox.validation_results.push({
       check: 'preflight',
@@ -140,7 +137,7 @@ export async function applyLiveChecksOnConnection(
     return;
   }
   try {
-    await applyLiveChecks(input.sql, input.snapshot, input.report, client, options);
+    await applyLiveChecks(input.analysis, client, options);
   } finally {
     await client.end().catch(() => undefined);
   }

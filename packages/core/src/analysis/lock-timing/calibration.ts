@@ -37,6 +37,17 @@ const MACHINE_SPREAD = 1.3;
 /** Floor of the range: timings on a busy server vary this much run to run. */
 const MIN_SPREAD = 1.25;
 
+/** What a DML estimate counted besides the table: rows, row triggers, referencing foreign keys. */
+function dmlBasis(f: TimingFeatures): string {
+  const parts = [` / ${Math.round(f.touchedRows).toLocaleString('en-US')} rows changed`];
+  if (f.rowTriggers) parts.push(`${f.rowTriggers} row trigger(s) each`);
+  if (f.indexedRefs) parts.push(`${f.indexedRefs} referencing foreign key(s) checked by index`);
+  if (f.unindexedRefRows)
+    parts.push(`referencing children without an index on the key (${Math.round(f.unindexedRefRows).toLocaleString('en-US')} rows) scanned per row`);
+  if (f.cascadeRows) parts.push(`about ${Math.round(f.cascadeRows).toLocaleString('en-US')} child rows cascaded`);
+  return parts.join(', ');
+}
+
 /**
  * Hold time of a statement of class `cls` on a table with `features`, from the calibration,
  * scaled by `machineFactor` (target probe / calibration probe; 1 without a probe).
@@ -66,7 +77,7 @@ export function predictHold(
     // Built on read: most callers need the figure only (one per statement of every analysis), and
     // the sentence with its formatted counts costs more than the prediction itself.
     get basis() {
-      return `${cls} calibrated at ${cal.scales} rows (${(options.calibration ?? CALIBRATION).measuredOn}), extrapolated to ${Math.round(features.rows).toLocaleString('en-US')} rows / ${(features.heapBytes / 1e6).toFixed(0)} MB / ${features.indexes} index(es)${cls === 'update' || cls === 'delete' ? ` / ${Math.round(features.touchedRows).toLocaleString('en-US')} rows changed` : ''} from ${options.source}; ${machine()}`;
+      return `${cls} calibrated at ${cal.scales} rows (${(options.calibration ?? CALIBRATION).measuredOn}), extrapolated to ${Math.round(features.rows).toLocaleString('en-US')} rows / ${(features.heapBytes / 1e6).toFixed(0)} MB / ${features.indexes} index(es)${cls === 'update' || cls === 'delete' ? dmlBasis(features) : ''} from ${options.source}; ${machine()}`;
     },
   };
 }

@@ -23,4 +23,11 @@ describe('fitRelative', () => {
     );
     expect(c.every((v) => v >= 0)).toBe(true);
   });
+
+  it('below the floor, counts absolute error: a 1 ms point does not outweigh a 100 ms one', () => {
+    // One coefficient for two points that disagree: relative error pulls it to the small point,
+    // with a 25 ms floor the small point weighs as if it were 25 ms.
+    expect(fitRelative([[1], [1]], [1, 100])[0]).toBeCloseTo(10100 / 10001, 6);
+    expect(fitRelative([[1], [1]], [1, 100], 25)[0]).toBeCloseTo(116 / 17, 3);
+  });
 });

@@ -1,15 +1,18 @@
 /**
  * Non-negative least squares on relative error: finds coefficients b >= 0 minimising
- * sum(((X b - y) / y)^2), so a 10 ms point weighs as much as a 10 s one. Small dense problems
+ * sum(((X b - y) / max(y, floor))^2), so a 10 ms point weighs as much as a 10 s one; below
+ * `floor` (ms) errors count in absolute terms, for times within the timer's and scheduler's noise. Small dense problems
  * only (a handful of features): normal equations, and features whose coefficient comes out
  * negative are dropped and the rest refitted.
  */
-export function fitRelative(x: number[][], y: number[]): number[] {
+export function fitRelative(x: number[][], y: number[], floor = 0): number[] {
   const n = x[0]?.length ?? 0;
   let active = Array.from({ length: n }, (_, i) => i);
+  // Relative to max(y, floor): a point timed below the floor weighs as much as one at the floor.
+  const scale = y.map((v) => Math.max(v, floor));
   for (;;) {
-    const rows = x.map((r, k) => active.map((j) => r[j]! / y[k]!));
-    const rhs = y.map(() => 1);
+    const rows = x.map((r, k) => active.map((j) => r[j]! / scale[k]!));
+    const rhs = y.map((v, k) => v / scale[k]!);
     const sol = solveLeastSquares(rows, rhs);
     const negative = sol.findIndex((v) => v < 0 || !Number.isFinite(v));
     if (negative < 0 || active.length === 1) {

@@ -4,7 +4,7 @@ import { type AstNode, nodeBody, nodeKind } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 import type { StatementFacts } from '../statement-facts';
 import { DML_WHERE_SELECTIVITY } from './snapshot-features';
-import { bufferFeatures, indexKeyColumn, seqScanCost, type TimingClass, timingClass, type TimingFeatures } from './timing-class';
+import { bufferFeatures, indexKeyColumn, NO_DML_FACTS, seqScanCost, type TimingClass, timingClass, type TimingFeatures } from './timing-class';
 
 /** A client for read-only catalog questions (the caller runs them in a READ ONLY transaction). */
 export interface FeatureClient {
@@ -16,6 +16,7 @@ interface LiveTable {
   rows: number;
   heap: number;
   idx: number;
+  indexBytes: number;
   sharedBuffers: number;
 }
 
@@ -23,28 +24,77 @@ async function liveTable(client: FeatureClient, name: string): Promise<LiveTable
   const res = await client.query(
     `SELECT c.oid::int AS oid, c.reltuples::float8 AS rows, c.relpages::float8 * current_setting('block_size')::int AS heap,
             (SELECT count(*)::int FROM pg_index i WHERE i.indrelid = c.oid) AS idx,
+            (SELECT coalesce(sum(pg_relation_size(i.indexrelid)), 0)::float8 FROM pg_index i WHERE i.indrelid = c.oid) AS idx_bytes,
             pg_size_bytes(current_setting('shared_buffers'))::float8 AS sb
        FROM pg_class c WHERE c.oid = to_regclass($1)`,
     [quoteQualified(name)],
   );
-  const r = res.rows[0] as { oid: number; rows: number; heap: number; idx: number; sb: number } | undefined;
+  const r = res.rows[0] as { oid: number; rows: number; heap: number; idx: number; idx_bytes: number; sb: number } | undefined;
   if (!r) return null;
   // Never analyzed (reltuples -1): assume 100 bytes a row, as a first figure.
-  return { oid: r.oid, rows: r.rows < 0 ? r.heap / 100 : r.rows, heap: Number(r.heap), idx: r.idx, sharedBuffers: Number(r.sb) };
+  return {
+    oid: r.oid,
+    rows: r.rows < 0 ? r.heap / 100 : r.rows,
+    heap: Number(r.heap),
+    idx: r.idx,
+    indexBytes: Number(r.idx_bytes),
+    sharedBuffers: Number(r.sb),
+  };
 }
 
 /** Rows a DML statement's WHERE selects and the cost of finding them, as the target's planner estimates (EXPLAIN of a SELECT: ACCESS SHARE only). */
-async function plannedRows(client: FeatureClient, stmt: ParsedStatement, table: string): Promise<{ rows: number; cost: number } | null> {
+async function plannedRows(client: FeatureClient, stmt: ParsedStatement, table: string): Promise<{ rows: number; cost: number; byScan: boolean } | null> {
   const b = nodeBody(stmt.stmt);
   const where = b.whereClause as AstNode | undefined;
   if (!where || b.fromClause?.length || b.usingClause?.length) return null;
   try {
     const res = await client.query(`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${quoteQualified(table)} WHERE ${deparse(where)}`);
-    const plan = ((res.rows[0] as Record<string, unknown>)?.['QUERY PLAN'] as Array<{ Plan?: { 'Plan Rows'?: number; 'Total Cost'?: number } }>)?.[0]?.Plan;
-    return typeof plan?.['Plan Rows'] === 'number' ? { rows: plan['Plan Rows'], cost: Number(plan['Total Cost'] ?? 0) } : null;
+    type Node = { 'Node Type'?: string; 'Plan Rows'?: number; 'Total Cost'?: number; Plans?: Node[] };
+    const plan = ((res.rows[0] as Record<string, unknown>)?.['QUERY PLAN'] as Array<{ Plan?: Node }>)?.[0]?.Plan;
+    // A sequential scan's filter reads every row (the planner's cost is the scan's); an index or
+    // bitmap scan reads a key range.
+    let scan: Node | undefined = plan;
+    while (scan?.Plans?.length && /^(Gather|Limit|Result)/.test(scan['Node Type'] ?? '')) scan = scan.Plans[0];
+    const byScan = /Seq Scan/.test(scan?.['Node Type'] ?? '');
+    return typeof plan?.['Plan Rows'] === 'number' ? { rows: plan['Plan Rows'], cost: Number(plan['Total Cost'] ?? 0), byScan } : null;
   } catch {
     return null;
   }
+}
+
+interface DmlFacts {
+  rowTriggers: number;
+  indexedRefs: number;
+  unindexedRefRows: number;
+  cascadeRows: number;
+}
+
+/**
+ * What else a DELETE or UPDATE of `touched` rows sets off on the table `t`: its enabled user row
+ * triggers for the event, and for a DELETE each foreign key that references it (an index probe of
+ * the child per row when the child has an index led by the key column, else a scan of the child;
+ * ON DELETE CASCADE / SET NULL / SET DEFAULT change the child's share of rows too).
+ */
+async function dmlFacts(client: FeatureClient, t: LiveTable, event: 'DELETE' | 'UPDATE', touched: number): Promise<DmlFacts> {
+  const trg = await client.query(
+    `SELECT count(*)::int AS n FROM pg_trigger WHERE tgrelid = $1 AND NOT tgisinternal AND tgenabled <> 'D' AND tgtype & 1 = 1 AND tgtype & $2 <> 0`,
+    [t.oid, event === 'DELETE' ? 8 : 16],
+  );
+  const facts: DmlFacts = { rowTriggers: Number((trg.rows[0] as { n?: number } | undefined)?.n ?? 0), indexedRefs: 0, unindexedRefRows: 0, cascadeRows: 0 };
+  if (event !== 'DELETE') return facts;
+  const refs = await client.query(
+    `SELECT con.confdeltype AS action, greatest(ch.reltuples, 0)::float8 AS rows,
+            EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = con.conrelid AND i.indkey[0] = con.conkey[1]) AS indexed
+       FROM pg_constraint con JOIN pg_class ch ON ch.oid = con.conrelid
+      WHERE con.contype = 'f' AND con.confrelid = $1`,
+    [t.oid],
+  );
+  for (const r of refs.rows as Array<{ action: string; rows: number; indexed: boolean }>) {
+    if (r.indexed) facts.indexedRefs += 1;
+    else facts.unindexedRefRows += r.rows;
+    if (r.action === 'c' || r.action === 'n' || r.action === 'd') facts.cascadeRows += (touched * r.rows) / Math.max(1, t.rows);
+  }
+  return facts;
 }
 
 /** Class and features of a statement's lock hold, read from the target's catalog and planner. */
@@ -74,11 +124,17 @@ export async function liveFeatures(
   const parent = facts.fk_targets[0] ? await liveTable(client, facts.fk_targets[0]) : null;
   let touched = t.rows;
   let scanCost = seqScanCost(t.heap, t.rows);
-  if ((nodeKind(stmt.stmt) === 'UpdateStmt' || nodeKind(stmt.stmt) === 'DeleteStmt') && facts.has_where) {
+  let byScan = true;
+  const kind = nodeKind(stmt.stmt);
+  if ((kind === 'UpdateStmt' || kind === 'DeleteStmt') && facts.has_where) {
     const planned = await plannedRows(client, stmt, facts.table);
     touched = planned?.rows ?? t.rows * DML_WHERE_SELECTIVITY;
-    if (planned) scanCost = planned.cost;
+    if (planned) {
+      scanCost = planned.cost;
+      byScan = planned.byScan;
+    }
   }
+  const dml = kind === 'UpdateStmt' || kind === 'DeleteStmt' ? await dmlFacts(client, t, kind === 'DeleteStmt' ? 'DELETE' : 'UPDATE', touched) : NO_DML_FACTS;
   return {
     cls,
     features: {
@@ -87,9 +143,11 @@ export async function liveFeatures(
       indexes: t.idx,
       parentRows: parent?.rows ?? 0,
       touchedRows: touched,
-      ...bufferFeatures(t.heap, t.sharedBuffers),
+      ...bufferFeatures(t.heap, t.sharedBuffers, t.indexBytes),
       keyCorrelation,
       scanCost,
+      foundByScan: byScan,
+      ...dml,
     },
   };
 }

@@ -42,6 +42,26 @@ describe('live lock timing', () => {
     expect(update!.estimate!.basis).toMatch(/ [45],\d{3} rows changed/);
   });
 
+  it('counts for a DELETE its row triggers, the foreign keys that reference the table (by index or by scan) and cascaded rows', async () => {
+    await sql(
+      db.url,
+      `CREATE TABLE org (id int PRIMARY KEY); INSERT INTO org SELECT generate_series(1, 1000);
+       CREATE TABLE member (id int PRIMARY KEY, org_id int REFERENCES org ON DELETE CASCADE); INSERT INTO member SELECT g, 1 + g % 1000 FROM generate_series(1, 20000) g;
+       CREATE INDEX ON member (org_id);
+       CREATE TABLE note (org_id int REFERENCES org, body text); INSERT INTO note SELECT 1 + g % 900, 'n' FROM generate_series(1, 5000) g;
+       CREATE FUNCTION org_audit() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN RETURN OLD; END$$;
+       CREATE TRIGGER org_audit BEFORE DELETE ON org FOR EACH ROW EXECUTE FUNCTION org_audit();`,
+    );
+    await sql(db.url, 'VACUUM ANALYZE org, member, note');
+    const plain = (await timing('DELETE FROM big WHERE id > 45000')).statements[0]!.estimate!;
+    const [del] = (await timing('DELETE FROM org WHERE id > 900')).statements;
+    expect(del!.estimate!.cls).toBe('delete');
+    expect(del!.estimate!.basis).toMatch(
+      / 100 rows changed, 1 row trigger\(s\) each, 1 referencing foreign key\(s\) checked by index, referencing children without an index on the key \(5,000 rows\) scanned per row, about 2,000 child rows cascaded/,
+    );
+    expect(plain.basis).not.toMatch(/trigger|referencing/);
+  });
+
   it('reports the sessions a lock would queue behind and how lock_timeout retries behave', async () => {
     const holder = new pg.Client({ connectionString: db.url, application_name: 'report-job' });
     await holder.connect();

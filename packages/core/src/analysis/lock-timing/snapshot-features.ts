@@ -1,7 +1,16 @@
 import type { TableInfo } from '../../introspection/schema-snapshot';
 import type { ParsedStatement } from '../parse-statements';
 import type { StatementFacts } from '../statement-facts';
-import { bufferFeatures, DEFAULT_SHARED_BUFFERS, seqScanCost, isFixedWidthType, type TimingClass, timingClass, type TimingFeatures } from './timing-class';
+import {
+  bufferFeatures,
+  DEFAULT_SHARED_BUFFERS,
+  NO_DML_FACTS,
+  seqScanCost,
+  isFixedWidthType,
+  type TimingClass,
+  timingClass,
+  type TimingFeatures,
+} from './timing-class';
 
 /** Share of rows a DML statement with a WHERE is assumed to change when no planner can be asked. */
 export const DML_WHERE_SELECTIVITY = 0.05;
@@ -26,10 +35,18 @@ export function snapshotFeatures(
       indexes: table.indexes.length,
       parentRows: Math.max(0, parent?.row_estimate ?? 0),
       touchedRows: facts.has_where ? rows * DML_WHERE_SELECTIVITY : rows,
-      ...bufferFeatures(heapBytes, DEFAULT_SHARED_BUFFERS),
+      ...bufferFeatures(
+        heapBytes,
+        DEFAULT_SHARED_BUFFERS,
+        table.indexes.reduce((s, i) => s + i.size_bytes, 0),
+      ),
       keyCorrelation: 0.5,
       // Without a planner to ask, finding the rows is costed as a full scan.
       scanCost: seqScanCost(heapBytes, rows),
+      // Without a planner to ask, a WHERE is taken as an index range, no WHERE as a full scan.
+      foundByScan: !facts.has_where,
+      // Triggers and referencing foreign keys are read from the live catalog only.
+      ...NO_DML_FACTS,
     },
   };
 }

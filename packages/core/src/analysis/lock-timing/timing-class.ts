@@ -40,16 +40,47 @@ export interface TimingFeatures {
    * disk each time (0 for smaller tables).
    */
   ringBytes: number;
-  /** Share of the table that cannot sit in shared buffers (0 when it fits), for DML touching rows. */
+  /** Share of the table and its indexes that cannot sit in shared buffers (0 when they fit), for DML touching rows. */
   uncachedShare: number;
   /** Planner cost (units of seq_page_cost) of finding a DML statement's rows: a scan, or an index range. */
   scanCost: number;
   /** |correlation| of the index's first key with the heap order (pg_stats; 0.5 when unknown): presorted input sorts fast. */
   keyCorrelation: number;
+  /**
+   * A sequential scan finds the DML statement's rows (its filter reads every row, and the rows it
+   * changes lie anywhere), rather than an index range (whose cost grows with the rows changed).
+   */
+  foundByScan: boolean;
+  /** User row-level triggers that fire for the DML statement's event on the table (each runs once per changed row). */
+  rowTriggers: number;
+  /** Foreign keys referencing the table whose child has an index on the key: a DELETE probes that index once per row. */
+  indexedRefs: number;
+  /** Rows of referencing children without such an index: a DELETE scans each of them once per deleted row. */
+  unindexedRefRows: number;
+  /** Child rows an ON DELETE CASCADE / SET NULL / SET DEFAULT changes too (the children's row share per parent row x rows deleted). */
+  cascadeRows: number;
 }
 
+/** A table's DML facts that are not about the table itself: no triggers, nothing references it. */
+export const NO_DML_FACTS = { rowTriggers: 0, indexedRefs: 0, unindexedRefRows: 0, cascadeRows: 0 } as const;
+
 export type FeatureName =
-  'one' | 'rows' | 'heapBytes' | 'ringBytes' | 'sortedLog' | 'randomLog' | 'rebuild' | 'parentRows' | 'touched' | 'touchedIdx' | 'touchedUncached' | 'scanCost';
+  | 'one'
+  | 'rows'
+  | 'heapBytes'
+  | 'ringBytes'
+  | 'sortedLog'
+  | 'randomLog'
+  | 'rebuild'
+  | 'parentRows'
+  | 'touched'
+  | 'touchedIdx'
+  | 'touchedUncached'
+  | 'seqScanCost'
+  | 'scanCost'
+  | 'touchedTrig'
+  | 'touchedRefIdx'
+  | 'touchedRefScan';
 
 const log2 = (n: number): number => Math.log2(Math.max(2, n));
 
@@ -68,8 +99,14 @@ export const CLASS_FEATURES: Record<TimingClass, readonly FeatureName[]> = {
   rewrite: ['one', 'rows', 'rebuild', 'ringBytes'],
   index_fixed: ['one', 'sortedLog', 'randomLog'],
   index_varlena: ['one', 'sortedLog', 'randomLog'],
-  update: ['one', 'touched', 'touchedIdx'],
-  delete: ['one', 'touched'],
+  // A full scan that finds the rows costs its planner cost (it reads every row, and the rows it
+  // changes lie anywhere, each dirtying a page of its own); rows an index range finds cost per row
+  // changed (an index range's cost grows with those rows, so a cost term there is a second copy of
+  // `touched` for a noisy fit to trade against it). Per changed row come the row triggers and,
+  // for a DELETE, one lookup per referencing foreign key (an index probe, or a scan of a child
+  // without an index).
+  update: ['one', 'touched', 'touchedIdx', 'seqScanCost', 'touchedTrig'],
+  delete: ['one', 'touched', 'seqScanCost', 'touchedTrig', 'touchedRefIdx', 'touchedRefScan'],
 };
 
 /** Feature values (scaled so coefficients stay readable: per million rows, per MB). */
@@ -92,13 +129,22 @@ export function featureValue(name: FeatureName, f: TimingFeatures): number {
     case 'parentRows':
       return f.parentRows / 1e6;
     case 'touched':
-      return f.touchedRows / 1e6;
+      // Rows a cascade changes in the children cost about what the statement's own rows do.
+      return (f.touchedRows + f.cascadeRows) / 1e6;
     case 'touchedIdx':
       return (f.touchedRows * f.indexes) / 1e6;
     case 'touchedUncached':
       return (f.touchedRows * f.uncachedShare) / 1e6;
+    case 'seqScanCost':
+      return f.foundByScan ? f.scanCost / 1e5 : 0;
     case 'scanCost':
       return f.scanCost / 1e5;
+    case 'touchedTrig':
+      return (f.touchedRows * f.rowTriggers) / 1e6;
+    case 'touchedRefIdx':
+      return ((f.touchedRows + f.cascadeRows) * f.indexedRefs) / 1e6;
+    case 'touchedRefScan':
+      return (f.touchedRows * f.unindexedRefRows) / 1e9;
   }
 }
 
@@ -108,11 +154,14 @@ export const seqScanCost = (heapBytes: number, rows: number): number => heapByte
 /** Default `shared_buffers` (128 MB), assumed when the target's setting is not known. */
 export const DEFAULT_SHARED_BUFFERS = 128 * 2 ** 20;
 
-/** The buffer-related features of a table of `heapBytes` on a server with `sharedBuffers`. */
-export const bufferFeatures = (heapBytes: number, sharedBuffers: number): { ringBytes: number; uncachedShare: number } => ({
-  ringBytes: heapBytes > sharedBuffers / 4 ? heapBytes : 0,
-  uncachedShare: heapBytes > sharedBuffers ? 1 - sharedBuffers / heapBytes : 0,
-});
+/**
+ * The buffer-related features of a table of `heapBytes` (and `indexBytes` of indexes, which
+ * compete for the same buffers) on a server with `sharedBuffers`.
+ */
+export const bufferFeatures = (heapBytes: number, sharedBuffers: number, indexBytes = 0): { ringBytes: number; uncachedShare: number } => {
+  const total = heapBytes + indexBytes;
+  return { ringBytes: heapBytes > sharedBuffers / 4 ? heapBytes : 0, uncachedShare: total > sharedBuffers ? 1 - sharedBuffers / total : 0 };
+};
 
 /** Types whose values are fixed-width and compared without collation (cheap sort keys). */
 const FIXED =

@@ -8,11 +8,13 @@ import { typeCastCheck } from './type-cast-check';
 import { validateConstraintCheck } from './validate-constraint-check';
 import type { PreflightCheck } from './types';
 import { uniqueCheck } from './unique-check';
+import { exclusionCheck } from './exclusion-check';
 
 /** Every preflight check, in the order their findings are reported per statement. */
 export const PREFLIGHT_CHECKS: readonly PreflightCheck[] = [
   notNullCheck,
   uniqueCheck,
+  exclusionCheck,
   foreignKeyCheck,
   checkConstraintCheck,
   validateConstraintCheck,

@@ -3,6 +3,7 @@ import type { ParsedStatement } from '../parse-statements';
 import type { StatementFacts } from '../statement-facts';
 import type { ValidationResult } from '../types';
 import { PREFLIGHT_CHECKS } from './checks';
+import { definedBefore, firstDefinitions } from './earlier-definitions';
 import { DEFAULT_PREFLIGHT_LIMITS, pgCode, type PreflightClient, type PreflightLimits, PreflightSession } from './preflight-session';
 import type { PreflightCheck, PreflightFinding, PreflightTask, TaskOutcome } from './types';
 
@@ -114,11 +115,14 @@ export async function runPreflight(input: PreflightInput): Promise<PreflightRepo
     for (const c of checks) tasks.push(...c.tasks({ stmt, facts, subcommands: facts.subcommands, changedBefore }));
     if (facts.effect !== 'data') for (const l of facts.locks) if (!firstChange.has(l.table)) firstChange.set(l.table, stmt.index);
   }
+  // Functions, types and relations an earlier statement defines: a check whose statement relies on
+  // one would ask the live catalog about an object it does not have yet (or has in its old form).
+  const defined = firstDefinitions(input.parsed);
   const findings: PreflightFinding[] = [];
   for (const task of tasks) {
     const t0 = Date.now();
     let outcome: TaskOutcome;
-    const earlier = changedEarlier(task, input.parsed, input.facts);
+    const earlier = changedEarlier(task, input.parsed, input.facts) ?? definedBefore(input.parsed[task.statementIndex]!, defined);
     if (earlier) {
       outcome = { status: 'skipped', detail: `${task.label}: skipped, ${earlier}; the live rows cannot tell (the sandbox ran it)` };
     } else if (t0 - started > limits.budgetMs) {
