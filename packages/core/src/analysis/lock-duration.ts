@@ -1,5 +1,5 @@
 import type { TableInfo } from '../introspection/schema-snapshot';
-import { type HoldEstimate, predictHold } from './lock-timing/calibration';
+import { predictHoldMs } from './lock-timing/calibration';
 import { snapshotFeatures } from './lock-timing/snapshot-features';
 import type { ParsedStatement } from './parse-statements';
 import type { StatementFacts } from './statement-facts';
@@ -29,26 +29,17 @@ export const DURATION_MODEL = {
 const heapBytes = (t: TableInfo): number => Math.max(t.pages * 8192, t.total_bytes - t.indexes.reduce((s, i) => s + i.size_bytes, 0), 0);
 
 /**
- * Calibrated hold time from the snapshot's row estimate, pages and indexes (no connection):
- * the class's model measured on a real server (`lock-timing/calibration.ts`), at the calibration
- * machine's speed. Null when the statement holds no table lock or its class is not calibrated.
- */
-export function calibratedLockDuration(stmt: ParsedStatement, f: StatementFacts, table: TableInfo | undefined, parent?: TableInfo): HoldEstimate | null {
-  if (f.effect === 'none' || f.lock_type === 'NONE') return null;
-  const x = snapshotFeatures(stmt, f, table, parent);
-  return x ? predictHold(x.cls, x.features, { source: 'the schema snapshot' }) : null;
-}
-
-/**
  * Estimated time the statement holds its lock on `table`, in ms (rounded to 0.1 ms): the
  * calibrated figure when the statement is given and its class is calibrated, else the
  * throughput assumptions of {@link DURATION_MODEL}.
  */
 export function estimateLockDuration(f: StatementFacts, table: TableInfo | undefined, stmt?: ParsedStatement, parent?: TableInfo): number {
-  const calibrated = stmt ? calibratedLockDuration(stmt, f, table, parent) : null;
-  if (calibrated) return f.statement_type.includes('CONCURRENTLY') ? Math.round(calibrated.ms * DURATION_MODEL.concurrentFactor * 10) / 10 : calibrated.ms;
-  const m = DURATION_MODEL;
   if (f.effect === 'none' || f.lock_type === 'NONE') return 0;
+  // The figure only: the estimate's range and basis sentence are for the live report.
+  const x = stmt ? snapshotFeatures(stmt, f, table, parent) : null;
+  const calibrated = x ? predictHoldMs(x.cls, x.features) : null;
+  if (calibrated !== null) return Math.round(calibrated * (f.statement_type.includes('CONCURRENTLY') ? DURATION_MODEL.concurrentFactor : 1) * 10) / 10;
+  const m = DURATION_MODEL;
   const rows = table?.row_estimate ?? 0;
   const bytes = table ? heapBytes(table) : 0;
   const total = table?.total_bytes ?? 0;

@@ -49,23 +49,37 @@ function dmlBasis(f: TimingFeatures): string {
 }
 
 /**
+ * The calibrated hold time alone, in ms at the calibration machine's speed (null when the class
+ * is not calibrated). Every analysis asks this once per statement, so it builds nothing else.
+ */
+export function predictHoldMs(cls: TimingClass, features: TimingFeatures, calibration: Calibration = CALIBRATION): number | null {
+  const cal = calibration.classes[cls];
+  if (!cal) return null;
+  let ms = 0;
+  const names = CLASS_FEATURES[cls];
+  for (let i = 0; i < names.length; i++) ms += (cal.coef[names[i]!] ?? 0) * featureValue(names[i]!, features);
+  return ms;
+}
+
+/**
  * Hold time of a statement of class `cls` on a table with `features`, from the calibration,
- * scaled by `machineFactor` (target probe / calibration probe; 1 without a probe).
+ * scaled by `machineFactor` (target probe / calibration probe; 1 without a probe), with its
+ * range and how it was obtained.
  */
 export function predictHold(
   cls: TimingClass,
   features: TimingFeatures,
   options: { calibration?: Calibration; machineFactor?: number; source: string },
 ): HoldEstimate | null {
-  const cal = (options.calibration ?? CALIBRATION).classes[cls];
-  if (!cal) return null;
-  let ms = 0;
-  for (const name of CLASS_FEATURES[cls]) ms += (cal.coef[name] ?? 0) * featureValue(name, features);
+  const calibration = options.calibration ?? CALIBRATION;
+  const cal = calibration.classes[cls];
+  const base = predictHoldMs(cls, features, calibration);
+  if (!cal || base === null) return null;
   const factor = options.machineFactor ?? 1;
-  ms *= factor;
+  const ms = base * factor;
   const spread = Math.max(MIN_SPREAD, cal.spread) * (options.machineFactor === undefined ? MACHINE_SPREAD : 1.1);
   const round = (v: number) => Math.round(v * 10) / 10;
-  const machine = () =>
+  const machine =
     options.machineFactor === undefined
       ? 'no probe of the target (calibration machine speed assumed)'
       : `target probed ${factor.toFixed(2)}x the calibration machine's time`;
@@ -74,10 +88,6 @@ export function predictHold(
     low: round(ms / spread),
     high: round(ms * spread),
     cls,
-    // Built on read: most callers need the figure only (one per statement of every analysis), and
-    // the sentence with its formatted counts costs more than the prediction itself.
-    get basis() {
-      return `${cls} calibrated at ${cal.scales} rows (${(options.calibration ?? CALIBRATION).measuredOn}), extrapolated to ${Math.round(features.rows).toLocaleString('en-US')} rows / ${(features.heapBytes / 1e6).toFixed(0)} MB / ${features.indexes} index(es)${cls === 'update' || cls === 'delete' ? dmlBasis(features) : ''} from ${options.source}; ${machine()}`;
-    },
+    basis: `${cls} calibrated at ${cal.scales} rows (${calibration.measuredOn}), extrapolated to ${Math.round(features.rows).toLocaleString('en-US')} rows / ${(features.heapBytes / 1e6).toFixed(0)} MB / ${features.indexes} index(es)${cls === 'update' || cls === 'delete' ? dmlBasis(features) : ''} from ${options.source}; ${machine}`,
   };
 }
