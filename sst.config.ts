@@ -72,7 +72,9 @@ export default $config({
     subscribeExecutor(runtime, queue, [invocation]);
     subscribeDocumentIngestion(runtime, uploads.queue, [invocation]);
     if (settings.alarms.api) createApiAlarms(api, functions, alarmTopic);
-    const webConsole = createConsole(api.url, process.env.DBOPS_CONSOLE_DOMAIN ? { domain: process.env.DBOPS_CONSOLE_DOMAIN } : {});
+    // Presigned POSTs go to the bucket's regional virtual-hosted address (https://<bucket>.s3.<region>.amazonaws.com).
+    const uploadOrigin = $interpolate`https://${uploads.bucket.nodes.bucket.bucketRegionalDomainName}`;
+    const webConsole = createConsole(api.url, uploadOrigin, process.env.DBOPS_CONSOLE_DOMAIN ? { domain: process.env.DBOPS_CONSOLE_DOMAIN } : {});
 
     return {
       api: api.url,

@@ -7,7 +7,7 @@
  *
  *   npx tsx bench/optimize.ts [--orders 1000000] [--repeats 3]
  */
-import type { OptimizationResult } from '@dbops/core/optimization/types';
+import type { OptimizationResult } from '@dbops/core/optimization';
 import pg from 'pg';
 import { parseArgs } from 'node:util';
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -17,7 +17,7 @@
  *   npx tsx bench/text-to-sql-eval.ts [--split tuning|heldout|all] [--only chinook,world]
  *                                     [--verbose] [--out results.jsonl]
  */
-import { getLatestSnapshot } from '@dbops/core/introspection/snapshot-store';
+import { getLatestSnapshot } from '@dbops/core/introspection';
 import { startLocalRuntime } from '@dbops/local';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -42,8 +42,10 @@ const packageOf = (input: string): string => {
 
 const heavyOf = (metafile: Metafile): HeavyPackage[] => {
   const found = new Set<HeavyPackage>();
-  for (const input of Object.values(metafile.inputs)) {
-    for (const imp of input.imports) {
+  // The output's imports, not the inputs': an input esbuild parsed but tree-shook away (a
+  // feature entry re-exports more than one function uses) ships nothing.
+  for (const output of Object.values(metafile.outputs)) {
+    for (const imp of output.imports) {
       if (!imp.external) continue;
       const pkg = HEAVY_PACKAGES.find((h) => imp.path === h || imp.path.startsWith(`${h}/`));
       if (pkg) found.add(pkg);

@@ -21,15 +21,21 @@ export const CONSOLE_SITE = {
   build: { command: 'npm run build', output: 'dist' },
 } as const;
 
-export function createConsole(apiUrl: $util.Input<string>, options: { domain?: string } = {}) {
+/**
+ * `uploadOrigin` is the upload bucket's origin: the console sends document files straight to it
+ * (presigned POST, docs/documents.md), so its CSP must allow connecting there too.
+ */
+export function createConsole(apiUrl: $util.Input<string>, uploadOrigin: $util.Input<string>, options: { domain?: string } = {}) {
   return new sst.aws.StaticSite('Console', {
     path: CONSOLE_SITE.path,
     build: { ...CONSOLE_SITE.build },
     environment: { VITE_DBOPS_API_URL: apiUrl },
     // SST writes the env's types here at deploy; the file is git-ignored.
     vite: { types: 'src/sst-env.d.ts' },
-    // The security headers the local runtime sends, with the API's origin allowed to be fetched.
-    edge: { viewerResponse: { injection: $util.output(apiUrl).apply((url) => viewerResponseInjection(new URL(url).origin)) } },
+    // The security headers the local runtime sends, with the API's and the upload bucket's origins allowed to be fetched.
+    edge: {
+      viewerResponse: { injection: $util.all([apiUrl, uploadOrigin]).apply(([url, upload]) => viewerResponseInjection([new URL(url).origin, upload])) },
+    },
     ...(options.domain ? { domain: options.domain } : {}),
   });
 }

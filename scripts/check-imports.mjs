@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Fails on any import cycle between source files and on any import that runs upward:
+// Fails on any import cycle between source files, on any import that runs upward, and on any
+// import of another package's file that is not one of its listed entry points:
 // packages depend only on those below them, and inside core the shared floor (SQL layer,
 // errors, utilities, store) never reaches up into a feature. Run by `npm test`.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -55,13 +56,18 @@ const resolveSpecifier = (from, spec) => {
 };
 
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]/g;
+const DYNAMIC_IMPORT = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 const graph = new Map();
+const unlisted = [];
 for (const file of files) {
   const text = readFileSync(file, 'utf8');
   const deps = new Set();
-  for (const m of text.matchAll(IMPORT)) {
+  for (const m of [...text.matchAll(IMPORT), ...text.matchAll(DYNAMIC_IMPORT)]) {
     const target = resolveSpecifier(file, m[1]);
     if (target) deps.add(target);
+    // A package's public surface is the entry points its package.json lists; anything else is private.
+    else if (m[1].startsWith('@dbops/'))
+      unlisted.push(`not an entry point: ${path.relative(ROOT, file)} imports '${m[1]}' (list it in that package's "exports", or import its feature's index)`);
   }
   graph.set(file, deps);
 }
@@ -75,7 +81,7 @@ const coreFolder = (f) => {
   return parts[3] === 'store' && parts[4] === 'migrations' ? 'store/migrations' : parts[3];
 };
 
-const problems = [];
+const problems = [...unlisted];
 for (const [file, deps] of graph) {
   for (const dep of deps) {
     const from = pkgOf(file);

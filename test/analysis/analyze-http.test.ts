@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sqlDigest } from '@dbops/core/analysis/approval/approval-token';
-import type { AnalysisReport } from '@dbops/core/analysis/types';
+import { sqlDigest } from '@dbops/core/analysis';
+import type { AnalysisReport } from '@dbops/core/analysis';
 import { registerConnection } from '../support/connections';
 import { createScratchDatabase, sql } from '../support/scratch-database';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime';

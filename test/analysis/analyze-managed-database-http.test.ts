@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnalysisReport } from '@dbops/core/analysis/types';
-import { getLatestSnapshot } from '@dbops/core/introspection/snapshot-store';
+import type { AnalysisReport } from '@dbops/core/analysis';
+import { getLatestSnapshot } from '@dbops/core/introspection';
 import { connectAs, startProvisioningRuntime } from '../support/provisioning';
 import type { TestRuntime } from '../support/test-runtime';
 

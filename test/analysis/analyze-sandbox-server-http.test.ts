@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnalysisReport } from '@dbops/core/analysis/types';
+import type { AnalysisReport } from '@dbops/core/analysis';
 import { registerConnection } from '../support/connections';
 import { createScratchDatabase, sql, targetServerUrl } from '../support/scratch-database';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnalysisReport } from '@dbops/core/analysis/types';
+import type { AnalysisReport } from '@dbops/core/analysis';
 import { registerConnection } from '../support/connections';
 import { createScratchDatabase, sql } from '../support/scratch-database';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime';
@@ -160,9 +160,9 @@ describe('preflight through HTTP: a migration that would fail on the live data g
 
   it('says when it sampled a large table, and that a sample cannot prove absence', async () => {
     // The service's default samples above 1 GiB; the library limit is lowered to show the wording.
-    const { applyLiveChecks } = await import('@dbops/core/analysis/live-checks');
-    const { buildSnapshot } = await import('@dbops/core/analysis/snapshot-builder');
-    const { analyzeMigration } = await import('@dbops/core/analysis/analyze-migration');
+    const { applyLiveChecks } = await import('@dbops/core/analysis');
+    const { buildSnapshot } = await import('@dbops/core/analysis');
+    const { analyzeMigration } = await import('@dbops/core/analysis');
     const pg = (await import('pg')).default;
     const snapshot = buildSnapshot([]);
     const report = await analyzeMigration('ALTER TABLE accounts_clean ALTER COLUMN nickname SET NOT NULL', snapshot, { connectionId, sandbox: false });

@@ -1,8 +1,8 @@
-import type { SchemaSnapshot, TableInfo } from '@dbops/core/introspection/schema-snapshot';
-import { getLatestSnapshot } from '@dbops/core/introspection/snapshot-store';
-import { ensureSnapshot, introspectConnection } from '@dbops/core/introspection/introspect-connection';
-import { searchSchemaChunks } from '@dbops/core/introspection/schema-chunks';
-import { domainDeps } from '@dbops/functions/runtime/domain-deps';
+import type { SchemaSnapshot, TableInfo } from '@dbops/core/introspection';
+import { getLatestSnapshot } from '@dbops/core/introspection';
+import { ensureSnapshot, introspectConnection } from '@dbops/core/introspection';
+import { searchSchemaChunks } from '@dbops/core/introspection';
+import { domainDeps } from '@dbops/functions/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerConnection } from '../support/connections';
 import { createScratchDatabase, sql } from '../support/scratch-database';

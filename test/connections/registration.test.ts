@@ -209,8 +209,8 @@ describe('encryption at rest', () => {
         for (const n of needles) expect(bytes.includes(n), `${f} contains the password`).toBe(false);
       }
       // The record still decrypts to the exact string the user registered.
-      const { loadConnectionTarget } = await import('@dbops/core/connections/load-connection-target');
-      const { domainDeps } = await import('@dbops/functions/runtime/domain-deps');
+      const { loadConnectionTarget } = await import('@dbops/core/connections');
+      const { domainDeps } = await import('@dbops/functions/runtime');
       const users = await t.runtime.container.store.query<{ user_id: string }>('SELECT user_id FROM connections WHERE id = $1', [c.id]);
       const target = await loadConnectionTarget(domainDeps(t.runtime.container), users.rows[0]!.user_id, c.id);
       expect(target.connectionString).toBe(withSslDisabled(u.toString()));

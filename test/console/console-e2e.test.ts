@@ -33,6 +33,10 @@ describe.skipIf(!chromiumPath)('web console in a real browser', () => {
   let apiKey: string;
   const consoleErrors: string[] = [];
 
+  const connectionIdFromUrl = (): string => /#\/c\/([0-9a-f-]{36})\//.exec(page.url())![1]!;
+  /** The connection's stored documents, read through the API (not the page). */
+  const storedDocuments = async (): Promise<string[]> =>
+    (await t.request<{ data: { filename: string }[] }>('GET', `/connections/${connectionIdFromUrl()}/documents`, { apiKey })).body.data.map((d) => d.filename);
   const shot = (name: string, section?: string) =>
     section
       ? page.locator(section).screenshot({ path: path.join(SHOTS, `${name}.png`) })
@@ -189,6 +193,48 @@ describe.skipIf(!chromiumPath)('web console in a real browser', () => {
     } finally {
       clock.offsetMs = 0;
     }
+  });
+
+  it('uploads documents through upload slots, names each refused file, lists and deletes them', async () => {
+    await page.getByRole('link', { name: 'Documents' }).click();
+    await page.getByRole('heading', { name: 'Business documents' }).waitFor();
+    const picker = page.getByLabel(/PDF, Markdown, text or SQL files/);
+    const glossary = {
+      name: 'glossary.md',
+      mimeType: 'text/markdown',
+      buffer: Buffer.from('# Glossary\n\nA customer places orders; each order has order items.\n'),
+    };
+    const alert = page.getByRole('alert');
+
+    // Opening the batch refuses a type the service does not take, naming the file, before anything is sent.
+    await picker.setInputFiles([glossary, { name: 'notes.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') }]);
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await expect.poll(() => page.getByTestId('rejections').textContent()).toContain('notes.exe');
+    expect(await page.getByTestId('rejections').textContent()).toContain('unsupported_type');
+
+    // A PDF that is not one is refused where the bytes land (the slot), and nothing of the batch is stored.
+    await picker.setInputFiles([glossary, { name: 'fake.pdf', mimeType: 'application/pdf', buffer: Buffer.from('not a pdf at all') }]);
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await expect.poll(() => alert.textContent()).toContain('unreadable_pdf');
+    expect(await alert.textContent()).toContain('fake.pdf');
+    expect(await storedDocuments()).toEqual([]);
+
+    // A good batch is sent, confirmed, ingested and listed with its chunk counts.
+    await picker.setInputFiles([
+      glossary,
+      { name: 'orders.sql', mimeType: 'application/sql', buffer: Buffer.from('SELECT id, total FROM orders WHERE total > 100;\n') },
+    ]);
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await expect.poll(() => page.getByTestId('upload-status').textContent(), { timeout: 30_000 }).toContain('Stored 2 file(s)');
+    const table = page.getByTestId('documents');
+    await expect.poll(() => table.getByRole('row').count()).toBe(3);
+    expect(await table.textContent()).toContain('glossary.md');
+    expect(await table.textContent()).toContain('orders.sql');
+    await shot('documents');
+
+    await page.getByRole('button', { name: 'Delete orders.sql' }).click();
+    await expect.poll(() => table.getByRole('row').count()).toBe(2);
+    expect(await storedDocuments()).toEqual(['glossary.md']);
   });
 
   it('logged no error in the page', () => {

@@ -46,4 +46,18 @@ describe('scripts/check-imports.mjs', () => {
     expect(r.stderr).toContain('core may not import functions');
     expect(r.stderr).not.toContain('packages/functions/src/h.ts ->');
   });
+
+  it('fails on an import of a file a package does not list as an entry point, static or dynamic', () => {
+    const root = tree({
+      'core/src/analysis/index.ts': "export { a } from './a';\n",
+      'core/src/analysis/a.ts': 'export const a = 1;\n',
+      'functions/src/ok.ts': "import { a } from '@dbops/core/analysis';\nexport const ok = a;\n",
+      'functions/src/deep.ts': "export const deep = () => import('@dbops/core/analysis/a');\n",
+    });
+    writeFileSync(path.join(root, 'packages', 'core', 'package.json'), JSON.stringify({ exports: { './analysis': './src/analysis/index.ts' } }));
+    const r = run(root);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("not an entry point: packages/functions/src/deep.ts imports '@dbops/core/analysis/a'");
+    expect(r.stderr).not.toContain('ok.ts');
+  });
 });

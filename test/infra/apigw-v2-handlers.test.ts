@@ -1,5 +1,5 @@
-import type { AuthContext } from '@dbops/functions/http/auth-context';
-import type { HttpResult } from '@dbops/functions/http/responses';
+import type { AuthContext } from '@dbops/functions/http';
+import type { HttpResult } from '@dbops/functions/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as apiKeyOrJwt } from '../../packages/functions/src/authorizers/api-key-or-jwt';
 import { handler as jwtOnly } from '../../packages/functions/src/authorizers/jwt-only';

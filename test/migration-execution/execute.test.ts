@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { registerConnection } from '../support/connections';
-import { getLatestSnapshot } from '@dbops/core/introspection/snapshot-store';
+import { getLatestSnapshot } from '@dbops/core/introspection';
 import { issueToken, ownerOf, waitForRequest, waitForStatus } from '../support/migration-execution';
 import { createScratchDatabase, sql } from '../support/scratch-database';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime';

@@ -1,4 +1,4 @@
-import type { IndexRecommendation } from '@dbops/core/optimization/types';
+import type { IndexRecommendation } from '@dbops/core/optimization';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerConnection } from '../support/connections';
 import { optimize, seedShop } from '../support/optimize';

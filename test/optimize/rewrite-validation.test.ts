@@ -1,8 +1,8 @@
-import { loadLiveCatalog } from '@dbops/core/optimization/live-catalog';
-import { PlanSession } from '@dbops/core/optimization/plan-session';
-import { rankRewrites } from '@dbops/core/optimization/rewrite-ranker';
-import type { RewriteRule } from '@dbops/core/optimization/rewrite-rules/rewrite-context';
-import { checkStatement } from '@dbops/core/optimization/statement-check';
+import { loadLiveCatalog } from '@dbops/core/optimization';
+import { PlanSession } from '@dbops/core/optimization';
+import { rankRewrites } from '@dbops/core/optimization';
+import type { RewriteRule } from '@dbops/core/optimization';
+import { checkStatement } from '@dbops/core/optimization';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seedShop } from '../support/optimize';

@@ -1,6 +1,6 @@
-import type { KeyProvider } from '@dbops/core/crypto/key-provider';
-import { provisionDatabase, type ProvisionDeps } from '@dbops/core/provisioning/provision-service';
-import { domainDeps } from '@dbops/functions/runtime/domain-deps';
+import type { KeyProvider } from '@dbops/core/crypto';
+import { provisionDatabase, type ProvisionDeps } from '@dbops/core/provisioning';
+import { domainDeps } from '@dbops/functions/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../support/scratch-database';
 import { startProvisioningRuntime } from '../support/provisioning';

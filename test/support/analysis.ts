@@ -1,4 +1,4 @@
-import { parseStatements } from '@dbops/core/analysis/parse-statements';
+import { parseStatements } from '@dbops/core/analysis';
 import pg from 'pg';
 import { sql } from './scratch-database';
 

@@ -1,4 +1,4 @@
-import type { ConnectionView } from '@dbops/core/connections/connection-view';
+import type { ConnectionView } from '@dbops/core/connections';
 import { createScratchDatabase, sql } from './scratch-database';
 import { startTestRuntime, type TestRuntime } from './test-runtime';
 

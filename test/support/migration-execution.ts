@@ -1,6 +1,6 @@
-import { approvalSigningKey } from '@dbops/core/analysis/approval/approval-key';
-import { issueApprovalToken } from '@dbops/core/analysis/approval/approval-token';
-import { domainDeps } from '@dbops/functions/runtime/domain-deps';
+import { approvalSigningKey } from '@dbops/core/analysis';
+import { issueApprovalToken } from '@dbops/core/analysis';
+import { domainDeps } from '@dbops/functions/runtime';
 import type { TestRuntime } from './test-runtime';
 
 /** The internal user id that owns a connection (approval tokens carry it). */

@@ -1,4 +1,4 @@
-import type { OptimizationResult } from '@dbops/core/optimization/types';
+import type { OptimizationResult } from '@dbops/core/optimization';
 import { sql } from './scratch-database';
 import type { ApiResponse, TestRuntime } from './test-runtime';
 

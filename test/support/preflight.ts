@@ -1,9 +1,9 @@
-import { analyzeStatements } from '@dbops/core/analysis/analyze-statements';
-import { parseStatements } from '@dbops/core/analysis/parse-statements';
-import { type PreflightReport, runPreflight } from '@dbops/core/analysis/preflight/run-preflight';
-import type { PreflightLimits } from '@dbops/core/analysis/preflight/preflight-session';
-import { buildSchemaIndex } from '@dbops/core/analysis/schema-index';
-import { buildSnapshot } from '@dbops/core/analysis/snapshot-builder';
+import { analyzeStatements } from '@dbops/core/analysis';
+import { parseStatements } from '@dbops/core/analysis';
+import { type PreflightReport, runPreflight } from '@dbops/core/analysis';
+import type { PreflightLimits } from '@dbops/core/analysis';
+import { buildSchemaIndex } from '@dbops/core/analysis';
+import { buildSnapshot } from '@dbops/core/analysis';
 import pg from 'pg';
 import { createScratchDatabase, sql } from './scratch-database';
 

@@ -1,4 +1,4 @@
-import { RULES } from '@dbops/core/analysis/rules/index';
+import { RULES } from '@dbops/core/analysis';
 
 /** Every rule's one-line doc and severity, for reporters that describe rules. */
 export const ruleCatalog = (): Map<string, { doc: string; severity: 'error' | 'warning' | 'info' }> =>

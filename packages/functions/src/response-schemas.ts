@@ -1,6 +1,6 @@
-import type { AnalysisReport } from '@dbops/core/analysis/types';
-import type { ConnectionView } from '@dbops/core/connections/connection-view';
-import type { MigrationRequestRecord } from '@dbops/core/migration-execution/request-record';
+import type { AnalysisReport } from '@dbops/core/analysis';
+import type { ConnectionView } from '@dbops/core/connections';
+import type { MigrationRequestRecord } from '@dbops/core/migration-execution';
 import { z } from 'zod';
 
 // What the routes answer on success, as zod schemas the route table (routes.ts) attaches to its

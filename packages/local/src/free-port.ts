@@ -1,1 +1,1 @@
-export { freePort } from '@dbops/core/util/free-port';
+export { freePort } from '@dbops/core/util';

@@ -1,4 +1,4 @@
-import { resolveRoute, type RouteCaller } from '@dbops/functions/mcp/route-call';
+import { resolveRoute, type RouteCaller } from '@dbops/functions/mcp';
 import type { StdioConfig } from './config';
 
 /**

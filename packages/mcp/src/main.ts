@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createDbopsMcpServer } from '@dbops/functions/mcp/create-server';
+import { createDbopsMcpServer } from '@dbops/functions/mcp';
 import { loadStdioConfig } from './config';
 import { httpCaller } from './http-caller';
 

@@ -4,6 +4,7 @@ import { type Credential, getCredential, setCredential } from './api/credential'
 import type { Connection } from './api/types';
 import { href, type Route, useRoute } from './lib/route';
 import { ConnectionsView } from './views/connections';
+import { DocumentsView } from './views/documents';
 import { HistoryView } from './views/history';
 import { OptimizeView } from './views/optimize';
 import { ReviewView } from './views/review';
@@ -15,6 +16,7 @@ const TABS = [
   { view: 'schema', label: 'Schema' },
   { view: 'history', label: 'History' },
   { view: 'optimize', label: 'Query optimization' },
+  { view: 'documents', label: 'Documents' },
 ] as const;
 
 export function App() {
@@ -105,5 +107,7 @@ function View({ route }: { route: Route }) {
       return <HistoryView connectionId={route.connectionId} />;
     case 'optimize':
       return <OptimizeView connectionId={route.connectionId} />;
+    case 'documents':
+      return <DocumentsView connectionId={route.connectionId} />;
   }
 }

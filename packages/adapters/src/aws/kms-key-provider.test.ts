@@ -1,5 +1,5 @@
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
-import { decryptEnvelope, encryptEnvelope } from '@dbops/core/crypto/envelope';
+import { decryptEnvelope, encryptEnvelope } from '@dbops/core/crypto';
 import { mockClient } from 'aws-sdk-client-mock';
 import { randomBytes } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
-import type { DataKey, KeyProvider } from '@dbops/core/crypto/key-provider';
+import type { DataKey, KeyProvider } from '@dbops/core/crypto';
 
 /**
  * AWS KMS behind the KeyProvider port: GenerateDataKey (AES_256) for each record and Decrypt

@@ -1,6 +1,6 @@
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, NotFound, NoSuchKey, S3Client } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import type { UploadStorage } from '@dbops/core/documents/upload-storage';
+import type { UploadStorage } from '@dbops/core/documents';
 
 const isMissing = (error: unknown): boolean =>
   error instanceof NoSuchKey || error instanceof NotFound || (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode === 404;

@@ -1,5 +1,5 @@
 import { CreateSecretCommand, GetSecretValueCommand, ResourceNotFoundException, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import type { SecretStore } from '@dbops/core/secrets/secret-store';
+import type { SecretStore } from '@dbops/core/secrets';
 import { randomBytes } from 'node:crypto';
 
 /** Secrets Manager behind the SecretStore port; secret `name` lives at `<prefix><name>`. */

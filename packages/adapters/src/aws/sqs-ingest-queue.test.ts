@@ -1,5 +1,5 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { parseDocumentBatchMessage } from '@dbops/core/documents/ingest-queue';
+import { parseDocumentBatchMessage } from '@dbops/core/documents';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createSqsIngestQueue } from './sqs-ingest-queue';

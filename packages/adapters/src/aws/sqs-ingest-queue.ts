@@ -1,5 +1,5 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { type IngestQueue, serializeDocumentBatchMessage } from '@dbops/core/documents/ingest-queue';
+import { type IngestQueue, serializeDocumentBatchMessage } from '@dbops/core/documents';
 
 /** SQS behind the IngestQueue port; the document ingestion Lambda is subscribed to the queue. */
 export function createSqsIngestQueue(queueUrl: string, client: SQSClient = new SQSClient({})): IngestQueue {

@@ -1,5 +1,5 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { type MigrationQueue, serializeMigrationMessage } from '@dbops/core/queue/migration-queue';
+import { type MigrationQueue, serializeMigrationMessage } from '@dbops/core/queue';
 
 /**
  * SQS behind the MigrationQueue port. The executor Lambda is subscribed to the queue (batch

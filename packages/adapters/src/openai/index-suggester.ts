@@ -1,5 +1,5 @@
 import type { ServiceSettings } from '@dbops/core/config';
-import type { IndexSuggester, IndexSuggestionInput, SuggestedIndex } from '@dbops/core/optimization/index-suggester';
+import type { IndexSuggester, IndexSuggestionInput, SuggestedIndex } from '@dbops/core/optimization';
 import OpenAI from 'openai';
 
 /** Settings of the OpenAI index suggester. */

@@ -1,5 +1,5 @@
 import type { ServiceSettings } from '@dbops/core/config';
-import { EMBEDDING_DIMENSION, type Embedder } from '@dbops/core/embeddings/embedder';
+import { EMBEDDING_DIMENSION, type Embedder } from '@dbops/core/embeddings';
 import OpenAI from 'openai';
 
 /** Settings of {@link OpenAiEmbedder}. */

@@ -1,7 +1,7 @@
 import { loadSettings } from '@dbops/core/config';
 import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import type { GenerationRequest } from '@dbops/core/text-to-sql/language-model';
+import type { GenerationRequest } from '@dbops/core/text-to-sql';
 import { OpenAiSqlGenerator, openAiSqlGeneratorFromSettings } from './sql-generator';
 
 const request: GenerationRequest = { question: 'How many orders?', tables: [], enums: [], documents: [], attempts: [] };

@@ -1,6 +1,6 @@
 import type { ServiceSettings } from '@dbops/core/config';
-import type { GeneratedSql, GenerationRequest, SqlGenerator } from '@dbops/core/text-to-sql/language-model';
-import { buildUserPrompt, SYSTEM_PROMPT } from '@dbops/core/text-to-sql/prompt';
+import type { GeneratedSql, GenerationRequest, SqlGenerator } from '@dbops/core/text-to-sql';
+import { buildUserPrompt, SYSTEM_PROMPT } from '@dbops/core/text-to-sql';
 import OpenAI from 'openai';
 import { zodResponseFormat } from 'openai/helpers/zod';
 import { z } from 'zod';

@@ -1,11 +1,5 @@
-import { AppError } from '@dbops/core/errors/app-error';
-import type {
-  CheckoutSession,
-  CheckoutSessionRequest,
-  CheckoutSessionSnapshot,
-  PaymentProvider,
-  VerifiedPaymentEvent,
-} from '@dbops/core/billing/payments/payment-provider';
+import { AppError } from '@dbops/core/errors';
+import type { CheckoutSession, CheckoutSessionRequest, CheckoutSessionSnapshot, PaymentProvider, VerifiedPaymentEvent } from '@dbops/core/billing';
 import Stripe from 'stripe';
 
 /** Options of {@link createStripePaymentProvider}. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ensureParser, lintOffline } from '@dbops/core/analysis/rules/lint-offline';
+import { ensureParser, lintOffline } from '@dbops/core/analysis';
 import { CliError } from '../cli-error';
 import { type CliFinding, type FileReport, statementBody } from './cli-finding';
 import { isIgnored, readIgnores } from './ignore-comments';

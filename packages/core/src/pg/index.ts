@@ -16,3 +16,4 @@ export {
   statementsOf,
 } from './parser';
 export { quoteIdent, quoteLiteral, quoteName, quoteQualified } from './quote';
+export { MAX_STATEMENTS, statementCountOver, tooManyStatementsIssue } from './statement-limit';

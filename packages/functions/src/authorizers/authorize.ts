@@ -1,5 +1,5 @@
-import { findApiKeyOwner } from '@dbops/core/accounts/api-keys';
-import { ensureUser } from '@dbops/core/accounts/users';
+import { findApiKeyOwner } from '@dbops/core/accounts';
+import { ensureUser } from '@dbops/core/accounts';
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
 import type { AuthContext } from '../http/auth-context';
 import { getContainer } from '../runtime/container';

@@ -1,6 +1,6 @@
 import { PgliteStore } from '@dbops/core/store/pglite-store';
-import { PgStore } from '@dbops/core/store/pg-store';
-import { serviceMigrations } from '@dbops/core/store/migrations/index';
+import { PgStore } from '@dbops/core/store';
+import { serviceMigrations } from '@dbops/core/store/migrations';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createScratchDatabase, sql } from '../../../../test/support/scratch-database';
 import { handler, runServiceMigrations } from './migrate';

@@ -1,8 +1,8 @@
 import { loadSettings } from '@dbops/core/config';
-import { migrate } from '@dbops/core/store/migrate';
-import { serviceMigrations } from '@dbops/core/store/migrations/index';
-import { PgStore } from '@dbops/core/store/pg-store';
-import type { Store } from '@dbops/core/store/store';
+import { migrate } from '@dbops/core/store';
+import { serviceMigrations } from '@dbops/core/store/migrations';
+import { PgStore } from '@dbops/core/store';
+import type { Store } from '@dbops/core/store';
 import { errorFields, logger } from '../runtime/logger';
 
 /** What the deploy sees (and Pulumi records as the invocation's result). */

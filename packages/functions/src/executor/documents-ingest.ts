@@ -1,5 +1,5 @@
-import { ingestUploadBatch } from '@dbops/core/documents/ingest-batch';
-import { parseDocumentBatchMessage } from '@dbops/core/documents/ingest-queue';
+import { ingestUploadBatch } from '@dbops/core/documents';
+import { parseDocumentBatchMessage } from '@dbops/core/documents';
 import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { getContainer } from '../runtime/container';
 import { domainDeps } from '../runtime/domain-deps';

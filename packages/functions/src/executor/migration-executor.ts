@@ -1,7 +1,7 @@
-import { loadConnectionTarget } from '@dbops/core/connections/load-connection-target';
-import { connectPg } from '@dbops/core/connections/connect-pg';
-import { executeMigrationRequest, type ExecutorPorts } from '@dbops/core/migration-execution/execute-migration-request';
-import { parseMigrationMessage } from '@dbops/core/queue/migration-queue';
+import { loadConnectionTarget } from '@dbops/core/connections';
+import { connectPg } from '@dbops/core/connections';
+import { executeMigrationRequest, type ExecutorPorts } from '@dbops/core/migration-execution';
+import { parseMigrationMessage } from '@dbops/core/queue';
 import type { Context, SQSBatchItemFailure, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { getContainer } from '../runtime/container';
 import { type DomainDeps, domainDeps } from '../runtime/domain-deps';
@@ -15,7 +15,7 @@ const portsFor = (deps: DomainDeps): ExecutorPorts => ({
   connect: async (target) => (await connectPg(target, { applicationName: 'dbops-migration' })).client,
   afterApplied: async (claim) => {
     // Re-introspect so that the next analysis sees the new schema.
-    const { introspectConnection } = await import('@dbops/core/introspection/introspect-connection');
+    const { introspectConnection } = await import('@dbops/core/introspection');
     await introspectConnection(deps, claim.userId, claim.connectionId);
   },
   log: (message, fields) => logger.warn(message, fields),

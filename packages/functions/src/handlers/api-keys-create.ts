@@ -1,5 +1,5 @@
-import { createApiKey } from '@dbops/core/accounts/api-keys';
-import { completeKeyPolicy } from '@dbops/core/accounts/key-policy';
+import { createApiKey } from '@dbops/core/accounts';
+import { completeKeyPolicy } from '@dbops/core/accounts';
 import { z } from 'zod';
 import { defineHandler } from '../http/define-handler';
 import { ok } from '../http/responses';

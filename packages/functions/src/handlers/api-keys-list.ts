@@ -1,4 +1,4 @@
-import { listApiKeys } from '@dbops/core/accounts/api-keys';
+import { listApiKeys } from '@dbops/core/accounts';
 import { defineHandler } from '../http/define-handler';
 import { ok } from '../http/responses';
 

@@ -1,4 +1,4 @@
-import { revokeApiKey } from '@dbops/core/accounts/api-keys';
+import { revokeApiKey } from '@dbops/core/accounts';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { ok } from '../http/responses';
 

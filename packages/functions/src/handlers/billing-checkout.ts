@@ -1,6 +1,6 @@
-import { CHECKOUT_AMOUNTS } from '@dbops/core/billing/payments/credit-packs';
-import { startCheckout } from '@dbops/core/billing/payments/start-checkout';
-import { AppError } from '@dbops/core/errors/app-error';
+import { CHECKOUT_AMOUNTS } from '@dbops/core/billing';
+import { startCheckout } from '@dbops/core/billing';
+import { AppError } from '@dbops/core/errors';
 import { z } from 'zod';
 import { defineHandler } from '../http/define-handler';
 import { ok } from '../http/responses';

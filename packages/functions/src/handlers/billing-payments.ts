@@ -1,4 +1,4 @@
-import { listPayments } from '@dbops/core/billing/payments/list-payments';
+import { listPayments } from '@dbops/core/billing';
 import { defineHandler } from '../http/define-handler';
 import { ok } from '../http/responses';
 

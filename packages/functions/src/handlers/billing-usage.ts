@@ -1,4 +1,4 @@
-import { listUsage } from '@dbops/core/billing/meter';
+import { listUsage } from '@dbops/core/billing';
 import { defineHandler } from '../http/define-handler';
 import { ok } from '../http/responses';
 

@@ -1,5 +1,5 @@
-import { applyPaymentEvent, isEventKnown, PAYMENT_SUCCEEDED_EVENTS } from '@dbops/core/billing/payments/apply-payment-event';
-import type { PaymentProvider, VerifiedPaymentEvent } from '@dbops/core/billing/payments/payment-provider';
+import { applyPaymentEvent, isEventKnown, PAYMENT_SUCCEEDED_EVENTS } from '@dbops/core/billing';
+import type { PaymentProvider, VerifiedPaymentEvent } from '@dbops/core/billing';
 import { definePublicHandler } from '../http/define-handler';
 import { bodyBytes, header } from '../http/event';
 import { ok } from '../http/responses';

@@ -1,5 +1,5 @@
-import { createConnection } from '@dbops/core/connections/connection-service';
-import { DB_TYPES } from '@dbops/core/connections/db-types';
+import { createConnection } from '@dbops/core/connections';
+import { DB_TYPES } from '@dbops/core/connections';
 import { z } from 'zod';
 import { defineHandler } from '../http/define-handler';
 import { ok } from '../http/responses';

@@ -1,4 +1,4 @@
-import { deactivateConnection } from '@dbops/core/connections/connection-service';
+import { deactivateConnection } from '@dbops/core/connections';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { ok } from '../http/responses';
 

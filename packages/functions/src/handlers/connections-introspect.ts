@@ -1,4 +1,4 @@
-import { introspectConnection, summarizeSnapshot } from '@dbops/core/introspection/introspect-connection';
+import { introspectConnection, summarizeSnapshot } from '@dbops/core/introspection';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { ok } from '../http/responses';
 import { domainDeps } from '../runtime/domain-deps';

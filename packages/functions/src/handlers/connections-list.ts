@@ -1,4 +1,4 @@
-import { listConnections } from '@dbops/core/connections/connection-service';
+import { listConnections } from '@dbops/core/connections';
 import { z } from 'zod';
 import { defineHandler } from '../http/define-handler';
 import { ok } from '../http/responses';

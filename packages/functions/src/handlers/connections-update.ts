@@ -1,5 +1,5 @@
-import { updateConnection } from '@dbops/core/connections/connection-service';
-import { DB_TYPES } from '@dbops/core/connections/db-types';
+import { updateConnection } from '@dbops/core/connections';
+import { DB_TYPES } from '@dbops/core/connections';
 import { z } from 'zod';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { ok } from '../http/responses';

@@ -1,4 +1,4 @@
-import { queryContext } from '@dbops/core/context/context-query';
+import { queryContext } from '@dbops/core/context';
 import { z } from 'zod';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { ok } from '../http/responses';

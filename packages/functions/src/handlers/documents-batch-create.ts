@@ -1,5 +1,5 @@
-import { requireDocumentConnection } from '@dbops/core/documents/document-connection';
-import { createUploadBatch } from '@dbops/core/documents/upload-batches';
+import { requireDocumentConnection } from '@dbops/core/documents';
+import { createUploadBatch } from '@dbops/core/documents';
 import { z } from 'zod';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { sanitizeFilename } from '../http/multipart-files';

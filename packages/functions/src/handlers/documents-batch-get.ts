@@ -1,5 +1,5 @@
-import { requireDocumentConnection } from '@dbops/core/documents/document-connection';
-import { getUploadBatch } from '@dbops/core/documents/upload-batches';
+import { requireDocumentConnection } from '@dbops/core/documents';
+import { getUploadBatch } from '@dbops/core/documents';
 import { z } from 'zod';
 import { defineHandler } from '../http/define-handler';
 import { ok } from '../http/responses';

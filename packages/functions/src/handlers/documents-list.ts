@@ -1,5 +1,5 @@
-import { requireDocumentConnection } from '@dbops/core/documents/document-connection';
-import { listDocuments } from '@dbops/core/documents/document-store';
+import { requireDocumentConnection } from '@dbops/core/documents';
+import { listDocuments } from '@dbops/core/documents';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { ok } from '../http/responses';
 import { domainDeps } from '../runtime/domain-deps';

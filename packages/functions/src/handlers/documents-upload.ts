@@ -1,6 +1,6 @@
-import { ingestDocuments } from '@dbops/core/documents/ingest-documents';
-import { requireDocumentConnection } from '@dbops/core/documents/document-connection';
-import { MAX_FILE_BYTES, MAX_FILES_PER_BATCH } from '@dbops/core/documents/limits';
+import { ingestDocuments } from '@dbops/core/documents';
+import { requireDocumentConnection } from '@dbops/core/documents';
+import { MAX_FILE_BYTES, MAX_FILES_PER_BATCH } from '@dbops/core/documents';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { readMultipartFiles } from '../http/multipart-files';
 import { ok } from '../http/responses';

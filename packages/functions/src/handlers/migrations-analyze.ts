@@ -1,5 +1,5 @@
-import { analyzeOnConnection } from '@dbops/core/analysis/analyze-on-connection';
-import { MAX_STATEMENTS } from '@dbops/core/pg/statement-limit';
+import { analyzeOnConnection } from '@dbops/core/analysis';
+import { MAX_STATEMENTS } from '@dbops/core/pg';
 import { z } from 'zod';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { bare } from '../http/responses';

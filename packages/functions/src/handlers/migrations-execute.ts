@@ -1,7 +1,7 @@
-import { approvalSigningKey } from '@dbops/core/analysis/approval/approval-key';
-import { loadConnectionTarget } from '@dbops/core/connections/load-connection-target';
-import { submitMigration } from '@dbops/core/migration-execution/submit-migration';
-import { MAX_STATEMENTS } from '@dbops/core/pg/statement-limit';
+import { approvalSigningKey } from '@dbops/core/analysis';
+import { loadConnectionTarget } from '@dbops/core/connections';
+import { submitMigration } from '@dbops/core/migration-execution';
+import { MAX_STATEMENTS } from '@dbops/core/pg';
 import { z } from 'zod';
 import { defineHandler } from '../http/define-handler';
 import { ok } from '../http/responses';

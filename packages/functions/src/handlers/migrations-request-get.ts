@@ -1,6 +1,6 @@
-import { executionSettings } from '@dbops/core/migration-execution/execution-settings';
-import { reconcileLostRequests } from '@dbops/core/migration-execution/lost-run-reconcile';
-import { expireStaleRequests, getRequest } from '@dbops/core/migration-execution/request-store';
+import { executionSettings } from '@dbops/core/migration-execution';
+import { reconcileLostRequests } from '@dbops/core/migration-execution';
+import { expireStaleRequests, getRequest } from '@dbops/core/migration-execution';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { bare } from '../http/responses';
 import { domainDeps } from '../runtime/domain-deps';

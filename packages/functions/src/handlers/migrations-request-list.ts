@@ -1,7 +1,7 @@
-import { loadConnectionTarget } from '@dbops/core/connections/load-connection-target';
-import { executionSettings } from '@dbops/core/migration-execution/execution-settings';
-import { reconcileLostRequests } from '@dbops/core/migration-execution/lost-run-reconcile';
-import { expireStaleRequests, listRequests } from '@dbops/core/migration-execution/request-store';
+import { loadConnectionTarget } from '@dbops/core/connections';
+import { executionSettings } from '@dbops/core/migration-execution';
+import { reconcileLostRequests } from '@dbops/core/migration-execution';
+import { expireStaleRequests, listRequests } from '@dbops/core/migration-execution';
 import { z } from 'zod';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { ok } from '../http/responses';

@@ -1,4 +1,4 @@
-import { provisionDatabase } from '@dbops/core/provisioning/provision-service';
+import { provisionDatabase } from '@dbops/core/provisioning';
 import { z } from 'zod';
 import { defineHandler } from '../http/define-handler';
 import { ok } from '../http/responses';

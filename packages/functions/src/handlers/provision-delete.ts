@@ -1,4 +1,4 @@
-import { deleteProvisionedDatabase } from '@dbops/core/provisioning/provision-service';
+import { deleteProvisionedDatabase } from '@dbops/core/provisioning';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { ok } from '../http/responses';
 import { domainDeps } from '../runtime/domain-deps';

@@ -1,4 +1,4 @@
-import { listProvisionedDatabases } from '@dbops/core/provisioning/provision-service';
+import { listProvisionedDatabases } from '@dbops/core/provisioning';
 import { defineHandler } from '../http/define-handler';
 import { ok } from '../http/responses';
 

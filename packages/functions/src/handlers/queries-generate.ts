@@ -1,4 +1,4 @@
-import { runTextToSql } from '@dbops/core/text-to-sql/text-to-sql-pipeline';
+import { runTextToSql } from '@dbops/core/text-to-sql';
 import { z } from 'zod';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { bare, ok } from '../http/responses';

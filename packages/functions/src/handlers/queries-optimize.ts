@@ -1,8 +1,8 @@
-import type { IndexSuggester } from '@dbops/core/optimization/index-suggester';
-import { OfflineIndexSuggester } from '@dbops/core/optimization/offline-index-suggester';
-import { optimizeOnConnection } from '@dbops/core/optimization/optimize-connection';
-import { optimizationSettings } from '@dbops/core/optimization/optimization-settings';
-import { memoPer } from '@dbops/core/util/memo-per';
+import type { IndexSuggester } from '@dbops/core/optimization';
+import { OfflineIndexSuggester } from '@dbops/core/optimization';
+import { optimizeOnConnection } from '@dbops/core/optimization';
+import { optimizationSettings } from '@dbops/core/optimization';
+import { memoPer } from '@dbops/core/util';
 import { z } from 'zod';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { keyPolicyOf } from '../http/key-policy';

@@ -1,7 +1,7 @@
-import { executeUnderPolicy } from '@dbops/core/accounts/key-policy';
-import { executeOnConnection } from '@dbops/core/sql-execution/run-on-connection';
-import { MAX_STATEMENTS } from '@dbops/core/pg/statement-limit';
-import { answerBudget } from '@dbops/core/sql-execution/time-budget';
+import { executeUnderPolicy } from '@dbops/core/accounts';
+import { executeOnConnection } from '@dbops/core/sql-execution';
+import { MAX_STATEMENTS } from '@dbops/core/pg';
+import { answerBudget } from '@dbops/core/sql-execution';
 import { z } from 'zod';
 import { defineHandler } from '../http/define-handler';
 import { keyPolicyOf } from '../http/key-policy';

@@ -1,6 +1,6 @@
-import { consumeRateLimit } from '@dbops/core/accounts/rate-limiter';
-import { chargeWithinRateLimit } from '@dbops/core/billing/meter';
-import { AppError } from '@dbops/core/errors/app-error';
+import { consumeRateLimit } from '@dbops/core/accounts';
+import { chargeWithinRateLimit } from '@dbops/core/billing';
+import { AppError } from '@dbops/core/errors';
 import middy from '@middy/core';
 import { z } from 'zod';
 import { type HandlerName, routeOf } from '../routes';

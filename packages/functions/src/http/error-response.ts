@@ -1,5 +1,5 @@
-import { AppError } from '@dbops/core/errors/app-error';
-import { RequestValidationError } from '@dbops/core/errors/validation-error';
+import { AppError } from '@dbops/core/errors';
+import { RequestValidationError } from '@dbops/core/errors';
 import { errorFields, logger } from '../runtime/logger';
 import { bare, failure, type HttpResult } from './responses';
 

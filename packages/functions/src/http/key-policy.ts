@@ -1,4 +1,4 @@
-import { enforceConnectionPolicy, enforceReadOnlyPolicy, type KeyPolicy, storedKeyPolicy } from '@dbops/core/accounts/key-policy';
+import { enforceConnectionPolicy, enforceReadOnlyPolicy, type KeyPolicy, storedKeyPolicy } from '@dbops/core/accounts';
 import type { HandlerName } from '../routes';
 import type { AuthContext } from './auth-context';
 

@@ -1,8 +1,8 @@
-import { AppError } from '@dbops/core/errors/app-error';
-import { RequestValidationError } from '@dbops/core/errors/validation-error';
-import { rejectDocument } from '@dbops/core/documents/document-rejection';
-import { MAX_FILENAME_LENGTH } from '@dbops/core/documents/limits';
-import type { IncomingFile } from '@dbops/core/documents/prepare-document';
+import { AppError } from '@dbops/core/errors';
+import { RequestValidationError } from '@dbops/core/errors';
+import { rejectDocument } from '@dbops/core/documents';
+import { MAX_FILENAME_LENGTH } from '@dbops/core/documents';
+import type { IncomingFile } from '@dbops/core/documents';
 import Busboy from 'busboy';
 import { bodyBytes, header, type ApiEvent } from './event';
 

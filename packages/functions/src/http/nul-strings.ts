@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '@dbops/core/errors/validation-error';
+import type { ValidationIssue } from '@dbops/core/errors';
 
 /** Walks at most this many values; validated input is small, and a walk must stay bounded. */
 const MAX_VALUES = 100_000;

@@ -1,4 +1,4 @@
-import { RequestValidationError, type ValidationIssue } from '@dbops/core/errors/validation-error';
+import { RequestValidationError, type ValidationIssue } from '@dbops/core/errors';
 import type { z } from 'zod';
 import { bodyBytes, type ApiEvent } from './event';
 import { maskSecrets } from './mask-secrets';

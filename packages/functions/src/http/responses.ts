@@ -1,4 +1,4 @@
-import type { ErrorBody } from '@dbops/core/errors/app-error';
+import type { ErrorBody } from '@dbops/core/errors';
 
 /** What a handler returns: API Gateway HTTP API payload 2.0 structured response. */
 export interface HttpResult {

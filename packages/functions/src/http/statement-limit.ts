@@ -1,5 +1,5 @@
-import { ensureParser } from '@dbops/core/pg/parser';
-import { statementCountOver, tooManyStatementsIssue } from '@dbops/core/pg/statement-limit';
+import { ensureParser } from '@dbops/core/pg';
+import { statementCountOver, tooManyStatementsIssue } from '@dbops/core/pg';
 import type { z } from 'zod';
 
 /**

@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '@dbops/core/errors/validation-error';
+import type { ValidationIssue } from '@dbops/core/errors';
 import type { z } from 'zod';
 
 type Issue = z.core.$ZodIssue;

@@ -1,4 +1,4 @@
-import { ERROR_STATUS } from '@dbops/core/errors/error-codes';
+import { ERROR_STATUS } from '@dbops/core/errors';
 import { z } from 'zod';
 import type { HandlerContract } from '../http/define-handler';
 import type { RouteDefinition } from '../routes';

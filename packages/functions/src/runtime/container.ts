@@ -1,12 +1,12 @@
-import { createRemoteJwtVerifier, type JwtVerifier } from '@dbops/core/auth/jwt-verifier';
+import { createRemoteJwtVerifier, type JwtVerifier } from '@dbops/core/auth';
 import { loadSettings, type ServiceSettings } from '@dbops/core/config';
-import { migrate } from '@dbops/core/store/migrate';
-import { serviceMigrations } from '@dbops/core/store/migrations/index';
-import { PgStore } from '@dbops/core/store/pg-store';
-import { type Store } from '@dbops/core/store/store';
-import { type Clock, systemClock } from '@dbops/core/util/clock';
+import { migrate } from '@dbops/core/store';
+import { serviceMigrations } from '@dbops/core/store/migrations';
+import { PgStore } from '@dbops/core/store';
+import { type Store } from '@dbops/core/store';
+import { type Clock, systemClock } from '@dbops/core/util';
 import path from 'node:path';
-import { sandboxServerSettings } from '@dbops/core/analysis/sandbox/sandbox-server-settings';
+import { sandboxServerSettings } from '@dbops/core/analysis';
 import { setLogLevel } from './logger';
 
 /**

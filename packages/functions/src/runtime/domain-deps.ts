@@ -1,7 +1,7 @@
 import type { CoreDeps } from '@dbops/core/deps';
-import type { Embedder } from '@dbops/core/embeddings/embedder';
-import type { KeyProvider } from '@dbops/core/crypto/key-provider';
-import type { SecretStore } from '@dbops/core/secrets/secret-store';
+import type { Embedder } from '@dbops/core/embeddings';
+import type { KeyProvider } from '@dbops/core/crypto';
+import type { SecretStore } from '@dbops/core/secrets';
 import type { Container } from './container';
 import { getEmbedder } from './ports/embedder';
 import { getKeyProvider } from './ports/key-provider';

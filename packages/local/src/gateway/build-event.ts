@@ -1,4 +1,4 @@
-import type { ApiEvent } from '@dbops/functions/http/event';
+import type { ApiEvent } from '@dbops/functions/http';
 import type { RouteDefinition } from '@dbops/functions/routes';
 import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
 import type { IncomingMessage } from 'node:http';

@@ -1,5 +1,5 @@
-import type { ApiHandler } from '@dbops/functions/http/define-handler';
-import type { HttpResult } from '@dbops/functions/http/responses';
+import type { ApiHandler } from '@dbops/functions/http';
+import type { HttpResult } from '@dbops/functions/http';
 import type { RouteDefinition } from '@dbops/functions/routes';
 import type { APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';

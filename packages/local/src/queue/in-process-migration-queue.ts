@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { MigrationMessage, MigrationQueue } from '@dbops/core/queue/migration-queue';
-import { serializeMigrationMessage } from '@dbops/core/queue/migration-queue';
+import type { MigrationMessage, MigrationQueue } from '@dbops/core/queue';
+import { serializeMigrationMessage } from '@dbops/core/queue';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 
 export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;

@@ -1,6 +1,6 @@
-import type { Container } from '@dbops/functions/runtime/container';
-import { errorFields, logger } from '@dbops/functions/runtime/logger';
-import { installMigrationQueue } from '@dbops/functions/runtime/ports/migration-queue';
+import type { Container } from '@dbops/functions/runtime';
+import { errorFields, logger } from '@dbops/functions/runtime';
+import { installMigrationQueue } from '@dbops/functions/runtime';
 import { InProcessMigrationQueue } from './in-process-migration-queue';
 
 /**

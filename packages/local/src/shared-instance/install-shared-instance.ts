@@ -1,6 +1,6 @@
-import type { Container } from '@dbops/functions/runtime/container';
-import { getSecretStore } from '@dbops/functions/runtime/ports/secret-store';
-import { installSharedInstanceProvider } from '@dbops/functions/runtime/ports/shared-instance';
+import type { Container } from '@dbops/functions/runtime';
+import { getSecretStore } from '@dbops/functions/runtime';
+import { installSharedInstanceProvider } from '@dbops/functions/runtime';
 import { type EmbeddedSharedInstance, startEmbeddedSharedInstance } from './embedded-shared-instance';
 
 /** Secret holding the embedded cluster's admin password (created on first start). */

@@ -1,4 +1,4 @@
-import type { HttpResult } from '@dbops/functions/http/responses';
+import type { HttpResult } from '@dbops/functions/http';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { consoleSecurityHeaders } from '@dbops/web/security-headers';

@@ -1,8 +1,8 @@
-import { type DocumentBatchMessage, serializeDocumentBatchMessage } from '@dbops/core/documents/ingest-queue';
-import { unfinishedBatchIds } from '@dbops/core/documents/upload-batches';
-import type { Container } from '@dbops/functions/runtime/container';
-import { errorFields, logger } from '@dbops/functions/runtime/logger';
-import { installDocumentUploads } from '@dbops/functions/runtime/ports/document-uploads';
+import { type DocumentBatchMessage, serializeDocumentBatchMessage } from '@dbops/core/documents';
+import { unfinishedBatchIds } from '@dbops/core/documents';
+import type { Container } from '@dbops/functions/runtime';
+import { errorFields, logger } from '@dbops/functions/runtime';
+import { installDocumentUploads } from '@dbops/functions/runtime';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { InProcessSqsQueue } from '../queue/in-process-migration-queue';
 import { LOCAL_UPLOAD_PREFIX, LocalUploadStorage } from './local-upload-storage';

@@ -1,4 +1,4 @@
-import type { SlotSpec, UploadStorage, UploadTarget } from '@dbops/core/documents/upload-storage';
+import type { SlotSpec, UploadStorage, UploadTarget } from '@dbops/core/documents';
 import { mkdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 

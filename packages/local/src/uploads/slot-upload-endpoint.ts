@@ -1,9 +1,9 @@
-import { ContentSniffer } from '@dbops/core/documents/content-sniffer';
-import { rejectDocument } from '@dbops/core/documents/document-rejection';
-import { claimSlot, type ClaimedSlot, completeSlot, releaseSlot } from '@dbops/core/documents/slot-upload';
-import { AppError, isAppError } from '@dbops/core/errors/app-error';
-import type { Store } from '@dbops/core/store/store';
-import type { Clock } from '@dbops/core/util/clock';
+import { ContentSniffer } from '@dbops/core/documents';
+import { rejectDocument } from '@dbops/core/documents';
+import { claimSlot, type ClaimedSlot, completeSlot, releaseSlot } from '@dbops/core/documents';
+import { AppError, isAppError } from '@dbops/core/errors';
+import type { Store } from '@dbops/core/store';
+import type { Clock } from '@dbops/core/util';
 import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { discardBody } from '../gateway/discard-body';

@@ -1,5 +1,5 @@
 import { api, apiData } from './client';
-import type { AnalysisReport, Connection, ContextResult, MigrationRequest, OptimizationResult, SnapshotSummary } from './types';
+import type { AnalysisReport, Connection, ContextResult, DocumentBatch, DocumentInfo, MigrationRequest, OptimizationResult, SnapshotSummary } from './types';
 
 /** Every route the console calls; each is in the spec or documented in docs/ (see docs/console.md). */
 export const endpoints = {
@@ -15,4 +15,10 @@ export const endpoints = {
   history: (id: string) => apiData<MigrationRequest[]>('GET', `/connections/${id}/migrations/requests`),
   optimize: (id: string, sql: string, analyze: boolean) =>
     api<OptimizationResult>('POST', `/connections/${id}/queries/optimize${analyze ? '?analyze=true' : ''}`, { sql }),
+  documents: (id: string) => apiData<DocumentInfo[]>('GET', `/connections/${id}/documents`),
+  deleteDocument: (id: string, documentId: string) => apiData<{ id: string; deleted: boolean }>('DELETE', `/connections/${id}/documents/${documentId}`),
+  openBatch: (id: string, files: { filename: string; size_bytes: number }[]) =>
+    apiData<DocumentBatch>('POST', `/connections/${id}/documents/batches`, { files }),
+  confirmBatch: (id: string, batchId: string) => apiData<DocumentBatch>('POST', `/connections/${id}/documents/batches/${batchId}/confirm`),
+  batch: (id: string, batchId: string) => apiData<DocumentBatch>('GET', `/connections/${id}/documents/batches/${batchId}`),
 };

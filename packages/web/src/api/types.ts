@@ -201,3 +201,43 @@ export interface OptimizationResult {
   }>;
   context_used: boolean;
 }
+
+/** A stored business document (docs/documents.md). */
+export interface DocumentInfo {
+  id: string;
+  filename: string;
+  chunk_count: number;
+  size_bytes: number;
+  content_type: string;
+  uploaded_at: string;
+}
+
+/** A refused file of a batch: the reason code and a message fit to show. */
+export interface FileRejection {
+  filename: string;
+  reason: string;
+  code: string;
+  message: string;
+}
+
+/** Where one file of a batch goes: PUT the bytes (local runtime) or POST a form (S3). */
+export interface UploadSlot {
+  filename: string;
+  method: 'PUT' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  fields: Record<string, string>;
+  expires_at: string;
+}
+
+/** An upload batch (docs/documents.md, "Upload slots"). */
+export interface DocumentBatch {
+  batch_id: string;
+  status: 'awaiting_upload' | 'queued' | 'ingesting' | 'completed' | 'failed';
+  expires_at: string;
+  files: { filename: string; size_bytes: number; content_type: string; uploaded: boolean }[];
+  result: { files_processed: number; total_chunks: number; documents: (DocumentInfo & { replaced: boolean })[] } | null;
+  error: { code: string; message: string } | null;
+  rejections: FileRejection[];
+  slots?: UploadSlot[];
+}

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 
 /** The console's views. The hash holds only ids and view names, never a credential. */
-export type Route = { view: 'connections' } | { view: 'schema' | 'review' | 'history' | 'optimize'; connectionId: string };
+export type Route = { view: 'connections' } | { view: 'schema' | 'review' | 'history' | 'optimize' | 'documents'; connectionId: string };
 
-const CONNECTION_VIEWS = ['schema', 'review', 'history', 'optimize'] as const;
+const CONNECTION_VIEWS = ['schema', 'review', 'history', 'optimize', 'documents'] as const;
 
 export function parseRoute(hash: string): Route {
   const m = /^#\/c\/([0-9a-f-]{36})\/(\w+)$/i.exec(hash);

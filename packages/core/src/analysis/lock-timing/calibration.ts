@@ -54,7 +54,7 @@ export function predictHold(
   ms *= factor;
   const spread = Math.max(MIN_SPREAD, cal.spread) * (options.machineFactor === undefined ? MACHINE_SPREAD : 1.1);
   const round = (v: number) => Math.round(v * 10) / 10;
-  const machine =
+  const machine = () =>
     options.machineFactor === undefined
       ? 'no probe of the target (calibration machine speed assumed)'
       : `target probed ${factor.toFixed(2)}x the calibration machine's time`;
@@ -63,6 +63,10 @@ export function predictHold(
     low: round(ms / spread),
     high: round(ms * spread),
     cls,
-    basis: `${cls} calibrated at ${cal.scales} rows (${(options.calibration ?? CALIBRATION).measuredOn}), extrapolated to ${Math.round(features.rows).toLocaleString('en-US')} rows / ${(features.heapBytes / 1e6).toFixed(0)} MB / ${features.indexes} index(es)${cls === 'update' || cls === 'delete' ? ` / ${Math.round(features.touchedRows).toLocaleString('en-US')} rows changed` : ''} from ${options.source}; ${machine}`,
+    // Built on read: most callers need the figure only (one per statement of every analysis), and
+    // the sentence with its formatted counts costs more than the prediction itself.
+    get basis() {
+      return `${cls} calibrated at ${cal.scales} rows (${(options.calibration ?? CALIBRATION).measuredOn}), extrapolated to ${Math.round(features.rows).toLocaleString('en-US')} rows / ${(features.heapBytes / 1e6).toFixed(0)} MB / ${features.indexes} index(es)${cls === 'update' || cls === 'delete' ? ` / ${Math.round(features.touchedRows).toLocaleString('en-US')} rows changed` : ''} from ${options.source}; ${machine()}`;
+    },
   };
 }

@@ -1,7 +1,7 @@
-import type { IngestQueue } from '@dbops/core/documents/ingest-queue';
-import type { UploadStorage } from '@dbops/core/documents/upload-storage';
-import { AppError } from '@dbops/core/errors/app-error';
-import { memoPer } from '@dbops/core/util/memo-per';
+import type { IngestQueue } from '@dbops/core/documents';
+import type { UploadStorage } from '@dbops/core/documents';
+import { AppError } from '@dbops/core/errors';
+import { memoPer } from '@dbops/core/util';
 import type { Container } from '../container';
 
 const installed = new WeakMap<Container, { storage: UploadStorage; queue: IngestQueue }>();

@@ -1,7 +1,7 @@
-import type { Embedder } from '@dbops/core/embeddings/embedder';
-import { EMBEDDING_DIMENSION } from '@dbops/core/embeddings/embedder';
-import { HashingEmbedder } from '@dbops/core/embeddings/hashing-embedder';
-import { memoPer } from '@dbops/core/util/memo-per';
+import type { Embedder } from '@dbops/core/embeddings';
+import { EMBEDDING_DIMENSION } from '@dbops/core/embeddings';
+import { HashingEmbedder } from '@dbops/core/embeddings';
+import { memoPer } from '@dbops/core/util';
 import type { Container } from '../container';
 
 /**

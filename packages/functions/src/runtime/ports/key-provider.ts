@@ -1,6 +1,6 @@
-import type { KeyProvider } from '@dbops/core/crypto/key-provider';
-import { LocalKeyFileProvider } from '@dbops/core/crypto/local-key-file-provider';
-import { memoPer } from '@dbops/core/util/memo-per';
+import type { KeyProvider } from '@dbops/core/crypto';
+import { LocalKeyFileProvider } from '@dbops/core/crypto';
+import { memoPer } from '@dbops/core/util';
 import type { Container } from '../container';
 
 /**

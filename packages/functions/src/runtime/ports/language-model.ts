@@ -1,6 +1,6 @@
-import type { GeneratedSql, GenerationRequest, SqlGenerator } from '@dbops/core/text-to-sql/language-model';
-import { OfflineSqlGenerator } from '@dbops/core/text-to-sql/offline/offline-generator';
-import { memoPer } from '@dbops/core/util/memo-per';
+import type { GeneratedSql, GenerationRequest, SqlGenerator } from '@dbops/core/text-to-sql';
+import { OfflineSqlGenerator } from '@dbops/core/text-to-sql';
+import { memoPer } from '@dbops/core/util';
 import type { Container } from '../container';
 
 /**

@@ -1,6 +1,6 @@
-import { AppError } from '@dbops/core/errors/app-error';
-import type { MigrationQueue } from '@dbops/core/queue/migration-queue';
-import { memoPer } from '@dbops/core/util/memo-per';
+import { AppError } from '@dbops/core/errors';
+import type { MigrationQueue } from '@dbops/core/queue';
+import { memoPer } from '@dbops/core/util';
 import type { Container } from '../container';
 
 const inProcess = new WeakMap<Container, MigrationQueue>();

@@ -1,6 +1,6 @@
-import { type BillingSettings, loadBillingSettings } from '@dbops/core/billing/payments/billing-settings';
-import type { PaymentProvider } from '@dbops/core/billing/payments/payment-provider';
-import { memoPer } from '@dbops/core/util/memo-per';
+import { type BillingSettings, loadBillingSettings } from '@dbops/core/billing';
+import type { PaymentProvider } from '@dbops/core/billing';
+import { memoPer } from '@dbops/core/util';
 import type { Container } from '../container';
 import { domainDeps } from '../domain-deps';
 

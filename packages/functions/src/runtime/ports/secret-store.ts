@@ -1,5 +1,5 @@
-import { LocalSecretStore, type SecretStore } from '@dbops/core/secrets/secret-store';
-import { memoPer } from '@dbops/core/util/memo-per';
+import { LocalSecretStore, type SecretStore } from '@dbops/core/secrets';
+import { memoPer } from '@dbops/core/util';
 import type { Container } from '../container';
 
 /**

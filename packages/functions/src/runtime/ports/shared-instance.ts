@@ -1,5 +1,5 @@
-import { AppError } from '@dbops/core/errors/app-error';
-import type { SharedInstance } from '@dbops/core/provisioning/shared-instance';
+import { AppError } from '@dbops/core/errors';
+import type { SharedInstance } from '@dbops/core/provisioning';
 import type { Container } from '../container';
 import { getSecretStore } from './secret-store';
 

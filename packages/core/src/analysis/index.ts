@@ -1,0 +1,15 @@
+export { analyzeMigration } from './analyze-migration';
+export { analyzeOnConnection } from './analyze-on-connection';
+export { analyzeStatements } from './analyze-statements';
+export { approvalSigningKey } from './approval/approval-key';
+export { issueApprovalToken, sqlDigest } from './approval/approval-token';
+export { applyLiveChecks } from './live-checks';
+export { parseStatements } from './parse-statements';
+export { type PreflightLimits } from './preflight/preflight-session';
+export { type PreflightReport, runPreflight } from './preflight/run-preflight';
+export { RULES } from './rules/index';
+export { ensureParser, lintOffline } from './rules/lint-offline';
+export { sandboxServerSettings } from './sandbox/sandbox-server-settings';
+export { buildSchemaIndex } from './schema-index';
+export { buildSnapshot } from './snapshot-builder';
+export { type AnalysisReport } from './types';

@@ -1,0 +1,1 @@
+export { createJwtVerifier, createRemoteJwtVerifier, type JwtVerifier } from './jwt-verifier';

@@ -1,0 +1,13 @@
+export { chargeWithinRateLimit, getBalance, listUsage } from './meter';
+export { applyPaymentEvent, isEventKnown, PAYMENT_SUCCEEDED_EVENTS } from './payments/apply-payment-event';
+export { type BillingSettings, loadBillingSettings } from './payments/billing-settings';
+export { CHECKOUT_AMOUNTS } from './payments/credit-packs';
+export { listPayments } from './payments/list-payments';
+export {
+  type CheckoutSession,
+  type CheckoutSessionRequest,
+  type CheckoutSessionSnapshot,
+  type PaymentProvider,
+  type VerifiedPaymentEvent,
+} from './payments/payment-provider';
+export { startCheckout } from './payments/start-checkout';

@@ -1,0 +1,1 @@
+export { queryContext } from './context-query';

@@ -1,0 +1,3 @@
+export { decryptEnvelope, encryptEnvelope } from './envelope';
+export { type DataKey, type KeyProvider } from './key-provider';
+export { LocalKeyFileProvider } from './local-key-file-provider';

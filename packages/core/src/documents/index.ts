@@ -1,0 +1,12 @@
+export { ContentSniffer } from './content-sniffer';
+export { requireDocumentConnection } from './document-connection';
+export { rejectDocument } from './document-rejection';
+export { deleteDocument, listDocuments } from './document-store';
+export { ingestUploadBatch } from './ingest-batch';
+export { ingestDocuments } from './ingest-documents';
+export { type DocumentBatchMessage, type IngestQueue, parseDocumentBatchMessage, serializeDocumentBatchMessage } from './ingest-queue';
+export { MAX_FILE_BYTES, MAX_FILENAME_LENGTH, MAX_FILES_PER_BATCH } from './limits';
+export { type IncomingFile } from './prepare-document';
+export { type ClaimedSlot, claimSlot, completeSlot, releaseSlot } from './slot-upload';
+export { confirmUploadBatch, createUploadBatch, getUploadBatch, unfinishedBatchIds } from './upload-batches';
+export { type SlotSpec, type UploadStorage, type UploadTarget } from './upload-storage';

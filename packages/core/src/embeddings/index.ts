@@ -1,0 +1,2 @@
+export { type Embedder, EMBEDDING_DIMENSION } from './embedder';
+export { HashingEmbedder } from './hashing-embedder';

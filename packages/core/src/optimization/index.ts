@@ -1,0 +1,10 @@
+export { type IndexSuggester, type IndexSuggestionInput, type SuggestedIndex } from './index-suggester';
+export { loadLiveCatalog } from './live-catalog';
+export { OfflineIndexSuggester } from './offline-index-suggester';
+export { optimizationSettings } from './optimization-settings';
+export { optimizeOnConnection } from './optimize-connection';
+export { PlanSession } from './plan-session';
+export { rankRewrites } from './rewrite-ranker';
+export { type RewriteRule } from './rewrite-rules/rewrite-context';
+export { checkStatement } from './statement-check';
+export { type Alternative, type IndexRecommendation, type OptimizationResult } from './types';

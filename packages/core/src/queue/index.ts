@@ -1,0 +1,1 @@
+export { type MigrationMessage, type MigrationQueue, parseMigrationMessage, serializeMigrationMessage } from './migration-queue';

@@ -1,0 +1,1 @@
+export { LocalSecretStore, type SecretStore } from './secret-store';

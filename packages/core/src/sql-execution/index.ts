@@ -1,0 +1,2 @@
+export { executeOnConnection } from './run-on-connection';
+export { answerBudget } from './time-budget';

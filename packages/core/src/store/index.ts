@@ -1,0 +1,3 @@
+export { migrate } from './migrate';
+export { PgStore } from './pg-store';
+export { type Store } from './store';

@@ -1,0 +1,3 @@
+export { type Clock, systemClock } from './clock';
+export { freePort } from './free-port';
+export { memoPer } from './memo-per';

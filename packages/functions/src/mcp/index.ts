@@ -1,0 +1,2 @@
+export { createDbopsMcpServer } from './create-server';
+export { resolveRoute, type RouteCaller } from './route-call';
