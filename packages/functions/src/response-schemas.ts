@@ -1,4 +1,6 @@
+import type { ApiKeySummary, CreatedApiKey } from '@dbops/core/accounts';
 import type { AnalysisReport } from '@dbops/core/analysis';
+import type { Balance, PaymentRecord, UsageRecord } from '@dbops/core/billing';
 import type { ConnectionView } from '@dbops/core/connections';
 import type { MigrationRequestRecord } from '@dbops/core/migration-execution';
 import { z } from 'zod';
@@ -178,3 +180,62 @@ export const migrationRequestResponse = z.object({
 }) satisfies z.ZodType<MigrationRequestRecord>;
 
 export const migrationRequestListResponse = z.array(migrationRequestResponse);
+
+const keyPolicy = z.object({
+  max_caller: z.enum(['human', 'agent']),
+  max_guardrail: z.enum(['strict', 'moderate', 'permissive']),
+  read_only: z.boolean(),
+  connection_ids: z.array(z.uuid()).nullable(),
+  allow_opaque_functions: z.boolean(),
+});
+
+/** An API key as listed: never the key itself. */
+export const apiKeyResponse = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  prefix: z.string(),
+  created_at: timestamp,
+  policy: keyPolicy.optional(),
+}) satisfies z.ZodType<ApiKeySummary>;
+
+export const apiKeyListResponse = z.array(apiKeyResponse);
+
+/** POST /api-keys: the raw key, shown this once. */
+export const apiKeyCreatedResponse = apiKeyResponse.extend({ key: z.string().startsWith('dbo_') }) satisfies z.ZodType<CreatedApiKey>;
+
+export const apiKeyRevokedResponse = z.object({ id: z.uuid(), revoked: z.literal(true) });
+
+/** Money is NUMERIC text (4 places), never a float. */
+const credits = z.string().regex(/^-?\d+\.\d{4}$/);
+
+export const balanceResponse = z.object({
+  balance: credits,
+  total_spent: credits,
+  total_requests: z.number().int(),
+  cost_per_request: credits,
+}) satisfies z.ZodType<Balance>;
+
+export const usageResponse = z.object({
+  usage: z.array(z.object({ path: z.string(), method: z.string(), cost: credits, created_at: timestamp }) satisfies z.ZodType<UsageRecord>),
+  count: z.number().int(),
+});
+
+export const paymentsResponse = z.object({
+  payments: z.array(
+    z.object({
+      id: z.uuid(),
+      session_id: z.string(),
+      amount_cents: z.number().int(),
+      currency: z.string(),
+      credits,
+      credits_added: credits,
+      status: z.enum(['pending', 'completed', 'expired', 'failed']),
+      receipt_url: z.string().nullable(),
+      created_at: timestamp,
+      completed_at: timestamp.nullable(),
+    }) satisfies z.ZodType<PaymentRecord>,
+  ),
+  count: z.number().int(),
+});
+
+export const documentDeletedResponse = z.object({ id: z.uuid(), deleted: z.literal(true) });

@@ -1,6 +1,13 @@
 import type { z } from 'zod';
 import {
   analysisReportResponse,
+  apiKeyCreatedResponse,
+  apiKeyListResponse,
+  apiKeyRevokedResponse,
+  balanceResponse,
+  documentDeletedResponse,
+  paymentsResponse,
+  usageResponse,
   connectionListResponse,
   connectionResponse,
   executeAcceptedResponse,
@@ -128,17 +135,19 @@ export const routes = [
   ),
   route('GET', '/connections/{connection_id}/documents/batches/{batch_id}', 'documents-batch-get', KEY, false, 'Poll an upload batch'),
   route('GET', '/connections/{connection_id}/documents', 'documents-list', KEY, false, 'List documents'),
-  route('DELETE', '/connections/{connection_id}/documents/{document_id}', 'documents-delete', KEY, false, 'Delete a document'),
+  route('DELETE', '/connections/{connection_id}/documents/{document_id}', 'documents-delete', KEY, false, 'Delete a document', {
+    response: documentDeletedResponse,
+  }),
   route('POST', '/connections/{connection_id}/context/query', 'context-query', KEY, false, 'Schema and document context'),
 
-  route('POST', '/api-keys', 'api-keys-create', 'jwt', false, 'Create an API key', { status: 201 }),
-  route('GET', '/api-keys', 'api-keys-list', 'jwt', false, 'List active API keys'),
-  route('DELETE', '/api-keys/{key_id}', 'api-keys-revoke', 'jwt', false, 'Revoke an API key'),
+  route('POST', '/api-keys', 'api-keys-create', 'jwt', false, 'Create an API key', { status: 201, response: apiKeyCreatedResponse }),
+  route('GET', '/api-keys', 'api-keys-list', 'jwt', false, 'List active API keys', { response: apiKeyListResponse }),
+  route('DELETE', '/api-keys/{key_id}', 'api-keys-revoke', 'jwt', false, 'Revoke an API key', { response: apiKeyRevokedResponse }),
 
-  route('GET', '/billing/balance', 'billing-balance', KEY, false, 'Credit balance'),
+  route('GET', '/billing/balance', 'billing-balance', KEY, false, 'Credit balance', { response: balanceResponse }),
   route('POST', '/billing/checkout', 'billing-checkout', KEY, false, 'Buy credits'),
-  route('GET', '/billing/usage', 'billing-usage', KEY, false, 'Last 100 billable requests'),
-  route('GET', '/billing/payments', 'billing-payments', KEY, false, 'Past payments'),
+  route('GET', '/billing/usage', 'billing-usage', KEY, false, 'Last 100 billable requests', { response: usageResponse }),
+  route('GET', '/billing/payments', 'billing-payments', KEY, false, 'Past payments', { response: paymentsResponse }),
   route('POST', '/billing/webhook', 'billing-webhook', 'none', false, 'Payment provider events', { body: 'raw' }),
 
   route('POST', '/provision', 'provision-create', KEY, false, 'Create a managed database', { status: 201 }),
