@@ -1,6 +1,8 @@
 import type { ApiKeySummary, CreatedApiKey } from '@dbops/core/accounts';
 import type { AnalysisReport } from '@dbops/core/analysis';
 import type { Balance, PaymentRecord, UsageRecord } from '@dbops/core/billing';
+import type { DocumentSummary } from '@dbops/core/documents';
+import type { ProvisionedDatabaseView } from '@dbops/core/provisioning';
 import type { ConnectionView } from '@dbops/core/connections';
 import type { MigrationRequestRecord } from '@dbops/core/migration-execution';
 import { z } from 'zod';
@@ -239,3 +241,30 @@ export const paymentsResponse = z.object({
 });
 
 export const documentDeletedResponse = z.object({ id: z.uuid(), deleted: z.literal(true) });
+
+export const documentListResponse = z.array(
+  z.object({
+    id: z.uuid(),
+    filename: z.string(),
+    chunk_count: z.number().int(),
+    size_bytes: z.number().int(),
+    content_type: z.string(),
+    uploaded_at: timestamp,
+  }) satisfies z.ZodType<DocumentSummary>,
+);
+
+/** A managed database (its connection string only ever in the creation answer, not described here). */
+export const provisionedDatabaseResponse = z.object({
+  id: z.uuid(),
+  connection_id: z.uuid().nullable(),
+  name: z.string(),
+  schema_name: z.string(),
+  status: z.string(),
+  created_at: timestamp,
+}) satisfies z.ZodType<ProvisionedDatabaseView>;
+
+export const provisionedListResponse = z.object({
+  databases: z.array(provisionedDatabaseResponse),
+  count: z.number().int(),
+  limit: z.number().int(),
+});

@@ -6,6 +6,9 @@ import {
   apiKeyRevokedResponse,
   balanceResponse,
   documentDeletedResponse,
+  documentListResponse,
+  provisionedDatabaseResponse,
+  provisionedListResponse,
   paymentsResponse,
   usageResponse,
   connectionListResponse,
@@ -134,7 +137,7 @@ export const routes = [
     },
   ),
   route('GET', '/connections/{connection_id}/documents/batches/{batch_id}', 'documents-batch-get', KEY, false, 'Poll an upload batch'),
-  route('GET', '/connections/{connection_id}/documents', 'documents-list', KEY, false, 'List documents'),
+  route('GET', '/connections/{connection_id}/documents', 'documents-list', KEY, false, 'List documents', { response: documentListResponse }),
   route('DELETE', '/connections/{connection_id}/documents/{document_id}', 'documents-delete', KEY, false, 'Delete a document', {
     response: documentDeletedResponse,
   }),
@@ -151,8 +154,8 @@ export const routes = [
   route('POST', '/billing/webhook', 'billing-webhook', 'none', false, 'Payment provider events', { body: 'raw' }),
 
   route('POST', '/provision', 'provision-create', KEY, false, 'Create a managed database', { status: 201 }),
-  route('GET', '/provision', 'provision-list', KEY, false, 'List managed databases'),
-  route('DELETE', '/provision/{provision_id}', 'provision-delete', KEY, false, 'Drop a managed database'),
+  route('GET', '/provision', 'provision-list', KEY, false, 'List managed databases', { response: provisionedListResponse }),
+  route('DELETE', '/provision/{provision_id}', 'provision-delete', KEY, false, 'Drop a managed database', { response: provisionedDatabaseResponse }),
 
   route('POST', '/mcp', 'mcp', KEY, false, 'MCP streamable HTTP endpoint', { form: 'jsonrpc', body: 'raw' }),
   // Stateless server: GET (server-initiated stream) and DELETE (session end) answer 405, as the transport spec allows.
