@@ -1,3 +1,4 @@
+/// <reference path="./libpg-query-wasm.d.ts" />
 import PgQueryModule, { type PgQueryWasm } from 'libpg-query/wasm/libpg-query.js';
 import type { AstNode, ParseTree } from './ast';
 
