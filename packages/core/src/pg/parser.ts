@@ -1,4 +1,3 @@
-/// <reference path="./libpg-query-wasm.d.ts" />
 import PgQueryModule, { type PgQueryWasm } from 'libpg-query/wasm/libpg-query.js';
 import type { AstNode, ParseTree } from './ast';
 
