@@ -35,6 +35,9 @@ describe('the OpenAPI document and reference page over HTTP', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
     for (const route of routes) expect(res.text).toContain(route.path.replace(/&/g, '&amp;'));
+    // Success bodies from the route table's response schemas, e.g. the analysis report's token.
+    expect(res.text).toContain('approval_token');
+    expect(res.text).toContain('last_introspected_at');
     expect(res.text).not.toContain('<script');
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
   });

@@ -14,8 +14,8 @@ export interface CliRun {
 }
 
 /**
- * Bundles the CLI as it is published, into a directory of its own inside the package (so
- * `libpg-query` resolves as from an install, and parallel test files do not share a build).
+ * Bundles the CLI as it is published (self-contained: the parser's glue and .wasm included), into
+ * a directory of its own inside the package, so parallel test files do not share a build.
  */
 export async function buildTestCli(): Promise<{ entry: string; remove(): void }> {
   const outdir = path.join(CLI_PACKAGE, `.test-dist-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);

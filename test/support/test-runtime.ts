@@ -41,6 +41,8 @@ export async function startTestRuntime(options: { env?: Record<string, string>; 
   const runtime = await startLocalRuntime({
     port: 0,
     inMemoryState: true,
+    // Every answer of a route with a response schema is checked against it (a mismatch is a 500).
+    checkResponses: true,
     ...options.runtime,
     env: { ...process.env, DBOPS_HOME: home, DBOPS_LOG_LEVEL: process.env.TEST_LOG ?? 'silent', ...options.env },
   });

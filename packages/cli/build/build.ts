@@ -1,12 +1,19 @@
 // Bundles the CLI into dist/ with esbuild: one file for the lint path, the service commands in
-// chunks loaded only when they run. libpg-query stays external (it loads its .wasm from its own
-// package directory), so it is the bundle's one runtime dependency.
-import { readFileSync, rmSync } from 'node:fs';
+// chunks loaded only when they run. The parser (libpg-query's JavaScript glue) is bundled too
+// and its .wasm copied beside the chunks, so dist/ needs no node_modules at all: importing the
+// package through Node's CommonJS interop cost a module-lexer pass and a package resolution on
+// every start (see docs/benchmarks.md, #19).
+import { copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { version } = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string };
+
+/** libpg-query's WebAssembly parser, which its glue loads from `${__dirname}/libpg-query.wasm`. */
+const parserWasm = path.join(path.dirname(createRequire(import.meta.url).resolve('libpg-query')), 'libpg-query.wasm');
 
 /** Builds into `outdir` (default `packages/cli/dist`, which bin/dbops.js loads); returns the entry file. */
 export async function buildCli(outdir = `${root}dist`): Promise<string> {
@@ -20,14 +27,24 @@ export async function buildCli(outdir = `${root}dist`): Promise<string> {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    external: ['libpg-query'],
     define: { __DBOPS_CLI_VERSION__: JSON.stringify(version) },
-    // Bundled CommonJS (picomatch) calls require(); give the ESM bundle one.
-    banner: { js: "import { createRequire as __dbopsCreateRequire } from 'node:module'; const require = __dbopsCreateRequire(import.meta.url);" },
+    // Bundled CommonJS (picomatch, the parser's glue) calls require() and reads __dirname (where
+    // the glue finds its .wasm, copied beside the chunks below); give the ESM chunks both.
+    banner: {
+      js: [
+        "import { createRequire as __dbopsCreateRequire } from 'node:module';",
+        "import { dirname as __dbopsDirname } from 'node:path';",
+        "import { fileURLToPath as __dbopsFileUrlToPath } from 'node:url';",
+        'const require = __dbopsCreateRequire(import.meta.url);',
+        'const __filename = __dbopsFileUrlToPath(import.meta.url);',
+        'const __dirname = __dbopsDirname(__filename);',
+      ].join(' '),
+    },
     legalComments: 'none',
     logLevel: 'warning',
     metafile: false,
   });
+  copyFileSync(parserWasm, path.join(outdir, 'libpg-query.wasm'));
   return `${outdir}/dbops.mjs`;
 }
 

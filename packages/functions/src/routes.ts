@@ -1,3 +1,24 @@
+import type { z } from 'zod';
+import {
+  analysisReportResponse,
+  apiKeyCreatedResponse,
+  apiKeyListResponse,
+  apiKeyRevokedResponse,
+  balanceResponse,
+  documentDeletedResponse,
+  documentListResponse,
+  provisionedDatabaseResponse,
+  provisionedListResponse,
+  paymentsResponse,
+  usageResponse,
+  connectionListResponse,
+  connectionResponse,
+  executeAcceptedResponse,
+  healthResponse,
+  migrationRequestListResponse,
+  migrationRequestResponse,
+} from './response-schemas';
+
 /**
  * The route table: the single source of truth for every endpoint's method, path, handler
  * module, authorizer and billing. The local runtime, the cloud stack (infra/api.ts) and the
@@ -29,26 +50,33 @@ export interface RouteDefinition {
   form: ResponseForm;
   /** How the request body arrives: JSON (validated by the handler's zod schema), multipart files, raw bytes, none. */
   body: RequestBodyKind;
+  /**
+   * What a success answers (response-schemas.ts): `data` of an envelope, or the whole bare body.
+   * The OpenAPI document emits it, the CLI's client is typed from it ({@link ResponseOf}), and the
+   * local runtime checks answers against it in tests. Undefined: not described yet.
+   */
+  response?: z.ZodType;
 }
 
 export type ResponseForm = 'envelope' | 'bare' | 'jsonrpc' | 'html';
 export type RequestBodyKind = 'json' | 'multipart' | 'raw' | 'none';
 
-interface RouteOptions {
+interface RouteOptions<R extends z.ZodType | undefined> {
   status?: number;
   form?: ResponseForm;
   body?: RequestBodyKind;
+  response?: R;
 }
 
-const route = <H extends string>(
+const route = <H extends string, R extends z.ZodType | undefined = undefined>(
   method: HttpMethod,
   path: string,
   handler: H,
   auth: AuthScheme,
   billable: boolean,
   summary: string,
-  options: RouteOptions = {},
-): RouteDefinition & { handler: H } => ({
+  options: RouteOptions<R> = {},
+): RouteDefinition & { handler: H; response: R } => ({
   method,
   path: `/api/v1${path}`,
   handler,
@@ -58,26 +86,35 @@ const route = <H extends string>(
   status: options.status ?? 200,
   form: options.form ?? 'envelope',
   body: options.body ?? (method === 'POST' || method === 'PATCH' || method === 'PUT' ? 'json' : 'none'),
+  response: options.response as R,
 });
 
 const KEY = 'api_key_or_jwt' as const;
 
 export const routes = [
-  route('GET', '/health', 'health', 'none', false, 'Readiness check'),
+  route('GET', '/health', 'health', 'none', false, 'Readiness check', { response: healthResponse }),
   route('GET', '/openapi.json', 'openapi', 'none', false, 'The OpenAPI 3.1 document', { form: 'bare' }),
   route('GET', '/docs', 'api-reference', 'none', false, 'The API reference page', { form: 'html' }),
 
-  route('POST', '/connections', 'connections-create', KEY, false, 'Register a connection', { status: 201 }),
-  route('GET', '/connections', 'connections-list', KEY, false, 'List connections'),
-  route('GET', '/connections/{connection_id}', 'connections-get', KEY, false, 'Read a connection'),
-  route('PATCH', '/connections/{connection_id}', 'connections-update', KEY, false, 'Rename or re-point a connection'),
-  route('DELETE', '/connections/{connection_id}', 'connections-delete', KEY, false, 'Deactivate a connection'),
+  route('POST', '/connections', 'connections-create', KEY, false, 'Register a connection', { status: 201, response: connectionResponse }),
+  route('GET', '/connections', 'connections-list', KEY, false, 'List connections', { response: connectionListResponse }),
+  route('GET', '/connections/{connection_id}', 'connections-get', KEY, false, 'Read a connection', { response: connectionResponse }),
+  route('PATCH', '/connections/{connection_id}', 'connections-update', KEY, false, 'Rename or re-point a connection', { response: connectionResponse }),
+  route('DELETE', '/connections/{connection_id}', 'connections-delete', KEY, false, 'Deactivate a connection', { response: connectionResponse }),
   route('POST', '/connections/{connection_id}/introspect', 'connections-introspect', KEY, true, 'Snapshot the schema', { body: 'none' }),
 
-  route('POST', '/connections/{connection_id}/migrations/analyze', 'migrations-analyze', KEY, true, 'Analyze a migration', { form: 'bare' }),
-  route('POST', '/migrations/execute', 'migrations-execute', KEY, false, 'Execute an approved migration', { status: 202 }),
-  route('GET', '/migrations/requests/{request_id}', 'migrations-request-get', KEY, false, 'Poll a migration request', { form: 'bare' }),
-  route('GET', '/connections/{connection_id}/migrations/requests', 'migrations-request-list', KEY, false, "List a connection's migration requests"),
+  route('POST', '/connections/{connection_id}/migrations/analyze', 'migrations-analyze', KEY, true, 'Analyze a migration', {
+    form: 'bare',
+    response: analysisReportResponse,
+  }),
+  route('POST', '/migrations/execute', 'migrations-execute', KEY, false, 'Execute an approved migration', { status: 202, response: executeAcceptedResponse }),
+  route('GET', '/migrations/requests/{request_id}', 'migrations-request-get', KEY, false, 'Poll a migration request', {
+    form: 'bare',
+    response: migrationRequestResponse,
+  }),
+  route('GET', '/connections/{connection_id}/migrations/requests', 'migrations-request-list', KEY, false, "List a connection's migration requests", {
+    response: migrationRequestListResponse,
+  }),
 
   route('POST', '/connections/{connection_id}/queries/optimize', 'queries-optimize', KEY, true, 'Optimize a query', { form: 'bare' }),
   route('POST', '/connections/{connection_id}/queries/generate', 'queries-generate', KEY, true, 'Text-to-SQL'),
@@ -100,23 +137,25 @@ export const routes = [
     },
   ),
   route('GET', '/connections/{connection_id}/documents/batches/{batch_id}', 'documents-batch-get', KEY, false, 'Poll an upload batch'),
-  route('GET', '/connections/{connection_id}/documents', 'documents-list', KEY, false, 'List documents'),
-  route('DELETE', '/connections/{connection_id}/documents/{document_id}', 'documents-delete', KEY, false, 'Delete a document'),
+  route('GET', '/connections/{connection_id}/documents', 'documents-list', KEY, false, 'List documents', { response: documentListResponse }),
+  route('DELETE', '/connections/{connection_id}/documents/{document_id}', 'documents-delete', KEY, false, 'Delete a document', {
+    response: documentDeletedResponse,
+  }),
   route('POST', '/connections/{connection_id}/context/query', 'context-query', KEY, false, 'Schema and document context'),
 
-  route('POST', '/api-keys', 'api-keys-create', 'jwt', false, 'Create an API key', { status: 201 }),
-  route('GET', '/api-keys', 'api-keys-list', 'jwt', false, 'List active API keys'),
-  route('DELETE', '/api-keys/{key_id}', 'api-keys-revoke', 'jwt', false, 'Revoke an API key'),
+  route('POST', '/api-keys', 'api-keys-create', 'jwt', false, 'Create an API key', { status: 201, response: apiKeyCreatedResponse }),
+  route('GET', '/api-keys', 'api-keys-list', 'jwt', false, 'List active API keys', { response: apiKeyListResponse }),
+  route('DELETE', '/api-keys/{key_id}', 'api-keys-revoke', 'jwt', false, 'Revoke an API key', { response: apiKeyRevokedResponse }),
 
-  route('GET', '/billing/balance', 'billing-balance', KEY, false, 'Credit balance'),
+  route('GET', '/billing/balance', 'billing-balance', KEY, false, 'Credit balance', { response: balanceResponse }),
   route('POST', '/billing/checkout', 'billing-checkout', KEY, false, 'Buy credits'),
-  route('GET', '/billing/usage', 'billing-usage', KEY, false, 'Last 100 billable requests'),
-  route('GET', '/billing/payments', 'billing-payments', KEY, false, 'Past payments'),
+  route('GET', '/billing/usage', 'billing-usage', KEY, false, 'Last 100 billable requests', { response: usageResponse }),
+  route('GET', '/billing/payments', 'billing-payments', KEY, false, 'Past payments', { response: paymentsResponse }),
   route('POST', '/billing/webhook', 'billing-webhook', 'none', false, 'Payment provider events', { body: 'raw' }),
 
   route('POST', '/provision', 'provision-create', KEY, false, 'Create a managed database', { status: 201 }),
-  route('GET', '/provision', 'provision-list', KEY, false, 'List managed databases'),
-  route('DELETE', '/provision/{provision_id}', 'provision-delete', KEY, false, 'Drop a managed database'),
+  route('GET', '/provision', 'provision-list', KEY, false, 'List managed databases', { response: provisionedListResponse }),
+  route('DELETE', '/provision/{provision_id}', 'provision-delete', KEY, false, 'Drop a managed database', { response: provisionedDatabaseResponse }),
 
   route('POST', '/mcp', 'mcp', KEY, false, 'MCP streamable HTTP endpoint', { form: 'jsonrpc', body: 'raw' }),
   // Stateless server: GET (server-initiated stream) and DELETE (session end) answer 405, as the transport spec allows.
@@ -126,6 +165,9 @@ export const routes = [
 
 export type RouteEntry = (typeof routes)[number];
 export type HandlerName = RouteEntry['handler'];
+
+/** What the route of handler `H` answers on success (its `data`, or its bare body), from its response schema. */
+export type ResponseOf<H extends HandlerName> = Extract<RouteEntry, { handler: H }>['response'] extends infer R extends z.ZodType ? z.output<R> : never;
 
 const byHandler = new Map<string, RouteDefinition>(routes.map((r) => [r.handler, r]));
 

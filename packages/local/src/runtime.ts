@@ -9,6 +9,7 @@ import { type Clock, systemClock } from '@dbops/core/util';
 import { handler as apiKeyOrJwt } from '@dbops/functions/authorizers/api-key-or-jwt';
 import { handler as jwtOnly } from '@dbops/functions/authorizers/jwt-only';
 import { handlerLoaders } from '@dbops/functions/handlers';
+import { responseMismatch } from '@dbops/functions/openapi/check-response';
 import { applyProcessSettings, type Container, setContainer } from '@dbops/functions/runtime';
 import { registerHandlerLoaders } from '@dbops/functions/runtime';
 import { errorFields, logger } from '@dbops/functions/runtime';
@@ -40,6 +41,11 @@ export interface LocalRuntimeOptions {
   clock?: Clock;
   /** Built web console served at `/`; default packages/web/dist, null serves none. */
   consoleDir?: string | null;
+  /**
+   * Check every success answer against its route's response schema and turn a mismatch into a
+   * 500 naming it (tests: the handlers keep the promises of the OpenAPI document and the CLI).
+   */
+  checkResponses?: boolean;
 }
 
 export interface LocalRuntime {
@@ -102,6 +108,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     },
     onError: (error) => logger.error('gateway error', errorFields(error)),
     intercept: uploads,
+    ...(options.checkResponses ? { checkResponse: responseMismatch } : {}),
     ...(options.consoleDir === null ? {} : { staticFiles: createConsoleFiles(options.consoleDir ?? CONSOLE_DIST) }),
   });
 

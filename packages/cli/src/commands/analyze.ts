@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { AnalysisReport } from '@dbops/core/analysis';
+import type { AnalysisReport } from '../service/service-client';
 import { CliError } from '../cli-error';
 import { loadConfig } from '../config/cli-config';
 import { type CliFinding, type FileReport, statementBody } from '../lint/cli-finding';

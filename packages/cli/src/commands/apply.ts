@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { MigrationRequestRecord } from '@dbops/core/migration-execution';
+import type { MigrationRequest } from '../service/service-client';
 import { CliError, EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS } from '../cli-error';
 import { loadConfig } from '../config/cli-config';
 import { parse, SERVICE_OPTIONS } from '../options';
@@ -61,7 +61,7 @@ export async function applyCommand(argv: string[], ctx: RunContext): Promise<num
   ctx.stderr(`request ${accepted.request_id}: ${accepted.status}\n`);
   const started = Date.now();
   let last = '';
-  let record: MigrationRequestRecord;
+  let record: MigrationRequest;
   const live = ctx.isTty;
   for (;;) {
     record = await client.request(accepted.request_id);

@@ -2,7 +2,7 @@ import { CliError } from '../cli-error';
 import { loadConfig } from '../config/cli-config';
 import { dbopsRuleIds } from '../config/rule-names';
 import { collectFiles } from '../lint/collect-files';
-import { lintFiles } from '../lint/lint-files';
+import { lintFiles, loadParser } from '../lint/lint-files';
 import { OUTPUT_OPTIONS, failOnOf, parse, reporterOf } from '../options';
 import { emit } from '../output';
 import { ruleCatalog } from '../rule-catalog';
@@ -46,6 +46,9 @@ export async function lintCommand(argv: string[], ctx: RunContext): Promise<numb
     ctx.stdout(LINT_HELP);
     return 0;
   }
+  // The parser's WebAssembly compiles on V8's background threads while this thread reads the
+  // configuration and expands the globs.
+  loadParser();
   const cfg = loadConfig(ctx.cwd, { squawk: values.config, dbops: values['dbops-config'] });
   const reporter = reporterOf(values, ctx.env);
   const failOn = failOnOf(values['fail-on'], cfg.failOn);

@@ -1,4 +1,4 @@
-import type { MigrationRequestRecord } from '@dbops/core/migration-execution';
+import type { MigrationRequest } from '../service/service-client';
 import { CliError, EXIT_CLEAN, EXIT_FINDINGS } from '../cli-error';
 import { loadConfig } from '../config/cli-config';
 import { parse, SERVICE_OPTIONS } from '../options';
@@ -6,7 +6,7 @@ import type { RunContext } from '../run-context';
 import { serviceClient } from '../service/service-settings';
 
 /** A request record for people. */
-export function describeRequest(r: MigrationRequestRecord): string {
+export function describeRequest(r: MigrationRequest): string {
   const out = [`request ${r.request_id}: ${r.status}${r.progress ? ` (${r.progress})` : ''}`];
   if (r.result) {
     out.push(`  took ${r.result.execution_time_ms} ms`);

@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { globSync, isDynamicPattern } from 'tinyglobby';
@@ -16,6 +16,8 @@ const toPosix = (p: string): string => p.split(path.sep).join('/');
 
 /** Files changed against `ref` (committed, staged or not, and untracked), absolute. */
 function changedFiles(cwd: string, ref: string): Set<string> {
+  // node:child_process (with net and dgram behind it) is loaded only for --git-diff: plain lint runs never pay for it.
+  const { execFileSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
   const git = (args: string[]): string => {
     try {
       return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,21 +1,18 @@
-import type { AnalysisReport } from '@dbops/core/analysis';
-import type { ConnectionView } from '@dbops/core/connections';
-import type { MigrationRequestRecord } from '@dbops/core/migration-execution';
+import type { ResponseOf } from '@dbops/functions/routes';
 import { CliError } from '../cli-error';
 
-// Typed by hand from the domain's own response types (type-only imports: nothing of core is
-// loaded). The OpenAPI document describes requests but answers only `{success, data, error}`
-// envelopes without response schemas, so there is nothing to generate response types from yet.
+// Typed from the route table's response schemas (packages/functions/src/response-schemas.ts),
+// the same zod schemas the OpenAPI document emits and the service's tests check every answer
+// against. The import is type-only: nothing of the service, and not zod, is bundled into the CLI.
+export type AnalysisReport = ResponseOf<'migrations-analyze'>;
+export type ExecuteAccepted = ResponseOf<'migrations-execute'>;
+export type MigrationRequest = ResponseOf<'migrations-request-get'>;
+export type Connection = ResponseOf<'connections-list'>[number];
 
 export interface ServiceConfig {
   baseUrl: string;
   apiKey: string;
   fetch?: typeof fetch;
-}
-
-export interface ExecuteAccepted {
-  request_id: string;
-  status: string;
 }
 
 interface Envelope<T> {
@@ -82,11 +79,11 @@ export class ServiceClient {
     return this.enveloped<ExecuteAccepted>('POST', '/migrations/execute', { approval_token: approvalToken, sql, connection_id: connectionId });
   }
 
-  request(requestId: string): Promise<MigrationRequestRecord> {
-    return this.call<MigrationRequestRecord>('GET', `/migrations/requests/${encodeURIComponent(requestId)}`).then((r) => r.json);
+  request(requestId: string): Promise<MigrationRequest> {
+    return this.call<MigrationRequest>('GET', `/migrations/requests/${encodeURIComponent(requestId)}`).then((r) => r.json);
   }
 
-  connections(): Promise<ConnectionView[]> {
-    return this.enveloped<ConnectionView[]>('GET', '/connections');
+  connections(): Promise<Connection[]> {
+    return this.enveloped<Connection[]>('GET', '/connections');
   }
 }

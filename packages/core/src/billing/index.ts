@@ -1,8 +1,8 @@
-export { chargeWithinRateLimit, getBalance, listUsage } from './meter';
+export { type Balance, chargeWithinRateLimit, getBalance, listUsage, type UsageRecord } from './meter';
 export { applyPaymentEvent, isEventKnown, PAYMENT_SUCCEEDED_EVENTS } from './payments/apply-payment-event';
 export { type BillingSettings, loadBillingSettings } from './payments/billing-settings';
 export { CHECKOUT_AMOUNTS } from './payments/credit-packs';
-export { listPayments } from './payments/list-payments';
+export { listPayments, type PaymentRecord } from './payments/list-payments';
 export {
   type CheckoutSession,
   type CheckoutSessionRequest,

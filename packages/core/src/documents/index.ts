@@ -1,7 +1,7 @@
 export { ContentSniffer } from './content-sniffer';
 export { requireDocumentConnection } from './document-connection';
 export { rejectDocument } from './document-rejection';
-export { deleteDocument, listDocuments } from './document-store';
+export { deleteDocument, type DocumentSummary, listDocuments } from './document-store';
 export { ingestUploadBatch } from './ingest-batch';
 export { ingestDocuments } from './ingest-documents';
 export { type DocumentBatchMessage, type IngestQueue, parseDocumentBatchMessage, serializeDocumentBatchMessage } from './ingest-queue';

@@ -1,17 +1,23 @@
-import { loadModule, parseSync } from 'libpg-query';
+import PgQueryModule, { type PgQueryWasm } from 'libpg-query/wasm/libpg-query.js';
 import type { AstNode, ParseTree } from './ast';
 
+// libpg-query's WebAssembly module, driven directly rather than through the package's
+// `parseSync`: that wrapper copies the SQL into wasm memory and the JSON tree out of it one
+// character at a time in JavaScript, which cost `dbops lint` about a fifth of its parse time on
+// lemmy's 342 migrations (docs/benchmarks.md, #19). Here the copies are TextEncoder.encodeInto and
+// a TextDecoder over the heap, both native. The calls and struct layouts are the ones the
+// package's own wrapper (wasm/index.cjs, generated for this very module) uses.
+let wasm: PgQueryWasm | undefined;
 let loaded: Promise<void> | undefined;
-let ready = false;
 
 /** Loads the WASM parser (PostgreSQL 17's own grammar) once per process. */
 export const ensureParser = (): Promise<void> =>
-  (loaded ??= loadModule().then(() => {
-    ready = true;
+  (loaded ??= PgQueryModule().then((m) => {
+    wasm = m;
   }));
 
 /** True once {@link ensureParser} has resolved, so synchronous code may parse. */
-export const parserReady = (): boolean => ready;
+export const parserReady = (): boolean => wasm !== undefined;
 
 /** The parser refused the text. `position` is 1-based in characters, like PostgreSQL's own. */
 export class SqlSyntaxError extends Error {
@@ -24,16 +30,45 @@ export class SqlSyntaxError extends Error {
   }
 }
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** The NUL-terminated UTF-8 string at `ptr` in wasm memory. */
+function heapString(m: PgQueryWasm, ptr: number): string {
+  const heap = m.HEAPU8;
+  return decoder.decode(heap.subarray(ptr, heap.indexOf(0, ptr)));
+}
+
 /** Parses once {@link ensureParser} has resolved; throws {@link SqlSyntaxError}. */
 export function parseTreeSync(sql: string): ParseTree {
+  const m = wasm;
+  if (!m) throw new Error('the SQL parser is not loaded: await ensureParser() first');
+  // As libpg-query's own wrapper: an input of whitespace only is refused before the parser.
+  if (!/\S/.test(sql)) throw new SqlSyntaxError('Query cannot be empty', null);
+  const size = Buffer.byteLength(sql, 'utf8') + 1;
+  const input = m._malloc(size);
+  let result = 0;
   try {
-    return parseSync(sql) as ParseTree;
-  } catch (error) {
-    const details = (error as { sqlDetails?: { message?: string; cursorPosition?: number } }).sqlDetails;
-    // Unlike statement locations (bytes), the error cursor is counted in characters, 0-based.
-    const cursor = details?.cursorPosition;
-    const position = typeof cursor === 'number' && cursor >= 0 ? Math.min(cursor, sql.length) + 1 : null;
-    throw new SqlSyntaxError(details?.message ?? (error instanceof Error ? error.message : 'syntax error'), position);
+    const { written } = encoder.encodeInto(sql, m.HEAPU8.subarray(input, input + size - 1));
+    m.HEAPU8[input + written] = 0;
+    result = m._wasm_parse_query_raw(input);
+    if (!result) throw new Error('the SQL parser could not allocate its result');
+    // struct PgQueryParseResult { char *parse_tree; char *stderr_buffer; PgQueryError *error; }
+    const tree = m.getValue(result, 'i32');
+    const error = m.getValue(result + 8, 'i32');
+    if (error) {
+      // struct PgQueryError { char *message; char *funcname; char *filename; int lineno; int cursorpos; char *context; }
+      const message = m.getValue(error, 'i32');
+      const cursorpos = m.getValue(error + 16, 'i32');
+      // Unlike statement locations (bytes), the error cursor is counted in characters, 1-based (0: none).
+      const cursor = cursorpos > 0 ? cursorpos - 1 : 0;
+      throw new SqlSyntaxError(message ? m.UTF8ToString(message) : 'Unknown error', Math.min(cursor, sql.length) + 1);
+    }
+    if (!tree) throw new Error('the SQL parser returned no tree');
+    return JSON.parse(heapString(m, tree)) as ParseTree;
+  } finally {
+    m._free(input);
+    if (result) m._wasm_free_parse_result(result);
   }
 }
 

@@ -45,7 +45,34 @@ describe('the OpenAPI document', () => {
   it('describes multipart uploads and the spec’s bare forms', () => {
     const upload = doc.paths['/api/v1/connections/{connection_id}/documents/upload']?.post as { requestBody: { content: Record<string, unknown> } };
     expect(Object.keys(upload.requestBody.content)).toEqual(['multipart/form-data']);
-    const poll = doc.paths['/api/v1/migrations/requests/{request_id}']?.get as { responses: Record<string, { content: Record<string, { schema: unknown }> }> };
-    expect(poll.responses['200']?.content['application/json']?.schema).toEqual({ type: 'object' });
+    // A bare route without a response schema yet answers "an object".
+    const optimize = doc.paths['/api/v1/connections/{connection_id}/queries/optimize']?.post as {
+      responses: Record<string, { content: Record<string, { schema: unknown }> }>;
+    };
+    expect(optimize.responses['200']?.content['application/json']?.schema).toEqual({ type: 'object' });
+  });
+
+  type Schema = { type?: string; required?: string[]; properties?: Record<string, Schema>; items?: Schema; const?: unknown; format?: string };
+  const success = (path: string, method: string, status: string): Schema =>
+    (doc.paths[path]?.[method] as { responses: Record<string, { content: Record<string, { schema: Schema }> }> }).responses[status]!.content[
+      'application/json'
+    ]!.schema;
+
+  it('takes success bodies from the route table’s response schemas: the CLI’s routes at least', () => {
+    // Bare: the body itself.
+    const report = success('/api/v1/connections/{connection_id}/migrations/analyze', 'post', '200');
+    expect(report.required).toEqual(expect.arrayContaining(['connection_id', 'statements', 'findings', 'approval_token', 'sandbox_result']));
+    expect(report.properties?.findings?.items?.required).toEqual(expect.arrayContaining(['rule', 'severity', 'location']));
+    const poll = success('/api/v1/migrations/requests/{request_id}', 'get', '200');
+    expect(poll.required).toEqual(expect.arrayContaining(['request_id', 'status', 'result', 'error']));
+    expect(poll.properties?.request_id?.format).toBe('uuid');
+    // Envelope: `data` described, `success` true and `error` null.
+    const executed = success('/api/v1/migrations/execute', 'post', '202');
+    expect(executed.properties?.success).toEqual({ const: true });
+    expect(executed.properties?.error).toEqual({ type: 'null' });
+    expect(executed.properties?.data?.required?.sort()).toEqual(['request_id', 'status']);
+    const listed = success('/api/v1/connections', 'get', '200');
+    expect(listed.properties?.data?.type).toBe('array');
+    expect(listed.properties?.data?.items?.required).toEqual(expect.arrayContaining(['id', 'name', 'db_type', 'is_active', 'last_introspected_at']));
   });
 });

@@ -16,9 +16,9 @@ export interface OpenApiDocument extends Json {
 
 const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
 
-/** A zod schema as the JSON Schema of what a client sends (before transforms and defaults). */
-export function toJsonSchema(schema: z.ZodType): Json {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
+/** A zod schema as the JSON Schema of what a client sends (before transforms and defaults), or with `io: 'output'` of what it receives. */
+export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): Json {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
   return rest;
 }
 
@@ -72,13 +72,21 @@ const json = (schema: Json, description: string): Json => ({ description, conten
 
 const failure = (description: string): Json => json(ref('Failure'), description);
 
+/** The success envelope with `data` described by the route's response schema. */
+const envelopeOf = (data: Json): Json => ({
+  type: 'object',
+  required: ['success', 'data', 'error'],
+  properties: { success: { const: true }, data, error: { type: 'null' } },
+});
+
 function successResponse(route: RouteDefinition): Json {
   const description = route.summary;
+  const schema = route.response ? toJsonSchema(route.response, 'output') : undefined;
   switch (route.form) {
     case 'envelope':
-      return json(ref('Envelope'), description);
+      return json(schema ? envelopeOf(schema) : ref('Envelope'), description);
     case 'bare':
-      return json({ type: 'object' }, `${description} (the spec's bare form: fields at top level)`);
+      return json(schema ?? { type: 'object' }, `${description} (the spec's bare form: fields at top level)`);
     case 'jsonrpc':
       return json({ type: 'object' }, `${description} (JSON-RPC 2.0)`);
     case 'html':
@@ -160,9 +168,9 @@ const SECURITY: Record<RouteDefinition['auth'], Json[]> = {
 
 /**
  * The OpenAPI 3.1 document of every route in the table: paths, methods, auth and billing
- * from the route table, request schemas from the handlers' own zod schemas. Response bodies
- * are the envelope (or the spec's bare form); their `data` fields are described in the spec,
- * not restated here.
+ * from the route table, request schemas from the handlers' own zod schemas, success bodies from
+ * the route table's response schemas (response-schemas.ts) where a route has one; the others
+ * answer the generic envelope (or an object, for the spec's bare form).
  */
 export async function buildOpenApiDocument(routes: readonly RouteDefinition[], loadContract: ContractLoader): Promise<OpenApiDocument> {
   const perHandler = new Map<string, number>();

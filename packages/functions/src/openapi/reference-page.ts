@@ -13,10 +13,16 @@ const AUTH_LABEL = (security: unknown): string => {
 
 const schemaBlock = (schema: unknown): string => `<pre><code>${escapeHtml(JSON.stringify(schema, null, 2))}</code></pre>`;
 
+/** A success body described by the route table's response schema (not the generic envelope `$ref`). */
+const successSchema = (code: string, content: Record<string, { schema?: Json }> | undefined): string => {
+  const schema = content?.['application/json']?.schema;
+  return code.startsWith('2') && schema && (schema.properties || schema.items) ? schemaBlock(schema) : '';
+};
+
 function operationHtml(path: string, method: string, op: Json): string {
   const params = (op.parameters as Json[] | undefined) ?? [];
   const body = op.requestBody as { content: Record<string, { schema: unknown }> } | undefined;
-  const responses = Object.entries(op.responses as Record<string, { description: string }>);
+  const responses = Object.entries(op.responses as Record<string, { description: string; content?: Record<string, { schema?: Json }> }>);
   const anchor = String(op.operationId);
   return `<section class="op" id="${escapeHtml(anchor)}">
 <h3><span class="method ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>
@@ -29,7 +35,7 @@ ${
         .join('')
     : ''
 }
-<h4>Responses</h4><ul>${responses.map(([code, r]) => `<li><code>${escapeHtml(code)}</code> ${escapeHtml(r.description)}</li>`).join('')}</ul>
+<h4>Responses</h4><ul>${responses.map(([code, r]) => `<li><code>${escapeHtml(code)}</code> ${escapeHtml(r.description)}${successSchema(code, r.content)}</li>`).join('')}</ul>
 </section>`;
 }
 

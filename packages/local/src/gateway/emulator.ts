@@ -24,6 +24,12 @@ export interface GatewayOptions {
   /** Answers paths outside /api/ (the web console's static files); undefined falls through to 404. */
   staticFiles?(method: string, path: string): HttpResult | undefined;
   onError?(error: unknown): void;
+  /**
+   * Checks a handler's answer before it is sent (tests: against the route's response schema).
+   * A non-null result is a defect in the handler: it is reported through `onError` and the client
+   * gets a 500 INTERNAL_ERROR naming it, so the test that made the request fails.
+   */
+  checkResponse?(route: RouteDefinition, result: HttpResult): string | null;
   /** Requests served outside the API (local upload slots): a promise when taken, undefined otherwise. */
   intercept?(req: IncomingMessage, res: ServerResponse): Promise<void> | undefined;
 }
@@ -179,8 +185,13 @@ export function createGateway(options: GatewayOptions): Server {
     }
 
     const handler = await handlerFor(route);
-    const result = await handler(buildHandlerEvent(request, route, params, authorizerContext), lambdaContext(requestId, route.handler));
-    send(res, normalize(result), requestId);
+    const result = normalize(await handler(buildHandlerEvent(request, route, params, authorizerContext), lambdaContext(requestId, route.handler)));
+    const mismatch = options.checkResponse?.(route, result);
+    if (mismatch) {
+      options.onError?.(new Error(mismatch));
+      return send(res, envelope(500, 'INTERNAL_ERROR', mismatch), requestId);
+    }
+    send(res, result, requestId);
   };
 
   const server = createServer((req, res) => {

@@ -2,7 +2,7 @@ import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
 import { analyzeStatements } from '../analyze-statements';
 import { ensureParser, parseStatementsSync } from '../parse-statements';
 import { reportFindings } from '../report-findings';
-import { buildSchemaIndex } from '../schema-index';
+import { buildSchemaIndex, type SchemaIndex } from '../schema-index';
 import type { Finding } from '../types';
 import { RULES } from './index';
 import type { Rule } from './rule';
@@ -43,6 +43,14 @@ const emptySnapshot = (pgVersion: number): SchemaSnapshot => ({
   view_dependencies: [],
 });
 
+/** One index per target version, built once: a CLI run lints hundreds of files against the same empty schema. */
+const emptyIndexes = new Map<number, SchemaIndex>();
+const emptyIndex = (pgVersion: number): SchemaIndex => {
+  let idx = emptyIndexes.get(pgVersion);
+  if (!idx) emptyIndexes.set(pgVersion, (idx = buildSchemaIndex(emptySnapshot(pgVersion))));
+  return idx;
+};
+
 export { ensureParser };
 
 /**
@@ -54,7 +62,7 @@ export function lintOffline(sql: string, options: OfflineLintOptions = {}): { st
   const parsed = parseStatementsSync(sql);
   const excluded = options.excludedRules;
   const rules = excluded && excluded.size > 0 ? OFFLINE_RULES.filter((r) => !excluded.has(r.name)) : OFFLINE_RULES;
-  const items = analyzeStatements(parsed, buildSchemaIndex(emptySnapshot(options.pgVersion ?? 17)), {
+  const items = analyzeStatements(parsed, emptyIndex(options.pgVersion ?? 17), {
     rules,
     assumeExisting: true,
     assumeInTransaction: options.assumeInTransaction ?? false,

@@ -1,0 +1,15 @@
+// The Emscripten module inside libpg-query (its package ships no types for it): the few exports
+// packages/core/src/pg/parser.ts calls, as the package's own wrapper calls them.
+declare module 'libpg-query/wasm/libpg-query.js' {
+  export interface PgQueryWasm {
+    HEAPU8: Uint8Array;
+    _malloc(size: number): number;
+    _free(ptr: number): void;
+    _wasm_parse_query_raw(sqlPtr: number): number;
+    _wasm_free_parse_result(resultPtr: number): void;
+    getValue(ptr: number, type: 'i32'): number;
+    UTF8ToString(ptr: number): string;
+  }
+  const PgQueryModule: (moduleArg?: object) => Promise<PgQueryWasm>;
+  export default PgQueryModule;
+}
