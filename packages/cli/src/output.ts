@@ -6,6 +6,7 @@ import { SEVERITY_RANK } from './lint/cli-finding';
 import { markdownReport } from './report/markdown';
 import type { ReportInput } from './report/report-input';
 import { type ReporterName, render } from './report/reporters';
+import type { RunContext } from './run-context';
 
 export interface OutputOptions {
   reporter: ReporterName;
@@ -17,6 +18,23 @@ export interface OutputOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
   stdout: (text: string) => void;
+}
+
+/** Output settings from the flags every reporting command takes (OUTPUT_OPTIONS) and the run's context. */
+export function outputOptions(
+  reporter: ReporterName,
+  values: { output?: string; 'markdown-file'?: string; 'no-color'?: boolean },
+  ctx: RunContext,
+): OutputOptions {
+  return {
+    reporter,
+    output: values.output,
+    markdownFile: values['markdown-file'],
+    color: !values['no-color'] && ctx.isTty && !ctx.env.NO_COLOR,
+    cwd: ctx.cwd,
+    env: ctx.env,
+    stdout: ctx.stdout,
+  };
 }
 
 /**

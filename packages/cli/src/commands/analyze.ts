@@ -8,7 +8,7 @@ import { collectFiles } from '../lint/collect-files';
 import { isIgnored, readIgnores } from '../lint/ignore-comments';
 import { displayPath } from '../lint/lint-files';
 import { OUTPUT_OPTIONS, SERVICE_OPTIONS, failOnOf, parse, reporterOf } from '../options';
-import { emit } from '../output';
+import { emit, outputOptions } from '../output';
 import { ruleCatalog } from '../rule-catalog';
 import type { RunContext } from '../run-context';
 import { connectionId, serviceClient } from '../service/service-settings';
@@ -117,15 +117,7 @@ export async function analyzeCommand(argv: string[], ctx: RunContext): Promise<n
   return emit(
     { command: 'analyze', files: reports, version: VERSION, rules: ruleCatalog() },
     failOn,
-    {
-      reporter,
-      output: values.output,
-      markdownFile: values['markdown-file'],
-      color: !values['no-color'] && ctx.isTty && !ctx.env.NO_COLOR,
-      cwd: ctx.cwd,
-      env: ctx.env,
-      stdout: ctx.stdout,
-    },
+    outputOptions(reporter, values, ctx),
     failed && failOn !== 'none',
   );
 }

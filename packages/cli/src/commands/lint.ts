@@ -4,7 +4,7 @@ import { dbopsRuleIds } from '../config/rule-names';
 import { collectFiles } from '../lint/collect-files';
 import { lintFiles, loadParser } from '../lint/lint-files';
 import { OUTPUT_OPTIONS, failOnOf, parse, reporterOf } from '../options';
-import { emit } from '../output';
+import { emit, outputOptions } from '../output';
 import { ruleCatalog } from '../rule-catalog';
 import type { RunContext } from '../run-context';
 import { VERSION } from '../version';
@@ -68,13 +68,5 @@ export async function lintCommand(argv: string[], ctx: RunContext): Promise<numb
     assumeInTransaction: values['assume-in-transaction'] ?? cfg.assumeInTransaction,
     excludedRules: cfg.excludedRules,
   });
-  return emit({ command: 'lint', files: reports, version: VERSION, rules: ruleCatalog() }, failOn, {
-    reporter,
-    output: values.output,
-    markdownFile: values['markdown-file'],
-    color: !values['no-color'] && ctx.isTty && !ctx.env.NO_COLOR,
-    cwd: ctx.cwd,
-    env: ctx.env,
-    stdout: ctx.stdout,
-  });
+  return emit({ command: 'lint', files: reports, version: VERSION, rules: ruleCatalog() }, failOn, outputOptions(reporter, values, ctx));
 }
