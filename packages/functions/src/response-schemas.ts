@@ -1,10 +1,3 @@
-import type { ApiKeySummary, CreatedApiKey } from '@dbops/core/accounts';
-import type { AnalysisReport } from '@dbops/core/analysis';
-import type { Balance, PaymentRecord, UsageRecord } from '@dbops/core/billing';
-import type { DocumentSummary } from '@dbops/core/documents';
-import type { ProvisionedDatabaseView } from '@dbops/core/provisioning';
-import type { ConnectionView } from '@dbops/core/connections';
-import type { MigrationRequestRecord } from '@dbops/core/migration-execution';
 import { z } from 'zod';
 
 // What the routes answer on success, as zod schemas the route table (routes.ts) attaches to its
@@ -12,7 +5,9 @@ import { z } from 'zod';
 // of the responses: the OpenAPI document emits them, the CLI's client takes its types from them
 // (`ResponseOf<'handler'>` in routes.ts), and the local runtime checks every answer against them
 // in tests (gateway `checkResponses`). Each is also checked at compile time against the domain type
-// the handler returns (`satisfies z.ZodType<...>`), so a field the domain gains is a type error here.
+// the handler returns (response-schemas-match.ts), so a field the domain gains is a type error.
+// This file imports no domain code: the route table imports it, and infra/ reads the route table
+// without type-checking the domain under SST's own global types.
 
 const timestamp = z.iso.datetime({ offset: true });
 const severity = z.enum(['error', 'warning', 'info']);
@@ -47,7 +42,7 @@ export const connectionResponse = z.object({
   is_active: z.boolean(),
   created_at: timestamp,
   last_introspected_at: timestamp.nullable(),
-}) satisfies z.ZodType<ConnectionView>;
+});
 
 export const connectionListResponse = z.array(connectionResponse);
 
@@ -127,7 +122,7 @@ export const analysisReportResponse = z.object({
   approval_token: z.string().nullable(),
   non_transactional_statements: z.array(z.object({ statement_index: z.number().int(), statement_type: z.string(), sql: z.string(), reason: z.string() })),
   context_used: z.boolean(),
-}) satisfies z.ZodType<AnalysisReport>;
+});
 
 /** POST /migrations/execute's `data`: the request it queued (or, for a used token, already had). */
 export const executeAcceptedResponse = z.object({
@@ -179,7 +174,7 @@ export const migrationRequestResponse = z.object({
   created_at: timestamp,
   started_at: timestamp.nullable(),
   completed_at: timestamp.nullable(),
-}) satisfies z.ZodType<MigrationRequestRecord>;
+});
 
 export const migrationRequestListResponse = z.array(migrationRequestResponse);
 
@@ -198,12 +193,12 @@ export const apiKeyResponse = z.object({
   prefix: z.string(),
   created_at: timestamp,
   policy: keyPolicy.optional(),
-}) satisfies z.ZodType<ApiKeySummary>;
+});
 
 export const apiKeyListResponse = z.array(apiKeyResponse);
 
 /** POST /api-keys: the raw key, shown this once. */
-export const apiKeyCreatedResponse = apiKeyResponse.extend({ key: z.string().startsWith('dbo_') }) satisfies z.ZodType<CreatedApiKey>;
+export const apiKeyCreatedResponse = apiKeyResponse.extend({ key: z.string().startsWith('dbo_') });
 
 export const apiKeyRevokedResponse = z.object({ id: z.uuid(), revoked: z.literal(true) });
 
@@ -215,10 +210,10 @@ export const balanceResponse = z.object({
   total_spent: credits,
   total_requests: z.number().int(),
   cost_per_request: credits,
-}) satisfies z.ZodType<Balance>;
+});
 
 export const usageResponse = z.object({
-  usage: z.array(z.object({ path: z.string(), method: z.string(), cost: credits, created_at: timestamp }) satisfies z.ZodType<UsageRecord>),
+  usage: z.array(z.object({ path: z.string(), method: z.string(), cost: credits, created_at: timestamp })),
   count: z.number().int(),
 });
 
@@ -235,7 +230,7 @@ export const paymentsResponse = z.object({
       receipt_url: z.string().nullable(),
       created_at: timestamp,
       completed_at: timestamp.nullable(),
-    }) satisfies z.ZodType<PaymentRecord>,
+    }),
   ),
   count: z.number().int(),
 });
@@ -250,7 +245,7 @@ export const documentListResponse = z.array(
     size_bytes: z.number().int(),
     content_type: z.string(),
     uploaded_at: timestamp,
-  }) satisfies z.ZodType<DocumentSummary>,
+  }),
 );
 
 /** A managed database (its connection string only ever in the creation answer, not described here). */
@@ -261,7 +256,7 @@ export const provisionedDatabaseResponse = z.object({
   schema_name: z.string(),
   status: z.string(),
   created_at: timestamp,
-}) satisfies z.ZodType<ProvisionedDatabaseView>;
+});
 
 export const provisionedListResponse = z.object({
   databases: z.array(provisionedDatabaseResponse),

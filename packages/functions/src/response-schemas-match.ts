@@ -1,0 +1,29 @@
+import type { z } from 'zod';
+import type { ApiKeySummary, CreatedApiKey } from '@dbops/core/accounts';
+import type { AnalysisReport } from '@dbops/core/analysis';
+import type { Balance, PaymentRecord, UsageRecord } from '@dbops/core/billing';
+import type { ConnectionView } from '@dbops/core/connections';
+import type { DocumentSummary } from '@dbops/core/documents';
+import type { MigrationRequestRecord } from '@dbops/core/migration-execution';
+import type { ProvisionedDatabaseView } from '@dbops/core/provisioning';
+import type * as R from './response-schemas';
+
+// Compile-time proof that each response schema describes the domain type its handler returns:
+// `Describes<S, T>` only type-checks when schema S's output is a T. Kept apart from
+// response-schemas.ts so that the route table (and infra/, which reads it) needs no domain types.
+// Nothing imports this file; `npm test`'s type-check reads every file under src/.
+
+type Describes<S extends z.ZodType<T>, T> = S;
+
+export type ResponseSchemasMatchTheDomain = [
+  Describes<typeof R.connectionResponse, ConnectionView>,
+  Describes<typeof R.analysisReportResponse, AnalysisReport>,
+  Describes<typeof R.migrationRequestResponse, MigrationRequestRecord>,
+  Describes<typeof R.apiKeyResponse, ApiKeySummary>,
+  Describes<typeof R.apiKeyCreatedResponse, CreatedApiKey>,
+  Describes<typeof R.balanceResponse, Balance>,
+  Describes<(typeof R.usageResponse)['shape']['usage']['element'], UsageRecord>,
+  Describes<(typeof R.paymentsResponse)['shape']['payments']['element'], PaymentRecord>,
+  Describes<(typeof R.documentListResponse)['element'], DocumentSummary>,
+  Describes<typeof R.provisionedDatabaseResponse, ProvisionedDatabaseView>,
+];
