@@ -3,7 +3,8 @@ import type { ApiKeySummary, CreatedApiKey } from '@dbops/core/accounts';
 import type { AnalysisReport } from '@dbops/core/analysis';
 import type { Balance, PaymentRecord, UsageRecord } from '@dbops/core/billing';
 import type { ConnectionView } from '@dbops/core/connections';
-import type { DocumentSummary } from '@dbops/core/documents';
+import type { DocumentSummary, UploadResult } from '@dbops/core/documents';
+import type { SnapshotSummary } from '@dbops/core/introspection';
 import type { MigrationRequestRecord } from '@dbops/core/migration-execution';
 import type { ProvisionedDatabaseView } from '@dbops/core/provisioning';
 import type * as R from './response-schemas';
@@ -26,4 +27,6 @@ export type ResponseSchemasMatchTheDomain = [
   Describes<(typeof R.paymentsResponse)['shape']['payments']['element'], PaymentRecord>,
   Describes<(typeof R.documentListResponse)['element'], DocumentSummary>,
   Describes<typeof R.provisionedDatabaseResponse, ProvisionedDatabaseView>,
+  Describes<typeof R.snapshotSummaryResponse, SnapshotSummary>,
+  Describes<typeof R.uploadResultResponse, UploadResult>,
 ];

@@ -248,6 +248,58 @@ export const documentListResponse = z.array(
   }),
 );
 
+/** What introspection answers (the snapshot's summary). */
+export const snapshotSummaryResponse = z.object({
+  connection_id: z.uuid(),
+  table_count: z.number().int(),
+  tables: z.array(z.string()),
+  snapshot_id: z.string(),
+  introspected_at: timestamp,
+});
+
+/** A batch's stored documents: the multipart upload's answer and a completed batch's `result`. */
+export const uploadResultResponse = z.object({
+  files_processed: z.number().int(),
+  total_chunks: z.number().int(),
+  documents: z.array(
+    z.object({
+      id: z.uuid(),
+      filename: z.string(),
+      chunk_count: z.number().int(),
+      size_bytes: z.number().int(),
+      content_type: z.string(),
+      replaced: z.boolean(),
+    }),
+  ),
+});
+
+/** An upload batch (docs/documents.md, "Upload slots"); `slots` only in the answer that opens it. */
+export const documentBatchResponse = z.object({
+  batch_id: z.uuid(),
+  connection_id: z.uuid(),
+  status: z.enum(['awaiting_upload', 'queued', 'ingesting', 'completed', 'failed']),
+  created_at: timestamp,
+  expires_at: timestamp,
+  confirmed_at: timestamp.nullable(),
+  finished_at: timestamp.nullable(),
+  files: z.array(z.object({ filename: z.string(), size_bytes: z.number().int(), content_type: z.string(), uploaded: z.boolean() })),
+  result: uploadResultResponse.nullable(),
+  error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() }).nullable(),
+  rejections: z.array(z.object({ filename: z.string(), reason: z.string(), code: z.string(), message: z.string() }).catchall(z.unknown())),
+  slots: z
+    .array(
+      z.object({
+        filename: z.string(),
+        method: z.enum(['PUT', 'POST']),
+        url: z.string(),
+        headers: z.record(z.string(), z.string()),
+        fields: z.record(z.string(), z.string()),
+        expires_at: timestamp,
+      }),
+    )
+    .optional(),
+});
+
 /** A managed database (its connection string only ever in the creation answer, not described here). */
 export const provisionedDatabaseResponse = z.object({
   id: z.uuid(),

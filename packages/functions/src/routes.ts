@@ -17,6 +17,9 @@ import {
   healthResponse,
   migrationRequestListResponse,
   migrationRequestResponse,
+  documentBatchResponse,
+  snapshotSummaryResponse,
+  uploadResultResponse,
 } from './response-schemas';
 
 /**
@@ -101,7 +104,10 @@ export const routes = [
   route('GET', '/connections/{connection_id}', 'connections-get', KEY, false, 'Read a connection', { response: connectionResponse }),
   route('PATCH', '/connections/{connection_id}', 'connections-update', KEY, false, 'Rename or re-point a connection', { response: connectionResponse }),
   route('DELETE', '/connections/{connection_id}', 'connections-delete', KEY, false, 'Deactivate a connection', { response: connectionResponse }),
-  route('POST', '/connections/{connection_id}/introspect', 'connections-introspect', KEY, true, 'Snapshot the schema', { body: 'none' }),
+  route('POST', '/connections/{connection_id}/introspect', 'connections-introspect', KEY, true, 'Snapshot the schema', {
+    body: 'none',
+    response: snapshotSummaryResponse,
+  }),
 
   route('POST', '/connections/{connection_id}/migrations/analyze', 'migrations-analyze', KEY, true, 'Analyze a migration', {
     form: 'bare',
@@ -120,9 +126,13 @@ export const routes = [
   route('POST', '/connections/{connection_id}/queries/generate', 'queries-generate', KEY, true, 'Text-to-SQL'),
   route('POST', '/execute', 'sql-execute', KEY, true, 'Run SQL with guardrails'),
 
-  route('POST', '/connections/{connection_id}/documents/upload', 'documents-upload', KEY, false, 'Upload business documents', { body: 'multipart' }),
+  route('POST', '/connections/{connection_id}/documents/upload', 'documents-upload', KEY, false, 'Upload business documents', {
+    body: 'multipart',
+    response: uploadResultResponse,
+  }),
   route('POST', '/connections/{connection_id}/documents/batches', 'documents-batch-create', KEY, false, 'Open an upload batch: one upload slot per file', {
     status: 201,
+    response: documentBatchResponse,
   }),
   route(
     'POST',
@@ -134,9 +144,12 @@ export const routes = [
     {
       status: 202,
       body: 'none',
+      response: documentBatchResponse,
     },
   ),
-  route('GET', '/connections/{connection_id}/documents/batches/{batch_id}', 'documents-batch-get', KEY, false, 'Poll an upload batch'),
+  route('GET', '/connections/{connection_id}/documents/batches/{batch_id}', 'documents-batch-get', KEY, false, 'Poll an upload batch', {
+    response: documentBatchResponse,
+  }),
   route('GET', '/connections/{connection_id}/documents', 'documents-list', KEY, false, 'List documents', { response: documentListResponse }),
   route('DELETE', '/connections/{connection_id}/documents/{document_id}', 'documents-delete', KEY, false, 'Delete a document', {
     response: documentDeletedResponse,

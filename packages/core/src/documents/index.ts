@@ -3,7 +3,7 @@ export { requireDocumentConnection } from './document-connection';
 export { rejectDocument } from './document-rejection';
 export { deleteDocument, type DocumentSummary, listDocuments } from './document-store';
 export { ingestUploadBatch } from './ingest-batch';
-export { ingestDocuments } from './ingest-documents';
+export { ingestDocuments, type UploadResult } from './ingest-documents';
 export { type DocumentBatchMessage, type IngestQueue, parseDocumentBatchMessage, serializeDocumentBatchMessage } from './ingest-queue';
 export { MAX_FILE_BYTES, MAX_FILENAME_LENGTH, MAX_FILES_PER_BATCH } from './limits';
 export { type IncomingFile } from './prepare-document';
