@@ -9,6 +9,7 @@ import { type CloneState, type PreparedSandbox, type SandboxCacheOptions, type S
 import { prepareSandboxSpare, takeSandboxDatabase } from './sandbox-pool';
 import { catalogWrite, targetRefusesCatalogWrite } from './catalog-write';
 import { runInSandbox } from './sandbox-run';
+import { deadlineResult, stoppedResult } from './stopped-result';
 import { pgliteSession } from './sandbox-session';
 import { runOnSandboxThread, type SandboxJob, sandboxThreadsAvailable } from './sandbox-threads';
 import { extensionsPgliteLacks, runServerSandbox, type SandboxServerOptions } from './server-sandbox';
@@ -208,19 +209,9 @@ async function runPglite(
   };
   const outcome = await runOnSandboxThread(job, deadlineMs, { maxThreads: options.maxThreads ?? 2 });
   if (outcome.kind === 'result') return outcome.result;
-  const detail =
-    outcome.kind === 'deadline'
-      ? `The sandbox did not finish within ${Math.round(deadlineMs / 1000)} s and was stopped: a statement runs without end (an endless loop, a runaway recursive query) or takes too long on the sandbox's rows. No approval token is issued.`
-      : `The sandbox stopped unexpectedly (${outcome.message}). No approval token is issued.`;
-  return {
-    passed: false,
-    migration_applied: false,
-    migration_error: detail,
-    tables_created: 0,
-    rows_inserted: 0,
-    validation_results: [{ check: outcome.kind === 'deadline' ? 'deadline' : 'sandbox_stopped', passed: false, detail }],
-    duration_ms: Date.now() - started,
-  };
+  return outcome.kind === 'deadline'
+    ? deadlineResult(deadlineMs, started)
+    : stoppedResult('sandbox_stopped', `The sandbox stopped unexpectedly (${outcome.message}). No approval token is issued.`, started);
 }
 
 /** Whether the clone lacked an object the migration touches (the `schema_cloned` check failed). */

@@ -11,6 +11,7 @@ import { cloneDdl } from '../clone-ddl';
 import { pgSession } from '../pg-session';
 import { type CloneState, sandboxCacheKey } from '../sandbox-cache';
 import { runInSandbox } from '../sandbox-run';
+import { deadlineResult } from '../stopped-result';
 import type { SandboxSession } from '../sandbox-session';
 import { runTimedStatement, SERVER_SKIPPED } from '../server-sandbox';
 import { syntheticRowsScript } from '../synthetic-rows';
@@ -195,20 +196,6 @@ function prepareSpare(w: WarmServer, server: EmbeddedServer, template: string): 
   w.spares.set(template, made);
   inBackground(w, made);
 }
-
-/** The text PGlite's thread path gives at its hard deadline, so both engines read alike. */
-export const deadlineResult = (deadlineMs: number, started: number): SandboxResult => {
-  const detail = `The sandbox did not finish within ${Math.round(deadlineMs / 1000)} s and was stopped: a statement runs without end (an endless loop, a runaway recursive query) or takes too long on the sandbox's rows. No approval token is issued.`;
-  return {
-    passed: false,
-    migration_applied: false,
-    migration_error: detail,
-    tables_created: 0,
-    rows_inserted: 0,
-    validation_results: [{ check: 'deadline', passed: false, detail }],
-    duration_ms: Date.now() - started,
-  };
-};
 
 export interface EmbeddedSandboxOptions {
   timeoutMs?: number;
