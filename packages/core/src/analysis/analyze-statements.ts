@@ -9,7 +9,7 @@ import { findingText, type Rule, type RuleContext } from './rules/rule';
 import { statementLocation } from './statement-location';
 import type { SchemaIndex } from './schema-index';
 import { type StatementFacts, statementFacts } from './statement-facts';
-import type { Finding, ImpactChain, NonTransactionalStatement, StatementReport } from './types';
+import type { AffectedTable, Finding, ImpactChain, NonTransactionalStatement, RollbackStep, StatementReport } from './types';
 import { rollbackStep } from './rollback/inverse-statement';
 
 /** Thresholds of the live-schema "large table" rule. */
@@ -148,51 +148,38 @@ export function analyzeStatements(parsed: readonly ParsedStatement[], schema: Sc
       if (k === 'TRANS_STMT_BEGIN' || k === 'TRANS_STMT_START') inTx = true;
       if (k === 'TRANS_STMT_COMMIT' || k === 'TRANS_STMT_ROLLBACK') inTx = settings.assumeInTransaction ?? false;
     }
-    if (settings.findingsOnly) {
-      out.push({
-        findings,
-        facts: f,
-        chains: [],
-        rollbackNonTransactional: false,
-        risk: null,
-        report: {
-          index: p.index,
-          sql: p.sql,
-          statement_type: f.statement_type,
-          table: f.table,
-          lock_type: f.lock_type,
-          lock_duration_ms: duration,
-          risk_score: 0,
-          risk_category: 'low',
-          affected_tables: [],
-          rollback: { statement_index: p.index, sql: '', reversible: false, warning: null },
-          warnings,
-        },
-      });
-      continue;
+    // Findings-only lint (the CLI) skips blast radius, risk and rollback: the report keeps their empty values.
+    let affected: AffectedTable[] = [];
+    let chains: ImpactChain[] = [];
+    let risk: RiskInputs | null = null;
+    let score = 0;
+    let rollback: RollbackStep = { statement_index: p.index, sql: '', reversible: false, warning: null };
+    let rollbackNonTransactional = false;
+    if (!settings.findingsOnly) {
+      ({ affected, chains } = blastRadius(f, schema, p.index));
+      const cascade = affected.filter((a) => a.impact === 'cascade');
+      const viewPenalty = findings.some((x) => x.rule === 'view-depends-on-column') ? 10 : 0;
+      risk = {
+        lock: f.lock_type,
+        effect: f.effect,
+        existingTable: !!schema.table(f.table),
+        durationMs: duration,
+        destructive: f.destructive,
+        cascadeTables: cascade.length,
+        cascadeDepth: Math.max(0, ...cascade.map((c) => (c.cascade_path?.length ?? 1) - 1)),
+        indexComplexity: f.index_complexity,
+        extra: viewPenalty,
+      };
+      score = riskScore(risk);
+      const step = rollbackStep(p, f, schema);
+      rollback = { statement_index: step.statement_index, sql: step.sql, reversible: step.reversible, warning: step.warning };
+      rollbackNonTransactional = step.non_transactional;
     }
-    const { affected, chains } = blastRadius(f, schema, p.index);
-    const cascade = affected.filter((a) => a.impact === 'cascade');
-    const viewPenalty = findings.some((x) => x.rule === 'view-depends-on-column') ? 10 : 0;
-    const risk: RiskInputs = {
-      lock: f.lock_type,
-      effect: f.effect,
-      existingTable: !!schema.table(f.table),
-      durationMs: duration,
-      destructive: f.destructive,
-      cascadeTables: cascade.length,
-      cascadeDepth: Math.max(0, ...cascade.map((c) => (c.cascade_path?.length ?? 1) - 1)),
-      indexComplexity: f.index_complexity,
-      extra: viewPenalty,
-    };
-    const score = riskScore(risk);
-    const step = rollbackStep(p, f, schema);
-    const rollback = { statement_index: step.statement_index, sql: step.sql, reversible: step.reversible, warning: step.warning };
     out.push({
       findings,
       facts: f,
       chains,
-      rollbackNonTransactional: step.non_transactional,
+      rollbackNonTransactional,
       risk,
       report: {
         index: p.index,
