@@ -237,16 +237,16 @@ export const paymentsResponse = z.object({
 
 export const documentDeletedResponse = z.object({ id: z.uuid(), deleted: z.literal(true) });
 
-export const documentListResponse = z.array(
-  z.object({
-    id: z.uuid(),
-    filename: z.string(),
-    chunk_count: z.number().int(),
-    size_bytes: z.number().int(),
-    content_type: z.string(),
-    uploaded_at: timestamp,
-  }),
-);
+/** What every answer says of a stored document. */
+const storedDocument = z.object({
+  id: z.uuid(),
+  filename: z.string(),
+  chunk_count: z.number().int(),
+  size_bytes: z.number().int(),
+  content_type: z.string(),
+});
+
+export const documentListResponse = z.array(storedDocument.extend({ uploaded_at: timestamp }));
 
 /** What introspection answers (the snapshot's summary). */
 export const snapshotSummaryResponse = z.object({
@@ -261,16 +261,7 @@ export const snapshotSummaryResponse = z.object({
 export const uploadResultResponse = z.object({
   files_processed: z.number().int(),
   total_chunks: z.number().int(),
-  documents: z.array(
-    z.object({
-      id: z.uuid(),
-      filename: z.string(),
-      chunk_count: z.number().int(),
-      size_bytes: z.number().int(),
-      content_type: z.string(),
-      replaced: z.boolean(),
-    }),
-  ),
+  documents: z.array(storedDocument.extend({ replaced: z.boolean() })),
 });
 
 /** An upload batch (docs/documents.md, "Upload slots"); `slots` only in the answer that opens it. */
