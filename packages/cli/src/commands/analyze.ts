@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { AnalysisReport } from '../service/service-client';
 import { CliError } from '../cli-error';
 import { loadConfig } from '../config/cli-config';
-import { type CliFinding, type FileReport, statementBody } from '../lint/cli-finding';
+import { type CliFinding, cliFinding, type FileReport, statementBody } from '../lint/cli-finding';
 import { collectFiles } from '../lint/collect-files';
 import { isIgnored, readIgnores } from '../lint/ignore-comments';
 import { displayPath } from '../lint/lint-files';
@@ -44,17 +44,7 @@ export function reportToFile(file: string, sql: string, report: AnalysisReport):
     const body = statementBody(s?.sql ?? '');
     const endLine = f.location.line + (body.match(/\n/g)?.length ?? 0);
     if (isIgnored(ignores, f.rule, f.location.line, endLine)) continue;
-    out.push({
-      rule: f.rule,
-      severity: f.severity,
-      message: f.message,
-      safer: f.safer,
-      statement_index: f.statement_index,
-      line: f.location.line,
-      column: f.location.column,
-      end_line: endLine,
-      statement: body,
-    });
+    out.push(cliFinding(f, body, endLine));
   }
   return out;
 }

@@ -39,3 +39,26 @@ const LEADING_COMMENTS = /^(?:\s*(?:--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/))*\s*/;
 
 /** A statement's text from its first token (the comments above it left out). */
 export const statementBody = (sql: string): string => sql.replace(LEADING_COMMENTS, '');
+
+/** A finding as the analysis reports it, offline (`lintOffline`) or from the service. */
+export interface ReportedFinding {
+  rule: string;
+  severity: CliFinding['severity'];
+  message: string;
+  safer: string | null;
+  statement_index: number;
+  location: { line: number; column: number };
+}
+
+/** The reporters' finding from an analysis finding, the statement it is on and that statement's last line. */
+export const cliFinding = (f: ReportedFinding, statement: string, endLine: number): CliFinding => ({
+  rule: f.rule,
+  severity: f.severity,
+  message: f.message,
+  safer: f.safer,
+  statement_index: f.statement_index,
+  line: f.location.line,
+  column: f.location.column,
+  end_line: endLine,
+  statement,
+});

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureParser, lintOffline } from '@dbops/core/analysis';
 import { CliError } from '../cli-error';
-import { type CliFinding, type FileReport, statementBody } from './cli-finding';
+import { type CliFinding, cliFinding, type FileReport, statementBody } from './cli-finding';
 import { isIgnored, readIgnores } from './ignore-comments';
 
 export interface LintOptions {
@@ -48,17 +48,7 @@ export function lintText(sql: string, options: Omit<LintOptions, 'cwd'>): CliFin
   for (const f of result.findings) {
     const stmt = result.statements[f.statement_index]!;
     if (isIgnored(ignores, f.rule, f.location.line, stmt.endLine)) continue;
-    out.push({
-      rule: f.rule,
-      severity: f.severity,
-      message: f.message,
-      safer: f.safer,
-      statement_index: f.statement_index,
-      line: f.location.line,
-      column: f.location.column,
-      end_line: stmt.endLine,
-      statement: statementBody(stmt.sql),
-    });
+    out.push(cliFinding(f, statementBody(stmt.sql), stmt.endLine));
   }
   return out;
 }
