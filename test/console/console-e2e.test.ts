@@ -213,7 +213,13 @@ describe.skipIf(!chromiumPath)('web console in a real browser', () => {
     expect(await page.getByTestId('rejections').textContent()).toContain('unsupported_type');
 
     // A PDF that is not one is refused where the bytes land (the slot), and nothing of the batch is stored.
-    await picker.setInputFiles([glossary, { name: 'fake.pdf', mimeType: 'application/pdf', buffer: Buffer.from('not a pdf at all') }]);
+    // The other file is large, so its upload ends after the refusal: the form must still come back usable.
+    const runbook = {
+      name: 'runbook.md',
+      mimeType: 'text/markdown',
+      buffer: Buffer.from('# Runbook\n\n' + 'Restart the worker, then check the queue.\n'.repeat(150_000)),
+    };
+    await picker.setInputFiles([runbook, { name: 'fake.pdf', mimeType: 'application/pdf', buffer: Buffer.from('not a pdf at all') }]);
     await page.getByRole('button', { name: 'Upload' }).click();
     await expect.poll(() => alert.textContent()).toContain('unreadable_pdf');
     expect(await alert.textContent()).toContain('fake.pdf');

@@ -108,14 +108,24 @@ function UploadForm({ connectionId, onStored }: { connectionId: string; onStored
       setPhase({ step: 'sending', sent: 0, total: slots.length });
       let sent = 0;
       // Two at a time: enough to keep a connection busy without flooding a slow uplink.
+      // After a refusal the other sender stops taking files, and both are awaited before the
+      // refusal is shown: a late progress update must not bring back 'sending' after 'idle'.
       const queue = [...slots];
+      let refused = false;
       const worker = async (): Promise<void> => {
-        for (let slot = queue.shift(); slot; slot = queue.shift()) {
-          await sendToSlot(slot, byName.get(slot.filename)!);
-          setPhase({ step: 'sending', sent: ++sent, total: slots.length });
+        for (let slot = queue.shift(); slot && !refused; slot = queue.shift()) {
+          try {
+            await sendToSlot(slot, byName.get(slot.filename)!);
+          } catch (err) {
+            refused = true;
+            throw err;
+          }
+          if (!refused) setPhase({ step: 'sending', sent: ++sent, total: slots.length });
         }
       };
-      await Promise.all([worker(), worker()]);
+      const sends = await Promise.allSettled([worker(), worker()]);
+      const failed = sends.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+      if (failed) throw failed.reason;
       let current = await endpoints.confirmBatch(connectionId, batch.batch_id);
       while (current.status !== 'completed' && current.status !== 'failed') {
         setPhase({ step: 'ingesting', status: current.status });
