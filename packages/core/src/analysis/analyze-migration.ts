@@ -9,7 +9,8 @@ import { type ParsedStatement, parseStatements } from './parse-statements';
 import { reportFindings } from './report-findings';
 import { riskCategory, riskScore } from './risk-score';
 import { buildSchemaIndex } from './schema-index';
-import type { AffectedTable, AnalysisReport, ImpactChain, SandboxResult } from './types';
+import type { StatementFacts } from './statement-facts';
+import type { AffectedTable, AnalysisReport, ImpactChain, SandboxResult, StatementReport } from './types';
 
 export interface AnalyzeOptions extends LintSettings {
   connectionId: string;
@@ -96,9 +97,18 @@ export async function analyzeMigrationDetailed(sql: string, snapshot: SchemaSnap
   assertStatementLimit(parsed.length, MAX_STATEMENTS.migration);
   const schema = buildSchemaIndex(snapshot);
   const items = analyzeStatements(parsed, schema, options);
-  const statements = items.map((i) => i.report);
-  const affected = mergeAffected(statements.map((s) => s.affected_tables));
-  const score = Math.max(0, ...statements.map((s) => s.risk_score));
+  const statements: StatementReport[] = [];
+  const perStatementAffected: AffectedTable[][] = [];
+  const facts: StatementFacts[] = [];
+  let score = 0;
+  for (let i = 0; i < items.length; i++) {
+    const s = items[i]!.report;
+    statements.push(s);
+    perStatementAffected.push(s.affected_tables);
+    facts.push(items[i]!.facts);
+    if (s.risk_score > score) score = s.risk_score;
+  }
+  const affected = mergeAffected(perStatementAffected);
   const category = riskCategory(score);
   const plan = rollbackPlan(
     items.map((i) => {
@@ -107,9 +117,8 @@ export async function analyzeMigrationDetailed(sql: string, snapshot: SchemaSnap
     }),
   );
 
-  const facts = items.map((i) => i.facts);
-  const perStatementAffected = statements.map((s) => s.affected_tables);
-  const rerunSandbox = (opts: SandboxOptions): Promise<SandboxResult> => runSandbox(snapshot, parsed, facts, perStatementAffected, opts);
+  // Bound rather than a closure: built for every analysis, used only by the sandbox and live checks.
+  const rerunSandbox: (opts: SandboxOptions) => Promise<SandboxResult> = runSandbox.bind(null, snapshot, parsed, facts, perStatementAffected);
   const sandboxOpts = options.sandbox ?? true;
   // A copy: the live checks append to validation_results, which must not leak into the next report.
   let sandbox: SandboxResult = { ...SKIPPED_SANDBOX, validation_results: [] };

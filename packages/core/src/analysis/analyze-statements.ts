@@ -126,7 +126,8 @@ export function analyzeStatements(parsed: readonly ParsedStatement[], schema: Sc
   for (const p of parsed) {
     const f = facts[p.index]!;
     const kind = nodeKind(p.stmt);
-    const duration = estimateLockDuration(f, schema.table(f.table), p, f.fk_targets[0] ? schema.table(f.fk_targets[0]) : undefined);
+    const table = schema.table(f.table);
+    const duration = estimateLockDuration(f, table, p, f.fk_targets[0] ? schema.table(f.fk_targets[0]) : undefined);
     const ctx = new StatementRuleContext(p, f, schema, pairs, inTx, duration, largeTableRows, largeTableBytes, assumeExisting);
     const warnings: string[] = [];
     const findings: Finding[] = [];
@@ -157,16 +158,24 @@ export function analyzeStatements(parsed: readonly ParsedStatement[], schema: Sc
     let rollbackNonTransactional = false;
     if (!settings.findingsOnly) {
       ({ affected, chains } = blastRadius(f, schema, p.index));
-      const cascade = affected.filter((a) => a.impact === 'cascade');
-      const viewPenalty = findings.some((x) => x.rule === 'view-depends-on-column') ? 10 : 0;
+      let cascadeTables = 0;
+      let cascadeDepth = 0;
+      for (let i = 0; i < affected.length; i++) {
+        const a = affected[i]!;
+        if (a.impact !== 'cascade') continue;
+        cascadeTables++;
+        cascadeDepth = Math.max(cascadeDepth, (a.cascade_path?.length ?? 1) - 1);
+      }
+      let viewPenalty = 0;
+      for (let i = 0; i < findings.length; i++) if (findings[i]!.rule === 'view-depends-on-column') viewPenalty = 10;
       risk = {
         lock: f.lock_type,
         effect: f.effect,
-        existingTable: !!schema.table(f.table),
+        existingTable: !!table,
         durationMs: duration,
         destructive: f.destructive,
-        cascadeTables: cascade.length,
-        cascadeDepth: Math.max(0, ...cascade.map((c) => (c.cascade_path?.length ?? 1) - 1)),
+        cascadeTables,
+        cascadeDepth,
         indexComplexity: f.index_complexity,
         extra: viewPenalty,
       };
