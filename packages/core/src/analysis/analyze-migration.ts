@@ -20,7 +20,8 @@ export interface AnalyzeOptions extends LintSettings {
   findDocuments?: (input: { query: string; tableNames: string[] }) => Promise<RankedDocumentChunk[]>;
 }
 
-const SKIPPED_SANDBOX: SandboxResult = {
+/** A fresh result each time: the live checks append to validation_results, which must not leak into the next report. */
+const skippedSandbox = (): SandboxResult => ({
   passed: false,
   migration_applied: false,
   migration_error: 'sandbox not run',
@@ -28,7 +29,7 @@ const SKIPPED_SANDBOX: SandboxResult = {
   rows_inserted: 0,
   validation_results: [],
   duration_ms: 0,
-};
+});
 
 /** Whole-migration affected tables: each table once, `direct` winning over `cascade`. */
 function mergeAffected(lists: readonly AffectedTable[][]): AffectedTable[] {
@@ -120,8 +121,7 @@ export async function analyzeMigrationDetailed(sql: string, snapshot: SchemaSnap
   // Bound rather than a closure: built for every analysis, used only by the sandbox and live checks.
   const rerunSandbox: (opts: SandboxOptions) => Promise<SandboxResult> = runSandbox.bind(null, snapshot, parsed, facts, perStatementAffected);
   const sandboxOpts = options.sandbox ?? true;
-  // A copy: the live checks append to validation_results, which must not leak into the next report.
-  let sandbox: SandboxResult = { ...SKIPPED_SANDBOX, validation_results: [] };
+  let sandbox: SandboxResult = skippedSandbox();
   let chunks: RankedDocumentChunk[] = [];
   // Without sandbox and documents there is nothing to wait for (the common lint-only call).
   if (sandboxOpts !== false || options.findDocuments) {
