@@ -5,7 +5,7 @@ import { rollbackPlan } from './rollback/rollback-plan';
 import { runSandbox, type SandboxOptions } from './sandbox/run-sandbox';
 import { analyzeStatements, type LintSettings, nonTransactional, type StatementAnalysis } from './analyze-statements';
 import { businessNarrative } from './business-narrative';
-import { type ParsedStatement, parseStatements } from './parse-statements';
+import { type ParsedStatement, parseStatements, parseStatementsSync, parserReady } from './parse-statements';
 import { reportFindings } from './report-findings';
 import { riskCategory, riskScore } from './risk-score';
 import { buildSchemaIndex } from './schema-index';
@@ -94,7 +94,8 @@ export function rescoreRisk(analysis: MigrationAnalysis): void {
 
 /** {@link analyzeMigration}, keeping the parsed statements and facts for later steps. */
 export async function analyzeMigrationDetailed(sql: string, snapshot: SchemaSnapshot, options: AnalyzeOptions): Promise<MigrationAnalysis> {
-  const parsed = await parseStatements(sql);
+  // Once the parser is loaded (every analysis but the first), parse without the two awaits.
+  const parsed = parserReady() ? parseStatementsSync(sql) : await parseStatements(sql);
   assertStatementLimit(parsed.length, MAX_STATEMENTS.migration);
   const schema = buildSchemaIndex(snapshot);
   const items = analyzeStatements(parsed, schema, options);
