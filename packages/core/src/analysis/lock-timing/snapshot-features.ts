@@ -15,6 +15,8 @@ import {
 /** Share of rows a DML statement with a WHERE is assumed to change when no planner can be asked. */
 export const DML_WHERE_SELECTIVITY = 0.05;
 
+const NO_KEY_TYPE = (): boolean => false;
+
 /** Class and features from the snapshot alone (no connection): its row estimate, pages and indexes. */
 export function snapshotFeatures(
   stmt: ParsedStatement,
@@ -23,7 +25,12 @@ export function snapshotFeatures(
   parent: TableInfo | undefined,
 ): { cls: TimingClass; features: TimingFeatures } | null {
   if (!table) return null;
-  const cls = timingClass(stmt, facts, (column) => isFixedWidthType(table.columns.find((c) => c.name === column)?.data_type));
+  // Only an index build asks for its key column's type: no closure over the table for the rest.
+  const cls = timingClass(
+    stmt,
+    facts,
+    facts.effect === 'index_build' ? (column) => isFixedWidthType(table.columns.find((c) => c.name === column)?.data_type) : NO_KEY_TYPE,
+  );
   if (!cls) return null;
   // Asked for every statement of every analysis: plain loops and fields, no spreads or reduce.
   const rows = Math.max(0, table.row_estimate);
