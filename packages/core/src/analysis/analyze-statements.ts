@@ -94,10 +94,15 @@ class StatementRuleContext implements RuleContext {
 
 const rulesByKind = new WeakMap<readonly Rule[], Map<string, Rule[]>>();
 
-/** The rules that can report on a statement kind, in their original order (cached per rule list). */
-function rulesFor(rules: readonly Rule[], kind: string): Rule[] {
+/** The rule list's lists by statement kind (cached per rule list, fetched once per migration). */
+function rulesByKindOf(rules: readonly Rule[]): Map<string, Rule[]> {
   let byKind = rulesByKind.get(rules);
   if (!byKind) rulesByKind.set(rules, (byKind = new Map()));
+  return byKind;
+}
+
+/** The rules that can report on a statement kind, in their original order. */
+function rulesFor(rules: readonly Rule[], byKind: Map<string, Rule[]>, kind: string): Rule[] {
   let list = byKind.get(kind);
   if (!list) byKind.set(kind, (list = rules.filter((r) => !r.kinds || r.kinds.includes(kind))));
   return list;
@@ -116,6 +121,7 @@ export function analyzeStatements(parsed: readonly ParsedStatement[], schema: Sc
   const facts: StatementFacts[] = [];
   for (let i = 0; i < parsed.length; i++) facts.push(statementFacts(parsed[i]!, schema));
   const rules = settings.rules ?? RULES;
+  const byKind = rulesByKindOf(rules);
   const largeTableRows = settings.largeTableRows ?? 1_000_000;
   const largeTableBytes = settings.largeTableBytes ?? 2 ** 30;
   const out: StatementAnalysis[] = [];
@@ -132,7 +138,7 @@ export function analyzeStatements(parsed: readonly ParsedStatement[], schema: Sc
     const warnings: string[] = [];
     const findings: Finding[] = [];
     let location: Finding['location'] | undefined;
-    const applicable = rulesFor(rules, kind);
+    const applicable = rulesFor(rules, byKind, kind);
     // Indexed loops: this runs for every rule of every statement, mostly before the JIT warms up.
     for (let i = 0; i < applicable.length; i++) {
       const rule = applicable[i]!;
