@@ -3,6 +3,8 @@ import { loadConfig } from '../config/cli-config';
 import { dbopsRuleIds } from '../config/rule-names';
 import { collectFiles } from '../lint/collect-files';
 import { lintFiles, loadParser } from '../lint/lint-files';
+import { startLintHelper } from '../lint/lint-helper';
+import { parserModule } from '@dbops/core/pg';
 import { OUTPUT_OPTIONS, failOnOf, parse, reporterOf } from '../options';
 import { emit, outputOptions } from '../output';
 import { ruleCatalog } from '../rule-catalog';
@@ -49,6 +51,7 @@ export async function lintCommand(argv: string[], ctx: RunContext): Promise<numb
   // The parser's WebAssembly compiles on V8's background threads while this thread reads the
   // configuration and expands the globs.
   loadParser();
+  const helper = startLintHelper(ctx.env, parserModule());
   const cfg = loadConfig(ctx.cwd, { squawk: values.config, dbops: values['dbops-config'] });
   const reporter = reporterOf(values, ctx.env);
   const failOn = failOnOf(values['fail-on'], cfg.failOn);
@@ -62,11 +65,15 @@ export async function lintCommand(argv: string[], ctx: RunContext): Promise<numb
   }
   if (positionals.length === 0 && !values['git-diff']) throw new CliError(`no files given\n\n${LINT_HELP}`);
   const files = collectFiles(positionals, { cwd: ctx.cwd, excluded: cfg.excludedPaths, gitDiff: values['git-diff'] });
-  const reports = await lintFiles(files, {
-    cwd: ctx.cwd,
-    pgVersion,
-    assumeInTransaction: values['assume-in-transaction'] ?? cfg.assumeInTransaction,
-    excludedRules: cfg.excludedRules,
-  });
+  const reports = await lintFiles(
+    files,
+    {
+      cwd: ctx.cwd,
+      pgVersion,
+      assumeInTransaction: values['assume-in-transaction'] ?? cfg.assumeInTransaction,
+      excludedRules: cfg.excludedRules,
+    },
+    helper,
+  );
   return emit({ command: 'lint', files: reports, version: VERSION, rules: ruleCatalog() }, failOn, outputOptions(reporter, values, ctx));
 }
