@@ -71,14 +71,13 @@ export function startLintHelper(env: NodeJS.ProcessEnv, parser: Promise<WasmModu
     return null;
   }
   void parser.then((module) => worker.postMessage({ module } satisfies HelperMessage));
+  // Until it has a job, the helper must not keep the process alive (a usage error ends the run first).
+  worker.unref();
   const done = new Promise<Map<number, FileOutcome>>((resolve) => {
     worker.once('message', (m: [number, FileOutcome][]) => resolve(new Map(m)));
     worker.once('error', () => resolve(new Map()));
     worker.once('exit', () => resolve(new Map()));
   });
-  // Until it has a job, the helper must not keep the process alive (a usage error ends the run
-  // first). After the listeners: adding a 'message' listener refs the worker again.
-  worker.unref();
   return {
     run(job) {
       if (job.files.length < MIN_FILES) {
