@@ -285,36 +285,6 @@ describe("dbops lint with squawk users' files", () => {
     }
   });
 
-  it('with a helper thread (DBOPS_LINT_THREADS=2) the report is the one a single thread gives, file for file and in order', async () => {
-    // Enough files for the helper to take part (it sits out below 48), each long enough that the
-    // main thread is not done before the helper has started, and with findings of its own.
-    const many: Record<string, string> = {};
-    const body = Array.from({ length: 600 }, (_, k) => `INSERT INTO log (k) VALUES (${k});\n`).join('');
-    for (let i = 0; i < 80; i++) {
-      const n = String(i).padStart(3, '0');
-      many[`m/${n}_step.sql`] =
-        body +
-        (i % 3 === 0
-          ? `ALTER TABLE t${i} ADD COLUMN c${i} int NOT NULL;\nCREATE INDEX i${i} ON t${i} (c${i});\n`
-          : i % 3 === 1
-            ? `SET lock_timeout = '1s';\nCREATE TABLE IF NOT EXISTS t${i} (id int PRIMARY KEY, at timestamp);\n`
-            : `ALTER TABLE t${i} DROP COLUMN c${i};\nSELEC broken;\n`);
-    }
-    const q = project(many);
-    try {
-      const lint = (threads: string) => runCli(cli.entry, ['lint', '-r', 'json', 'm'], { cwd: q.dir, env: { DBOPS_LINT_THREADS: threads } });
-      const one = await lint('1');
-      const two = await lint('2');
-      expect(one.code, one.stderr).toBe(1);
-      const files = (JSON.parse(one.stdout) as { files: { file: string; findings: { rule: string }[] }[] }).files;
-      expect(files).toHaveLength(80);
-      expect(new Set(files.map((f) => f.findings[0]?.rule))).toEqual(new Set(['prefer-bigint-over-int', 'require-lock-timeout', 'syntax-error']));
-      expect(two).toEqual(one);
-    } finally {
-      q.remove();
-    }
-  });
-
   it('the bin runs from the TypeScript sources too (the workspace without a build)', async () => {
     const r = await runCli(path.join(CLI_PACKAGE, 'bin/dbops.js'), ['--version'], { cwd: CLI_PACKAGE, env: { DBOPS_CLI_FROM_SOURCE: '1' } });
     expect(r).toMatchObject({ code: 0, stdout: `${JSON.parse(readFileSync(path.join(CLI_PACKAGE, 'package.json'), 'utf8')).version}\n` });

@@ -19,7 +19,7 @@ const parserWasm = path.join(path.dirname(createRequire(import.meta.url).resolve
 export async function buildCli(outdir = `${root}dist`): Promise<string> {
   rmSync(outdir, { recursive: true, force: true });
   await build({
-    entryPoints: { dbops: `${root}src/entry.ts`, 'lint-worker': `${root}src/lint/lint-worker.ts` },
+    entryPoints: { dbops: `${root}src/entry.ts` },
     outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,

@@ -3,8 +3,6 @@ import { loadConfig } from '../config/cli-config';
 import { dbopsRuleIds } from '../config/rule-names';
 import { collectFiles } from '../lint/collect-files';
 import { lintFiles, loadParser } from '../lint/lint-files';
-import { startLintHelper } from '../lint/lint-helper';
-import { parserModule } from '@dbops/core/pg';
 import { OUTPUT_OPTIONS, failOnOf, parse, reporterOf } from '../options';
 import { emit, outputOptions } from '../output';
 import { ruleCatalog } from '../rule-catalog';
@@ -51,7 +49,6 @@ export async function lintCommand(argv: string[], ctx: RunContext): Promise<numb
   // The parser's WebAssembly compiles on V8's background threads while this thread reads the
   // configuration and expands the globs.
   loadParser();
-  const helper = startLintHelper(ctx.env, parserModule());
   const cfg = loadConfig(ctx.cwd, { squawk: values.config, dbops: values['dbops-config'] });
   const reporter = reporterOf(values, ctx.env);
   const failOn = failOnOf(values['fail-on'], cfg.failOn);
@@ -65,15 +62,11 @@ export async function lintCommand(argv: string[], ctx: RunContext): Promise<numb
   }
   if (positionals.length === 0 && !values['git-diff']) throw new CliError(`no files given\n\n${LINT_HELP}`);
   const files = collectFiles(positionals, { cwd: ctx.cwd, excluded: cfg.excludedPaths, gitDiff: values['git-diff'] });
-  const reports = await lintFiles(
-    files,
-    {
-      cwd: ctx.cwd,
-      pgVersion,
-      assumeInTransaction: values['assume-in-transaction'] ?? cfg.assumeInTransaction,
-      excludedRules: cfg.excludedRules,
-    },
-    helper,
-  );
+  const reports = await lintFiles(files, {
+    cwd: ctx.cwd,
+    pgVersion,
+    assumeInTransaction: values['assume-in-transaction'] ?? cfg.assumeInTransaction,
+    excludedRules: cfg.excludedRules,
+  });
   return emit({ command: 'lint', files: reports, version: VERSION, rules: ruleCatalog() }, failOn, outputOptions(reporter, values, ctx));
 }

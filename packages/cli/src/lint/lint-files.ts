@@ -4,7 +4,6 @@ import { ensureParser, lintOffline } from '@dbops/core/analysis';
 import { CliError } from '../cli-error';
 import { type CliFinding, cliFinding, type FileReport, statementBody } from './cli-finding';
 import { isIgnored, readIgnores } from './ignore-comments';
-import type { FileOutcome, LintHelper } from './lint-helper';
 
 export interface LintOptions {
   cwd: string;
@@ -59,46 +58,16 @@ export function loadParser(): void {
   ensureParser().catch(() => {});
 }
 
-/** Lints one file from disk; a failure is returned, not thrown, so that it can cross threads. */
-export function lintOne(file: string, options: LintOptions): FileOutcome {
-  let sql: string;
-  try {
-    sql = readFileSync(file, 'utf8');
-  } catch (error) {
-    return { error: `cannot read ${file}: ${(error as Error).message}`, cli: true };
-  }
-  try {
-    return { report: { file: displayPath(options.cwd, file), findings: lintText(sql, options) } };
-  } catch (error) {
-    return { error: (error as Error).stack ?? String(error), cli: false };
-  }
-}
-
-function unwrap(outcome: FileOutcome): FileReport {
-  if ('report' in outcome) return outcome.report;
-  if (outcome.cli) throw new CliError(outcome.error);
-  const error = new Error(outcome.error.split('\n')[0]);
-  error.stack = outcome.error;
-  throw error;
-}
-
-/**
- * Lints files from disk, in their order. With a helper thread (see lint-helper.ts) both threads
- * take the next file from one shared counter; the reports are put back in file order, and the
- * first failure in that order is the one thrown, as when one thread lints them all.
- */
-export async function lintFiles(files: readonly string[], options: LintOptions, helper: LintHelper | null = null): Promise<FileReport[]> {
-  const next = new Int32Array(new SharedArrayBuffer(4));
-  const theirs =
-    helper?.run({
-      files,
-      next,
-      options: { cwd: options.cwd, pgVersion: options.pgVersion, assumeInTransaction: options.assumeInTransaction, excludedRules: [...options.excludedRules] },
-    }) ?? Promise.resolve(new Map<number, FileOutcome>());
+/** Lints files from disk. */
+export async function lintFiles(files: readonly string[], options: LintOptions): Promise<FileReport[]> {
   await ensureParser();
-  const outcomes: FileOutcome[] = new Array(files.length);
-  for (let i = Atomics.add(next, 0, 1); i < files.length; i = Atomics.add(next, 0, 1)) outcomes[i] = lintOne(files[i]!, options);
-  for (const [i, outcome] of await theirs) outcomes[i] = outcome;
-  // A helper that died took files it never finished: lint those here.
-  return files.map((file, i) => unwrap((outcomes[i] ??= lintOne(file, options))));
+  return files.map((file) => {
+    let sql: string;
+    try {
+      sql = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new CliError(`cannot read ${file}: ${(error as Error).message}`);
+    }
+    return { file: displayPath(options.cwd, file), findings: lintText(sql, options) };
+  });
 }

@@ -6,13 +6,10 @@ export { type AstNode, nodeKind, type ParseTree, walkAst } from './ast';
 export { deparse } from './deparse';
 export {
   ensureParser,
-  ensureParserFrom,
-  parserModule,
   parsesCleanly,
   parseTree,
   parseTreeSync,
   type SqlStatement,
-  type WasmModule,
   SqlSyntaxError,
   splitStatements,
   statementIndexAt,

@@ -1,8 +1,4 @@
 import PgQueryModule, { type PgQueryWasm } from 'libpg-query/wasm/libpg-query.js';
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import type { AstNode, ParseTree } from './ast';
 
 // libpg-query's WebAssembly module, driven directly rather than through the package's
@@ -13,63 +9,12 @@ import type { AstNode, ParseTree } from './ast';
 // package's own wrapper (wasm/index.cjs, generated for this very module) uses.
 let wasm: PgQueryWasm | undefined;
 let loaded: Promise<void> | undefined;
-let compiled: Promise<WasmModule | null> | undefined;
 
-/** A compiled `WebAssembly.Module` (the project's lib, ES2023, has no WebAssembly types; these few calls are all it needs). */
-export type WasmModule = object;
-const WebAssemblyApi = (
-  globalThis as unknown as {
-    WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule>; instantiate(module: WasmModule, imports: object): Promise<object> };
-  }
-).WebAssembly;
-
-/**
- * The parser's .wasm: beside this module in the CLI bundle (its build copies it there), else in
- * the libpg-query package. Null when neither is found; the package's glue then finds it itself.
- */
-function wasmFile(): string | null {
-  try {
-    const beside = new URL('./libpg-query.wasm', import.meta.url);
-    if (beside.protocol === 'file:' && existsSync(beside)) return fileURLToPath(beside);
-    return createRequire(import.meta.url).resolve('libpg-query/wasm/libpg-query.wasm');
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The compiled WebAssembly module, compiled once per process. A worker thread given it (see
- * {@link ensureParser}) shares its machine code, including the functions V8 compiles lazily on
- * first use, instead of compiling its own.
- */
-export const parserModule = (): Promise<WasmModule | null> =>
-  (compiled ??= (async () => {
-    const file = wasmFile();
-    return file ? WebAssemblyApi.compile(await readFile(file)) : null;
-  })().catch(() => null));
-
-const instantiateFrom = (module: WasmModule | null): Promise<PgQueryWasm> =>
-  module
-    ? new Promise((resolve, reject) => {
-        PgQueryModule({
-          instantiateWasm(imports: object, receive: (instance: object) => void) {
-            WebAssemblyApi.instantiate(module, imports).then(receive, reject);
-            return {};
-          },
-        }).then(resolve, reject);
-      })
-    : PgQueryModule();
-
-/** Loads the WASM parser (PostgreSQL 17's own grammar) once per thread. */
-export const ensureParser = (): Promise<void> => (loaded ??= parserModule().then(useParser));
-
-/** {@link ensureParser} from a module {@link parserModule} compiled in another thread (a worker's parser). */
-export const ensureParserFrom = (module: WasmModule): Promise<void> => (loaded ??= useParser(module));
-
-const useParser = (module: WasmModule | null): Promise<void> =>
-  instantiateFrom(module).then((m) => {
+/** Loads the WASM parser (PostgreSQL 17's own grammar) once per process. */
+export const ensureParser = (): Promise<void> =>
+  (loaded ??= PgQueryModule().then((m) => {
     wasm = m;
-  });
+  }));
 
 /** True once {@link ensureParser} has resolved, so synchronous code may parse. */
 export const parserReady = (): boolean => wasm !== undefined;
