@@ -1,1 +1,1 @@
-export { queryContext } from './context-query';
+export { type ContextQueryResult, queryContext } from './context-query';
