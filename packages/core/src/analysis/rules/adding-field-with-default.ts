@@ -1,7 +1,7 @@
 import type { AstNode } from '../ast';
 import { isVolatileExpression } from '../volatility';
-import { columnConstraints, columnDefs } from './helpers';
-import { finding, isExisting, type Rule } from './rule';
+import { columnConstraints, columnDefs, hasSubcommand } from './helpers';
+import { finding, isExisting, NO_FINDINGS, type Rule } from './rule';
 
 // An identity or stored generated column is filled for every existing row, whatever the version.
 const REWRITES = new Set(['CONSTR_IDENTITY', 'CONSTR_GENERATED']);
@@ -20,7 +20,8 @@ export const addingFieldWithDefault: Rule = {
   doc: 'Adding a column with a volatile DEFAULT (random(), gen_random_uuid(), clock_timestamp()) rewrites the table.',
   kinds: ['AlterTableStmt'],
   check(ctx) {
-    if (!ctx.facts.statement_type.startsWith('ALTER_TABLE') || !isExisting(ctx)) return [];
+    // No ADD COLUMN, nothing to say: the cheapest test first.
+    if (!hasSubcommand(ctx, 'AT_AddColumn') || !ctx.facts.statement_type.startsWith('ALTER_TABLE') || !isExisting(ctx)) return NO_FINDINGS;
     const before11 = ctx.schema.snapshot.server_version_num > 0 && ctx.schema.snapshot.server_version_num < 110_000;
     return columnDefs(ctx)
       .filter((c) =>

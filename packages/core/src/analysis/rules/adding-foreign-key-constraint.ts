@@ -1,7 +1,7 @@
 import type { AstNode } from '../ast';
 import { rangeVarName } from '../ast';
 import { addedConstraints, subcommands } from './helpers';
-import { finding, isExisting, type Rule, type RuleContext } from './rule';
+import { finding, isExisting, NO_FINDINGS, type Rule, type RuleContext } from './rule';
 
 /** Foreign keys an ALTER TABLE adds: ADD CONSTRAINT ... FOREIGN KEY and ADD COLUMN ... REFERENCES. */
 function addedForeignKeys(ctx: RuleContext): { con: AstNode; inline: boolean }[] {
@@ -24,8 +24,10 @@ export const addingForeignKeyConstraint: Rule = {
   doc: 'Adding a foreign key blocks writes on both the referencing and the referenced table.',
   kinds: ['AlterTableStmt'],
   check(ctx) {
-    if (!isExisting(ctx)) return [];
-    return addedForeignKeys(ctx).map(({ con, inline }) =>
+    // The subcommands first: the table lookup only when a foreign key is added.
+    const fks = addedForeignKeys(ctx);
+    if (!fks.length || !isExisting(ctx)) return NO_FINDINGS;
+    return fks.map(({ con, inline }) =>
       finding(
         this.name,
         `The foreign key takes SHARE ROW EXCLUSIVE on ${ctx.facts.table} and ${rangeVarName(con.pktable)} and blocks writes on both while every row is checked.`,

@@ -1,5 +1,5 @@
-import { subcommands } from './helpers';
-import { finding, isExisting, type Rule } from './rule';
+import { hasSubcommand, subcommands } from './helpers';
+import { finding, isExisting, NO_FINDINGS, type Rule } from './rule';
 
 /** SET NOT NULL scans the whole table under ACCESS EXCLUSIVE unless a validated CHECK proves it. */
 export const addingNotNullableField: Rule = {
@@ -8,7 +8,7 @@ export const addingNotNullableField: Rule = {
   doc: 'SET NOT NULL scans the table under ACCESS EXCLUSIVE; prove it first with a CHECK ... NOT VALID then VALIDATE.',
   kinds: ['AlterTableStmt'],
   check(ctx) {
-    if (!isExisting(ctx) || ctx.facts.effect !== 'scan') return [];
+    if (ctx.facts.effect !== 'scan' || !hasSubcommand(ctx, 'AT_SetNotNull') || !isExisting(ctx)) return NO_FINDINGS;
     return subcommands(ctx, 'AT_SetNotNull').map((c) =>
       finding(
         this.name,

@@ -1,5 +1,5 @@
-import { addedConstraints, columnConstraints, columnDefs } from './helpers';
-import { finding, isExisting, type Rule } from './rule';
+import { addedConstraints, columnConstraints, columnDefs, hasSubcommand } from './helpers';
+import { finding, isExisting, NO_FINDINGS, type Rule } from './rule';
 
 /**
  * A primary key added to an existing table builds its unique index under ACCESS EXCLUSIVE, and a
@@ -12,7 +12,8 @@ export const addingSerialPrimaryKeyField: Rule = {
   doc: 'Adding a primary key (ADD PRIMARY KEY, or a new PRIMARY KEY column) to an existing table builds its index under ACCESS EXCLUSIVE.',
   kinds: ['AlterTableStmt'],
   check(ctx) {
-    if (!ctx.facts.statement_type.startsWith('ALTER_TABLE') || !isExisting(ctx)) return [];
+    if (!hasSubcommand(ctx, 'AT_AddConstraint') && !hasSubcommand(ctx, 'AT_AddColumn')) return NO_FINDINGS;
+    if (!ctx.facts.statement_type.startsWith('ALTER_TABLE') || !isExisting(ctx)) return NO_FINDINGS;
     const constraints = addedConstraints(ctx)
       .filter((c) => c.contype === 'CONSTR_PRIMARY' && !c.indexname)
       .map(() =>
@@ -31,6 +32,8 @@ export const addingSerialPrimaryKeyField: Rule = {
           'add the column, backfill, CREATE UNIQUE INDEX CONCURRENTLY, then ADD CONSTRAINT ... PRIMARY KEY USING INDEX.',
         ),
       );
-    return [...constraints, ...columns];
+    if (!columns.length) return constraints.length ? constraints : NO_FINDINGS;
+    for (let i = 0; i < columns.length; i++) constraints.push(columns[i]!);
+    return constraints;
   },
 };

@@ -1,5 +1,5 @@
 import { nodeBody, nodeKind } from '../ast';
-import { finding, type Rule } from './rule';
+import { finding, NO_FINDINGS, type Rule } from './rule';
 
 /** ALTER DOMAIN ADD CONSTRAINT scans every column of every table using the domain. */
 export const banAlterDomainWithAddConstraint: Rule = {
@@ -8,7 +8,7 @@ export const banAlterDomainWithAddConstraint: Rule = {
   doc: 'ALTER DOMAIN ... ADD CONSTRAINT scans every table using the domain.',
   kinds: ['AlterDomainStmt'],
   check(ctx) {
-    if (nodeKind(ctx.stmt.stmt) !== 'AlterDomainStmt' || nodeBody(ctx.stmt.stmt).subtype !== 'C') return [];
+    if (nodeKind(ctx.stmt.stmt) !== 'AlterDomainStmt' || nodeBody(ctx.stmt.stmt).subtype !== 'C') return NO_FINDINGS;
     return [
       finding(
         this.name,

@@ -1,4 +1,4 @@
-import { finding, type Rule } from './rule';
+import { finding, NO_FINDINGS, type Rule } from './rule';
 
 /** CONCURRENTLY cannot run inside a transaction block; the statement fails. */
 export const banConcurrentIndexCreationInTransaction: Rule = {
@@ -6,7 +6,7 @@ export const banConcurrentIndexCreationInTransaction: Rule = {
   severity: 'error',
   doc: 'CREATE/DROP INDEX CONCURRENTLY fails inside a transaction block.',
   check(ctx) {
-    if (!ctx.facts.non_transactional || !ctx.inTransaction) return [];
+    if (!ctx.facts.non_transactional || !ctx.inTransaction) return NO_FINDINGS;
     return [
       finding(
         this.name,

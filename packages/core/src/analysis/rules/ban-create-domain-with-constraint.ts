@@ -1,5 +1,5 @@
 import { nodeBody, nodeKind } from '../ast';
-import { finding, type Rule } from './rule';
+import { finding, NO_FINDINGS, type Rule } from './rule';
 
 /** Domain constraints cannot be added NOT VALID on every use and are hard to change later. */
 export const banCreateDomainWithConstraint: Rule = {
@@ -8,7 +8,7 @@ export const banCreateDomainWithConstraint: Rule = {
   doc: 'Put CHECK constraints on tables, not on domains.',
   kinds: ['CreateDomainStmt'],
   check(ctx) {
-    if (nodeKind(ctx.stmt.stmt) !== 'CreateDomainStmt' || !(nodeBody(ctx.stmt.stmt).constraints ?? []).length) return [];
+    if (nodeKind(ctx.stmt.stmt) !== 'CreateDomainStmt' || !(nodeBody(ctx.stmt.stmt).constraints ?? []).length) return NO_FINDINGS;
     return [
       finding(
         this.name,

@@ -1,5 +1,5 @@
-import { subcommands } from './helpers';
-import { finding, type Rule } from './rule';
+import { hasSubcommand, subcommands } from './helpers';
+import { finding, NO_FINDINGS, type Rule } from './rule';
 
 /** Dropping a column loses its data and breaks clients selecting it. */
 export const banDropColumn: Rule = {
@@ -8,6 +8,7 @@ export const banDropColumn: Rule = {
   doc: 'Dropping a column loses data and breaks clients that still read it.',
   kinds: ['AlterTableStmt'],
   check(ctx) {
+    if (!hasSubcommand(ctx, 'AT_DropColumn')) return NO_FINDINGS;
     return subcommands(ctx, 'AT_DropColumn').map((c) =>
       finding(
         this.name,

@@ -1,5 +1,5 @@
-import { subcommands } from './helpers';
-import { finding, type Rule } from './rule';
+import { hasSubcommand, subcommands } from './helpers';
+import { finding, NO_FINDINGS, type Rule } from './rule';
 
 /** Clients may rely on the column never being NULL. */
 export const banDropNotNull: Rule = {
@@ -8,6 +8,7 @@ export const banDropNotNull: Rule = {
   doc: 'Dropping NOT NULL can break clients that expect a value.',
   kinds: ['AlterTableStmt'],
   check(ctx) {
+    if (!hasSubcommand(ctx, 'AT_DropNotNull')) return NO_FINDINGS;
     return subcommands(ctx, 'AT_DropNotNull').map((c) =>
       finding(
         this.name,

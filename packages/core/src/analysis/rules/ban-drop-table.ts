@@ -1,4 +1,4 @@
-import { finding, type Rule } from './rule';
+import { finding, NO_FINDINGS, type Rule } from './rule';
 
 /** Dropping a table loses its data. */
 export const banDropTable: Rule = {
@@ -7,7 +7,7 @@ export const banDropTable: Rule = {
   doc: 'Dropping a table loses all its data.',
   kinds: ['DropStmt'],
   check(ctx) {
-    if (ctx.facts.statement_type !== 'DROP_TABLE') return [];
+    if (ctx.facts.statement_type !== 'DROP_TABLE') return NO_FINDINGS;
     const tables = ctx.facts.locks.map((l) => l.table).join(', ');
     return [
       finding(

@@ -1,4 +1,4 @@
-import { finding, type Rule } from './rule';
+import { finding, NO_FINDINGS, type Rule } from './rule';
 
 /** TRUNCATE ... CASCADE empties every referencing table too, recursively. */
 export const banTruncateCascade: Rule = {
@@ -7,7 +7,7 @@ export const banTruncateCascade: Rule = {
   doc: 'TRUNCATE ... CASCADE silently empties every table that references the target.',
   kinds: ['TruncateStmt'],
   check(ctx) {
-    if (ctx.facts.statement_type !== 'TRUNCATE' || !ctx.facts.cascade) return [];
+    if (ctx.facts.statement_type !== 'TRUNCATE' || !ctx.facts.cascade) return NO_FINDINGS;
     return [
       finding(
         this.name,

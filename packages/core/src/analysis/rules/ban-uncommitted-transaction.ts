@@ -1,5 +1,5 @@
 import { nodeBody, nodeKind } from '../ast';
-import { finding, type Rule } from './rule';
+import { finding, NO_FINDINGS, type Rule } from './rule';
 
 /** A BEGIN never committed leaves the migration's work rolled back at disconnect. */
 export const banUncommittedTransaction: Rule = {
@@ -8,9 +8,9 @@ export const banUncommittedTransaction: Rule = {
   doc: 'A BEGIN without a COMMIT later in the migration.',
   kinds: ['TransactionStmt'],
   check(ctx) {
-    if (nodeKind(ctx.stmt.stmt) !== 'TransactionStmt') return [];
+    if (nodeKind(ctx.stmt.stmt) !== 'TransactionStmt') return NO_FINDINGS;
     const k = String(nodeBody(ctx.stmt.stmt).kind);
-    if (k !== 'TRANS_STMT_BEGIN' && k !== 'TRANS_STMT_START') return [];
+    if (k !== 'TRANS_STMT_BEGIN' && k !== 'TRANS_STMT_START') return NO_FINDINGS;
     const closed = ctx.following.some(
       ({ stmt }) => nodeKind(stmt.stmt) === 'TransactionStmt' && /COMMIT|ROLLBACK|PREPARE/.test(String(nodeBody(stmt.stmt).kind)),
     );

@@ -1,5 +1,5 @@
-import { subcommands } from './helpers';
-import { finding, isExisting, type Rule } from './rule';
+import { hasSubcommand, subcommands } from './helpers';
+import { finding, isExisting, NO_FINDINGS, type Rule } from './rule';
 
 /** ALTER COLUMN TYPE rewrites the table and its indexes unless the change is binary coercible. */
 export const changingColumnType: Rule = {
@@ -8,9 +8,8 @@ export const changingColumnType: Rule = {
   doc: 'ALTER COLUMN TYPE usually rewrites the table under ACCESS EXCLUSIVE and can break clients.',
   kinds: ['AlterTableStmt'],
   check(ctx) {
-    if (!isExisting(ctx)) return [];
+    if (!hasSubcommand(ctx, 'AT_AlterColumnType') || !isExisting(ctx)) return NO_FINDINGS;
     const cmds = subcommands(ctx, 'AT_AlterColumnType');
-    if (!cmds.length) return [];
     const how =
       ctx.facts.effect === 'rewrite'
         ? `rewrites ${ctx.facts.table} and all its indexes under ACCESS EXCLUSIVE`

@@ -1,4 +1,5 @@
-import { finding, type Rule } from './rule';
+import { formatCount } from './helpers';
+import { finding, NO_FINDINGS, type Rule } from './rule';
 
 /** UPDATE or DELETE of every row, usually a mistake in a migration and a long row-lock holder. */
 export const dmlWithoutWhere: Rule = {
@@ -7,9 +8,9 @@ export const dmlWithoutWhere: Rule = {
   doc: 'UPDATE or DELETE without WHERE touches every row and holds all row locks until commit.',
   kinds: ['UpdateStmt', 'DeleteStmt'],
   check(ctx) {
-    if ((ctx.facts.statement_type !== 'UPDATE' && ctx.facts.statement_type !== 'DELETE') || ctx.facts.has_where) return [];
+    if ((ctx.facts.statement_type !== 'UPDATE' && ctx.facts.statement_type !== 'DELETE') || ctx.facts.has_where) return NO_FINDINGS;
     const rows = ctx.schema.table(ctx.facts.table)?.row_estimate;
-    const n = rows !== undefined ? ` (~${Math.round(rows).toLocaleString('en-US')} rows)` : '';
+    const n = rows !== undefined ? ` (~${formatCount(rows)} rows)` : '';
     return [
       finding(
         this.name,

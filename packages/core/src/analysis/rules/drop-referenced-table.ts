@@ -1,4 +1,4 @@
-import { finding, type Rule } from './rule';
+import { finding, NO_FINDINGS, type Rule } from './rule';
 
 /** Live-schema rule: other tables' foreign keys point at the dropped table. */
 export const dropReferencedTable: Rule = {
@@ -8,11 +8,11 @@ export const dropReferencedTable: Rule = {
   doc: 'Dropping a table that other tables reference through foreign keys.',
   kinds: ['DropStmt'],
   check(ctx) {
-    if (ctx.facts.statement_type !== 'DROP_TABLE') return [];
+    if (ctx.facts.statement_type !== 'DROP_TABLE') return NO_FINDINGS;
     const dropped = new Set(ctx.facts.locks.map((l) => l.table));
     return ctx.facts.locks.flatMap((l) => {
       const refs = ctx.schema.referencing(l.table).filter((e) => !dropped.has(e.from));
-      if (!refs.length) return [];
+      if (!refs.length) return NO_FINDINGS;
       const list = refs.map((e) => `${e.from} (${e.fk.name})`).join(', ');
       return [
         ctx.facts.cascade

@@ -41,23 +41,68 @@ export function columnDefs(ctx: RuleContext): AstNode[] {
   return out;
 }
 
-// Six type rules read the same list for every statement: build it once per statement.
-const columnTypesOf = new WeakMap<StatementFacts, readonly { name: string; type: string }[]>();
+// Six type rules read the same list for every statement: build it once per statement. The rules
+// of one statement run back to back, so remembering the last statement's list is enough (and an
+// identity check costs less than a WeakMap lookup).
+let typesFacts: StatementFacts | undefined;
+let typesList: readonly { name: string; type: string }[] = [];
 
 /** Column types of new columns, lower case as written (`int4`, `varchar(255)`, `timestamp`). Shared: do not mutate. */
 export function newColumnTypes(ctx: RuleContext): readonly { name: string; type: string }[] {
-  let types = columnTypesOf.get(ctx.facts);
-  if (!types) {
-    const defs = columnDefs(ctx);
-    const list: { name: string; type: string }[] = [];
-    for (let i = 0; i < defs.length; i++) list.push({ name: String(defs[i]!.colname), type: typeNameText(defs[i]!.typeName).toLowerCase() });
-    columnTypesOf.set(ctx.facts, (types = list));
-  }
-  return types;
+  if (typesFacts === ctx.facts) return typesList;
+  const defs = columnDefs(ctx);
+  const list: { name: string; type: string }[] = [];
+  for (let i = 0; i < defs.length; i++) list.push({ name: String(defs[i]!.colname), type: typeNameText(defs[i]!.typeName).toLowerCase() });
+  typesFacts = ctx.facts;
+  return (typesList = list);
 }
 
-export const columnConstraints = (col: AstNode): AstNode[] => ((col.constraints ?? []) as AstNode[]).map((c) => c.Constraint as AstNode);
+/** The constraints of a column definition. */
+export function columnConstraints(col: AstNode): AstNode[] {
+  const list = col.constraints as AstNode[] | undefined;
+  const out: AstNode[] = [];
+  if (list) for (let i = 0; i < list.length; i++) out.push(list[i]!.Constraint as AstNode);
+  return out;
+}
+
+/** Whether a column definition has a constraint of one of the given types (no array built). */
+export function hasConstraint(col: AstNode, a: string, b?: string, c?: string): boolean {
+  const list = col.constraints as AstNode[] | undefined;
+  if (list)
+    for (let i = 0; i < list.length; i++) {
+      const t = (list[i]!.Constraint as AstNode | undefined)?.contype;
+      if (t === a || (b !== undefined && t === b) || (c !== undefined && t === c)) return true;
+    }
+  return false;
+}
+
+/** Whether the statement's ALTER TABLE has a subcommand of this subtype. */
+export function hasSubcommand(ctx: RuleContext, subtype: string): boolean {
+  const all = ctx.facts.subcommands;
+  for (let i = 0; i < all.length; i++) if (all[i]!.subtype === subtype) return true;
+  return false;
+}
+
+/**
+ * `Math.round(n).toLocaleString('en-US')` (digits in groups of three with commas) without ICU,
+ * which costs microseconds per call; anything but a plain safe integer still goes through ICU.
+ */
+export function formatCount(n: number): string {
+  const r = Math.round(n);
+  if (!Number.isSafeInteger(r) || Object.is(r, -0)) return r.toLocaleString('en-US');
+  const digits = String(r < 0 ? -r : r);
+  let out = digits.length % 3 || 3;
+  let s = digits.slice(0, out);
+  for (; out < digits.length; out += 3) s += `,${digits.slice(out, out + 3)}`;
+  return r < 0 ? `-${s}` : s;
+}
 
 /** Whether a SET of `name` (lock_timeout, statement_timeout) appears before this statement. */
-export const settingBefore = (ctx: RuleContext, name: string): boolean =>
-  ctx.previous.some(({ stmt }) => nodeKind(stmt.stmt) === 'VariableSetStmt' && String(nodeBody(stmt.stmt).name ?? '').toLowerCase() === name);
+export function settingBefore(ctx: RuleContext, name: string): boolean {
+  const previous = ctx.previous;
+  for (let i = 0; i < previous.length; i++) {
+    const stmt = previous[i]!.stmt.stmt;
+    if (nodeKind(stmt) === 'VariableSetStmt' && String(nodeBody(stmt).name ?? '').toLowerCase() === name) return true;
+  }
+  return false;
+}

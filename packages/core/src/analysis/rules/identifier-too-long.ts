@@ -1,4 +1,22 @@
-import { finding, type Rule } from './rule';
+import { finding, NO_FINDINGS, type Rule } from './rule';
+
+/**
+ * Whether the text can hold an identifier over 63 bytes: it needs a quote, a non-ASCII character
+ * or a run of 64 ASCII identifier characters somewhere; most statements have none of these. One
+ * pass over the char codes (the same test as the regex `["\u0080-\uffff]|[A-Za-z0-9_$]{64}`,
+ * which cost 1-1.5 ms of a corpus pass).
+ */
+function mayHoldLongIdentifier(sql: string): boolean {
+  let run = 0;
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql.charCodeAt(i);
+    if (c === 34 || c >= 0x80) return true;
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36) {
+      if (++run === 64) return true;
+    } else run = 0;
+  }
+  return false;
+}
 
 /** Identifier tokens of the statement text, with string literals and comments removed. */
 function identifiers(sql: string): string[] {
@@ -22,9 +40,7 @@ export const identifierTooLong: Rule = {
   severity: 'warning',
   doc: 'Identifiers over 63 bytes are silently truncated by PostgreSQL.',
   check(ctx) {
-    // An identifier over 63 bytes needs a quote, a non-ASCII character or a run of 64 ASCII
-    // identifier characters somewhere in the text; most statements have none of these.
-    if (!/["\u0080-\uffff]|(?<![A-Za-z0-9_$])[A-Za-z0-9_$]{64}/.test(ctx.stmt.sql)) return [];
+    if (!mayHoldLongIdentifier(ctx.stmt.sql)) return NO_FINDINGS;
     const long = [...new Set(identifiers(ctx.stmt.sql).filter((v) => Buffer.byteLength(v, 'utf8') > 63))];
     return long.map((v) =>
       finding(

@@ -1,5 +1,7 @@
 import { newColumnTypes } from './helpers';
-import { finding, type Rule } from './rule';
+import { finding, NO_FINDINGS, type Rule, type RuleFinding } from './rule';
+
+const SMALLINT = /^(int2|smallint|smallserial|serial2)$/;
 
 /** smallint overflows at 32,767. */
 export const preferBigintOverSmallint: Rule = {
@@ -8,10 +10,15 @@ export const preferBigintOverSmallint: Rule = {
   doc: 'Use bigint (or integer) instead of smallint for values that may grow.',
   kinds: ['CreateStmt', 'AlterTableStmt'],
   check(ctx) {
-    return newColumnTypes(ctx)
-      .filter((c) => /^(int2|smallint|smallserial|serial2)$/.test(c.type))
-      .map((c) =>
-        finding(this.name, `Column ${c.name} is ${c.type}: it overflows at 32,767.`, 'bigint, unless the range is truly bounded (then add a CHECK).'),
-      );
+    const types = newColumnTypes(ctx);
+    let out: RuleFinding[] | undefined;
+    for (let i = 0; i < types.length; i++) {
+      const c = types[i]!;
+      if (SMALLINT.test(c.type))
+        (out ??= []).push(
+          finding(this.name, `Column ${c.name} is ${c.type}: it overflows at 32,767.`, 'bigint, unless the range is truly bounded (then add a CHECK).'),
+        );
+    }
+    return out ?? NO_FINDINGS;
   },
 };

@@ -1,6 +1,15 @@
 import { type AstNode, typeNameText } from '../ast';
-import { newColumnTypes, subcommands } from './helpers';
-import { finding, type Rule } from './rule';
+import { newColumnTypes } from './helpers';
+import { finding, NO_FINDINGS, type Rule, type RuleFinding } from './rule';
+
+const VARCHAR = /^(varchar|character varying)\(/;
+
+const varcharFinding = (rule: string, name: string, type: string): RuleFinding =>
+  finding(
+    rule,
+    `Column ${name} is ${type}; changing the limit later takes ACCESS EXCLUSIVE.`,
+    'text with CHECK (char_length(col) <= n), which can be replaced with NOT VALID + VALIDATE.',
+  );
 
 /** Raising a varchar limit later needs ACCESS EXCLUSIVE; a CHECK constraint can be changed NOT VALID. */
 export const preferTextField: Rule = {
@@ -9,18 +18,16 @@ export const preferTextField: Rule = {
   doc: 'Use text with a CHECK on length instead of varchar(n).',
   kinds: ['CreateStmt', 'AlterTableStmt'],
   check(ctx) {
-    const retyped = subcommands(ctx, 'AT_AlterColumnType').map((c) => ({
-      name: String(c.name),
-      type: typeNameText((c.def?.ColumnDef as AstNode | undefined)?.typeName).toLowerCase(),
-    }));
-    return [...newColumnTypes(ctx), ...retyped]
-      .filter((c) => /^(varchar|character varying)\(/.test(c.type))
-      .map((c) =>
-        finding(
-          this.name,
-          `Column ${c.name} is ${c.type}; changing the limit later takes ACCESS EXCLUSIVE.`,
-          'text with CHECK (char_length(col) <= n), which can be replaced with NOT VALID + VALIDATE.',
-        ),
-      );
+    let out: RuleFinding[] | undefined;
+    const types = newColumnTypes(ctx);
+    for (let i = 0; i < types.length; i++) if (VARCHAR.test(types[i]!.type)) (out ??= []).push(varcharFinding(this.name, types[i]!.name, types[i]!.type));
+    const cmds = ctx.facts.subcommands;
+    for (let i = 0; i < cmds.length; i++) {
+      const c = cmds[i]!;
+      if (c.subtype !== 'AT_AlterColumnType') continue;
+      const type = typeNameText((c.def?.ColumnDef as AstNode | undefined)?.typeName).toLowerCase();
+      if (VARCHAR.test(type)) (out ??= []).push(varcharFinding(this.name, String(c.name), type));
+    }
+    return out ?? NO_FINDINGS;
   },
 };

@@ -1,4 +1,4 @@
-import { finding, type Rule } from './rule';
+import { finding, NO_FINDINGS, type Rule } from './rule';
 
 /** Running application code still uses the old name. */
 export const renamingColumn: Rule = {
@@ -7,7 +7,7 @@ export const renamingColumn: Rule = {
   doc: 'Renaming a column breaks clients that still use the old name.',
   kinds: ['RenameStmt'],
   check(ctx) {
-    if (ctx.facts.statement_type !== 'RENAME_COLUMN') return [];
+    if (ctx.facts.statement_type !== 'RENAME_COLUMN') return NO_FINDINGS;
     return [
       finding(
         this.name,

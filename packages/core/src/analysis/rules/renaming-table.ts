@@ -1,4 +1,4 @@
-import { finding, type Rule } from './rule';
+import { finding, NO_FINDINGS, type Rule } from './rule';
 
 /** Running application code still uses the old name. */
 export const renamingTable: Rule = {
@@ -7,7 +7,7 @@ export const renamingTable: Rule = {
   doc: 'Renaming a table breaks clients that still use the old name.',
   kinds: ['RenameStmt'],
   check(ctx) {
-    if (ctx.facts.statement_type !== 'RENAME_TABLE') return [];
+    if (ctx.facts.statement_type !== 'RENAME_TABLE') return NO_FINDINGS;
     return [
       finding(
         this.name,

@@ -1,4 +1,4 @@
-import { finding, isExisting, type Rule } from './rule';
+import { finding, isExisting, NO_FINDINGS, type Rule } from './rule';
 
 /** CREATE INDEX takes SHARE, blocking writes for the whole build. */
 export const requireConcurrentIndexCreation: Rule = {
@@ -7,7 +7,7 @@ export const requireConcurrentIndexCreation: Rule = {
   doc: 'Create indexes on existing tables with CREATE INDEX CONCURRENTLY.',
   kinds: ['IndexStmt'],
   check(ctx) {
-    if (!/^CREATE_(UNIQUE_)?INDEX$/.test(ctx.facts.statement_type) || !isExisting(ctx)) return [];
+    if (!/^CREATE_(UNIQUE_)?INDEX$/.test(ctx.facts.statement_type) || !isExisting(ctx)) return NO_FINDINGS;
     return [
       finding(
         this.name,

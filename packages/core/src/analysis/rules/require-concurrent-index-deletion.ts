@@ -1,4 +1,4 @@
-import { finding, type Rule } from './rule';
+import { finding, NO_FINDINGS, type Rule } from './rule';
 
 /** DROP INDEX takes ACCESS EXCLUSIVE on the table. */
 export const requireConcurrentIndexDeletion: Rule = {
@@ -7,7 +7,7 @@ export const requireConcurrentIndexDeletion: Rule = {
   doc: 'Drop indexes with DROP INDEX CONCURRENTLY.',
   kinds: ['DropStmt'],
   check(ctx) {
-    if (ctx.facts.statement_type !== 'DROP_INDEX') return [];
+    if (ctx.facts.statement_type !== 'DROP_INDEX') return NO_FINDINGS;
     return [
       finding(
         this.name,

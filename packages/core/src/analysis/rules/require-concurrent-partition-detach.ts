@@ -1,5 +1,5 @@
-import { subcommands } from './helpers';
-import { finding, type Rule } from './rule';
+import { hasSubcommand, subcommands } from './helpers';
+import { finding, NO_FINDINGS, type Rule } from './rule';
 
 /** DETACH PARTITION takes ACCESS EXCLUSIVE on the parent; CONCURRENTLY (PostgreSQL 14+) only SHARE UPDATE EXCLUSIVE. */
 export const requireConcurrentPartitionDetach: Rule = {
@@ -8,6 +8,7 @@ export const requireConcurrentPartitionDetach: Rule = {
   doc: 'Detach partitions with DETACH PARTITION ... CONCURRENTLY.',
   kinds: ['AlterTableStmt'],
   check(ctx) {
+    if (!hasSubcommand(ctx, 'AT_DetachPartition')) return NO_FINDINGS;
     return subcommands(ctx, 'AT_DetachPartition')
       .filter((c) => !c.def?.PartitionCmd?.concurrent)
       .map(() =>

@@ -1,5 +1,5 @@
 import { nodeBody } from '../ast';
-import { finding, type Rule } from './rule';
+import { finding, NO_FINDINGS, type Rule } from './rule';
 
 /** REINDEX without CONCURRENTLY locks the table against writes (and the index against reads) for the whole rebuild. */
 export const requireConcurrentReindex: Rule = {
@@ -9,7 +9,7 @@ export const requireConcurrentReindex: Rule = {
   kinds: ['ReindexStmt'],
   check(ctx) {
     // REINDEX SYSTEM has no CONCURRENTLY form.
-    if (ctx.facts.statement_type !== 'REINDEX' || nodeBody(ctx.stmt.stmt).kind === 'REINDEX_OBJECT_SYSTEM') return [];
+    if (ctx.facts.statement_type !== 'REINDEX' || nodeBody(ctx.stmt.stmt).kind === 'REINDEX_OBJECT_SYSTEM') return NO_FINDINGS;
     return [
       finding(
         this.name,

@@ -1,5 +1,5 @@
 import { nodeBody, nodeKind } from '../ast';
-import { finding, type Rule } from './rule';
+import { finding, NO_FINDINGS, type Rule } from './rule';
 
 /** Enum values sort by declaration order; appending by default may give a wrong order. */
 export const requireEnumValueOrdering: Rule = {
@@ -8,9 +8,9 @@ export const requireEnumValueOrdering: Rule = {
   doc: 'ALTER TYPE ... ADD VALUE should say BEFORE or AFTER which value.',
   kinds: ['AlterEnumStmt'],
   check(ctx) {
-    if (nodeKind(ctx.stmt.stmt) !== 'AlterEnumStmt') return [];
+    if (nodeKind(ctx.stmt.stmt) !== 'AlterEnumStmt') return NO_FINDINGS;
     const b = nodeBody(ctx.stmt.stmt);
-    if (b.oldVal || b.newValNeighbor) return [];
+    if (b.oldVal || b.newValNeighbor) return NO_FINDINGS;
     return [
       finding(
         this.name,

@@ -1,7 +1,9 @@
 import { lockRank } from '../lock-modes';
 import { settingBefore } from './helpers';
 import { firstUnguardedSlow } from './possibly-slow';
-import { finding, isExisting, type Rule } from './rule';
+import { finding, isExisting, NO_FINDINGS, type Rule } from './rule';
+
+const SHARE = lockRank('SHARE');
 
 /** A statement queueing for a strong lock blocks everything behind it while it waits; lock_timeout bounds the wait. */
 export const requireLockTimeout: Rule = {
@@ -10,7 +12,7 @@ export const requireLockTimeout: Rule = {
   doc: 'Set lock_timeout before statements taking SHARE or stronger locks on existing tables.',
   check(ctx) {
     if (ctx.assumeExisting && !ctx.schema.table(ctx.facts.table)) {
-      if (!firstUnguardedSlow(ctx, 'lock_timeout')) return [];
+      if (!firstUnguardedSlow(ctx, 'lock_timeout')) return NO_FINDINGS;
       return [
         finding(
           this.name,
@@ -19,7 +21,7 @@ export const requireLockTimeout: Rule = {
         ),
       ];
     }
-    if (!isExisting(ctx) || lockRank(ctx.facts.lock_type) < lockRank('SHARE') || settingBefore(ctx, 'lock_timeout')) return [];
+    if (!isExisting(ctx) || lockRank(ctx.facts.lock_type) < SHARE || settingBefore(ctx, 'lock_timeout')) return NO_FINDINGS;
     return [
       finding(
         this.name,

@@ -1,6 +1,6 @@
 import { settingBefore } from './helpers';
 import { firstUnguardedSlow } from './possibly-slow';
-import { finding, isExisting, type Rule } from './rule';
+import { finding, isExisting, NO_FINDINGS, type Rule } from './rule';
 
 /** Long scans or rewrites under a lock should be bounded so a surprise does not hold the lock for minutes. */
 export const requireStatementTimeout: Rule = {
@@ -9,7 +9,7 @@ export const requireStatementTimeout: Rule = {
   doc: 'Set statement_timeout before statements that scan, rewrite or index an existing table.',
   check(ctx) {
     if (ctx.assumeExisting && !ctx.schema.table(ctx.facts.table)) {
-      if (!firstUnguardedSlow(ctx, 'statement_timeout')) return [];
+      if (!firstUnguardedSlow(ctx, 'statement_timeout')) return NO_FINDINGS;
       return [
         finding(
           this.name,
@@ -18,8 +18,9 @@ export const requireStatementTimeout: Rule = {
         ),
       ];
     }
-    const slow = ['scan', 'rewrite', 'index_build'].includes(ctx.facts.effect);
-    if (!slow || !isExisting(ctx) || ctx.facts.non_transactional || settingBefore(ctx, 'statement_timeout')) return [];
+    const effect = ctx.facts.effect;
+    const slow = effect === 'scan' || effect === 'rewrite' || effect === 'index_build';
+    if (!slow || !isExisting(ctx) || ctx.facts.non_transactional || settingBefore(ctx, 'statement_timeout')) return NO_FINDINGS;
     return [
       finding(
         this.name,

@@ -52,8 +52,14 @@ export interface Rule {
    * statement. The analyzer skips the rule for other kinds, so `check` must return [] for them.
    */
   kinds?: readonly string[];
-  check(ctx: RuleContext): RuleFinding[];
+  check(ctx: RuleContext): readonly RuleFinding[];
 }
+
+/**
+ * What a rule returns when it has nothing to say: one shared empty list, so the common case
+ * (most rules, most statements) allocates nothing. Read only, like every check's result.
+ */
+export const NO_FINDINGS: readonly RuleFinding[] = [];
 
 export const finding = (rule: string, message: string, safer?: string): RuleFinding => ({ rule, message, safer: safer ?? null });
 

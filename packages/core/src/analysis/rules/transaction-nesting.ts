@@ -1,5 +1,5 @@
 import { nodeBody, nodeKind } from '../ast';
-import { finding, type Rule } from './rule';
+import { finding, NO_FINDINGS, type Rule } from './rule';
 
 /** A second BEGIN only warns and a stray COMMIT ends the tool's own transaction. */
 export const transactionNesting: Rule = {
@@ -8,7 +8,7 @@ export const transactionNesting: Rule = {
   doc: 'BEGIN inside a transaction or COMMIT/ROLLBACK without one.',
   kinds: ['TransactionStmt'],
   check(ctx) {
-    if (nodeKind(ctx.stmt.stmt) !== 'TransactionStmt') return [];
+    if (nodeKind(ctx.stmt.stmt) !== 'TransactionStmt') return NO_FINDINGS;
     const k = String(nodeBody(ctx.stmt.stmt).kind);
     if ((k === 'TRANS_STMT_BEGIN' || k === 'TRANS_STMT_START') && ctx.inTransaction)
       return [
@@ -20,6 +20,6 @@ export const transactionNesting: Rule = {
       ];
     if ((k === 'TRANS_STMT_COMMIT' || k === 'TRANS_STMT_ROLLBACK') && !ctx.inTransaction)
       return [finding(this.name, `${k.replace('TRANS_STMT_', '')} without a matching BEGIN.`, 'remove it or add the BEGIN.')];
-    return [];
+    return NO_FINDINGS;
   },
 };

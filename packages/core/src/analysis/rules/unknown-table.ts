@@ -1,5 +1,5 @@
 import { nodeBody, nodeKind, rangeVarName } from '../ast';
-import { finding, type Rule } from './rule';
+import { finding, NO_FINDINGS, type Rule } from './rule';
 
 const CREATES = new Set(['CreateStmt', 'CreateTableAsStmt', 'ViewStmt']);
 
@@ -11,7 +11,7 @@ export const unknownTable: Rule = {
   doc: 'A statement altering a table that is not in the schema snapshot nor created earlier in the migration.',
   check(ctx) {
     const t = ctx.facts.table;
-    if (!t || CREATES.has(nodeKind(ctx.stmt.stmt)) || ctx.schema.table(t)) return [];
+    if (!t || CREATES.has(nodeKind(ctx.stmt.stmt)) || ctx.schema.table(t)) return NO_FINDINGS;
     const created = ctx.previous.some(
       ({ stmt, facts }) =>
         facts.table === t &&
@@ -23,7 +23,7 @@ export const unknownTable: Rule = {
         nodeBody(stmt.stmt).renameType === 'OBJECT_TABLE' &&
         `${rangeVarName(nodeBody(stmt.stmt).relation).split('.')[0]}.${nodeBody(stmt.stmt).newname}` === t,
     );
-    if (created || renamedTo) return [];
+    if (created || renamedTo) return NO_FINDINGS;
     return [
       finding(
         this.name,
