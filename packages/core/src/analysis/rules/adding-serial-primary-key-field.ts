@@ -1,5 +1,8 @@
-import { addedConstraints, columnConstraints, columnDefs, hasSubcommand } from './helpers';
-import { finding, isExisting, NO_FINDINGS, type Rule } from './rule';
+import type { AstNode } from '../ast';
+import { hasConstraint } from './helpers';
+import { finding, isExisting, NO_FINDINGS, type Rule, type RuleContext, type RuleFinding } from './rule';
+
+const existing = (ctx: RuleContext): boolean => ctx.facts.statement_type.startsWith('ALTER_TABLE') && isExisting(ctx);
 
 /**
  * A primary key added to an existing table builds its unique index under ACCESS EXCLUSIVE, and a
@@ -12,28 +15,33 @@ export const addingSerialPrimaryKeyField: Rule = {
   doc: 'Adding a primary key (ADD PRIMARY KEY, or a new PRIMARY KEY column) to an existing table builds its index under ACCESS EXCLUSIVE.',
   kinds: ['AlterTableStmt'],
   check(ctx) {
-    if (!hasSubcommand(ctx, 'AT_AddConstraint') && !hasSubcommand(ctx, 'AT_AddColumn')) return NO_FINDINGS;
-    if (!ctx.facts.statement_type.startsWith('ALTER_TABLE') || !isExisting(ctx)) return NO_FINDINGS;
-    const constraints = addedConstraints(ctx)
-      .filter((c) => c.contype === 'CONSTR_PRIMARY' && !c.indexname)
-      .map(() =>
+    const cmds = ctx.facts.subcommands;
+    let out: RuleFinding[] | undefined;
+    // ADD PRIMARY KEY first, then new PRIMARY KEY columns; the table lookup only once one is found.
+    for (let i = 0; i < cmds.length; i++) {
+      const c = cmds[i]!.subtype === 'AT_AddConstraint' ? (cmds[i]!.def?.Constraint as AstNode | undefined) : undefined;
+      if (!c || c.contype !== 'CONSTR_PRIMARY' || c.indexname) continue;
+      if (!out && !existing(ctx)) return NO_FINDINGS;
+      (out ??= []).push(
         finding(
           this.name,
           `ADD PRIMARY KEY builds a unique index on ${ctx.facts.table} under ACCESS EXCLUSIVE (reads and writes blocked).`,
           'CREATE UNIQUE INDEX CONCURRENTLY ... ; then ALTER TABLE ... ADD CONSTRAINT ... PRIMARY KEY USING INDEX ...',
         ),
       );
-    const columns = columnDefs(ctx)
-      .filter((c) => columnConstraints(c).some((k) => k.contype === 'CONSTR_PRIMARY'))
-      .map((c) =>
+    }
+    for (let i = 0; i < cmds.length; i++) {
+      const col = cmds[i]!.subtype === 'AT_AddColumn' ? (cmds[i]!.def?.ColumnDef as AstNode | undefined) : undefined;
+      if (!col || !hasConstraint(col, 'CONSTR_PRIMARY')) continue;
+      if (!out && !existing(ctx)) return NO_FINDINGS;
+      (out ??= []).push(
         finding(
           this.name,
-          `Column ${c.colname} is added as the primary key: ${ctx.facts.table} is filled and indexed under ACCESS EXCLUSIVE.`,
+          `Column ${col.colname} is added as the primary key: ${ctx.facts.table} is filled and indexed under ACCESS EXCLUSIVE.`,
           'add the column, backfill, CREATE UNIQUE INDEX CONCURRENTLY, then ADD CONSTRAINT ... PRIMARY KEY USING INDEX.',
         ),
       );
-    if (!columns.length) return constraints.length ? constraints : NO_FINDINGS;
-    for (let i = 0; i < columns.length; i++) constraints.push(columns[i]!);
-    return constraints;
+    }
+    return out ?? NO_FINDINGS;
   },
 };

@@ -14,6 +14,8 @@ export const banUncommittedTransaction: Rule = {
     const closed = ctx.following.some(
       ({ stmt }) => nodeKind(stmt.stmt) === 'TransactionStmt' && /COMMIT|ROLLBACK|PREPARE/.test(String(nodeBody(stmt.stmt).kind)),
     );
-    return closed ? [] : [finding(this.name, 'BEGIN is never followed by COMMIT; the work is rolled back when the session ends.', 'add COMMIT at the end.')];
+    return closed
+      ? NO_FINDINGS
+      : [finding(this.name, 'BEGIN is never followed by COMMIT; the work is rolled back when the session ends.', 'add COMMIT at the end.')];
   },
 };

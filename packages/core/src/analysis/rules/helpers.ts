@@ -45,14 +45,20 @@ export function columnDefs(ctx: RuleContext): AstNode[] {
 // of one statement run back to back, so remembering the last statement's list is enough (and an
 // identity check costs less than a WeakMap lookup).
 let typesFacts: StatementFacts | undefined;
-let typesList: readonly { name: string; type: string }[] = [];
+const NO_TYPES: readonly { name: string; type: string }[] = [];
+let typesList = NO_TYPES;
 
 /** Column types of new columns, lower case as written (`int4`, `varchar(255)`, `timestamp`). Shared: do not mutate. */
 export function newColumnTypes(ctx: RuleContext): readonly { name: string; type: string }[] {
   if (typesFacts === ctx.facts) return typesList;
-  const defs = columnDefs(ctx);
-  const list: { name: string; type: string }[] = [];
-  for (let i = 0; i < defs.length; i++) list.push({ name: String(defs[i]!.colname), type: typeNameText(defs[i]!.typeName).toLowerCase() });
+  let list = NO_TYPES;
+  // Most ALTER TABLEs add no column: no list built for them.
+  if (nodeKind(ctx.stmt.stmt) === 'CreateStmt' || hasSubcommand(ctx, 'AT_AddColumn')) {
+    const defs = columnDefs(ctx);
+    const built: { name: string; type: string }[] = [];
+    for (let i = 0; i < defs.length; i++) built.push({ name: String(defs[i]!.colname), type: typeNameText(defs[i]!.typeName).toLowerCase() });
+    list = built;
+  }
   typesFacts = ctx.facts;
   return (typesList = list);
 }

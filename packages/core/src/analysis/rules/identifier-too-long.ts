@@ -1,22 +1,12 @@
 import { finding, NO_FINDINGS, type Rule } from './rule';
 
 /**
- * Whether the text can hold an identifier over 63 bytes: it needs a quote, a non-ASCII character
- * or a run of 64 ASCII identifier characters somewhere; most statements have none of these. One
- * pass over the char codes (the same test as the regex `["\u0080-\uffff]|[A-Za-z0-9_$]{64}`,
- * which cost 1-1.5 ms of a corpus pass).
+ * An identifier over 63 bytes needs a quote, a non-ASCII character or a run of 64 ASCII
+ * identifier characters somewhere in the text; most statements have none of these. The run is
+ * found after a boundary character rather than with a lookbehind, which cost 1-1.5 ms of a corpus
+ * pass (a loop over char codes costs more still until the JIT has optimised it).
  */
-function mayHoldLongIdentifier(sql: string): boolean {
-  let run = 0;
-  for (let i = 0; i < sql.length; i++) {
-    const c = sql.charCodeAt(i);
-    if (c === 34 || c >= 0x80) return true;
-    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36) {
-      if (++run === 64) return true;
-    } else run = 0;
-  }
-  return false;
-}
+const MAY_HOLD_LONG_IDENTIFIER = /["\u0080-\uffff]|(?:^|[^A-Za-z0-9_$])[A-Za-z0-9_$]{64}/;
 
 /** Identifier tokens of the statement text, with string literals and comments removed. */
 function identifiers(sql: string): string[] {
@@ -40,7 +30,7 @@ export const identifierTooLong: Rule = {
   severity: 'warning',
   doc: 'Identifiers over 63 bytes are silently truncated by PostgreSQL.',
   check(ctx) {
-    if (!mayHoldLongIdentifier(ctx.stmt.sql)) return NO_FINDINGS;
+    if (!MAY_HOLD_LONG_IDENTIFIER.test(ctx.stmt.sql)) return NO_FINDINGS;
     const long = [...new Set(identifiers(ctx.stmt.sql).filter((v) => Buffer.byteLength(v, 'utf8') > 63))];
     return long.map((v) =>
       finding(

@@ -7,7 +7,7 @@ export const requireConcurrentIndexCreation: Rule = {
   doc: 'Create indexes on existing tables with CREATE INDEX CONCURRENTLY.',
   kinds: ['IndexStmt'],
   check(ctx) {
-    if (!/^CREATE_(UNIQUE_)?INDEX$/.test(ctx.facts.statement_type) || !isExisting(ctx)) return NO_FINDINGS;
+    if ((ctx.facts.statement_type !== 'CREATE_INDEX' && ctx.facts.statement_type !== 'CREATE_UNIQUE_INDEX') || !isExisting(ctx)) return NO_FINDINGS;
     return [
       finding(
         this.name,
