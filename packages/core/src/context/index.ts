@@ -1,1 +1,2 @@
 export { queryContext } from './context-query';
+export { findRelevantDocumentChunks } from './document-context';
