@@ -9,9 +9,12 @@
  *
  * `pdf` also times extraction alone: pdfjs page by page in one thread (the former path) against
  * page ranges on the extraction threads (with chunking and embedding), no storage.
- * While a batch ingests, /health is timed every 250 ms: the request loop's responsiveness.
- * Phases come from the state store (staged_chunks per file): upload, extraction + staging (all
- * files staged), final move (one transaction, HNSW maintained per insert), total.
+ * While a batch ingests, /health is timed every 250 ms: the request loop's responsiveness, over
+ * the whole ingestion and, separately, over the probes sent once every file is staged (the final
+ * transaction's window). Phases come from the state store (staged_chunks per file): upload,
+ * extraction + staging (all files staged), total. With BENCH_LOG=info the ingestion handler
+ * also logs its own phases to stderr ("document batch phase": staged, stored = the final
+ * transaction, collected = deleting replaced generations' chunks afterwards).
  */
 import { startLocalRuntime } from '@dbops/local';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -143,6 +146,8 @@ async function throughSlots(files: BenchFile[], label: string): Promise<void> {
 
     // /health every 250 ms while it ingests: its latency is the request loop's responsiveness.
     const health: number[] = [];
+    const afterStaged: number[] = [];
+    let staged = 0;
     let failedProbes = 0;
     let done = false;
     const prober = (async () => {
@@ -153,12 +158,13 @@ async function throughSlots(files: BenchFile[], label: string): Promise<void> {
           (r) => r.text().then(() => true),
           () => false,
         );
-        if (answered) health.push(performance.now() - h0);
-        else failedProbes++;
+        if (answered) {
+          health.push(performance.now() - h0);
+          if (staged) afterStaged.push(performance.now() - h0);
+        } else failedProbes++;
         await new Promise((r) => setTimeout(r, 250));
       }
     })();
-    let staged = 0;
     let status: any;
     let pollResets = 0;
     for (;;) {
@@ -185,11 +191,14 @@ async function throughSlots(files: BenchFile[], label: string): Promise<void> {
     const cpu = cpuMs() - c0;
     done = true;
     await prober;
-    const sorted = [...health].sort((a, b) => a - b);
-    const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+    const stats = (xs: number[]): string => {
+      const sorted = [...xs].sort((a, b) => a - b);
+      const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+      return `p50 ${q(0.5).toFixed(0)} ms, p95 ${q(0.95).toFixed(0)} ms, max ${(sorted.at(-1) ?? 0).toFixed(0)} ms (${xs.length} probes)`;
+    };
     const mib = files.reduce((s, f) => s + f.bytes.length, 0) / 1048576;
     console.log(
-      `| ${label}: ${files.length} files, ${mib.toFixed(1)} MiB | ${status.status}, ${status.result?.total_chunks ?? 0} chunks | upload ${s2(uploaded)} s | all staged ${s2(staged || total)} s | total ${s2(total)} s (process CPU ${s2(cpu)} s) | /health p50 ${q(0.5).toFixed(0)} ms, p95 ${q(0.95).toFixed(0)} ms, max ${sorted.at(-1)?.toFixed(0)} ms (${health.length} probes, ${failedProbes} reset; ${pollResets} status polls reset) |`,
+      `| ${label}: ${files.length} files, ${mib.toFixed(1)} MiB | ${status.status}, ${status.result?.total_chunks ?? 0} chunks | upload ${s2(uploaded)} s | all staged ${s2(staged || total)} s | total ${s2(total)} s (process CPU ${s2(cpu)} s) | /health ${stats(health)}; ${failedProbes} reset; ${pollResets} status polls reset | after all staged: /health ${stats(afterStaged)} |`,
     );
     if (status.status === 'failed') console.log(JSON.stringify(status.rejections));
   } finally {

@@ -38,7 +38,7 @@ const FILE_COLUMNS = 'position, filename, size_bytes, media_type, storage_key, s
 export interface IngestHooks {
   afterFileStaged?(position: number): Promise<void> | void;
   /** Called when a phase ends, with its wall time: the ingestion handler logs them (benches read them there). */
-  onPhase?(phase: 'staged' | 'stored', ms: number): void;
+  onPhase?(phase: 'staged' | 'stored' | 'collected', ms: number): void;
 }
 
 interface Deps {
@@ -215,6 +215,8 @@ export async function ingestUploadBatch(
   hooks.onPhase?.('stored', performance.now() - phaseStart);
   await deps.storage.remove(keys).catch(() => undefined);
   // The replaced documents' chunks (and any a crash left), in short transactions.
+  phaseStart = performance.now();
   await collectRetiredGenerations(deps.store);
+  hooks.onPhase?.('collected', performance.now() - phaseStart);
   return done ? 'completed' : 'skipped';
 }
