@@ -10,11 +10,11 @@
  * `pdf` also times extraction alone: pdfjs page by page in one thread (the former path) against
  * page ranges on the extraction threads (with chunking and embedding), no storage.
  * While a batch ingests, /health is timed every 250 ms: the request loop's responsiveness, over
- * the whole ingestion and, separately, over the probes sent once every file is staged (the final
- * transaction's window). Phases come from the state store (staged_chunks per file): upload,
- * extraction + staging (all files staged), total. With BENCH_LOG=info the ingestion handler
- * also logs its own phases to stderr ("document batch phase": staged, stored = the final
- * transaction, collected = deleting replaced generations' chunks afterwards).
+ * the whole ingestion and, separately, over the probes that overlap the final transaction. Phases
+ * come from the state store (staged_chunks per file: upload, all files staged, total) and from
+ * the ingestion handler's own log lines ("document batch phase": staged, stored = the final
+ * transaction, collected = deleting replaced generations' chunks afterwards), which the bench
+ * reads from stderr (the runtime logs at info unless BENCH_LOG says otherwise).
  */
 import { startLocalRuntime } from '@dbops/local';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -111,12 +111,27 @@ async function extractionOnly(): Promise<void> {
   }
 }
 
+/** The ingestion handler's phases as it logs them (ms), and when the final transaction ran. */
+const phases: Record<string, number> = {};
+const finalWindow = { from: Infinity, to: Infinity };
+const stderrWrite = process.stderr.write.bind(process.stderr);
+process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+  const line = String(chunk);
+  if (line.includes('"document batch phase"')) {
+    const entry = JSON.parse(line) as { phase: string; ms: number };
+    phases[entry.phase] = entry.ms;
+    if (entry.phase === 'staged') finalWindow.from = performance.now();
+    if (entry.phase === 'stored') finalWindow.to = performance.now();
+  }
+  return (stderrWrite as (...a: unknown[]) => boolean)(chunk, ...rest);
+}) as typeof process.stderr.write;
+
 async function throughSlots(files: BenchFile[], label: string): Promise<void> {
   const home = await mkdtemp(path.join(tmpdir(), 'dbops-bench-slots-'));
   const runtime = await startLocalRuntime({
     port: 0,
     consoleDir: null,
-    env: { ...process.env, DBOPS_HOME: home, DBOPS_LOG_LEVEL: process.env.BENCH_LOG ?? 'warn' },
+    env: { ...process.env, DBOPS_HOME: home, DBOPS_LOG_LEVEL: process.env.BENCH_LOG ?? 'info' },
   });
   try {
     const jwt = await runtime.issuer.sign('bench');
@@ -145,8 +160,7 @@ async function throughSlots(files: BenchFile[], label: string): Promise<void> {
     await call('POST', `/connections/${conn.id}/documents/batches/${batch.batch_id}/confirm`);
 
     // /health every 250 ms while it ingests: its latency is the request loop's responsiveness.
-    const health: number[] = [];
-    const afterStaged: number[] = [];
+    const health: Array<{ at: number; ms: number }> = [];
     let staged = 0;
     let failedProbes = 0;
     let done = false;
@@ -158,10 +172,8 @@ async function throughSlots(files: BenchFile[], label: string): Promise<void> {
           (r) => r.text().then(() => true),
           () => false,
         );
-        if (answered) {
-          health.push(performance.now() - h0);
-          if (staged) afterStaged.push(performance.now() - h0);
-        } else failedProbes++;
+        if (answered) health.push({ at: h0, ms: performance.now() - h0 });
+        else failedProbes++;
         await new Promise((r) => setTimeout(r, 250));
       }
     })();
@@ -196,9 +208,12 @@ async function throughSlots(files: BenchFile[], label: string): Promise<void> {
       const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
       return `p50 ${q(0.5).toFixed(0)} ms, p95 ${q(0.95).toFixed(0)} ms, max ${(sorted.at(-1) ?? 0).toFixed(0)} ms (${xs.length} probes)`;
     };
+    // Probes that were waiting at some point of the final transaction.
+    const during = health.filter((h) => h.at <= finalWindow.to && h.at + h.ms >= finalWindow.from).map((h) => h.ms);
     const mib = files.reduce((s, f) => s + f.bytes.length, 0) / 1048576;
+    const phase = (p: string) => (phases[p] === undefined ? '?' : s2(phases[p]));
     console.log(
-      `| ${label}: ${files.length} files, ${mib.toFixed(1)} MiB | ${status.status}, ${status.result?.total_chunks ?? 0} chunks | upload ${s2(uploaded)} s | all staged ${s2(staged || total)} s | total ${s2(total)} s (process CPU ${s2(cpu)} s) | /health ${stats(health)}; ${failedProbes} reset; ${pollResets} status polls reset | after all staged: /health ${stats(afterStaged)} |`,
+      `| ${label}: ${files.length} files, ${mib.toFixed(1)} MiB | ${status.status}, ${status.result?.total_chunks ?? 0} chunks | upload ${s2(uploaded)} s | staged ${phase('staged')} s | final transaction ${phase('stored')} s | collected ${phase('collected')} s | total ${s2(total)} s (process CPU ${s2(cpu)} s) | /health ${stats(health.map((h) => h.ms))}; ${failedProbes} reset; ${pollResets} status polls reset | during the final transaction: /health ${stats(during)} |`,
     );
     if (status.status === 'failed') console.log(JSON.stringify(status.rejections));
   } finally {
