@@ -17,6 +17,7 @@
  * reads from stderr (the runtime logs at info unless BENCH_LOG says otherwise).
  */
 import { startLocalRuntime } from '@dbops/local';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
@@ -120,8 +121,8 @@ process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
   if (line.includes('"document batch phase"')) {
     const entry = JSON.parse(line) as { phase: string; ms: number };
     phases[entry.phase] = entry.ms;
-    if (entry.phase === 'staged') finalWindow.from = performance.now();
-    if (entry.phase === 'stored') finalWindow.to = performance.now();
+    if (entry.phase === 'staged') finalWindow.from = Date.now();
+    if (entry.phase === 'stored') finalWindow.to = Date.now();
   }
   return (stderrWrite as (...a: unknown[]) => boolean)(chunk, ...rest);
 }) as typeof process.stderr.write;
@@ -159,24 +160,29 @@ async function throughSlots(files: BenchFile[], label: string): Promise<void> {
     progress(`${label}: ${files.length} files uploaded in ${s2(uploaded)} s; confirming`);
     await call('POST', `/connections/${conn.id}/documents/batches/${batch.batch_id}/confirm`);
 
-    // /health every 250 ms while it ingests: its latency is the request loop's responsiveness.
+    // /health every 250 ms while it ingests, from a process of its own: a probe in this process
+    // would share the runtime's event loop and not even be sent while that loop is held. Its
+    // latency is what a client of the local service waits.
     const health: Array<{ at: number; ms: number }> = [];
     let staged = 0;
     let failedProbes = 0;
-    let done = false;
-    const prober = (async () => {
-      while (!done) {
-        const h0 = performance.now();
-        // A probe still waiting when Node's request timeout (300 s) passes is reset: count it.
-        const answered = await fetch(`${runtime.baseUrl}/health`).then(
-          (r) => r.text().then(() => true),
-          () => false,
-        );
-        if (answered) health.push({ at: h0, ms: performance.now() - h0 });
-        else failedProbes++;
-        await new Promise((r) => setTimeout(r, 250));
+    const probeScript = `const url = process.argv[1];
+      (async () => { for (;;) { const t = Date.now(); const ok = await fetch(url).then((r) => r.text().then(() => true), () => false);
+        process.stdout.write(ok ? t + ' ' + (Date.now() - t) + '\\n' : 'reset\\n'); await new Promise((r) => setTimeout(r, 250)); } })();`;
+    const probe = spawn(process.execPath, ['-e', probeScript, `${runtime.baseUrl}/health`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let probeOut = '';
+    probe.stdout.on('data', (d: Buffer) => {
+      probeOut += d.toString();
+      const lines = probeOut.split('\n');
+      probeOut = lines.pop() ?? '';
+      for (const line of lines) {
+        if (line === 'reset') failedProbes++;
+        else {
+          const [at, ms] = line.split(' ').map(Number);
+          health.push({ at: at!, ms: ms! });
+        }
       }
-    })();
+    });
     let status: any;
     let pollResets = 0;
     for (;;) {
@@ -201,8 +207,7 @@ async function throughSlots(files: BenchFile[], label: string): Promise<void> {
     }
     const total = performance.now() - t0;
     const cpu = cpuMs() - c0;
-    done = true;
-    await prober;
+    probe.kill();
     const stats = (xs: number[]): string => {
       const sorted = [...xs].sort((a, b) => a - b);
       const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;

@@ -1,4 +1,5 @@
 import type { Queryable, Store } from '../store/store';
+import { turnEventLoop } from '../util/turn-event-loop';
 
 /**
  * Generations of a document's chunks (migration 0405). Chunks are written under a generation
@@ -84,5 +85,6 @@ export async function collectRetiredGenerations(store: Store): Promise<number> {
       if (res.rowCount < COLLECT_BATCH) await tx.query('DELETE FROM document_generations WHERE generation = $1', [g.generation]);
       return res.rowCount;
     });
+    await turnEventLoop();
   }
 }
