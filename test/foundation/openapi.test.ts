@@ -38,6 +38,9 @@ describe('the OpenAPI document and reference page over HTTP', () => {
     // Success bodies from the route table's response schemas, e.g. the analysis report's token.
     expect(res.text).toContain('approval_token');
     expect(res.text).toContain('last_introspected_at');
+    // A referenced schema is on the page too: the optimizer's recursive plan node.
+    expect(res.text).toContain('id="schema-PlanNode"');
+    expect(res.text).toContain('actual_total_time');
     expect(res.text).not.toContain('<script');
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
   });

@@ -1,12 +1,16 @@
 import type { z } from 'zod';
 import type { ApiKeySummary, CreatedApiKey } from '@dbops/core/accounts';
 import type { AnalysisReport } from '@dbops/core/analysis';
-import type { Balance, PaymentRecord, UsageRecord } from '@dbops/core/billing';
+import type { Balance, CheckoutStarted, PaymentEventOutcome, PaymentRecord, UsageRecord } from '@dbops/core/billing';
 import type { ConnectionView } from '@dbops/core/connections';
+import type { ContextQueryResult } from '@dbops/core/context';
 import type { DocumentSummary, UploadResult } from '@dbops/core/documents';
 import type { SnapshotSummary } from '@dbops/core/introspection';
 import type { MigrationRequestRecord } from '@dbops/core/migration-execution';
-import type { ProvisionedDatabaseView } from '@dbops/core/provisioning';
+import type { OptimizationResult } from '@dbops/core/optimization';
+import type { CreatedProvisionedDatabase, ProvisionedDatabaseView } from '@dbops/core/provisioning';
+import type { ExecuteResult } from '@dbops/core/sql-execution';
+import type { TextToSqlResult } from '@dbops/core/text-to-sql';
 import type * as R from './response-schemas';
 
 // Compile-time proof that each response schema describes the domain type its handler returns:
@@ -29,4 +33,11 @@ export type ResponseSchemasMatchTheDomain = [
   Describes<typeof R.provisionedDatabaseResponse, ProvisionedDatabaseView>,
   Describes<typeof R.snapshotSummaryResponse, SnapshotSummary>,
   Describes<typeof R.uploadResultResponse, UploadResult>,
+  Describes<typeof R.provisionedDatabaseCreatedResponse, CreatedProvisionedDatabase>,
+  Describes<typeof R.optimizationResponse, OptimizationResult>,
+  Describes<typeof R.textToSqlResponse, TextToSqlResult>,
+  Describes<typeof R.sqlExecutionResponse, ExecuteResult>,
+  Describes<typeof R.contextQueryResponse, ContextQueryResult>,
+  Describes<typeof R.checkoutResponse, CheckoutStarted>,
+  Describes<(typeof R.webhookReceivedResponse)['shape']['outcome'], PaymentEventOutcome>,
 ];

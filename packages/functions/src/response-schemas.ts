@@ -306,3 +306,247 @@ export const provisionedListResponse = z.object({
   count: z.number().int(),
   limit: z.number().int(),
 });
+
+/** POST /provision: the database and, this once, the connection string of its own login role. */
+export const provisionedDatabaseCreatedResponse = provisionedDatabaseResponse.extend({ connection_string: z.string() });
+
+/** A node of an execution plan (spec section 2): the spec's fields, the real timings when analyzed, and the extras the advice cites. */
+const planNode = z
+  .object({
+    node_type: z.string(),
+    relation_name: z.string().nullable(),
+    total_cost: z.number(),
+    plan_rows: z.number(),
+    plan_width: z.number(),
+    get children(): z.ZodArray<typeof planNode> {
+      return z.array(planNode);
+    },
+    actual_startup_time: z.number().optional(),
+    actual_total_time: z.number().optional(),
+    actual_rows: z.number().optional(),
+    actual_loops: z.number().optional(),
+    schema: z.string().optional(),
+    alias: z.string().optional(),
+    startup_cost: z.number().optional(),
+    join_type: z.string().optional(),
+    index_name: z.string().optional(),
+    index_cond: z.string().optional(),
+    filter: z.string().optional(),
+    join_filter: z.string().optional(),
+    hash_cond: z.string().optional(),
+    merge_cond: z.string().optional(),
+    rows_removed_by_filter: z.number().optional(),
+    sort_key: z.array(z.string()).optional(),
+    sort_method: z.string().optional(),
+    sort_space_used_kb: z.number().optional(),
+    sort_space_type: z.string().optional(),
+    parent_relationship: z.string().optional(),
+  })
+  .meta({ id: 'PlanNode' });
+
+/** The optimization result (spec section 2), bare. */
+export const optimizationResponse = z.object({
+  connection_id: z.uuid(),
+  original_sql: z.string(),
+  execution_plan: z.object({ root: planNode, raw_plan_text: z.string(), total_cost: z.number(), analyzed: z.boolean() }),
+  alternatives: z.array(
+    z.object({
+      rank: z.number().int(),
+      original_sql: z.string(),
+      rewritten_sql: z.string(),
+      explanation: z.string(),
+      estimated_improvement: z.string(),
+    }),
+  ),
+  index_recommendations: z.array(
+    z.object({
+      table_name: z.string(),
+      columns: z.array(z.string()),
+      index_type: z.string(),
+      create_sql: z.string(),
+      reason: z.string(),
+      estimated_storage_impact: z.string(),
+      write_overhead_warning: z.string(),
+      benefits: z.array(z.string()),
+      detection_method: z.enum(['rule_based', 'llm_suggested']),
+      validated: z.boolean(),
+      validation_method: z.enum(['hypopg', 'estimate']),
+      cost_before: z.number(),
+      cost_after: z.number().nullable(),
+    }),
+  ),
+  context_used: z.boolean(),
+  /** Present when `analyze=true` was asked and a plain EXPLAIN ran instead (docs/query-optimization.md). */
+  analyze_skipped: z
+    .object({
+      code: z.enum(['GUARDRAIL_VIOLATION', 'HAS_PARAMETERS']),
+      message: z.string(),
+      statement_kind: z.string().optional(),
+      statement: z.string().optional(),
+    })
+    .optional(),
+});
+
+/** The text-to-SQL result (spec section 2): every field on success and on a pipeline failure. */
+export const textToSqlResponse = z.object({
+  connection_id: z.uuid(),
+  natural_language_query: z.string(),
+  sql: z.string(),
+  confidence: z.number().min(0).max(1),
+  reasoning: z.string(),
+  referenced_tables: z.array(z.string()),
+  warnings: z.array(z.string()),
+  sql_valid: z.boolean(),
+  hallucinated_tables: z.array(z.string()),
+  hallucinated_columns: z.array(z.string()),
+  schema_chunks_used: z.number().int(),
+  doc_chunks_used: z.number().int(),
+  execution_error: z.string().nullable(),
+  markdown_output: z.string(),
+});
+
+type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
+const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
+);
+
+/** The SQL execution result (spec section 2); `affected_rows` for DML only. */
+export const sqlExecutionResponse = z.object({
+  columns: z.array(z.string()),
+  rows: z.array(z.array(jsonValue)),
+  row_count: z.number().int(),
+  truncated: z.boolean(),
+  truncated_reason: z.enum(['row_limit', 'max_bytes']).optional(),
+  max_bytes: z.number().int().optional(),
+  affected_rows: z.number().int().optional(),
+  timeout: z.object({ requested_seconds: z.number(), applied_seconds: z.number(), capped: z.literal(true), reason: z.string() }).optional(),
+});
+
+const referentialAction = z.enum(['no_action', 'restrict', 'cascade', 'set_null', 'set_default']);
+
+/** One requested table's metadata in the context query (docs/documents.md). */
+const tableContext = z.object({
+  name: z.string(),
+  schema: z.string(),
+  table: z.string(),
+  kind: z.enum(['table', 'partitioned_table', 'view', 'materialized_view', 'foreign_table']),
+  comment: z.string().nullable(),
+  row_estimate: z.number(),
+  total_bytes: z.number(),
+  columns: z.array(
+    z.object({
+      name: z.string(),
+      ordinal: z.number().int(),
+      data_type: z.string(),
+      udt_name: z.string(),
+      nullable: z.boolean(),
+      default: z.string().nullable(),
+      identity: z.enum(['always', 'by_default']).nullable(),
+      generated: z.literal('stored').nullable(),
+      generation_expression: z.string().nullable().optional(),
+      comment: z.string().nullable(),
+      collation: z.string().nullable().optional(),
+      is_local: z.boolean().optional(),
+      statistics: z.number().int().optional(),
+      storage: z.enum(['plain', 'external', 'main', 'extended']).optional(),
+      stats: z.object({ null_frac: z.number(), common: z.array(z.string()).optional(), bounds: z.array(z.string()).optional() }).optional(),
+    }),
+  ),
+  primary_key: z.array(z.string()).nullable(),
+  constraints: z.array(
+    z.object({
+      name: z.string(),
+      type: z.enum(['primary_key', 'unique', 'check', 'exclusion']),
+      columns: z.array(z.string()),
+      definition: z.string(),
+      validated: z.boolean(),
+      id: z.string().optional(),
+      is_local: z.boolean().optional(),
+    }),
+  ),
+  foreign_keys: z.array(
+    z.object({
+      name: z.string(),
+      columns: z.array(z.string()),
+      referenced_schema: z.string(),
+      referenced_table: z.string(),
+      referenced_columns: z.array(z.string()),
+      on_delete: referentialAction,
+      on_update: referentialAction,
+      validated: z.boolean(),
+      definition: z.string(),
+      id: z.string().optional(),
+    }),
+  ),
+  referenced_by: z.array(
+    z.object({ table: z.string(), name: z.string(), columns: z.array(z.string()), referenced_columns: z.array(z.string()), on_delete: referentialAction }),
+  ),
+  indexes: z.array(
+    z.object({
+      name: z.string(),
+      definition: z.string(),
+      columns: z.array(z.string()),
+      is_unique: z.boolean(),
+      is_primary: z.boolean(),
+      is_valid: z.boolean(),
+      method: z.string(),
+      predicate: z.string().nullable(),
+      size_bytes: z.number(),
+      id: z.string().optional(),
+      parent: z.object({ schema: z.string(), name: z.string() }).nullable().optional(),
+      constraint: z.string().nullable().optional(),
+      clustered: z.boolean().optional(),
+      replica_identity: z.boolean().optional(),
+    }),
+  ),
+});
+
+/** POST /connections/{id}/context/query's `data` (field names are ours: the spec does not show them). */
+export const contextQueryResponse = z.object({
+  connection_id: z.uuid(),
+  snapshot: z.object({ snapshot_id: z.string(), introspected_at: timestamp, server_version: z.string() }).nullable(),
+  tables: z.array(tableContext),
+  missing_tables: z.array(z.string()),
+  chunks: z.array(
+    z.object({
+      document_id: z.uuid(),
+      filename: z.string(),
+      chunk_index: z.number().int(),
+      heading: z.string().nullable(),
+      excerpt: z.string(),
+      score: z.number().min(0).max(1),
+      mentioned_tables: z.array(z.string()),
+    }),
+  ),
+  context_used: z.boolean(),
+});
+
+/** POST /billing/checkout's `data`: where to pay, and the session the webhook will name. */
+export const checkoutResponse = z.object({ checkout_url: z.url(), session_id: z.string() });
+
+/** POST /billing/webhook's `data` once the event is verified (200, so the provider stops retrying). */
+export const webhookReceivedResponse = z.object({
+  received: z.literal(true),
+  event_id: z.string(),
+  outcome: z.enum(['applied', 'already_applied', 'recorded', 'ignored', 'needs_review', 'duplicate']),
+});
+
+/** GET /openapi.json: the document itself (validated as OpenAPI 3.1 by its own test). */
+export const openApiDocumentResponse = z.looseObject({
+  openapi: z.literal('3.1.0'),
+  info: z.looseObject({ title: z.string() }),
+  paths: z.record(z.string(), z.unknown()),
+});
+
+const jsonRpcId = z.union([z.string(), z.number()]);
+const jsonRpcAnswer = z.union([
+  z.object({ jsonrpc: z.literal('2.0'), id: jsonRpcId, result: z.record(z.string(), z.unknown()) }),
+  z.object({
+    jsonrpc: z.literal('2.0'),
+    id: jsonRpcId.nullable(),
+    error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }),
+  }),
+]);
+
+/** POST /mcp (streamable HTTP, JSON answers): a JSON-RPC 2.0 answer, or a batch of them; notifications alone get 202 and no body. */
+export const mcpResponse = z.union([jsonRpcAnswer, z.array(jsonRpcAnswer)]);

@@ -20,6 +20,15 @@ import {
   documentBatchResponse,
   snapshotSummaryResponse,
   uploadResultResponse,
+  checkoutResponse,
+  contextQueryResponse,
+  mcpResponse,
+  openApiDocumentResponse,
+  optimizationResponse,
+  provisionedDatabaseCreatedResponse,
+  sqlExecutionResponse,
+  textToSqlResponse,
+  webhookReceivedResponse,
 } from './response-schemas';
 
 /**
@@ -96,7 +105,7 @@ const KEY = 'api_key_or_jwt' as const;
 
 export const routes = [
   route('GET', '/health', 'health', 'none', false, 'Readiness check', { response: healthResponse }),
-  route('GET', '/openapi.json', 'openapi', 'none', false, 'The OpenAPI 3.1 document', { form: 'bare' }),
+  route('GET', '/openapi.json', 'openapi', 'none', false, 'The OpenAPI 3.1 document', { form: 'bare', response: openApiDocumentResponse }),
   route('GET', '/docs', 'api-reference', 'none', false, 'The API reference page', { form: 'html' }),
 
   route('POST', '/connections', 'connections-create', KEY, false, 'Register a connection', { status: 201, response: connectionResponse }),
@@ -122,9 +131,12 @@ export const routes = [
     response: migrationRequestListResponse,
   }),
 
-  route('POST', '/connections/{connection_id}/queries/optimize', 'queries-optimize', KEY, true, 'Optimize a query', { form: 'bare' }),
-  route('POST', '/connections/{connection_id}/queries/generate', 'queries-generate', KEY, true, 'Text-to-SQL'),
-  route('POST', '/execute', 'sql-execute', KEY, true, 'Run SQL with guardrails'),
+  route('POST', '/connections/{connection_id}/queries/optimize', 'queries-optimize', KEY, true, 'Optimize a query', {
+    form: 'bare',
+    response: optimizationResponse,
+  }),
+  route('POST', '/connections/{connection_id}/queries/generate', 'queries-generate', KEY, true, 'Text-to-SQL', { response: textToSqlResponse }),
+  route('POST', '/execute', 'sql-execute', KEY, true, 'Run SQL with guardrails', { response: sqlExecutionResponse }),
 
   route('POST', '/connections/{connection_id}/documents/upload', 'documents-upload', KEY, false, 'Upload business documents', {
     body: 'multipart',
@@ -154,23 +166,23 @@ export const routes = [
   route('DELETE', '/connections/{connection_id}/documents/{document_id}', 'documents-delete', KEY, false, 'Delete a document', {
     response: documentDeletedResponse,
   }),
-  route('POST', '/connections/{connection_id}/context/query', 'context-query', KEY, false, 'Schema and document context'),
+  route('POST', '/connections/{connection_id}/context/query', 'context-query', KEY, false, 'Schema and document context', { response: contextQueryResponse }),
 
   route('POST', '/api-keys', 'api-keys-create', 'jwt', false, 'Create an API key', { status: 201, response: apiKeyCreatedResponse }),
   route('GET', '/api-keys', 'api-keys-list', 'jwt', false, 'List active API keys', { response: apiKeyListResponse }),
   route('DELETE', '/api-keys/{key_id}', 'api-keys-revoke', 'jwt', false, 'Revoke an API key', { response: apiKeyRevokedResponse }),
 
   route('GET', '/billing/balance', 'billing-balance', KEY, false, 'Credit balance', { response: balanceResponse }),
-  route('POST', '/billing/checkout', 'billing-checkout', KEY, false, 'Buy credits'),
+  route('POST', '/billing/checkout', 'billing-checkout', KEY, false, 'Buy credits', { response: checkoutResponse }),
   route('GET', '/billing/usage', 'billing-usage', KEY, false, 'Last 100 billable requests', { response: usageResponse }),
   route('GET', '/billing/payments', 'billing-payments', KEY, false, 'Past payments', { response: paymentsResponse }),
-  route('POST', '/billing/webhook', 'billing-webhook', 'none', false, 'Payment provider events', { body: 'raw' }),
+  route('POST', '/billing/webhook', 'billing-webhook', 'none', false, 'Payment provider events', { body: 'raw', response: webhookReceivedResponse }),
 
-  route('POST', '/provision', 'provision-create', KEY, false, 'Create a managed database', { status: 201 }),
+  route('POST', '/provision', 'provision-create', KEY, false, 'Create a managed database', { status: 201, response: provisionedDatabaseCreatedResponse }),
   route('GET', '/provision', 'provision-list', KEY, false, 'List managed databases', { response: provisionedListResponse }),
   route('DELETE', '/provision/{provision_id}', 'provision-delete', KEY, false, 'Drop a managed database', { response: provisionedDatabaseResponse }),
 
-  route('POST', '/mcp', 'mcp', KEY, false, 'MCP streamable HTTP endpoint', { form: 'jsonrpc', body: 'raw' }),
+  route('POST', '/mcp', 'mcp', KEY, false, 'MCP streamable HTTP endpoint', { form: 'jsonrpc', body: 'raw', response: mcpResponse }),
   // Stateless server: GET (server-initiated stream) and DELETE (session end) answer 405, as the transport spec allows.
   route('GET', '/mcp', 'mcp', KEY, false, 'MCP streamable HTTP: no standalone stream (405)', { status: 405, form: 'jsonrpc' }),
   route('DELETE', '/mcp', 'mcp', KEY, false, 'MCP streamable HTTP: no sessions (405)', { status: 405, form: 'jsonrpc' }),

@@ -1,5 +1,5 @@
 export { type Balance, chargeWithinRateLimit, getBalance, listUsage, type UsageRecord } from './meter';
-export { applyPaymentEvent, isEventKnown, PAYMENT_SUCCEEDED_EVENTS } from './payments/apply-payment-event';
+export { applyPaymentEvent, isEventKnown, PAYMENT_SUCCEEDED_EVENTS, type PaymentEventOutcome } from './payments/apply-payment-event';
 export { type BillingSettings, loadBillingSettings } from './payments/billing-settings';
 export { CHECKOUT_AMOUNTS } from './payments/credit-packs';
 export { listPayments, type PaymentRecord } from './payments/list-payments';
@@ -10,4 +10,4 @@ export {
   type PaymentProvider,
   type VerifiedPaymentEvent,
 } from './payments/payment-provider';
-export { startCheckout } from './payments/start-checkout';
+export { type CheckoutStarted, startCheckout } from './payments/start-checkout';

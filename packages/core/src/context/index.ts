@@ -1,2 +1,2 @@
-export { queryContext } from './context-query';
+export { type ContextQueryResult, queryContext } from './context-query';
 export { findRelevantDocumentChunks } from './document-context';

@@ -1,3 +1,9 @@
-export { deleteProvisionedDatabase, listProvisionedDatabases, provisionDatabase, type ProvisionDeps } from './provision-service';
+export {
+  type CreatedProvisionedDatabase,
+  deleteProvisionedDatabase,
+  listProvisionedDatabases,
+  provisionDatabase,
+  type ProvisionDeps,
+} from './provision-service';
 export { type ProvisionedDatabaseView } from './provisioned-view';
 export { type SharedInstance } from './shared-instance';

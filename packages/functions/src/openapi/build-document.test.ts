@@ -45,11 +45,20 @@ describe('the OpenAPI document', () => {
   it('describes multipart uploads and the spec’s bare forms', () => {
     const upload = doc.paths['/api/v1/connections/{connection_id}/documents/upload']?.post as { requestBody: { content: Record<string, unknown> } };
     expect(Object.keys(upload.requestBody.content)).toEqual(['multipart/form-data']);
-    // A bare route without a response schema yet answers "an object".
-    const optimize = doc.paths['/api/v1/connections/{connection_id}/queries/optimize']?.post as {
-      responses: Record<string, { content: Record<string, { schema: unknown }> }>;
-    };
-    expect(optimize.responses['200']?.content['application/json']?.schema).toEqual({ type: 'object' });
+  });
+
+  it('describes the success body of every route that answers JSON', () => {
+    const undescribed = routes.filter((r) => r.form !== 'html' && r.status < 300 && !r.response).map((r) => `${r.method} ${r.path}`);
+    expect(undescribed).toEqual([]);
+  });
+
+  it('names a recursive schema once, as a component its references reach', () => {
+    const optimize = success('/api/v1/connections/{connection_id}/queries/optimize', 'post', '200');
+    const root = optimize.properties?.execution_plan?.properties?.root as { $ref?: string };
+    expect(root.$ref).toBe('#/components/schemas/PlanNode');
+    const schemas = (doc.components as { schemas: Record<string, Schema> }).schemas;
+    expect(schemas.PlanNode?.properties?.children?.items).toEqual({ $ref: '#/components/schemas/PlanNode' });
+    expect(JSON.stringify(doc)).not.toContain('#/$defs/');
   });
 
   type Schema = { type?: string; required?: string[]; properties?: Record<string, Schema>; items?: Schema; const?: unknown; format?: string };

@@ -16,13 +16,35 @@ export interface OpenApiDocument extends Json {
 
 const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
 
-/** A zod schema as the JSON Schema of what a client sends (before transforms and defaults), or with `io: 'output'` of what it receives. */
-export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): Json {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
-  return rest;
+/** Named schemas shared by the document (`components.schemas`), filled as the routes are described. */
+type SharedSchemas = Record<string, Json>;
+
+/**
+ * A zod schema as the JSON Schema of what a client sends (before transforms and defaults), or
+ * with `io: 'output'` of what it receives. A schema with an `id` (`.meta({ id })`, needed for a
+ * recursive one such as a plan node) becomes a named component: zod writes it under the
+ * fragment's own `$defs`, whose `#/$defs/...` references would resolve against the whole
+ * document, so it moves to `components.schemas` and its references follow.
+ */
+export function toJsonSchema(schema: z.ZodType, shared: SharedSchemas, io: 'input' | 'output' = 'input'): Json {
+  const { $schema: _drop, $defs, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
+  const rename = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rename);
+    if (!node || typeof node !== 'object') return node;
+    return Object.fromEntries(
+      Object.entries(node).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace(/^#\/\$defs\//, '#/components/schemas/') : rename(v)]),
+    );
+  };
+  for (const [name, def] of Object.entries(($defs ?? {}) as Record<string, Json>)) {
+    const moved = rename(def) as Json;
+    const known = shared[name];
+    if (known && JSON.stringify(known) !== JSON.stringify(moved)) throw new Error(`two different schemas are named ${name} in the OpenAPI document`);
+    shared[name] = moved;
+  }
+  return rename(rest) as Json;
 }
 
-const components = (): Json => ({
+const components = (shared: SharedSchemas): Json => ({
   securitySchemes: {
     apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key (`dbo_...`) from POST /api/v1/api-keys.' },
     bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A JWT from the identity provider (locally: `npm run token`).' },
@@ -65,6 +87,7 @@ const components = (): Json => ({
       },
     },
     InsufficientCredits: { type: 'object', required: ['detail'], properties: { detail: { type: 'string' } } },
+    ...shared,
   },
 });
 
@@ -79,16 +102,16 @@ const envelopeOf = (data: Json): Json => ({
   properties: { success: { const: true }, data, error: { type: 'null' } },
 });
 
-function successResponse(route: RouteDefinition): Json {
+function successResponse(route: RouteDefinition, shared: SharedSchemas): Json {
   const description = route.summary;
-  const schema = route.response ? toJsonSchema(route.response, 'output') : undefined;
+  const schema = route.response ? toJsonSchema(route.response, shared, 'output') : undefined;
   switch (route.form) {
     case 'envelope':
       return json(schema ? envelopeOf(schema) : ref('Envelope'), description);
     case 'bare':
       return json(schema ?? { type: 'object' }, `${description} (the spec's bare form: fields at top level)`);
     case 'jsonrpc':
-      return json({ type: 'object' }, `${description} (JSON-RPC 2.0)`);
+      return json(schema ?? { type: 'object' }, `${description} (JSON-RPC 2.0)`);
     case 'html':
       return { description, content: { 'text/html': { schema: { type: 'string' } } } };
   }
@@ -110,13 +133,13 @@ function errorResponses(route: RouteDefinition, contract: HandlerContract | unde
 
 const pathParamNames = (path: string): string[] => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
 
-function parameters(path: string, contract: HandlerContract | undefined): Json[] {
+function parameters(path: string, contract: HandlerContract | undefined, shared: SharedSchemas): Json[] {
   const out: Json[] = [];
-  const pathSchema = contract?.params ? toJsonSchema(contract.params) : undefined;
+  const pathSchema = contract?.params ? toJsonSchema(contract.params, shared) : undefined;
   const pathProps = (pathSchema?.properties ?? {}) as Record<string, Json>;
   for (const name of pathParamNames(path)) out.push({ name, in: 'path', required: true, schema: pathProps[name] ?? { type: 'string' } });
   if (contract?.query) {
-    const querySchema = toJsonSchema(contract.query);
+    const querySchema = toJsonSchema(contract.query, shared);
     const required = new Set((querySchema.required as string[] | undefined) ?? []);
     for (const [name, schema] of Object.entries((querySchema.properties ?? {}) as Record<string, Json>)) {
       out.push({ name, in: 'query', required: required.has(name), schema });
@@ -125,12 +148,12 @@ function parameters(path: string, contract: HandlerContract | undefined): Json[]
   return out;
 }
 
-function requestBody(route: RouteDefinition, contract: HandlerContract | undefined): Json | undefined {
+function requestBody(route: RouteDefinition, contract: HandlerContract | undefined, shared: SharedSchemas): Json | undefined {
   switch (route.body) {
     case 'none':
       return undefined;
     case 'json':
-      return contract?.body ? { required: true, content: { 'application/json': { schema: toJsonSchema(contract.body) } } } : undefined;
+      return contract?.body ? { required: true, content: { 'application/json': { schema: toJsonSchema(contract.body, shared) } } } : undefined;
     case 'multipart':
       return {
         required: true,
@@ -169,18 +192,19 @@ const SECURITY: Record<RouteDefinition['auth'], Json[]> = {
 /**
  * The OpenAPI 3.1 document of every route in the table: paths, methods, auth and billing
  * from the route table, request schemas from the handlers' own zod schemas, success bodies from
- * the route table's response schemas (response-schemas.ts) where a route has one; the others
- * answer the generic envelope (or an object, for the spec's bare form).
+ * the route table's response schemas (response-schemas.ts), which every JSON route has (the
+ * generic envelope, or an object for the spec's bare form, is only the fallback).
  */
 export async function buildOpenApiDocument(routes: readonly RouteDefinition[], loadContract: ContractLoader): Promise<OpenApiDocument> {
   const perHandler = new Map<string, number>();
   for (const r of routes) perHandler.set(r.handler, (perHandler.get(r.handler) ?? 0) + 1);
 
   const paths: OpenApiDocument['paths'] = {};
+  const shared: SharedSchemas = {};
   for (const route of routes) {
     const contract = await loadContract(route.handler);
-    const params = parameters(route.path, contract);
-    const body = requestBody(route, contract);
+    const params = parameters(route.path, contract, shared);
+    const body = requestBody(route, contract, shared);
     const operation: Json = {
       operationId: operationId(route, (perHandler.get(route.handler) ?? 0) > 1),
       summary: route.summary,
@@ -189,7 +213,7 @@ export async function buildOpenApiDocument(routes: readonly RouteDefinition[], l
       'x-dbops-billable': route.billable,
       ...(params.length ? { parameters: params } : {}),
       ...(body ? { requestBody: body } : {}),
-      responses: { [String(route.status)]: successResponse(route), ...errorResponses(route, contract, pathParamNames(route.path).length > 0) },
+      responses: { [String(route.status)]: successResponse(route, shared), ...errorResponses(route, contract, pathParamNames(route.path).length > 0) },
     };
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }
@@ -203,7 +227,7 @@ export async function buildOpenApiDocument(routes: readonly RouteDefinition[], l
         'Database operations for PostgreSQL: connections, introspection, migration analysis and approved execution, query optimization, text-to-SQL, SQL with guardrails, documents, API keys, billing and managed databases.',
     },
     servers: [{ url: '/' }],
-    components: components(),
+    components: components(shared),
     paths,
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bare, failure, ok } from '../http/responses';
-import { routeOf } from '../routes';
+import { routeOf, routes } from '../routes';
 import { responseMismatch } from './check-response';
 
 const connection = {
@@ -19,7 +19,14 @@ describe('responseMismatch: a success answer against its route’s response sche
   it('accepts an answer that keeps the promise, and does not judge failures or routes without a schema', () => {
     expect(responseMismatch(routeOf('connections-list'), ok([connection]))).toBeNull();
     expect(responseMismatch(routeOf('connections-get'), failure(404, { code: 'NOT_FOUND', message: 'no' }))).toBeNull();
-    expect(responseMismatch(routeOf('queries-optimize'), bare({ anything: true }))).toBeNull();
+    expect(responseMismatch(routeOf('api-reference'), bare({ anything: true }))).toBeNull();
+  });
+
+  it('checks a JSON-RPC answer of the MCP endpoint as it is sent', () => {
+    const mcp = routes.find((r) => r.handler === 'mcp' && r.method === 'POST')!;
+    expect(responseMismatch(mcp, bare({ jsonrpc: '2.0', id: 1, result: { tools: [] } }))).toBeNull();
+    expect(responseMismatch(mcp, bare({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }))).toBeNull();
+    expect(responseMismatch(mcp, bare({ jsonrpc: '1.0', id: 1, result: {} }))).toContain('off its response schema');
   });
 
   it('names the field of an envelope’s data that drifted', () => {

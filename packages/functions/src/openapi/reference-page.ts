@@ -16,7 +16,7 @@ const schemaBlock = (schema: unknown): string => `<pre><code>${escapeHtml(JSON.s
 /** A success body described by the route table's response schema (not the generic envelope `$ref`). */
 const successSchema = (code: string, content: Record<string, { schema?: Json }> | undefined): string => {
   const schema = content?.['application/json']?.schema;
-  return code.startsWith('2') && schema && (schema.properties || schema.items) ? schemaBlock(schema) : '';
+  return code.startsWith('2') && schema && (schema.properties || schema.items || schema.anyOf) ? schemaBlock(schema) : '';
 };
 
 function operationHtml(path: string, method: string, op: Json): string {
@@ -55,6 +55,10 @@ export function renderReferencePage(doc: OpenApiDocument): string {
     }
   }
   const info = doc.info as { title: string; version: string; description: string };
+  // Named schemas that bodies reference (`#/components/schemas/PlanNode`, the error bodies...).
+  const shared = Object.entries(((doc.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>).map(
+    ([name, schema]) => `<section class="op" id="schema-${escapeHtml(name)}"><h3><code>${escapeHtml(name)}</code></h3>${schemaBlock(schema)}</section>`,
+  );
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(info.title)} API reference</title>
@@ -72,5 +76,7 @@ pre{background:#f6f8fa;padding:.75rem;overflow:auto;border-radius:6px;font-size:
 <main><h1>${escapeHtml(info.title)} API reference</h1><p>${escapeHtml(info.description)}</p>
 <p>Responses use the envelope <code>{success, data, error}</code> unless marked as the spec's bare form; validation failures answer 422 with <code>{detail: [{loc, msg, type, input, ctx}]}</code>.</p>
 ${[...byTag.entries()].map(([tag, ops]) => `<h2>${escapeHtml(tag)}</h2>${ops.join('\n')}`).join('\n')}
+<h2>Schemas</h2><p>Referenced above as <code>#/components/schemas/&lt;name&gt;</code>.</p>
+${shared.join('\n')}
 </main></body></html>`;
 }
