@@ -120,28 +120,36 @@ export async function switchDocument(
   target: { documentId: string; generation: string; partOffsets: number[] | null },
   d: DocumentRowInput,
 ): Promise<{ id: string; replaced: boolean }> {
-  const current = await tx.query<{ id: string; generation: string }>(
-    'SELECT id, generation FROM documents WHERE user_id = $1 AND connection_id = $2 AND filename = $3 FOR UPDATE',
-    [scope.userId, scope.connectionId, d.filename],
-  );
-  const old = current.rows[0];
   const fields = [d.contentType, d.sizeBytes, d.sha256, d.chunkCount, scope.now, target.generation, target.partOffsets];
-  if (old) await retireGeneration(tx, old.id, old.generation);
-  if (old?.id === target.documentId) {
-    await tx.query(
-      `UPDATE documents SET content_type = $2, size_bytes = $3, sha256 = $4, chunk_count = $5, uploaded_at = $6, generation = $7, part_offsets = $8 WHERE id = $1`,
-      [old.id, ...fields],
+  let replaced = false;
+  for (;;) {
+    const current = await tx.query<{ id: string; generation: string }>(
+      'SELECT id, generation FROM documents WHERE user_id = $1 AND connection_id = $2 AND filename = $3 FOR UPDATE',
+      [scope.userId, scope.connectionId, d.filename],
     );
-  } else {
-    if (old) await tx.query('DELETE FROM documents WHERE id = $1', [old.id]);
-    await tx.query(
+    const old = current.rows[0];
+    if (old) {
+      replaced = true;
+      await retireGeneration(tx, old.id, old.generation);
+      if (old.id === target.documentId) {
+        await tx.query(
+          `UPDATE documents SET content_type = $2, size_bytes = $3, sha256 = $4, chunk_count = $5, uploaded_at = $6, generation = $7, part_offsets = $8 WHERE id = $1`,
+          [old.id, ...fields],
+        );
+        break;
+      }
+      await tx.query('DELETE FROM documents WHERE id = $1', [old.id]);
+    }
+    // A concurrent upload of the same filename (on a server) may insert first: then take its row over.
+    const inserted = await tx.query(
       `INSERT INTO documents (id, user_id, connection_id, filename, content_type, size_bytes, sha256, chunk_count, uploaded_at, generation, part_offsets)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING RETURNING id`,
       [target.documentId, scope.userId, scope.connectionId, d.filename, ...fields],
     );
+    if (inserted.rows.length > 0) break;
   }
   await publishGeneration(tx, target.generation);
-  return { id: target.documentId, replaced: old !== undefined };
+  return { id: target.documentId, replaced };
 }
 
 /**

@@ -11,7 +11,7 @@ import { PgliteStore } from '../store/pglite-store';
 import type { Store } from '../store/store';
 import { systemClock } from '../util/clock';
 import { collectRetiredGenerations } from './document-generations';
-import { deleteDocument, listDocuments } from './document-store';
+import { deleteDocument, listDocuments, saveDocuments } from './document-store';
 import { EXTRACT_THREADS } from './extract-threads';
 import { ingestUploadBatch, type IngestHooks } from './ingest-batch';
 import { ingestDocuments } from './ingest-documents';
@@ -247,6 +247,58 @@ describe.each(subjects)('upload batch ingestion, chunks under generations: $name
     expect(found.map((c) => c.excerpt)).toEqual(['Second version about quokkas.']);
     expect(await storedChunks(conn)).toBe(1);
     expect(await generations()).toBe(0);
+  });
+
+  it.skipIf(skip)('two uploads of one filename at once leave one document and only its chunks', async () => {
+    const conn = randomUUID();
+    const upload = (body: string) =>
+      ingestDocuments(deps(), { userId: user, connectionId: conn, files: [{ filename: 'race.md', bytes: text(`# Race\n\n${body}`) }] });
+    const [a, b] = await Promise.all([upload('Wombats count the inventory.'), upload('Ocelots count the inventory.\n\n## Again\n\nTwice.')]);
+    const listed = await listDocuments(store, user, conn);
+    expect(listed).toHaveLength(1);
+    const winner = [a, b].find((r) => r.documents[0]!.chunk_count === listed[0]!.chunk_count)!;
+    expect(listed[0]!.id).toBe(winner.documents[0]!.id);
+    expect(await storedChunks(conn)).toBe(listed[0]!.chunk_count);
+    expect((await search(conn, 'count the inventory')).length).toBe(listed[0]!.chunk_count);
+    expect(await generations()).toBe(0);
+  });
+
+  // Only a server runs transactions side by side: the upload's insert waits on another one's
+  // uncommitted row of the same filename, then must take that row over rather than fail.
+  it.skipIf(skip || subject.name === 'PGlite')('an upload that meets a concurrent insert of its filename takes the row over', async () => {
+    const conn = randomUUID();
+    const [v] = await embedder.embed(['Lemurs audit the shipments.']);
+    const doc = {
+      document: {
+        filename: 'race2.md',
+        kind: 'markdown' as const,
+        contentType: 'text/markdown',
+        sizeBytes: 10,
+        sha256: 'x',
+        chunks: [{ index: 0, heading: null, content: 'Lemurs audit the shipments.' }],
+      },
+      vectors: [v!],
+    };
+    let saving: Promise<unknown> | undefined;
+    await store.transaction(async (tx) => {
+      const other = randomUUID();
+      await tx.query(
+        `INSERT INTO documents (id, user_id, connection_id, filename, content_type, size_bytes, sha256, chunk_count, generation) VALUES ($1, $2, $3, 'race2.md', 'text/markdown', 1, 'y', 1, $1)`,
+        [other, user, conn],
+      );
+      saving = saveDocuments(store, embedder, { userId: user, connectionId: conn, documents: [doc], now: new Date() });
+      // Commit only once the upload is waiting on this row's lock.
+      for (;;) {
+        const waiting = await store.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'`);
+        if (waiting.rows[0]!.n > 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    });
+    const saved = (await saving) as Array<{ id: string; replaced: boolean }>;
+    expect(saved[0]!.replaced).toBe(true);
+    const listed = await listDocuments(store, user, conn);
+    expect(listed.map((d) => [d.id, d.chunk_count])).toEqual([[saved[0]!.id, 1]]);
+    expect((await search(conn, 'lemurs shipments')).map((c) => c.excerpt)).toEqual(['Lemurs audit the shipments.']);
   });
 
   it.skipIf(skip)('numbers a PDF extracted in parallel shares 0..n-1 in page order, as the multipart path does', async () => {

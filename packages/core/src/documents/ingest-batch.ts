@@ -192,6 +192,13 @@ export async function ingestUploadBatch(
     const status = await tx.query<{ status: string }>('SELECT status FROM document_batches WHERE id = $1 FOR UPDATE', [batchId]);
     if (status.rows[0]?.status !== 'ingesting') return false;
     const scope = { userId: batch.user_id, connectionId: batch.connection_id, now };
+    // The replaced rows are locked in filename order first, so two batches that share filenames
+    // cannot deadlock on a server.
+    await tx.query('SELECT 1 FROM documents WHERE user_id = $1 AND connection_id = $2 AND filename = ANY($3::text[]) ORDER BY filename FOR UPDATE', [
+      batch.user_id,
+      batch.connection_id,
+      staged.map((f) => f.filename),
+    ]);
     const documents: StoredDocument[] = [];
     for (const f of staged) {
       // Another delivery restaged this file meanwhile: roll back and let redelivery finish it.
