@@ -12,8 +12,13 @@ import { turnEventLoop } from '../util/turn-event-loop';
 /** Chunks deleted per transaction: about 100 ms of PGlite, so other requests run in between. */
 const COLLECT_BATCH = 2_000;
 
-/** SQL: chunks visible to readers (alias `c`) among those of one user's connection ($1, $2). */
-export const VISIBLE_CHUNK = `coalesce(c.generation, c.document_id) IN (SELECT generation FROM documents WHERE user_id = $1 AND connection_id = $2)`;
+/**
+ * SQL: chunks visible to readers (alias `c`) among those of one user's connection ($1, $2). The
+ * visible generations are one array computed once (an init plan), so the condition stays a plain
+ * filter on the scan: an `IN (subquery)` became a semi-join, and a join above the HNSW scan
+ * would keep the planner from using the index's order.
+ */
+export const VISIBLE_CHUNK = `coalesce(c.generation, c.document_id) = ANY (ARRAY(SELECT generation FROM documents WHERE user_id = $1 AND connection_id = $2))`;
 
 /** Opens a generation for `documentId` that a batch (or an upload transaction) writes chunks under. */
 export async function openGeneration(tx: Queryable, generation: string, documentId: string, batchId: string | null): Promise<void> {
