@@ -13,12 +13,15 @@ import { turnEventLoop } from '../util/turn-event-loop';
 const COLLECT_BATCH = 2_000;
 
 /**
- * SQL: chunks visible to readers (alias `c`) among those of one user's connection ($1, $2). The
- * visible generations are one array computed once (an init plan), so the condition stays a plain
- * filter on the scan: an `IN (subquery)` became a semi-join, and a join above the HNSW scan
- * would keep the planner from using the index's order.
+ * SQL: the condition that chunk `c` is visible. Every chunk's generation is either the one its
+ * documents row names or listed in `document_generations` (pending or retired) until its last
+ * chunk is deleted, so a chunk is visible exactly when its generation is not listed there. The
+ * list is one small array computed once (an init plan), and the condition excludes almost
+ * nothing in the planner's eyes, so the context query keeps the plans it had before
+ * generations (HNSW order on RDS; a positive `IN (documents' generations)` was estimated to keep
+ * 5 % of the rows and turned the plan into a scan and sort of the whole connection).
  */
-export const VISIBLE_CHUNK = `coalesce(c.generation, c.document_id) = ANY (ARRAY(SELECT generation FROM documents WHERE user_id = $1 AND connection_id = $2))`;
+export const VISIBLE_CHUNK = `coalesce(c.generation, c.document_id) <> ALL (ARRAY(SELECT generation FROM document_generations))`;
 
 /** Opens a generation for `documentId` that a batch (or an upload transaction) writes chunks under. */
 export async function openGeneration(tx: Queryable, generation: string, documentId: string, batchId: string | null): Promise<void> {
