@@ -5,11 +5,12 @@ import { rollbackPlan } from './rollback/rollback-plan';
 import { runSandbox, type SandboxOptions } from './sandbox/run-sandbox';
 import { analyzeStatements, type LintSettings, nonTransactional, type StatementAnalysis } from './analyze-statements';
 import { businessNarrative } from './business-narrative';
-import { type ParsedStatement, parseStatements } from './parse-statements';
+import { type ParsedStatement, parseStatements, parseStatementsSync, parserReady } from './parse-statements';
 import { reportFindings } from './report-findings';
 import { riskCategory, riskScore } from './risk-score';
 import { buildSchemaIndex } from './schema-index';
-import type { AffectedTable, AnalysisReport, ImpactChain, SandboxResult } from './types';
+import type { StatementFacts } from './statement-facts';
+import type { AffectedTable, AnalysisReport, ImpactChain, SandboxResult, StatementReport } from './types';
 
 export interface AnalyzeOptions extends LintSettings {
   connectionId: string;
@@ -19,7 +20,8 @@ export interface AnalyzeOptions extends LintSettings {
   findDocuments?: (input: { query: string; tableNames: string[] }) => Promise<RankedDocumentChunk[]>;
 }
 
-const SKIPPED_SANDBOX: SandboxResult = {
+/** A fresh result each time: the live checks append to validation_results, which must not leak into the next report. */
+const skippedSandbox = (): SandboxResult => ({
   passed: false,
   migration_applied: false,
   migration_error: 'sandbox not run',
@@ -27,7 +29,7 @@ const SKIPPED_SANDBOX: SandboxResult = {
   rows_inserted: 0,
   validation_results: [],
   duration_ms: 0,
-};
+});
 
 /** Whole-migration affected tables: each table once, `direct` winning over `cascade`. */
 function mergeAffected(lists: readonly AffectedTable[][]): AffectedTable[] {
@@ -92,13 +94,23 @@ export function rescoreRisk(analysis: MigrationAnalysis): void {
 
 /** {@link analyzeMigration}, keeping the parsed statements and facts for later steps. */
 export async function analyzeMigrationDetailed(sql: string, snapshot: SchemaSnapshot, options: AnalyzeOptions): Promise<MigrationAnalysis> {
-  const parsed = await parseStatements(sql);
+  // Once the parser is loaded (every analysis but the first), parse without the two awaits.
+  const parsed = parserReady() ? parseStatementsSync(sql) : await parseStatements(sql);
   assertStatementLimit(parsed.length, MAX_STATEMENTS.migration);
   const schema = buildSchemaIndex(snapshot);
   const items = analyzeStatements(parsed, schema, options);
-  const statements = items.map((i) => i.report);
-  const affected = mergeAffected(statements.map((s) => s.affected_tables));
-  const score = Math.max(0, ...statements.map((s) => s.risk_score));
+  const statements: StatementReport[] = [];
+  const perStatementAffected: AffectedTable[][] = [];
+  const facts: StatementFacts[] = [];
+  let score = 0;
+  for (let i = 0; i < items.length; i++) {
+    const s = items[i]!.report;
+    statements.push(s);
+    perStatementAffected.push(s.affected_tables);
+    facts.push(items[i]!.facts);
+    if (s.risk_score > score) score = s.risk_score;
+  }
+  const affected = mergeAffected(perStatementAffected);
   const category = riskCategory(score);
   const plan = rollbackPlan(
     items.map((i) => {
@@ -107,12 +119,10 @@ export async function analyzeMigrationDetailed(sql: string, snapshot: SchemaSnap
     }),
   );
 
-  const facts = items.map((i) => i.facts);
-  const perStatementAffected = statements.map((s) => s.affected_tables);
-  const rerunSandbox = (opts: SandboxOptions): Promise<SandboxResult> => runSandbox(snapshot, parsed, facts, perStatementAffected, opts);
+  // Bound rather than a closure: built for every analysis, used only by the sandbox and live checks.
+  const rerunSandbox: (opts: SandboxOptions) => Promise<SandboxResult> = runSandbox.bind(null, snapshot, parsed, facts, perStatementAffected);
   const sandboxOpts = options.sandbox ?? true;
-  // A copy: the live checks append to validation_results, which must not leak into the next report.
-  let sandbox: SandboxResult = { ...SKIPPED_SANDBOX, validation_results: [] };
+  let sandbox: SandboxResult = skippedSandbox();
   let chunks: RankedDocumentChunk[] = [];
   // Without sandbox and documents there is nothing to wait for (the common lint-only call).
   if (sandboxOpts !== false || options.findDocuments) {

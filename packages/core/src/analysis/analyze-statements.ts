@@ -94,10 +94,15 @@ class StatementRuleContext implements RuleContext {
 
 const rulesByKind = new WeakMap<readonly Rule[], Map<string, Rule[]>>();
 
-/** The rules that can report on a statement kind, in their original order (cached per rule list). */
-function rulesFor(rules: readonly Rule[], kind: string): Rule[] {
+/** The rule list's lists by statement kind (cached per rule list, fetched once per migration). */
+function rulesByKindOf(rules: readonly Rule[]): Map<string, Rule[]> {
   let byKind = rulesByKind.get(rules);
   if (!byKind) rulesByKind.set(rules, (byKind = new Map()));
+  return byKind;
+}
+
+/** The rules that can report on a statement kind, in their original order. */
+function rulesFor(rules: readonly Rule[], byKind: Map<string, Rule[]>, kind: string): Rule[] {
   let list = byKind.get(kind);
   if (!list) byKind.set(kind, (list = rules.filter((r) => !r.kinds || r.kinds.includes(kind))));
   return list;
@@ -116,6 +121,7 @@ export function analyzeStatements(parsed: readonly ParsedStatement[], schema: Sc
   const facts: StatementFacts[] = [];
   for (let i = 0; i < parsed.length; i++) facts.push(statementFacts(parsed[i]!, schema));
   const rules = settings.rules ?? RULES;
+  const byKind = rulesByKindOf(rules);
   const largeTableRows = settings.largeTableRows ?? 1_000_000;
   const largeTableBytes = settings.largeTableBytes ?? 2 ** 30;
   const out: StatementAnalysis[] = [];
@@ -126,12 +132,13 @@ export function analyzeStatements(parsed: readonly ParsedStatement[], schema: Sc
   for (const p of parsed) {
     const f = facts[p.index]!;
     const kind = nodeKind(p.stmt);
-    const duration = estimateLockDuration(f, schema.table(f.table), p, f.fk_targets[0] ? schema.table(f.fk_targets[0]) : undefined);
+    const table = schema.table(f.table);
+    const duration = estimateLockDuration(f, table, p, f.fk_targets[0] ? schema.table(f.fk_targets[0]) : undefined);
     const ctx = new StatementRuleContext(p, f, schema, pairs, inTx, duration, largeTableRows, largeTableBytes, assumeExisting);
     const warnings: string[] = [];
     const findings: Finding[] = [];
     let location: Finding['location'] | undefined;
-    const applicable = rulesFor(rules, kind);
+    const applicable = rulesFor(rules, byKind, kind);
     // Indexed loops: this runs for every rule of every statement, mostly before the JIT warms up.
     for (let i = 0; i < applicable.length; i++) {
       const rule = applicable[i]!;
@@ -157,16 +164,24 @@ export function analyzeStatements(parsed: readonly ParsedStatement[], schema: Sc
     let rollbackNonTransactional = false;
     if (!settings.findingsOnly) {
       ({ affected, chains } = blastRadius(f, schema, p.index));
-      const cascade = affected.filter((a) => a.impact === 'cascade');
-      const viewPenalty = findings.some((x) => x.rule === 'view-depends-on-column') ? 10 : 0;
+      let cascadeTables = 0;
+      let cascadeDepth = 0;
+      for (let i = 0; i < affected.length; i++) {
+        const a = affected[i]!;
+        if (a.impact !== 'cascade') continue;
+        cascadeTables++;
+        cascadeDepth = Math.max(cascadeDepth, (a.cascade_path?.length ?? 1) - 1);
+      }
+      let viewPenalty = 0;
+      for (let i = 0; i < findings.length; i++) if (findings[i]!.rule === 'view-depends-on-column') viewPenalty = 10;
       risk = {
         lock: f.lock_type,
         effect: f.effect,
-        existingTable: !!schema.table(f.table),
+        existingTable: !!table,
         durationMs: duration,
         destructive: f.destructive,
-        cascadeTables: cascade.length,
-        cascadeDepth: Math.max(0, ...cascade.map((c) => (c.cascade_path?.length ?? 1) - 1)),
+        cascadeTables,
+        cascadeDepth,
         indexComplexity: f.index_complexity,
         extra: viewPenalty,
       };

@@ -32,11 +32,14 @@ export function names(list: AstNode[] | undefined): string[] {
 export function typeNameText(tn: AstNode | undefined): string {
   if (!tn) return '';
   let base = '';
-  const parts = names(tn.names);
-  for (let i = 0, n = 0; i < parts.length; i++) {
-    if (parts[i] === 'pg_catalog') continue;
-    base += n++ ? `.${parts[i]}` : parts[i];
-  }
+  const list = tn.names as AstNode[] | undefined;
+  // The name parts read in place (as names() would give them), without an array per type.
+  if (list)
+    for (let i = 0, n = 0; i < list.length; i++) {
+      const part = String(list[i]!.String?.sval ?? list[i]!.sval ?? '');
+      if (part === 'pg_catalog') continue;
+      base += n++ ? `.${part}` : part;
+    }
   let mods = '';
   const typmods = tn.typmods as AstNode[] | undefined;
   if (typmods) {

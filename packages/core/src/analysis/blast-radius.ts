@@ -11,6 +11,8 @@ interface Reach {
 
 /** Breadth-first walk over referencing tables, following only edges `follow` accepts. */
 function walkChildren(schema: SchemaIndex, root: string, follow: (e: FkEdge) => string | null, recurse: (action: string) => boolean): Reach[] {
+  // Most tables are referenced by nothing: no queue, set or path to build for them.
+  if (schema.referencing(root).length === 0) return [];
   const out: Reach[] = [];
   const seen = new Set([root]);
   const queue: Reach[] = [{ table: root, path: [root], via: [], action: 'direct' }];
@@ -70,13 +72,13 @@ export function blastRadius(f: StatementFacts, schema: SchemaIndex, statementInd
         () => false,
       );
     else if (t.startsWith('ALTER_TABLE')) {
-      const cols = new Set<string>();
-      for (const c of f.subcommands) if (c.subtype === 'AT_DropColumn' || c.subtype === 'AT_AlterColumnType') cols.add(String(c.name));
-      if (cols.size)
+      let cols: Set<string> | undefined;
+      for (const c of f.subcommands) if (c.subtype === 'AT_DropColumn' || c.subtype === 'AT_AlterColumnType') (cols ??= new Set()).add(String(c.name));
+      if (cols)
         rs = walkChildren(
           schema,
           root,
-          (e) => (e.fk.referenced_columns.some((c) => cols.has(c)) ? 'referenced_column_change' : null),
+          (e) => (e.fk.referenced_columns.some((c) => cols!.has(c)) ? 'referenced_column_change' : null),
           () => false,
         );
       // Dropping a foreign key constraint touches the table it referenced.

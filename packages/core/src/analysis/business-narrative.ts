@@ -14,12 +14,27 @@ const verbs: [RegExp, string][] = [
   [/^(UPDATE|DELETE|INSERT|MERGE|TRUNCATE)/, 'changes data of'],
 ];
 
+// Statement types are a small fixed set: what the narrative says of each is worked out once per
+// type, not matched against the patterns again for every statement of every analysis.
+const verbByType = new Map<string, string | undefined>();
+const verbOf = (type: string): string | undefined => {
+  if (!verbByType.has(type)) verbByType.set(type, verbs.find(([re]) => re.test(type))?.[1]);
+  return verbByType.get(type);
+};
+
+const removesDataByType = new Map<string, boolean>();
+const removesData = (type: string): boolean => {
+  let out = removesDataByType.get(type);
+  if (out === undefined) removesDataByType.set(type, (out = /^(DROP_TABLE|TRUNCATE|DELETE|UPDATE)/.test(type) || type.includes('DROP_COLUMN')));
+  return out;
+};
+
 /** One plain-language sentence per kind of change, then the main risk. */
 export function narrativeSummary(statements: readonly StatementReport[], affected: readonly AffectedTable[], maxScore: number, category: string): string {
   const parts = new Map<string, Set<string>>();
   for (const s of statements) {
     if (!s.table) continue;
-    const verb = verbs.find(([re]) => re.test(s.statement_type))?.[1];
+    const verb = verbOf(s.statement_type);
     if (!verb) continue;
     (parts.get(verb) ?? parts.set(verb, new Set()).get(verb)!).add(s.table);
   }
@@ -45,8 +60,7 @@ export function affectedProcesses(statements: readonly StatementReport[]): strin
     out.add(`${what} ${s.table} (statement ${s.index}, ~${Math.round(s.lock_duration_ms)} ms)`);
   }
   for (const s of statements) {
-    if (/^(DROP_TABLE|TRUNCATE|DELETE|UPDATE)/.test(s.statement_type) || s.statement_type.includes('DROP_COLUMN'))
-      out.add(`Anything reading data of ${s.table} that the migration removes or changes (statement ${s.index})`);
+    if (removesData(s.statement_type)) out.add(`Anything reading data of ${s.table} that the migration removes or changes (statement ${s.index})`);
   }
   return [...out];
 }

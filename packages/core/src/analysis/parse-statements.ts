@@ -1,5 +1,5 @@
 import type { ParseTree } from '../pg/ast';
-import { ensureParser, parseTreeSync, type SqlSyntaxError, statementIndexAt, statementsOf } from '../pg/parser';
+import { ensureParser, parserReady, parseTreeSync, type SqlSyntaxError, statementIndexAt, statementsOf } from '../pg/parser';
 import { AppError } from '../errors/app-error';
 import type { AstNode } from './ast';
 
@@ -16,7 +16,7 @@ export interface ParsedStatement {
   column: number;
 }
 
-export { ensureParser };
+export { ensureParser, parserReady };
 
 const lineAt = (sql: string, charPos: number): number => sql.slice(0, charPos).split('\n').length;
 

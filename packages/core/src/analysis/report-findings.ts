@@ -12,9 +12,12 @@ export function reportFindings(items: readonly StatementAnalysis[]): { findings:
   const warnings: string[] = [];
   for (const item of items) {
     const first = warnings.length;
-    for (const f of item.findings) {
+    // The statement's warnings are its findings' texts, in the same order: not formatted twice.
+    const texts = item.report.warnings;
+    for (let i = 0; i < item.findings.length; i++) {
+      const f = item.findings[i]!;
       // Each text starts with its statement's own "Statement N:", so duplicates can only come from the same statement.
-      const text = `Statement ${f.statement_index}: ${findingText(f)}`;
+      const text = `Statement ${f.statement_index}: ${texts[i] ?? findingText(f)}`;
       if (warnings.includes(text, first)) continue;
       warnings.push(text);
       findings.push(f);

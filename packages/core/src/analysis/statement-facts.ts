@@ -172,7 +172,11 @@ function subcommandEffect(cmd: AstNode, table: string, schema: SchemaIndex): { e
     }
     case 'AT_SetNotNull': {
       const col = String(cmd.name ?? '');
-      const proven = t?.constraints.some((c) => c.type === 'check' && c.validated && new RegExp(`\\(?${col}\\)? IS NOT NULL`, 'i').test(c.definition));
+      // Compiled once per statement, and only when the table has a validated CHECK to read.
+      let notNull: RegExp | undefined;
+      const proven = t?.constraints.some(
+        (c) => c.type === 'check' && c.validated && (notNull ??= new RegExp(`\\(?${col}\\)? IS NOT NULL`, 'i')).test(c.definition),
+      );
       return proven
         ? { effect: 'catalog', reason: 'a validated CHECK (col IS NOT NULL) lets PostgreSQL skip the scan', narrowing: false }
         : { effect: 'scan', reason: 'SET NOT NULL scans the whole table to prove no NULLs exist', narrowing: false };

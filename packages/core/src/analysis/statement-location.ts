@@ -9,20 +9,14 @@ export function statementLocation(p: ParsedStatement): { line: number; column: n
   let line = p.line;
   let column = p.column;
   let i = 0;
-  const advance = (to: number): void => {
-    for (; i < to; i++) {
-      if (sql.charCodeAt(i) === 10) {
-        line++;
-        column = 1;
-      } else column++;
-    }
-  };
+  // Where the statement's first token starts; line and column are counted up to it afterwards
+  // (no closure to advance them: this runs for every statement with a finding).
   while (i < sql.length) {
     const c = sql[i]!;
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') advance(i + 1);
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') i++;
     else if (c === '-' && sql[i + 1] === '-') {
       const end = sql.indexOf('\n', i);
-      advance(end < 0 ? sql.length : end);
+      i = end < 0 ? sql.length : end;
     } else if (c === '/' && sql[i + 1] === '*') {
       // PostgreSQL block comments nest.
       let depth = 0;
@@ -37,8 +31,14 @@ export function statementLocation(p: ParsedStatement): { line: number; column: n
           if (depth === 0) break;
         } else j++;
       }
-      advance(j);
+      i = j;
     } else break;
+  }
+  for (let k = 0; k < i; k++) {
+    if (sql.charCodeAt(k) === 10) {
+      line++;
+      column = 1;
+    } else column++;
   }
   return { line, column };
 }

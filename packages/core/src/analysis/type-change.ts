@@ -30,7 +30,21 @@ interface ParsedType {
   mods: number[];
 }
 
-export function parseTypeText(text: string): ParsedType {
+// Type texts repeat (a snapshot's column types, the types migrations write): each is parsed once.
+// Bounded, as the texts come from user input; the parsed values are shared, so read-only.
+const parsedTypes = new Map<string, Readonly<ParsedType>>();
+const MAX_PARSED_TYPES = 4096;
+
+export function parseTypeText(text: string): Readonly<ParsedType> {
+  let parsed = parsedTypes.get(text);
+  if (!parsed) {
+    if (parsedTypes.size >= MAX_PARSED_TYPES) parsedTypes.clear();
+    parsedTypes.set(text, (parsed = parseTypeTextUncached(text)));
+  }
+  return parsed;
+}
+
+function parseTypeTextUncached(text: string): ParsedType {
   const t = text
     .trim()
     .toLowerCase()
