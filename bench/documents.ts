@@ -240,7 +240,7 @@ async function randomCorpus(store: PgliteStore, userId: string, connectionId: st
     const documentId = randomUUID();
     const n = Math.min(1000, CHUNKS - d * 1000);
     await store.query(
-      `INSERT INTO documents (id, user_id, connection_id, filename, content_type, size_bytes, sha256, chunk_count) VALUES ($1, $2, $3, $4, 'text/markdown', 1, '-', $5)`,
+      `INSERT INTO documents (id, user_id, connection_id, filename, content_type, size_bytes, sha256, chunk_count, generation) VALUES ($1, $2, $3, $4, 'text/markdown', 1, '-', $5, $1)`,
       [documentId, userId, connectionId, `doc-${d}.md`, n],
     );
     for (let start = 0; start < n; start += 250) {

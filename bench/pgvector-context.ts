@@ -110,7 +110,7 @@ try {
     const documentId = randomUUID();
     const n = Math.min(PER_DOCUMENT, CHUNKS - doc * PER_DOCUMENT);
     await store.query(
-      `INSERT INTO documents (id, user_id, connection_id, filename, content_type, size_bytes, sha256, chunk_count) VALUES ($1, $2, $3, $4, 'text/plain', 1, 'x', $5)`,
+      `INSERT INTO documents (id, user_id, connection_id, filename, content_type, size_bytes, sha256, chunk_count, generation) VALUES ($1, $2, $3, $4, 'text/plain', 1, 'x', $5, $1)`,
       [documentId, userId, connectionId, `doc-${doc}.txt`, n],
     );
     for (let start = 0; start < n; start += ROWS_PER_INSERT) {

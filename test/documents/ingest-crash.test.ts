@@ -1,5 +1,7 @@
 import { loadLocalIssuer } from '@dbops/local';
 import { PgliteStore } from '@dbops/core/store/pglite-store';
+import { findRelevantDocumentChunks } from '@dbops/core/context';
+import { HashingEmbedder } from '@dbops/core/embeddings';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -87,6 +89,26 @@ describe('ingestion after a crash in the middle', () => {
     const batchId = confirmed.body.data.batch_id as string;
     expect(await died).toBe('SIGKILL');
 
+    // What the killed run left: chunks written straight into document_chunks (the two staged
+    // files', and part of those in progress), none of them visible: no document row, no context.
+    const crashed = await PgliteStore.open(path.join(home, 'state'));
+    try {
+      const written = await crashed.query<{ n: number }>('SELECT count(*)::int AS n FROM document_chunks WHERE connection_id = $1', [conn]);
+      expect(written.rows[0]!.n).toBeGreaterThan(0);
+      expect((await crashed.query('SELECT 1 FROM documents WHERE connection_id = $1', [conn])).rows).toEqual([]);
+      const userId = (await crashed.query<{ user_id: string }>('SELECT user_id FROM document_batches WHERE id = $1', [batchId])).rows[0]!.user_id;
+      const found = await findRelevantDocumentChunks(crashed, new HashingEmbedder(), {
+        userId,
+        connectionId: conn,
+        query: 'orders are reconciled against invoices',
+        tableNames: ['orders'],
+        limit: 10,
+      });
+      expect(found).toEqual([]);
+    } finally {
+      await crashed.close();
+    }
+
     // Second run: ingestion resumes from what was staged and completes.
     const second = await startChild(home);
     const b = client(second.baseUrl, home);
@@ -126,8 +148,13 @@ describe('ingestion after a crash in the middle', () => {
         expect(r.max_index).toBe(r.n - 1);
       }
       expect(rows.rows.reduce((s, r) => s + r.n, 0)).toBe(refBody.data.total_chunks);
-      const staged = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM document_batch_chunks');
-      expect(staged.rows[0]!.n).toBe(0);
+      // Exactly once in storage too, not only among the visible chunks: the chunks the killed run
+      // had written for files it had not finished (an abandoned generation) were deleted, and no
+      // generation is left pending or awaiting deletion.
+      const stored = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM document_chunks WHERE connection_id = $1', [conn]);
+      expect(stored.rows[0]!.n).toBe(refBody.data.total_chunks);
+      const generations = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM document_generations');
+      expect(generations.rows[0]!.n).toBe(0);
     } finally {
       await store.close();
     }

@@ -71,8 +71,8 @@ describe('document upload through upload slots', () => {
 
     const listed = await t.request('GET', `/connections/${conn}/documents`, { jwt: alice });
     expect(listed.body.data.map((d: { filename: string }) => d.filename).sort()).toEqual(['glossary.md', 'handbook.pdf']);
-    // The staged copies and the uploaded files are gone.
-    expect((await t.runtime.container.store.query<{ n: number }>('SELECT count(*)::int AS n FROM document_batch_chunks')).rows[0]!.n).toBe(0);
+    // No generation is left pending or awaiting deletion: every chunk written is a visible one.
+    expect((await t.runtime.container.store.query<{ n: number }>('SELECT count(*)::int AS n FROM document_generations')).rows[0]!.n).toBe(0);
     // Confirming again changes nothing.
     const again = await t.request('POST', `${batches(conn)}/${data.batch_id}/confirm`, { jwt: alice });
     expect(again.body.data.status).toBe('completed');

@@ -24,19 +24,22 @@ export interface Pg15Server {
   stop(): Promise<void>;
 }
 
-/** A throwaway PostgreSQL 15 cluster in a temporary directory, on loopback. */
-export async function startPg15(): Promise<Pg15Server> {
+/**
+ * A throwaway PostgreSQL 15 cluster in a temporary directory, on loopback; `bin` names another
+ * copy of the server (e.g. one with pgvector installed, see bench/pgvector-context.ts).
+ */
+export async function startPg15(bin: string = PG15_BIN): Promise<Pg15Server> {
   const dir = await mkdtemp(path.join(tmpdir(), 'dbops-pg15-'));
   await chmod(dir, 0o777);
   const data = path.join(dir, 'data');
   const port = await freePort();
   try {
-    execFileSync(...asPg([`${PG15_BIN}/initdb`, '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']), {
+    execFileSync(...asPg([`${bin}/initdb`, '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']), {
       stdio: 'ignore',
     });
     execFileSync(
       ...asPg([
-        `${PG15_BIN}/pg_ctl`,
+        `${bin}/pg_ctl`,
         '-D',
         data,
         '-w',
@@ -57,7 +60,7 @@ export async function startPg15(): Promise<Pg15Server> {
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     stop: async () => {
-      execFileSync(...asPg([`${PG15_BIN}/pg_ctl`, '-D', data, '-m', 'fast', 'stop']), { stdio: 'ignore' });
+      execFileSync(...asPg([`${bin}/pg_ctl`, '-D', data, '-m', 'fast', 'stop']), { stdio: 'ignore' });
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -1,3 +1,4 @@
+import { VISIBLE_CHUNK } from '../documents/document-generations';
 import { bareTableName } from '../documents/identifiers';
 import type { Embedder } from '../embeddings/embedder';
 import type { Queryable } from '../store/store';
@@ -82,7 +83,9 @@ async function withIterativeScan<T>(db: MaybeStore, efSearch: number, fn: (q: Qu
  * mentioning chunk took 450 ms over 28,000 of them); each is then scored by
  * {@link combinedRelevance}: vector similarity to the query and to the table names, and a
  * step for naming a requested table exactly, so a chunk that names the table always ranks
- * above one that does not. Only vectors of the current embedder's model are compared.
+ * above one that does not. Only vectors of the current embedder's model are compared, and only
+ * chunks of the generation their document row names (not a running batch's, not a replaced
+ * document's awaiting deletion: migration 0405).
  */
 export async function findRelevantDocumentChunks(db: Queryable, embedder: Embedder, input: DocumentContextQuery): Promise<RankedDocumentChunk[]> {
   const limit = Math.max(0, Math.floor(input.limit));
@@ -100,15 +103,16 @@ export async function findRelevantDocumentChunks(db: Queryable, embedder: Embedd
       (
         await q.query<CandidateRow>(
           `WITH by_query AS (
-           SELECT id FROM document_chunks
-           WHERE user_id = $1 AND connection_id = $2 AND embedding_model = $3
-           ORDER BY embedding <=> $4::vector LIMIT $6
+           SELECT c.id FROM document_chunks c
+           WHERE c.user_id = $1 AND c.connection_id = $2 AND c.embedding_model = $3 AND ${VISIBLE_CHUNK}
+           ORDER BY c.embedding <=> $4::vector LIMIT $6
          ), by_mention AS (
-           SELECT id FROM document_chunks
-           WHERE user_id = $1 AND connection_id = $2 AND embedding_model = $3 AND identifiers && $7::text[]
-           ORDER BY embedding <=> $4::vector LIMIT $6
+           SELECT c.id FROM document_chunks c
+           WHERE c.user_id = $1 AND c.connection_id = $2 AND c.embedding_model = $3 AND c.identifiers && $7::text[] AND ${VISIBLE_CHUNK}
+           ORDER BY c.embedding <=> $4::vector LIMIT $6
          )
-         SELECT c.document_id, d.filename, c.chunk_index, c.heading, c.content, c.identifiers,
+         SELECT d.id AS document_id, d.filename, c.chunk_index + coalesce(d.part_offsets[c.part + 1], 0) AS chunk_index,
+                c.heading, c.content, c.identifiers,
                 1 - (c.embedding <=> $4::vector) AS sim_query,
                 1 - (c.embedding <=> $5::vector) AS sim_tables
          FROM document_chunks c JOIN documents d ON d.id = c.document_id

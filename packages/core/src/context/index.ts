@@ -1,1 +1,2 @@
 export { type ContextQueryResult, queryContext } from './context-query';
+export { findRelevantDocumentChunks } from './document-context';

@@ -5,6 +5,7 @@ import type { Queryable, Store } from '../store/store';
 import { vectorParam } from '../store/vector-param';
 import { iso } from '../util/timestamps';
 import type { DocumentChunk } from './chunk';
+import { collectRetiredGenerations, openGeneration, publishGeneration, retireGeneration } from './document-generations';
 import { embeddingText } from './embedding-text';
 import { identifierTokens } from './identifiers';
 import type { PreparedDocument } from './prepare-document';
@@ -48,23 +49,40 @@ export async function embedDocument(embedder: Embedder, document: PreparedDocume
   return { document, vectors };
 }
 
-async function insertChunks(
+/** Where a run of chunks goes: its document, generation and share (see migration 0405). */
+export interface ChunkTarget {
+  documentId: string;
+  generation: string;
+  userId: string;
+  connectionId: string;
+  model: string;
+  dimension: number;
+  part: number;
+}
+
+/**
+ * Writes chunks numbered `first`, `first + 1`, ... within their part, in statements of
+ * {@link INSERT_BATCH} rows. `ON CONFLICT DO NOTHING`: a redelivered batch may race a slow first
+ * delivery writing the same generation, and the key keeps each chunk once.
+ */
+export async function insertChunks(
   tx: Queryable,
-  scope: { documentId: string; userId: string; connectionId: string; model: string; dimension: number },
+  target: ChunkTarget,
+  first: number,
   chunks: readonly DocumentChunk[],
   vectors: readonly number[][],
 ): Promise<void> {
   for (let start = 0; start < chunks.length; start += INSERT_BATCH) {
-    const params: unknown[] = [scope.documentId, scope.userId, scope.connectionId, scope.model, scope.dimension];
+    const params: unknown[] = [target.documentId, target.userId, target.connectionId, target.model, target.dimension, target.generation, target.part];
     const rows: string[] = [];
     chunks.slice(start, start + INSERT_BATCH).forEach((c, i) => {
       const p = params.length;
-      params.push(c.index, c.heading, c.content, identifierTokens(embeddingText(c)), vectorParam(vectors[start + i]!));
-      rows.push(`($1, $2, $3, $${p + 1}, $${p + 2}, $${p + 3}, $${p + 4}::text[], $${p + 5}::vector, $4, $5)`);
+      params.push(first + start + i, c.heading, c.content, identifierTokens(embeddingText(c)), vectorParam(vectors[start + i]!));
+      rows.push(`($1, $2, $3, $6, $7, $${p + 1}, $${p + 2}, $${p + 3}, $${p + 4}::text[], $${p + 5}::vector, $4, $5)`);
     });
     await tx.query(
-      `INSERT INTO document_chunks (document_id, user_id, connection_id, chunk_index, heading, content, identifiers, embedding, embedding_model, embedding_dimension)
-       VALUES ${rows.join(', ')}`,
+      `INSERT INTO document_chunks (document_id, user_id, connection_id, generation, part, chunk_index, heading, content, identifiers, embedding, embedding_model, embedding_dimension)
+       VALUES ${rows.join(', ')} ON CONFLICT DO NOTHING`,
       params,
     );
   }
@@ -79,54 +97,89 @@ export interface DocumentRowInput {
   chunkCount: number;
 }
 
-/**
- * Inserts a document row, or takes over the one of the same filename (same id, new content) and
- * deletes its old chunks: the caller's transaction then inserts the new ones.
- */
-export async function upsertDocumentRow(
-  tx: Queryable,
-  scope: { userId: string; connectionId: string; now: Date },
-  d: DocumentRowInput,
-): Promise<{ id: string; replaced: boolean }> {
-  const res = await tx.query<{ id: string; replaced: boolean }>(
-    `INSERT INTO documents (id, user_id, connection_id, filename, content_type, size_bytes, sha256, chunk_count, uploaded_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-     ON CONFLICT (user_id, connection_id, filename) DO UPDATE SET
-       content_type = EXCLUDED.content_type, size_bytes = EXCLUDED.size_bytes, sha256 = EXCLUDED.sha256,
-       chunk_count = EXCLUDED.chunk_count, uploaded_at = EXCLUDED.uploaded_at
-     RETURNING id, (xmax <> 0) AS replaced`,
-    [randomUUID(), scope.userId, scope.connectionId, d.filename, d.contentType, d.sizeBytes, d.sha256, d.chunkCount, scope.now],
-  );
-  const row = res.rows[0]!;
-  if (row.replaced) await tx.query('DELETE FROM document_chunks WHERE document_id = $1', [row.id]);
-  return row;
+/** The id a new generation of `filename` is written under: the existing document's, else a new one. */
+export async function documentIdFor(db: Queryable, scope: { userId: string; connectionId: string }, filename: string): Promise<string> {
+  const res = await db.query<{ id: string }>('SELECT id FROM documents WHERE user_id = $1 AND connection_id = $2 AND filename = $3', [
+    scope.userId,
+    scope.connectionId,
+    filename,
+  ]);
+  return res.rows[0]?.id ?? randomUUID();
 }
 
 /**
- * Stores a batch in ONE transaction: each document is inserted, or replaces the one of the same
- * filename (same id, new content, old chunks deleted), so a failure leaves nothing half-stored
- * and readers never see a document without its chunks.
+ * Points the document of `d.filename` at `target.generation`, whose chunks are already written:
+ * one row updated (or inserted), however many chunks. The generation it replaces is retired, its
+ * chunks deleted later by {@link collectRetiredGenerations}. When the filename's row is no longer
+ * the one the chunks were written for (it was deleted, or deleted and uploaded again, meanwhile),
+ * that row is replaced by one with the chunks' document id.
+ */
+export async function switchDocument(
+  tx: Queryable,
+  scope: { userId: string; connectionId: string; now: Date },
+  target: { documentId: string; generation: string; partOffsets: number[] | null },
+  d: DocumentRowInput,
+): Promise<{ id: string; replaced: boolean }> {
+  const fields = [d.contentType, d.sizeBytes, d.sha256, d.chunkCount, scope.now, target.generation, target.partOffsets];
+  let replaced = false;
+  for (;;) {
+    const current = await tx.query<{ id: string; generation: string }>(
+      'SELECT id, generation FROM documents WHERE user_id = $1 AND connection_id = $2 AND filename = $3 FOR UPDATE',
+      [scope.userId, scope.connectionId, d.filename],
+    );
+    const old = current.rows[0];
+    if (old) {
+      replaced = true;
+      await retireGeneration(tx, old.id, old.generation);
+      if (old.id === target.documentId) {
+        await tx.query(
+          `UPDATE documents SET content_type = $2, size_bytes = $3, sha256 = $4, chunk_count = $5, uploaded_at = $6, generation = $7, part_offsets = $8 WHERE id = $1`,
+          [old.id, ...fields],
+        );
+        break;
+      }
+      await tx.query('DELETE FROM documents WHERE id = $1', [old.id]);
+    }
+    // A concurrent upload of the same filename (on a server) may insert first: then take its row over.
+    const inserted = await tx.query(
+      `INSERT INTO documents (id, user_id, connection_id, filename, content_type, size_bytes, sha256, chunk_count, uploaded_at, generation, part_offsets)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING RETURNING id`,
+      [target.documentId, scope.userId, scope.connectionId, d.filename, ...fields],
+    );
+    if (inserted.rows.length > 0) break;
+  }
+  await publishGeneration(tx, target.generation);
+  return { id: target.documentId, replaced };
+}
+
+/**
+ * Stores a batch in ONE transaction: each document's chunks under a new generation, then its row
+ * switched to it (inserted, or the one of the same filename taken over: same id, new content), so
+ * a failure leaves nothing half-stored and readers never see a document without its chunks. The
+ * replaced documents' chunks are deleted afterwards, in short transactions.
  */
 export async function saveDocuments(
   store: Store,
   embedder: Pick<Embedder, 'model' | 'dimension'>,
   input: { userId: string; connectionId: string; documents: readonly EmbeddedDocument[]; now: Date },
 ): Promise<StoredDocument[]> {
-  return store.transaction(async (tx) => {
-    const stored: StoredDocument[] = [];
+  const scope = { userId: input.userId, connectionId: input.connectionId, now: input.now };
+  const stored = await store.transaction(async (tx) => {
+    const out: StoredDocument[] = [];
     for (const { document: d, vectors } of input.documents) {
-      const row = await upsertDocumentRow(
-        tx,
-        { userId: input.userId, connectionId: input.connectionId, now: input.now },
-        { ...d, chunkCount: d.chunks.length },
-      );
-      await insertChunks(
-        tx,
-        { documentId: row.id, userId: input.userId, connectionId: input.connectionId, model: embedder.model, dimension: embedder.dimension },
-        d.chunks,
-        vectors,
-      );
-      stored.push({
+      const target = {
+        documentId: await documentIdFor(tx, scope, d.filename),
+        generation: randomUUID(),
+        userId: input.userId,
+        connectionId: input.connectionId,
+        model: embedder.model,
+        dimension: embedder.dimension,
+        part: 0,
+      };
+      await openGeneration(tx, target.generation, target.documentId, null);
+      await insertChunks(tx, target, 0, d.chunks, vectors);
+      const row = await switchDocument(tx, scope, { ...target, partOffsets: null }, { ...d, chunkCount: d.chunks.length });
+      out.push({
         id: row.id,
         filename: d.filename,
         chunk_count: d.chunks.length,
@@ -135,8 +188,10 @@ export async function saveDocuments(
         replaced: row.replaced,
       });
     }
-    return stored;
+    return out;
   });
+  await collectRetiredGenerations(store);
+  return stored;
 }
 
 interface DocumentRow {
@@ -165,8 +220,22 @@ export async function listDocuments(db: Queryable, userId: string, connectionId:
   }));
 }
 
-/** Deletes a document and its chunks; NOT_FOUND when it is not the caller's on this connection. */
-export async function deleteDocument(db: Queryable, userId: string, connectionId: string, documentId: string): Promise<void> {
-  const res = await db.query('DELETE FROM documents WHERE id = $1 AND user_id = $2 AND connection_id = $3 RETURNING id', [documentId, userId, connectionId]);
-  if (res.rows.length === 0) throw notFound('Document');
+/**
+ * Deletes a document: its row and its generation retired in one short transaction, then its
+ * chunks in bounded ones. Chunks a running batch writes for the same document are not touched
+ * (they are another generation). NOT_FOUND when it is not the caller's on this connection.
+ */
+export async function deleteDocument(store: Store, userId: string, connectionId: string, documentId: string): Promise<void> {
+  const found = await store.transaction(async (tx) => {
+    const res = await tx.query<{ generation: string }>('DELETE FROM documents WHERE id = $1 AND user_id = $2 AND connection_id = $3 RETURNING generation', [
+      documentId,
+      userId,
+      connectionId,
+    ]);
+    const row = res.rows[0];
+    if (row) await retireGeneration(tx, documentId, row.generation);
+    return row !== undefined;
+  });
+  if (!found) throw notFound('Document');
+  await collectRetiredGenerations(store);
 }

@@ -3,19 +3,25 @@ import { AppError } from '../errors/app-error';
 import type { DocumentChunk } from './chunk';
 import { rejectDocument } from './document-rejection';
 import { embeddingText } from './embedding-text';
-import { type ChunkBatch, embedsOnThread, type ExtractJob, type ExtractOutcome } from './extract-job';
+import { type ChunkBatch, embedsOnThread, type ExtractJob, type ExtractOutcome, shareOfPart } from './extract-job';
 import { EXTRACT_THREADS, runOnExtractThread } from './extract-threads';
 import { type CheckedFile, checkFile, type IncomingFile } from './prepare-document';
 
 /** A run of a document's chunks with their vectors; PDF page ranges are parts 0, 1, 2, ... */
 export interface ExtractedPart {
   part: number;
+  /** The extraction share the part came from (a PDF's page share; 0 for other files). */
+  share: number;
+  /** Index within its share of the part's first chunk: shares are numbered apart, in parallel. */
+  first: number;
   chunks: DocumentChunk[];
   vectors: number[][];
 }
 
 export interface ExtractedFile extends CheckedFile {
   chunkCount: number;
+  /** Chunks per share, in share order: a chunk's place in the document is its index plus the shares before. */
+  shareCounts: number[];
 }
 
 const EMBED_BATCH = 64;
@@ -46,8 +52,15 @@ export async function extractDocument(file: IncomingFile, embedder: Embedder, on
   const embed = embedsOnThread(embedder.model);
   // Batches arrive as events; their storing runs alongside extraction and is awaited at the end.
   const storing: Array<Promise<void>> = [];
+  // A share's batches arrive in order (one thread each), so its running count numbers them.
+  const nextInShare = new Map<number, number>();
   const emit = (batch: ChunkBatch): void => {
-    const stored = vectorsOf(embedder, batch.chunks, batch.vectors).then((vectors) => onPart({ part: batch.part, chunks: batch.chunks, vectors }));
+    const share = shareOfPart(batch.part);
+    const first = nextInShare.get(share) ?? 0;
+    nextInShare.set(share, first + batch.chunks.length);
+    const stored = vectorsOf(embedder, batch.chunks, batch.vectors).then((vectors) =>
+      onPart({ part: batch.part, share, first, chunks: batch.chunks, vectors }),
+    );
     stored.catch(() => undefined);
     storing.push(stored);
   };
@@ -61,14 +74,16 @@ export async function extractDocument(file: IncomingFile, embedder: Embedder, on
   const outcomes = await Promise.all(jobs.map((job) => runOnExtractThread(job, emit)));
   await Promise.all(storing);
   let chunkCount = 0;
+  const shareCounts: number[] = [];
   for (const outcome of outcomes) {
     if (!outcome.ok) throw failureOf(outcome);
     chunkCount += outcome.chunkCount;
+    shareCounts.push(outcome.chunkCount);
   }
   if (chunkCount === 0) {
     throw checked.kind === 'pdf'
       ? rejectDocument(file.filename, 'no_text', `${file.filename} has no extractable text (a scanned PDF needs OCR first)`)
       : rejectDocument(file.filename, 'no_text', `${file.filename} has no text to index`);
   }
-  return { ...checked, chunkCount };
+  return { ...checked, chunkCount, shareCounts };
 }

@@ -32,6 +32,9 @@ export const PDF_BLOCK_PAGES = 100;
 /** Part numbers of share `s`: s x this + block. */
 const PARTS_PER_SHARE = 1_000_000;
 
+/** The share (job) a part number belongs to. */
+export const shareOfPart = (part: number): number => Math.floor(part / PARTS_PER_SHARE);
+
 let hashing: HashingEmbedder | undefined;
 
 /** Vectors of the offline hashing embedder, computed where the chunks are (no I/O involved). */

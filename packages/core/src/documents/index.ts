@@ -1,5 +1,6 @@
 export { ContentSniffer } from './content-sniffer';
 export { requireDocumentConnection } from './document-connection';
+export { collectRetiredGenerations } from './document-generations';
 export { rejectDocument } from './document-rejection';
 export { deleteDocument, type DocumentSummary, listDocuments } from './document-store';
 export { ingestUploadBatch } from './ingest-batch';

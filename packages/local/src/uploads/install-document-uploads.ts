@@ -1,5 +1,5 @@
 import { type DocumentBatchMessage, serializeDocumentBatchMessage } from '@dbops/core/documents';
-import { unfinishedBatchIds } from '@dbops/core/documents';
+import { collectRetiredGenerations, unfinishedBatchIds } from '@dbops/core/documents';
 import type { Container } from '@dbops/functions/runtime';
 import { errorFields, logger } from '@dbops/functions/runtime';
 import { installDocumentUploads } from '@dbops/functions/runtime';
@@ -12,7 +12,8 @@ import { createSlotUploadEndpoint } from './slot-upload-endpoint';
  * Gives the local runtime upload slots: storage under DBOPS_HOME served by the slot upload
  * endpoint, and an in-process queue consumed by the same ingestion handler as the cloud's SQS
  * Lambda. Batches confirmed but left unfinished by a previous run of the process (stopped or
- * crashed mid-ingestion) are queued again; ingestion resumes from what they had staged.
+ * crashed mid-ingestion) are queued again; ingestion resumes from what they had staged, and
+ * the chunks of generations nobody will read are deleted in short transactions.
  * Returns the gateway's intercept for upload URLs.
  */
 export function installLocalDocumentUploads(
@@ -30,9 +31,11 @@ export function installLocalDocumentUploads(
   );
   installDocumentUploads(container, { storage, queue });
 
+  // Then the chunks a crash left invisible (replaced documents', abandoned generations') are deleted.
   const resume = unfinishedBatchIds(container.store)
     .then(async (ids) => {
       for (const batchId of ids) await queue.enqueue({ batchId });
+      await collectRetiredGenerations(container.store);
     })
     .catch((error: unknown) => logger.warn('could not resume document batches', errorFields(error)));
   container.background.add(resume);

@@ -4,6 +4,7 @@ import { billingMigrations } from './billing';
 import { connectionsMigrations } from './connections';
 import { documentsMigrations } from './documents';
 import { documentBatchesMigrations } from './document-batches';
+import { documentGenerationsMigrations } from './document-generations';
 import { documentsExactLocalMigrations } from './documents-exact-local';
 import { documentsVectorIndexMigrations } from './documents-vector-index';
 import { executionMigrations } from './execution';
@@ -29,6 +30,7 @@ export const serviceMigrations: readonly SchemaMigration[] = [
   ...documentsVectorIndexMigrations,
   ...documentBatchesMigrations,
   ...documentsExactLocalMigrations,
+  ...documentGenerationsMigrations,
   ...textToSqlMigrations,
   ...billingMigrations,
   ...provisioningMigrations,
