@@ -49,7 +49,7 @@ export interface Rule {
   live?: boolean;
   /**
    * Statement node kinds (e.g. `AlterTableStmt`) the rule can report on; omitted means every
-   * statement. The analyzer skips the rule for other kinds, so `check` must return [] for them.
+   * statement. The analyzer skips the rule for other kinds, so `check` must find nothing for them.
    */
   kinds?: readonly string[];
   check(ctx: RuleContext): readonly RuleFinding[];
