@@ -34,7 +34,7 @@ export interface StoredDocument {
 /** A prepared document with one vector per chunk. */
 export interface EmbeddedDocument {
   document: PreparedDocument;
-  vectors: number[][];
+  vectors: ArrayLike<number>[];
 }
 
 const EMBED_BATCH = 64;
@@ -42,7 +42,7 @@ const INSERT_BATCH = 200;
 
 /** Embeds every chunk of `document` through the embedder port, in batches. */
 export async function embedDocument(embedder: Embedder, document: PreparedDocument): Promise<EmbeddedDocument> {
-  const vectors: number[][] = [];
+  const vectors: ArrayLike<number>[] = [];
   for (let i = 0; i < document.chunks.length; i += EMBED_BATCH) {
     vectors.push(...(await embedder.embed(document.chunks.slice(i, i + EMBED_BATCH).map(embeddingText))));
   }
@@ -70,7 +70,7 @@ export async function insertChunks(
   target: ChunkTarget,
   first: number,
   chunks: readonly DocumentChunk[],
-  vectors: readonly number[][],
+  vectors: readonly ArrayLike<number>[],
 ): Promise<void> {
   for (let start = 0; start < chunks.length; start += INSERT_BATCH) {
     const params: unknown[] = [target.documentId, target.userId, target.connectionId, target.model, target.dimension, target.generation, target.part];

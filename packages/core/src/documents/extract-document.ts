@@ -15,7 +15,8 @@ export interface ExtractedPart {
   /** Index within its share of the part's first chunk: shares are numbered apart, in parallel. */
   first: number;
   chunks: DocumentChunk[];
-  vectors: number[][];
+  /** One per chunk; views into the thread's vectors when it computed them (no copy on the request loop). */
+  vectors: ArrayLike<number>[];
 }
 
 export interface ExtractedFile extends CheckedFile {
@@ -31,12 +32,12 @@ function failureOf(outcome: Exclude<ExtractOutcome, { ok: true }>): Error {
   return new Error(outcome.message);
 }
 
-async function vectorsOf(embedder: Embedder, chunks: readonly DocumentChunk[], flat: Float32Array | null): Promise<number[][]> {
+async function vectorsOf(embedder: Embedder, chunks: readonly DocumentChunk[], flat: Float32Array | null): Promise<ArrayLike<number>[]> {
   if (flat) {
     const d = embedder.dimension;
-    return chunks.map((_, i) => Array.from(flat.subarray(i * d, (i + 1) * d)));
+    return chunks.map((_, i) => flat.subarray(i * d, (i + 1) * d));
   }
-  const vectors: number[][] = [];
+  const vectors: ArrayLike<number>[] = [];
   for (let i = 0; i < chunks.length; i += EMBED_BATCH) vectors.push(...(await embedder.embed(chunks.slice(i, i + EMBED_BATCH).map(embeddingText))));
   return vectors;
 }
@@ -51,18 +52,20 @@ export async function extractDocument(file: IncomingFile, embedder: Embedder, on
   const checked = checkFile(file);
   const embed = embedsOnThread(embedder.model);
   // Batches arrive as events; their storing runs alongside extraction and is awaited at the end.
-  const storing: Array<Promise<void>> = [];
+  // One writer per share, each batch after the previous one: a file's twenty batches queued at
+  // once on the store would put a request behind all of them, not behind one.
+  const storing = new Map<number, Promise<void>>();
   // A share's batches arrive in order (one thread each), so its running count numbers them.
   const nextInShare = new Map<number, number>();
   const emit = (batch: ChunkBatch): void => {
     const share = shareOfPart(batch.part);
     const first = nextInShare.get(share) ?? 0;
     nextInShare.set(share, first + batch.chunks.length);
-    const stored = vectorsOf(embedder, batch.chunks, batch.vectors).then((vectors) =>
-      onPart({ part: batch.part, share, first, chunks: batch.chunks, vectors }),
+    const stored = (storing.get(share) ?? Promise.resolve()).then(async () =>
+      onPart({ part: batch.part, share, first, chunks: batch.chunks, vectors: await vectorsOf(embedder, batch.chunks, batch.vectors) }),
     );
     stored.catch(() => undefined);
-    storing.push(stored);
+    storing.set(share, stored);
   };
   const jobs: ExtractJob[] =
     checked.kind === 'pdf'
@@ -72,7 +75,7 @@ export async function extractDocument(file: IncomingFile, embedder: Embedder, on
         )
       : [{ op: 'text', file: checked, bytes: file.bytes, embed }];
   const outcomes = await Promise.all(jobs.map((job) => runOnExtractThread(job, emit)));
-  await Promise.all(storing);
+  await Promise.all(storing.values());
   let chunkCount = 0;
   const shareCounts: number[] = [];
   for (const outcome of outcomes) {

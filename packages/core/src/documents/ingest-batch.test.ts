@@ -12,6 +12,7 @@ import type { Store } from '../store/store';
 import { systemClock } from '../util/clock';
 import { collectRetiredGenerations } from './document-generations';
 import { deleteDocument, listDocuments, saveDocuments } from './document-store';
+import { TEXT_BLOCK_CHUNKS } from './extract-job';
 import { EXTRACT_THREADS } from './extract-threads';
 import { ingestUploadBatch, type IngestHooks } from './ingest-batch';
 import { ingestDocuments } from './ingest-documents';
@@ -319,6 +320,30 @@ describe.each(subjects)('upload batch ingestion, chunks under generations: $name
     expect(batchChunks.length).toBeGreaterThan(1);
     expect(batchChunks.map((c) => c[0])).toEqual(batchChunks.map((_, i) => i));
     expect(batchChunks).toEqual(await ordered(viaUpload));
+  });
+
+  it.skipIf(skip)('stores a text file sent in runs of chunks in its order, 0..n-1, as the multipart path does', async () => {
+    // Over TEXT_BLOCK_CHUNKS chunks, so the thread sends it in several runs.
+    const paragraphs = Array.from(
+      { length: 2 * TEXT_BLOCK_CHUNKS + 300 },
+      (_, i) => `Paragraph ${i}: ${'the invoices table keeps one row per billed order. '.repeat(16)}`,
+    );
+    const body = text(paragraphs.join('\n\n'));
+    const viaBatch = randomUUID();
+    const viaUpload = randomUUID();
+    expect(await ingestUploadBatch(deps(), await confirmedBatch(viaBatch, [{ name: 'invoices.txt', bytes: body }]))).toBe('completed');
+    await ingestDocuments(deps(), { userId: user, connectionId: viaUpload, files: [{ filename: 'invoices.txt', bytes: body }] });
+    const stored = async (conn: string) =>
+      (
+        await store.query<{ i: number; content: string }>(
+          'SELECT chunk_index AS i, content FROM document_chunks WHERE connection_id = $1 ORDER BY chunk_index',
+          [conn],
+        )
+      ).rows;
+    const batchChunks = await stored(viaBatch);
+    expect(batchChunks.length).toBeGreaterThan(2 * TEXT_BLOCK_CHUNKS);
+    expect(batchChunks.map((c) => c.i)).toEqual(batchChunks.map((_, i) => i));
+    expect(batchChunks).toEqual(await stored(viaUpload));
   });
 });
 

@@ -5,7 +5,7 @@
  * 384-dimension vector from text costs ~0.8 ms of WASM `strtof`, ten times its binary receive.
  * Use it with an explicit cast (`$n::vector`) so the parameter's type is known.
  */
-export function vectorParam(v: readonly number[]): Buffer {
+export function vectorParam(v: ArrayLike<number>): Buffer {
   if (v.length === 0 || v.length > 16_000) throw new Error(`a vector needs 1..16000 dimensions, got ${v.length}`);
   const b = Buffer.allocUnsafe(4 + 4 * v.length);
   b.writeInt16BE(v.length, 0);
