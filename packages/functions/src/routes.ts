@@ -194,9 +194,11 @@ export type HandlerName = RouteEntry['handler'];
 /** What the route of handler `H` answers on success (its `data`, or its bare body), from its response schema. */
 export type ResponseOf<H extends HandlerName> = Extract<RouteEntry, { handler: H }>['response'] extends infer R extends z.ZodType ? z.output<R> : never;
 
-const byHandler = new Map<string, RouteDefinition>(routes.map((r) => [r.handler, r]));
+// The first route of a handler is its main one (MCP's POST; its GET and DELETE only answer 405).
+const byHandler = new Map<string, RouteDefinition>();
+for (const r of routes) if (!byHandler.has(r.handler)) byHandler.set(r.handler, r);
 
-/** The route served by a handler module. */
+/** The route served by a handler module: the first the table lists for it. */
 export function routeOf(handler: HandlerName): RouteDefinition {
   const r = byHandler.get(handler);
   if (!r) throw new Error(`no route for handler ${handler}`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bare, failure, ok } from '../http/responses';
-import { routeOf, routes } from '../routes';
+import { routeOf } from '../routes';
 import { responseMismatch } from './check-response';
 
 const connection = {
@@ -23,7 +23,8 @@ describe('responseMismatch: a success answer against its route’s response sche
   });
 
   it('checks a JSON-RPC answer of the MCP endpoint as it is sent', () => {
-    const mcp = routes.find((r) => r.handler === 'mcp' && r.method === 'POST')!;
+    const mcp = routeOf('mcp');
+    expect(mcp.method).toBe('POST');
     expect(responseMismatch(mcp, bare({ jsonrpc: '2.0', id: 1, result: { tools: [] } }))).toBeNull();
     expect(responseMismatch(mcp, bare({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }))).toBeNull();
     expect(responseMismatch(mcp, bare({ jsonrpc: '1.0', id: 1, result: {} }))).toContain('off its response schema');
