@@ -4,7 +4,7 @@ import type { AnalysisReport } from '@dbops/core/analysis';
 import type { Balance, CheckoutStarted, PaymentEventOutcome, PaymentRecord, UsageRecord } from '@dbops/core/billing';
 import type { ConnectionView } from '@dbops/core/connections';
 import type { ContextQueryResult } from '@dbops/core/context';
-import type { DocumentSummary, UploadResult } from '@dbops/core/documents';
+import type { BatchView, DocumentSummary, UploadResult } from '@dbops/core/documents';
 import type { SnapshotSummary } from '@dbops/core/introspection';
 import type { MigrationRequestRecord } from '@dbops/core/migration-execution';
 import type { OptimizationResult } from '@dbops/core/optimization';
@@ -40,4 +40,22 @@ export type ResponseSchemasMatchTheDomain = [
   Describes<typeof R.contextQueryResponse, ContextQueryResult>,
   Describes<typeof R.checkoutResponse, CheckoutStarted>,
   Describes<(typeof R.webhookReceivedResponse)['shape']['outcome'], PaymentEventOutcome>,
+];
+
+// The other way, for the closed sets the schemas restate (lock modes, risk categories,
+// severities, statuses): `Covers<S, T>` only type-checks when every value of domain type T is one
+// schema S accepts, so a mode or status added in the domain fails here, not only in the test that
+// happens to produce it.
+type Covers<S extends z.ZodType, T extends z.output<S>> = [S, T];
+
+type ReportStatement = (typeof R.analysisReportResponse)['shape']['statements']['element']['shape'];
+
+export type ResponseSchemasAcceptEveryDomainValue = [
+  Covers<ReportStatement['lock_type'], AnalysisReport['statements'][number]['lock_type']>,
+  Covers<ReportStatement['risk_category'], AnalysisReport['risk_category']>,
+  Covers<(typeof R.analysisReportResponse)['shape']['findings']['element']['shape']['severity'], AnalysisReport['findings'][number]['severity']>,
+  Covers<(typeof R.migrationRequestResponse)['shape']['status'], MigrationRequestRecord['status']>,
+  Covers<(typeof R.executeAcceptedResponse)['shape']['status'], MigrationRequestRecord['status']>,
+  Covers<(typeof R.documentBatchResponse)['shape']['status'], BatchView['status']>,
+  Covers<(typeof R.webhookReceivedResponse)['shape']['outcome'], PaymentEventOutcome>,
 ];

@@ -9,5 +9,5 @@ export { type DocumentBatchMessage, type IngestQueue, parseDocumentBatchMessage,
 export { MAX_FILE_BYTES, MAX_FILENAME_LENGTH, MAX_FILES_PER_BATCH } from './limits';
 export { type IncomingFile } from './prepare-document';
 export { type ClaimedSlot, claimSlot, completeSlot, releaseSlot } from './slot-upload';
-export { confirmUploadBatch, createUploadBatch, getUploadBatch, unfinishedBatchIds } from './upload-batches';
+export { type BatchView, confirmUploadBatch, createUploadBatch, getUploadBatch, unfinishedBatchIds } from './upload-batches';
 export { type SlotSpec, type UploadStorage, type UploadTarget } from './upload-storage';
