@@ -1,3 +1,4 @@
+import { formatCount } from '../../util/format-count';
 import data from './calibration-data.json';
 import { CLASS_FEATURES, type FeatureName, featureValue, type TimingClass, type TimingFeatures } from './timing-class';
 
@@ -39,7 +40,7 @@ const MIN_SPREAD = 1.25;
 
 /** What a DML estimate counted besides the table: rows, row triggers, referencing foreign keys. */
 function dmlBasis(f: TimingFeatures): string {
-  const parts = [` / ${Math.round(f.touchedRows).toLocaleString('en-US')} rows changed`];
+  const parts = [` / ${formatCount(f.touchedRows)} rows changed`];
   if (f.rowTriggers) parts.push(`${f.rowTriggers} row trigger(s) each`);
   if (f.indexedRefs) parts.push(`${f.indexedRefs} referencing foreign key(s) checked by index`);
   if (f.unindexedRefRows)

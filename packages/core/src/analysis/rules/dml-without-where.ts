@@ -1,4 +1,4 @@
-import { formatCount } from './helpers';
+import { formatCount } from '../../util/format-count';
 import { finding, NO_FINDINGS, type Rule } from './rule';
 
 /** UPDATE or DELETE of every row, usually a mistake in a migration and a long row-lock holder. */

@@ -1,5 +1,5 @@
 import { lockRank } from '../lock-modes';
-import { formatCount } from './helpers';
+import { formatCount } from '../../util/format-count';
 import { finding, NO_FINDINGS, type Rule } from './rule';
 
 const SHARE = lockRank('SHARE');

@@ -1,7 +1,8 @@
+import { formatCount } from '../../util/format-count';
 import { findTable } from '../live-catalog';
 import { hasLeadingIndex, type IndexCandidate } from '../index-candidate';
 import { JOIN_TYPES, joinSides } from './join-conditions';
-import { fmtRows, MIN_TABLE_ROWS, type IndexRule } from './rule-context';
+import { MIN_TABLE_ROWS, type IndexRule } from './rule-context';
 
 /**
  * The query joins through a foreign key whose referencing columns have no index. Besides this
@@ -22,7 +23,7 @@ export const foreignKeyWithoutIndexRule: IndexRule = async (ctx) => {
         keys: fk.columns.map((c) => ({ column: c, isExpression: false })),
         predicate: null,
         rule: 'foreign-key-without-index',
-        reason: `The query joins ${table.name} (${fmtRows(table.rowEstimate)} rows) through its foreign key ${table.name}(${fk.columns.join(', ')}) -> ${fk.referencedTable}, which has no index on the referencing column.`,
+        reason: `The query joins ${table.name} (${formatCount(table.rowEstimate)} rows) through its foreign key ${table.name}(${fk.columns.join(', ')}) -> ${fk.referencedTable}, which has no index on the referencing column.`,
         benefits: [
           `Index lookups for the join on ${fk.columns.join(', ')}`,
           `Faster DELETE and key UPDATE on ${fk.referencedTable} (the foreign-key check no longer scans ${table.name})`,

@@ -1,7 +1,8 @@
+import { formatCount } from '../../util/format-count';
 import { findTable } from '../live-catalog';
 import { hasLeadingIndex, type IndexCandidate } from '../index-candidate';
 import { JOIN_TYPES, joinSides } from './join-conditions';
-import { fmtRows, matters, MIN_TABLE_ROWS, type IndexRule } from './rule-context';
+import { matters, MIN_TABLE_ROWS, type IndexRule } from './rule-context';
 
 /** The other input must be this much smaller for index lookups to beat hashing the whole table. */
 const MAX_OTHER_SHARE = 0.05;
@@ -27,8 +28,8 @@ export const joinKeyWithoutIndexRule: IndexRule = async (ctx) => {
         keys: [{ column: side.predicate.column, isExpression: false }],
         predicate: null,
         rule: 'join-key-without-index',
-        reason: `${join['Node Type']} reads all ${fmtRows(table.rowEstimate)} rows of ${table.name} to match about ${fmtRows(side.otherRows)} rows on ${side.predicate.sql}, and ${table.name}.${side.predicate.column} has no index.`,
-        benefits: [`Lets the planner probe ${table.name} by ${side.predicate.column} for each of the ~${fmtRows(side.otherRows)} joined rows`],
+        reason: `${join['Node Type']} reads all ${formatCount(table.rowEstimate)} rows of ${table.name} to match about ${formatCount(side.otherRows)} rows on ${side.predicate.sql}, and ${table.name}.${side.predicate.column} has no index.`,
+        benefits: [`Lets the planner probe ${table.name} by ${side.predicate.column} for each of the ~${formatCount(side.otherRows)} joined rows`],
         detection_method: 'rule_based',
       });
     }

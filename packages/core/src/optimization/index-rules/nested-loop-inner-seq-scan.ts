@@ -1,7 +1,8 @@
+import { formatCount } from '../../util/format-count';
 import { findTable } from '../live-catalog';
 import { keysFromPredicates, orderKeys, type IndexCandidate } from '../index-candidate';
 import { predicatesFor } from '../predicate-analysis';
-import { fmtRows, isSeqScan, matters, MIN_TABLE_ROWS, unwrap, type IndexRule } from './rule-context';
+import { isSeqScan, matters, MIN_TABLE_ROWS, unwrap, type IndexRule } from './rule-context';
 
 /** The inner side of a nested loop is a sequential scan, repeated for every outer row: index its join column. */
 export const nestedLoopInnerSeqScanRule: IndexRule = async (ctx) => {
@@ -26,8 +27,8 @@ export const nestedLoopInnerSeqScanRule: IndexRule = async (ctx) => {
       keys,
       predicate: partial,
       rule: 'nested-loop-inner-seq-scan',
-      reason: `Nested loop scans all of ${table.name} (${fmtRows(table.rowEstimate)} rows) once per outer row (about ${fmtRows(outerRows)} times) to match ${join.map((j) => j.sql).join(' AND ')}; an index on ${join.map((j) => j.column).join(', ')} turns each repetition into an index lookup.`,
-      benefits: [`Each of the ~${fmtRows(outerRows)} inner lookups becomes an index probe instead of a full scan of ${table.name}`],
+      reason: `Nested loop scans all of ${table.name} (${formatCount(table.rowEstimate)} rows) once per outer row (about ${formatCount(outerRows)} times) to match ${join.map((j) => j.sql).join(' AND ')}; an index on ${join.map((j) => j.column).join(', ')} turns each repetition into an index lookup.`,
+      benefits: [`Each of the ~${formatCount(outerRows)} inner lookups becomes an index probe instead of a full scan of ${table.name}`],
       detection_method: 'rule_based',
     });
   }

@@ -46,5 +46,3 @@ export function unwrap(node: RawPlanNode): RawPlanNode {
   while (['Materialize', 'Gather', 'Gather Merge', 'Memoize'].includes(n['Node Type']) && n.Plans?.length === 1) n = n.Plans[0]!;
   return n;
 }
-
-export const fmtRows = (n: number): string => Math.round(n).toLocaleString('en-US');

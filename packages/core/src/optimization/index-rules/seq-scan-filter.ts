@@ -1,8 +1,9 @@
+import { formatCount } from '../../util/format-count';
 import { findTable } from '../live-catalog';
 import { keysFromPredicates, orderKeys } from '../index-candidate';
 import { predicatesFor } from '../predicate-analysis';
 import type { IndexCandidate } from '../index-candidate';
-import { fmtRows, isSeqScan, matters, MIN_TABLE_ROWS, type IndexRule } from './rule-context';
+import { isSeqScan, matters, MIN_TABLE_ROWS, type IndexRule } from './rule-context';
 
 /** Share of a table's rows a filter may keep for an index to pay off. */
 const MAX_SELECTIVITY = 0.1;
@@ -30,8 +31,8 @@ export const seqScanFilterRule: IndexRule = async (ctx) => {
       keys,
       predicate: partial,
       rule: 'seq-scan-filter',
-      reason: `Sequential scan of ${table.name} keeps about ${pct(selectivity)} of ${fmtRows(kept + removed)} rows (filter ${n.Filter}); an index on ${keys.map((k) => k.column).join(', ')} reads only the matching rows.`,
-      benefits: [`Replaces the sequential scan of ${table.name} (${fmtRows(kept + removed)} rows) with an index scan`],
+      reason: `Sequential scan of ${table.name} keeps about ${pct(selectivity)} of ${formatCount(kept + removed)} rows (filter ${n.Filter}); an index on ${keys.map((k) => k.column).join(', ')} reads only the matching rows.`,
+      benefits: [`Replaces the sequential scan of ${table.name} (${formatCount(kept + removed)} rows) with an index scan`],
       detection_method: 'rule_based',
     });
   }

@@ -1,9 +1,10 @@
+import { formatCount } from '../../util/format-count';
 import { findTable } from '../live-catalog';
 import { keysFromPredicates, orderKeys, type IndexCandidate } from '../index-candidate';
 import { predicatesFor } from '../predicate-analysis';
 import type { RawPlanNode } from '../raw-plan';
 import { sortKeysFor } from '../sort-keys';
-import { fmtRows, matters, MIN_TABLE_ROWS, type IndexRule } from './rule-context';
+import { matters, MIN_TABLE_ROWS, type IndexRule } from './rule-context';
 
 const SCANS = new Set(['Seq Scan', 'Bitmap Heap Scan', 'Index Scan', 'Index Only Scan']);
 const PASS_THROUGH = new Set(['Gather', 'Gather Merge', 'Result', 'Subquery Scan', 'Materialize']);
@@ -38,7 +39,7 @@ export const sortLimitRule: IndexRule = async (ctx) => {
     const preds = await predicatesFor(scan.Filter ?? (scan['Recheck Cond'] as string | undefined), alias);
     const { eq, partial } = keysFromPredicates(preds);
     const keys = orderKeys(eq, [], orderBy);
-    const why = spilled ? `spills ${fmtRows(sort['Sort Space Used'] ?? 0)} kB to disk` : 'feeds a LIMIT';
+    const why = spilled ? `spills ${formatCount(sort['Sort Space Used'] ?? 0)} kB to disk` : 'feeds a LIMIT';
     out.push({
       schema: table.schema,
       table: table.name,
