@@ -42,6 +42,30 @@ describe('runSandbox (PGlite)', () => {
     expect(r.validation_results.find((v) => v.check === 'row_counts_kept')!.detail).toMatch(/^2 table/);
   }, 120_000);
 
+  it('reports, not refuses, row counts changed by code the statements do not show (a DO block, a trigger)', async () => {
+    const counts = (r: Awaited<ReturnType<typeof sandbox>>) => r.validation_results.find((v) => v.check === 'row_counts_kept')!;
+    // documenso's create_delete_account: a service account inserted from a DO block.
+    const block = await sandbox(
+      "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM customers WHERE email = 'deleted@example.com') THEN INSERT INTO customers (id, email) VALUES (-1, 'deleted@example.com'); END IF; END $$",
+    );
+    expect(block.passed).toBe(true);
+    expect(counts(block)).toMatchObject({ passed: true });
+    expect(counts(block).detail).toMatch(
+      /^row counts changed: public\.customers \d+ -> \d+, by code the analysis does not see into \(statement 0 \(a DO block\)\)$/,
+    );
+    // An audit trigger: the INSERT names products, the trigger writes audit rows of its own.
+    const trigger = await sandbox(
+      `CREATE TABLE price_log (sku text, price numeric);
+       CREATE FUNCTION log_price() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO price_log VALUES (NEW.sku, NEW.price); DELETE FROM order_items WHERE product_id = NEW.id; RETURN NEW; END $$;
+       CREATE TRIGGER products_log AFTER UPDATE ON products FOR EACH ROW EXECUTE FUNCTION log_price();
+       UPDATE products SET price = price + 1`,
+    );
+    expect(trigger.passed).toBe(true);
+    expect(counts(trigger).detail).toMatch(
+      /order_items \d+ -> \d+, by code the analysis does not see into \(statement 3 \(writes public\.products, which has triggers or rules\)\)/,
+    );
+  }, 120_000);
+
   it("refuses a write to a system catalog unless the target's role is a superuser (PGlite's own role is one)", async () => {
     const write = "UPDATE pg_index SET indisready = false WHERE indrelid = 'orders'::regclass; REINDEX TABLE orders";
     const refused = await sandbox(write);

@@ -3,6 +3,7 @@ import type { ParsedStatement } from '../parse-statements';
 import { quoteLiteral, quoteQualified } from '../../pg/quote';
 import type { StatementFacts } from '../statement-facts';
 import type { ValidationResult } from '../types';
+import { opaqueWriters } from './opaque-writers';
 import type { SandboxSession } from './sandbox-session';
 
 /** Which objects must exist (or be gone) after the migration, derived from its statements. */
@@ -108,7 +109,8 @@ export async function runValidations(
       detail: `${target} ${e.exists ? 'exists' : 'is gone'} after ${e.why}${present === e.exists ? '' : ': NOT as expected'}`,
     });
   });
-  const kept = [...countsBefore].filter(([t]) => !dataChanged.has(t));
+  const written = await withInheritance(db, dataChanged);
+  const kept = [...countsBefore].filter(([t]) => !written.has(t));
   if (kept.length) {
     // A table the migration renamed is counted under its new name.
     const renamed = tableRenames(parsed);
@@ -118,12 +120,18 @@ export async function runValidations(
       kept.map(([t]) => now(t)),
     );
     const changed = kept.filter(([t, n]) => after.get(now(t)) !== n);
+    const counts = changed.map(([t, n]) => `${t} ${n} -> ${after.get(now(t)) ?? 'missing'}`).join(', ');
+    // Code the statements' text does not show (a DO block, a trigger) may write any table: what it
+    // changed is the migration's doing, so it is reported, not refused.
+    const code = changed.length ? await opaqueWriters(db, parsed, facts) : [];
     results.push({
       check: 'row_counts_kept',
-      passed: changed.length === 0,
-      detail: changed.length
-        ? `row counts changed unexpectedly: ${changed.map(([t, n]) => `${t} ${n} -> ${after.get(now(t)) ?? 'missing'}`).join(', ')}`
-        : `${kept.length} table(s) the migration does not delete from kept their synthetic rows`,
+      passed: changed.length === 0 || code.length > 0,
+      detail: !changed.length
+        ? `${kept.length} table(s) the migration does not delete from kept their synthetic rows`
+        : code.length
+          ? `row counts changed: ${counts}, by code the analysis does not see into (${code.slice(0, 3).join('; ')}${code.length > 3 ? `; ${code.length - 3} more` : ''})`
+          : `row counts changed unexpectedly: ${counts}`,
     });
   }
   const invalid = (await db.query<{ name: string }>(`SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE NOT i.indisvalid`))
@@ -134,6 +142,28 @@ export async function runValidations(
     detail: invalid.length ? `invalid indexes: ${invalid.map((r) => r.name).join(', ')}` : 'all indexes are valid',
   });
   return results;
+}
+
+/**
+ * The tables whose rows a write to `tables` reaches through partitioning or inheritance: an
+ * INSERT into a partitioned table lands in a partition, a DELETE without ONLY reaches the
+ * children, and a parent counts its children's rows. So the partitions (and children) of each
+ * table, and its parents, up and down the tree.
+ */
+async function withInheritance(db: SandboxSession, tables: ReadonlySet<string>): Promise<Set<string>> {
+  const out = new Set(tables);
+  if (!tables.size) return out;
+  const { rows } = await db.query<{ t: string }>(
+    `WITH RECURSIVE named AS (
+       SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname || '.' || c.relname = ANY($1)),
+     down AS (SELECT oid FROM named UNION SELECT i.inhrelid FROM pg_inherits i JOIN down d ON i.inhparent = d.oid),
+     up AS (SELECT oid FROM named UNION SELECT i.inhparent FROM pg_inherits i JOIN up u ON i.inhrelid = u.oid)
+     SELECT n.nspname || '.' || c.relname AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE c.oid IN (SELECT oid FROM down UNION SELECT oid FROM up)`,
+    [[...tables]],
+  );
+  for (const { t } of rows) out.add(t);
+  return out;
 }
 
 /** Row counts of existing tables (missing ones are left out). */
