@@ -10,6 +10,10 @@
  *   SQUAWK_BIN        squawk's npm launcher (default /tmp/squawk/node_modules/.bin/squawk; install
  *                     it outside the project: npm i --prefix /tmp/squawk squawk-cli)
  *   BENCH_RUNS        timed runs per command (default 15), alternated, median and p90 reported
+ *
+ * Beside the two tools it times a parser floor (bench/support/parse-floor-entry.ts, bundled like
+ * the CLI): Node's start plus libpg-query parsing the same files (those named like the glob's last
+ * segment), nothing else.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
@@ -91,6 +95,7 @@ async function main(): Promise<void> {
   const outdir = path.join(realpathSync(path.join(import.meta.dirname, '../packages/cli')), `.test-dist-bench-${process.pid}`);
   try {
     const dbops = await buildCli(outdir);
+    const floor = await buildCli(`${outdir}-floor`, path.join(import.meta.dirname, 'support/parse-floor-entry.ts'));
     const files = execFileSync('sh', ['-c', `ls ${GLOB.replace('**/', '*/')} | wc -l`], { cwd: dir, encoding: 'utf8' }).trim();
     const squawkNative = path.join(path.dirname(realpathSync(SQUAWK)), '../../../@squawk-cli', `${process.platform}-${process.arch}`, 'bin/squawk');
     const commands: [string, string, string[]][] = [
@@ -99,6 +104,7 @@ async function main(): Promise<void> {
       ...(existsSync(squawkNative)
         ? [['squawk (native binary)', squawkNative, ['--assume-in-transaction', '--reporter', 'json', GLOB]] as [string, string, string[]]]
         : []),
+      ['parser floor: Node + libpg-query parse of the same files, nothing else', process.execPath, [floor, path.basename(GLOB)]],
       ['dbops --version (start only)', process.execPath, [dbops, '--version']],
       ['squawk --version (npm launcher)', SQUAWK, ['--version']],
     ];
@@ -162,6 +168,7 @@ async function main(): Promise<void> {
     for (const p of unexplained.slice(0, 20)) console.log(`    ${p.file}: ${p.rule} (squawk line ${p.line + 1})`);
   } finally {
     rmSync(outdir, { recursive: true, force: true });
+    rmSync(`${outdir}-floor`, { recursive: true, force: true });
     cleanup();
   }
 }

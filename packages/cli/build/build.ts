@@ -15,11 +15,15 @@ const { version } = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as {
 /** libpg-query's WebAssembly parser, which its glue loads from `${__dirname}/libpg-query.wasm`. */
 const parserWasm = path.join(path.dirname(createRequire(import.meta.url).resolve('libpg-query')), 'libpg-query.wasm');
 
-/** Builds into `outdir` (default `packages/cli/dist`, which bin/dbops.js loads); returns the entry file. */
-export async function buildCli(outdir = `${root}dist`): Promise<string> {
+/**
+ * Builds into `outdir` (default `packages/cli/dist`, which bin/dbops.js loads); returns the entry
+ * file. `entry` swaps the CLI's entry for another on the same build (bench/cli-lint.ts bundles its
+ * parser-only floor this way, so both start alike).
+ */
+export async function buildCli(outdir = `${root}dist`, entry = `${root}src/entry.ts`): Promise<string> {
   rmSync(outdir, { recursive: true, force: true });
   await build({
-    entryPoints: { dbops: `${root}src/entry.ts` },
+    entryPoints: { dbops: entry },
     outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
