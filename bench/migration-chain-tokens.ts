@@ -7,14 +7,15 @@
  * migrations PostgreSQL applies that get a token, and migrations it rejects that are refused.
  * At the end, warm analyses of a small migration on the full schema give the p50 latency.
  *
- *   npx tsx bench/migration-chain-tokens.ts [--only lemmy,documenso] [--last 40] [--major 15]
+ *   npx tsx bench/migration-chain-tokens.ts [--only lemmy,documenso,pagila] [--last 40] [--major 15] [--why]
  *
  * The chains are read from git mirrors of the public repositories (never copied into this one),
- * under /work/.mirror (`DBOPS_MIRROR_DIR`): lemmy (LemmyNet/lemmy, diesel `migrations/<name>/up.sql`)
- * and documenso (documenso/documenso, Prisma `packages/prisma/migrations/<name>/migration.sql`).
+ * under /work/.mirror (`DBOPS_MIRROR_DIR`): lemmy (LemmyNet/lemmy, diesel `migrations/<name>/up.sql`),
+ * documenso (documenso/documenso, Prisma `packages/prisma/migrations/<name>/migration.sql`) and
+ * pagila (devrimgunduz/pagila's schema, with a chain of our own in bench/migration-chains/).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,17 +25,30 @@ import { findPgBinaries } from '../packages/core/src/analysis/sandbox/embedded/p
 import { registerConnection } from '../test/support/connections';
 import { startTestRuntime } from '../test/support/test-runtime';
 
-const { values } = parseArgs({ options: { only: { type: 'string' }, last: { type: 'string' }, major: { type: 'string' }, warm: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { only: { type: 'string' }, last: { type: 'string' }, major: { type: 'string' }, warm: { type: 'string' }, why: { type: 'boolean' } },
+});
 const MIRROR = process.env.DBOPS_MIRROR_DIR ?? '/work/.mirror';
 const LAST = Number(values.last ?? 40);
 const MAJOR = Number(values.major ?? 15);
 const WARM_RUNS = Number(values.warm ?? 15);
 
+/** bench/migration-chains/pagila.sql cut at its `-- migration: <label>` lines. */
+const PAGILA = readFileSync(path.join(import.meta.dirname, 'migration-chains/pagila.sql'), 'utf8')
+  .split(/^-- migration: /m)
+  .slice(1)
+  .map((part) => ({ label: part.slice(0, part.search(/[\s(]/)), sql: part.slice(part.indexOf('\n') + 1) }));
+
+type Git = (...args: string[]) => string;
+
 interface Chain {
   name: string;
   repo: string;
-  setup?: string;
-  scripts(git: (...args: string[]) => string): Array<{ label: string; path: string }>;
+  /** Commit to read (default HEAD). */
+  ref?: string;
+  /** Applied before the chain, directly. */
+  setup?(git: Git): string;
+  scripts(git: Git): Array<{ label: string; sql: string }>;
   /** A small migration for the warm latency figure. */
   probe: string;
 }
@@ -43,13 +57,13 @@ const CHAINS: Chain[] = [
   {
     name: 'lemmy',
     repo: 'LemmyNet/lemmy',
-    setup: 'CREATE TABLE __diesel_schema_migrations (version varchar(50) PRIMARY KEY, run_on timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP)',
+    setup: () => 'CREATE TABLE __diesel_schema_migrations (version varchar(50) PRIMARY KEY, run_on timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP)',
     scripts: (git) =>
       git('ls-tree', '-r', '--name-only', 'HEAD', 'migrations')
         .split('\n')
         .filter((p) => /^migrations\/[^/]+\/up\.sql$/.test(p))
         .sort()
-        .map((p) => ({ label: p.split('/')[1]!, path: p })),
+        .map((p) => ({ label: p.split('/')[1]!, sql: git('show', `HEAD:${p}`) })),
     probe: 'ALTER TABLE person ADD COLUMN bench_note text',
   },
   {
@@ -60,8 +74,19 @@ const CHAINS: Chain[] = [
         .split('\n')
         .filter((p) => /\/migrations\/[^/]+\/migration\.sql$/.test(p))
         .sort()
-        .map((p) => ({ label: p.split('/').at(-2)!, path: p })),
+        .map((p) => ({ label: p.split('/').at(-2)!, sql: git('show', `HEAD:${p}`) })),
     probe: 'ALTER TABLE "User" ADD COLUMN "benchNote" TEXT',
+  },
+  {
+    // Pagila's schema (its last commit PostgreSQL 15 loads) and a chain of our own
+    // (bench/migration-chains/pagila.sql): domains, enum, functions, triggers, views, a
+    // materialized view, monthly partitions, extensions; some migrations PostgreSQL rejects.
+    name: 'pagila',
+    repo: 'devrimgunduz/pagila',
+    ref: '23f7fe7',
+    setup: (git) => `${git('show', '23f7fe7:pagila-schema.sql')}\n${PAGILA.find((m) => m.label === 'seed')!.sql}`,
+    scripts: () => PAGILA.filter((m) => m.label !== 'seed'),
+    probe: 'ALTER TABLE film ADD COLUMN bench_note text',
   },
 ];
 
@@ -109,15 +134,16 @@ try {
       continue;
     }
     const git = (...args: string[]): string => execFileSync('git', ['--git-dir', gitDir, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-    const commit = git('rev-parse', '--short', 'HEAD').trim();
+    const commit = git('rev-parse', '--short', chain.ref ?? 'HEAD').trim();
     const db = `chain_${chain.name}`;
     await exec(target.adminUrl(), `CREATE DATABASE ${db}`);
     const url = withDb(target.adminUrl(), db);
-    if (chain.setup) await exec(url, chain.setup);
+    const setupError = chain.setup ? await exec(url, chain.setup(git)) : null;
+    if (setupError) throw new Error(`${chain.name}: set-up failed: ${setupError}`);
     const scripts = chain.scripts(git);
     const head = scripts.slice(0, Math.max(0, scripts.length - LAST));
     let refusedEarly = 0;
-    for (const s of head) if (await exec(url, git('show', `HEAD:${s.path}`))) refusedEarly++;
+    for (const s of head) if (await exec(url, s.sql)) refusedEarly++;
     const user = `chain-${chain.name}`;
     const connection = await registerConnection(t, user, url, { name: chain.name });
     const apiKey = await t.apiKey(user);
@@ -125,7 +151,7 @@ try {
     const misses: string[] = [];
     const durations: number[] = [];
     for (const s of scripts.slice(head.length)) {
-      const sql = git('show', `HEAD:${s.path}`);
+      const { sql } = s;
       const intro = await t.request('POST', `/connections/${connection.id}/introspect`, { apiKey });
       if (intro.status >= 300) throw new Error(`introspect failed: ${intro.status} ${intro.text}`);
       const t0 = performance.now();
@@ -141,8 +167,10 @@ try {
       else if (!applyError) {
         counts.appliedRefused++;
         misses.push(`${s.label}: applied by PostgreSQL, refused: ${why}`);
-      } else if (!token) counts.rejectedRefused++;
-      else {
+      } else if (!token) {
+        counts.rejectedRefused++;
+        if (values.why) misses.push(`${s.label}: rejected by PostgreSQL (${applyError}); refused: ${String(why).slice(0, 240)}`);
+      } else {
         counts.rejectedToken++;
         misses.push(`${s.label}: rejected by PostgreSQL (${applyError}), yet got a token`);
       }

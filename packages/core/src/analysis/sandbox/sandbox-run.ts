@@ -1,3 +1,4 @@
+import { rangeVarName } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 import type { StatementFacts } from '../statement-facts';
 import type { AffectedTable, SandboxResult, ValidationResult } from '../types';
@@ -10,6 +11,8 @@ import { describeSkipped, skippedInUse, type SkippedCloneObject } from './clone-
 /** What the sandbox could not judge, plainly. */
 const uncloned = (blocking: readonly SkippedCloneObject[]): string =>
   `The migration uses ${blocking.length === 1 ? 'an object' : 'objects'} the sandbox could not clone (${describeSkipped(blocking, 3)}), so the sandbox cannot vouch for it`;
+
+const PARTITION_MOVES = new Set(['AT_AttachPartition', 'AT_DetachPartition', 'AT_DetachPartitionFinalize']);
 
 /** Statement types no sandbox runs because they act on the server, not the schema. */
 const SKIPPED = new Set(['VACUUM', 'VACUUM_FULL', 'ANALYZE', 'ALTER_SYSTEM', 'CREATE_DATABASE', 'DROP_DATABASE', 'CLUSTER', 'CHECKPOINT']);
@@ -124,6 +127,12 @@ export async function runInSandbox(
     parsed.forEach((p, k) => {
       const f = facts[k]!;
       if (/^(DELETE|TRUNCATE|INSERT|MERGE|DROP_TABLE|CREATE_TABLE)/.test(f.statement_type)) for (const a of affected[k] ?? []) dataChanged.add(a.table);
+      // Attaching or detaching moves a partition's rows into or out of its parent's count.
+      for (const c of f.subcommands)
+        if (PARTITION_MOVES.has(String(c.subtype))) {
+          dataChanged.add(f.table);
+          dataChanged.add(rangeVarName(c.def?.PartitionCmd?.name));
+        }
     });
     result.validation_results.push({ check: 'migration_applied', passed: true, detail: `${parsed.length} statement(s) applied` });
     result.validation_results.push(...(await runValidations(session, parsed, facts, before, dataChanged)));
