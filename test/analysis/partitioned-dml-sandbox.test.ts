@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeStatements } from '../../packages/core/src/analysis/analyze-statements';
-import { parseStatements } from '../../packages/core/src/analysis/parse-statements';
-import { buildSchemaIndex } from '../../packages/core/src/analysis/schema-index';
-import { runSandbox } from '../../packages/core/src/analysis/sandbox/run-sandbox';
 import type { SchemaSnapshot } from '../../packages/core/src/introspection/schema-snapshot';
 import { createScratchDatabase, sql } from '../support/scratch-database';
 import { snapshotOf } from '../support/schema-fidelity';
+import { sandboxOnText } from '../support/sandbox-on-text';
 
 /**
  * DML on partitioned and inherited tables in the sandbox: the rows land in (or leave) partitions
@@ -37,17 +34,7 @@ describe('sandbox row counts under partitioning and inheritance', () => {
   }, 120_000);
   afterAll(() => drop?.());
 
-  const run = async (text: string) => {
-    const parsed = await parseStatements(text);
-    const items = analyzeStatements(parsed, buildSchemaIndex(snapshot), { rules: [] });
-    return runSandbox(
-      snapshot,
-      parsed,
-      items.map((i) => i.facts),
-      items.map((i) => i.report.affected_tables),
-      {},
-    );
-  };
+  const run = (text: string) => sandboxOnText(snapshot, text);
 
   it.each([
     // What is checked: the other family and `untouched` (and a sibling partition not written).

@@ -1,25 +1,13 @@
 import { tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
-import { analyzeStatements } from '../analyze-statements';
-import { parseStatements } from '../parse-statements';
-import { buildSchemaIndex } from '../schema-index';
 import { shopSnapshot, tenantShopSnapshot } from '../test-schema';
 import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
-import { runSandbox, type SandboxOptions } from './run-sandbox';
+import { type SandboxOptions } from './run-sandbox';
 import { SandboxImageCache } from './sandbox-cache';
 import { closeSandboxSpare } from './sandbox-pool';
+import { sandboxOnText } from '../../../../../test/support/sandbox-on-text';
 
-async function sandbox(sql: string, snapshot: SchemaSnapshot = shopSnapshot(), options: SandboxOptions = {}) {
-  const parsed = await parseStatements(sql);
-  const items = analyzeStatements(parsed, buildSchemaIndex(snapshot), { rules: [] });
-  return runSandbox(
-    snapshot,
-    parsed,
-    items.map((i) => i.facts),
-    items.map((i) => i.report.affected_tables),
-    options,
-  );
-}
+const sandbox = (sql: string, snapshot: SchemaSnapshot = shopSnapshot(), options: SandboxOptions = {}) => sandboxOnText(snapshot, sql, options);
 
 describe('runSandbox (PGlite)', () => {
   afterAll(closeSandboxSpare);

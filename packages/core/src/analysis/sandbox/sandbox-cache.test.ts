@@ -3,9 +3,6 @@ import { copyFileSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { analyzeStatements } from '../analyze-statements';
-import { parseStatements } from '../parse-statements';
-import { buildSchemaIndex } from '../schema-index';
 import { shopSnapshot } from '../test-schema';
 import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
 import type { DataDirImage } from './data-dir-image';
@@ -14,6 +11,7 @@ import { type PreparedSandbox, SandboxImageCache, sandboxCacheKey, sandboxCacheO
 import { closeSandboxSpare } from './sandbox-pool';
 import { cloneDdl } from './clone-ddl';
 import { syntheticRowsScript } from './synthetic-rows';
+import { sandboxOnText } from '../../../../../test/support/sandbox-on-text';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -38,17 +36,7 @@ const fakeEntry = (size: number, fill = 1): PreparedSandbox => ({
   state: { created: ['public.t'], skipped: [], rows: { inserted: 3, failures: [] }, countsBefore: [['public.t', 3]] },
 });
 
-async function sandbox(snapshot: SchemaSnapshot, sql: string, cache: SandboxImageCache) {
-  const parsed = await parseStatements(sql);
-  const items = analyzeStatements(parsed, buildSchemaIndex(snapshot), { rules: [] });
-  return runSandbox(
-    snapshot,
-    parsed,
-    items.map((i) => i.facts),
-    items.map((i) => i.report.affected_tables),
-    { cache },
-  );
-}
+const sandbox = (snapshot: SchemaSnapshot, sql: string, cache: SandboxImageCache) => sandboxOnText(snapshot, sql, { cache });
 
 const withoutDuration = ({ duration_ms: _, ...r }: Awaited<ReturnType<typeof runSandbox>>) => r;
 

@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, targetServerUrl } from '../../../../../test/support/scratch-database';
-import { analyzeStatements } from '../analyze-statements';
-import { parseStatements } from '../parse-statements';
-import { buildSchemaIndex } from '../schema-index';
 import { buildSnapshot } from '../snapshot-builder';
 import { shopSnapshot, tenantShopSnapshot } from '../test-schema';
 import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
 import { freePort } from '../../../../local/src/free-port';
-import { runSandbox, type SandboxOptions } from './run-sandbox';
+import { runSandbox } from './run-sandbox';
 import { closeSandboxSpare } from './sandbox-pool';
 import { extensionsPgliteLacks, type SandboxServerOptions } from './server-sandbox';
+import { sandboxOnText } from '../../../../../test/support/sandbox-on-text';
 
 const SLOW = 120_000;
 
@@ -31,17 +29,7 @@ const serverUrl = (() => {
 })();
 const server = (extra: Partial<SandboxServerOptions> = {}): SandboxServerOptions => ({ url: serverUrl, mode: 'always', ...extra });
 
-async function sandbox(snapshot: SchemaSnapshot, text: string, options: SandboxOptions = {}) {
-  const parsed = await parseStatements(text);
-  const items = analyzeStatements(parsed, buildSchemaIndex(snapshot), { rules: [] });
-  return runSandbox(
-    snapshot,
-    parsed,
-    items.map((i) => i.facts),
-    items.map((i) => i.report.affected_tables),
-    options,
-  );
-}
+const sandbox = sandboxOnText;
 
 const withoutDuration = ({ duration_ms: _, ...r }: Awaited<ReturnType<typeof runSandbox>>) => r;
 

