@@ -19,6 +19,14 @@ const PACKAGE_DEPS = {
   cli: ['core', 'functions'],
   web: [],
 };
+/**
+ * Package -> packages it may import types from, and nothing else: the console is a browser
+ * bundle, so it reads the route table's response types (`import type`, erased at build) but no
+ * service code reaches it.
+ */
+const TYPE_ONLY_DEPS = {
+  web: ['functions'],
+};
 /** Core's floor: folders every feature may use, which import nothing above the floor. */
 const CORE_FLOOR = ['pg', 'errors', 'util', 'store'];
 // (store/migrations is not floor: each feature owns its migration file there.)
@@ -55,19 +63,25 @@ const resolveSpecifier = (from, spec) => {
   return target ? resolveFile(path.join(pkgDir, target.replace(/\.ts$/, ''))) : null;
 };
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]/g;
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(type\s+)?(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]/g;
 const DYNAMIC_IMPORT = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 const graph = new Map();
+/** `${file}\0${target}` for every import of a value (not `import type` alone). */
+const valueEdges = new Set();
 const unlisted = [];
 for (const file of files) {
   const text = readFileSync(file, 'utf8');
   const deps = new Set();
-  for (const m of [...text.matchAll(IMPORT), ...text.matchAll(DYNAMIC_IMPORT)]) {
-    const target = resolveSpecifier(file, m[1]);
-    if (target) deps.add(target);
+  const found = [...[...text.matchAll(IMPORT)].map((m) => [m[2], !!m[1]]), ...[...text.matchAll(DYNAMIC_IMPORT)].map((m) => [m[1], false])];
+  for (const [spec, typeOnly] of found) {
+    const target = resolveSpecifier(file, spec);
+    if (target) {
+      deps.add(target);
+      if (!typeOnly) valueEdges.add(`${file}\0${target}`);
+    }
     // A package's public surface is the entry points its package.json lists; anything else is private.
-    else if (m[1].startsWith('@dbops/'))
-      unlisted.push(`not an entry point: ${path.relative(ROOT, file)} imports '${m[1]}' (list it in that package's "exports", or import its feature's index)`);
+    else if (spec.startsWith('@dbops/'))
+      unlisted.push(`not an entry point: ${path.relative(ROOT, file)} imports '${spec}' (list it in that package's "exports", or import its feature's index)`);
   }
   graph.set(file, deps);
 }
@@ -86,7 +100,11 @@ for (const [file, deps] of graph) {
   for (const dep of deps) {
     const from = pkgOf(file);
     const to = pkgOf(dep);
-    if (from !== to && !(PACKAGE_DEPS[from] ?? []).includes(to)) problems.push(`upward import: ${rel(file)} -> ${rel(dep)} (${from} may not import ${to})`);
+    const typesAllowed = (TYPE_ONLY_DEPS[from] ?? []).includes(to) && !valueEdges.has(`${file}\0${dep}`);
+    if (from !== to && !(PACKAGE_DEPS[from] ?? []).includes(to) && !typesAllowed)
+      problems.push(
+        `upward import: ${rel(file)} -> ${rel(dep)} (${from} may not import ${to}${(TYPE_ONLY_DEPS[from] ?? []).includes(to) ? ' except with `import type`' : ''})`,
+      );
     const fromFolder = coreFolder(file);
     const toFolder = coreFolder(dep);
     if (from === 'core' && to === 'core' && CORE_FLOOR.includes(fromFolder) && toFolder !== fromFolder && !CORE_FLOOR.includes(toFolder)) {

@@ -47,6 +47,18 @@ describe('scripts/check-imports.mjs', () => {
     expect(r.stderr).not.toContain('packages/functions/src/h.ts ->');
   });
 
+  it("lets the console import the service's types, and nothing else of it", () => {
+    const root = tree({
+      'functions/src/routes.ts': 'export type Route = { path: string };\nexport const routes = [];\n',
+      'web/src/types.ts': "import type { Route } from '@dbops/functions/routes';\nexport type R = Route;\n",
+      'web/src/bundle.ts': "import { routes } from '@dbops/functions/routes';\nexport const n = routes.length;\n",
+    });
+    const r = run(root);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('packages/web/src/bundle.ts -> packages/functions/src/routes.ts (web may not import functions except with `import type`)');
+    expect(r.stderr).not.toContain('web/src/types.ts');
+  });
+
   it('fails on an import of a file a package does not list as an entry point, static or dynamic', () => {
     const root = tree({
       'core/src/analysis/index.ts': "export { a } from './a';\n",

@@ -6,7 +6,7 @@ import { layoutTimeline } from './lock-timeline';
 import { planView } from './plan-tree';
 import { tokenExpiry } from './token-expiry';
 
-const stmt = (index: number, table: string, lock: string, ms: number): StatementReport => ({
+const stmt = (index: number, table: string, lock: StatementReport['lock_type'], ms: number): StatementReport => ({
   index,
   sql: `-- ${index}`,
   statement_type: 'ALTER_TABLE',
@@ -62,46 +62,26 @@ describe('blast graph', () => {
   });
 });
 
-const report = (extra: Partial<AnalysisReport>): AnalysisReport =>
-  ({
-    statements: [{ ...stmt(0, 'a', 'SHARE', 1), warnings: ['[rule] slow'] }],
-    warnings: ['Statement 0: [rule] slow', 'whole migration'],
-    ...extra,
-  }) as AnalysisReport;
-
 describe('findings', () => {
-  it('falls back to warnings, each once', () => {
-    const f = findingsOf(report({}));
-    expect(f.source).toBe('warnings');
-    expect(f.items.map((i) => [i.message, i.statementIndex])).toEqual([
-      ['[rule] slow', 0],
-      ['whole migration', null],
-    ]);
-  });
-
-  it('reads structured findings and their safer alternative', () => {
-    const f = findingsOf(
-      report({
-        findings: [
-          { rule: 'require-lock-timeout', severity: 'warning', statement_index: 1, message: 'm', safer: 'SET lock_timeout', location: { line: 3, column: 1 } },
-          { rule: 'x', severity: 'error', message: 'n', safer_alternative: { description: 'd', sql: 'SELECT 1' } },
-        ],
-      }),
-    );
-    expect(f).toEqual({
-      source: 'findings',
-      items: [
-        {
-          rule: 'require-lock-timeout',
-          severity: 'warning',
-          message: 'm',
-          statementIndex: 1,
-          saferAlternative: 'SET lock_timeout',
-          location: 'line 3, column 1',
-        },
-        { rule: 'x', severity: 'error', message: 'n', statementIndex: null, saferAlternative: 'd\nSELECT 1', location: null },
+  it('shows each structured finding with its place and safer alternative', () => {
+    const finding = { rule: 'require-lock-timeout', severity: 'warning' as const, statement_index: 1, message: 'm', location: { line: 3, column: 1 } };
+    const report = {
+      findings: [
+        { ...finding, safer: 'SET lock_timeout' },
+        { ...finding, rule: 'x', severity: 'error' as const, safer: null },
       ],
-    });
+    } as unknown as AnalysisReport;
+    expect(findingsOf(report)).toEqual([
+      {
+        rule: 'require-lock-timeout',
+        severity: 'warning',
+        message: 'm',
+        statementIndex: 1,
+        saferAlternative: 'SET lock_timeout',
+        location: 'line 3, column 1',
+      },
+      { rule: 'x', severity: 'error', message: 'm', statementIndex: 1, saferAlternative: null, location: 'line 3, column 1' },
+    ]);
   });
 });
 

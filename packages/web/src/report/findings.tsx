@@ -3,7 +3,7 @@ import { findingsOf } from '../lib/findings';
 import { Section } from '../views/common';
 
 export function Findings({ report }: { report: AnalysisReport }) {
-  const { source, items } = findingsOf(report);
+  const items = findingsOf(report);
   return (
     <Section title="Findings" id="findings">
       {items.length === 0 && <p class="muted">Nothing flagged.</p>}
@@ -11,9 +11,8 @@ export function Findings({ report }: { report: AnalysisReport }) {
         {items.map((f, i) => (
           <li key={i} class={`finding ${f.severity}`}>
             <div>
-              <span class={`badge sev-${f.severity}`}>{f.severity}</span> {f.rule && <code>{f.rule}</code>}{' '}
-              {f.statementIndex !== null && <span class="muted small">statement {f.statementIndex}</span>}
-              {f.location && <span class="muted small"> · {f.location}</span>}
+              <span class={`badge sev-${f.severity}`}>{f.severity}</span> <code>{f.rule}</code> <span class="muted small">statement {f.statementIndex}</span>
+              <span class="muted small"> · {f.location}</span>
             </div>
             <p>{f.message}</p>
             {f.saferAlternative && (
@@ -25,7 +24,6 @@ export function Findings({ report }: { report: AnalysisReport }) {
           </li>
         ))}
       </ul>
-      {source === 'warnings' && items.length > 0 && <p class="muted small">From the report's warnings (this report has no structured findings).</p>}
     </Section>
   );
 }
