@@ -62,11 +62,16 @@ describe('synthetic rows do not decide data questions the preflight answered', (
     );
     expect(bad.reruns).toBe(0);
     expect(bad.report.sandbox_result.passed).toBe(false);
+    // The reason given is the live rows' (with an example), not the synthetic rows' error.
+    expect(bad.report.sandbox_result.migration_error).toMatch(
+      /^Preflight on the live data: statement 0 would fail: .*1 row\(s\) reference no row of public\.orgs, e\.g\. 99/,
+    );
     const schema = await check(
       'ALTER TABLE members ADD FOREIGN KEY (org_id) REFERENCES orgs (id)',
       'Statement 0 (ALTER_TABLE_ADD_FOREIGN_KEY) failed: relation "orgz" does not exist',
     );
     expect(schema.reruns).toBe(0);
     expect(schema.report.sandbox_result.passed).toBe(false);
+    expect(schema.report.sandbox_result.migration_error).toMatch(/relation "orgz" does not exist/);
   });
 });

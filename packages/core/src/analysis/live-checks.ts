@@ -34,8 +34,8 @@ export interface LiveCheckResult {
  *
  * - the data preflight: its findings join `sandbox_result.validation_results` (check names
  *   `preflight_*`); a statement that would fail on the live rows, or a check that could not
- *   finish, makes `sandbox_result.passed` false (so no approval token is issued) and, when the
- *   sandbox itself found nothing, `migration_error` names the first such finding;
+ *   finish, makes `sandbox_result.passed` false (so no approval token is issued) and, unless the
+ *   sandbox failed on the schema or the SQL, `migration_error` names the first such finding;
  * - lock hold times carried to the target (speed probe + live catalog): `lock_duration_ms`
  *   becomes the calibrated figure and the statement's warnings say its range and basis
  *   (`[lock-timing]`) and which open sessions it would queue behind (`[lock-queue]`).
@@ -51,7 +51,9 @@ export async function applyLiveChecks(analysis: MigrationAnalysis, client: Prefl
     const first = preflight.findings.find((f) => f.status === 'failed') ?? preflight.findings.find((f) => f.status === 'incomplete')!;
     sandbox.passed = false;
     const why = `Preflight on the live data: statement ${first.statement_index} ${first.status === 'failed' ? 'would fail' : 'could not be verified'}: ${first.detail}`;
-    sandbox.migration_error ??= why;
+    // Where the synthetic rows also failed on their data, the live rows' finding (counts and
+    // examples from production) is the reason to give; a schema error of the sandbox stays first.
+    if (sandbox.migration_error === null || (first.status === 'failed' && isSandboxDataError(sandbox.migration_error))) sandbox.migration_error = why;
     report.warnings.push(
       `Preflight: ${preflight.findings.filter((f) => f.status === 'failed').length} statement check(s) would fail on the live data, ${preflight.findings.filter((f) => f.status === 'incomplete').length} could not finish; see sandbox_result.validation_results.`,
     );
@@ -82,6 +84,12 @@ export async function applyLiveChecks(analysis: MigrationAnalysis, client: Prefl
 /** PostgreSQL's messages for errors caused by the rows, not by the schema or the SQL. */
 const DATA_ERROR =
   /violates (foreign key|check|not-null|unique|exclusion) constraint|is violated by some row|would be violated by some row|contains null values|could not create unique index|invalid input syntax for type|out of range|value too long for type|numeric field overflow|division by zero/;
+
+/** A sandbox failure caused by its (synthetic) rows rather than by the schema or the SQL. */
+const isSandboxDataError = (error: string): boolean => {
+  const m = /^Statement \d+ \([^)]*\) failed: (.*)$/s.exec(error);
+  return !!m && DATA_ERROR.test(m[1]!);
+};
 
 /**
  * The sandbox's rows are invented, so a data error there (a CHECK or foreign key its synthetic
