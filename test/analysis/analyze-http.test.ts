@@ -183,7 +183,17 @@ describe('POST /connections/{id}/migrations/analyze', () => {
       expect(res.status, res.text).toBe(200);
       expect(res.body.sandbox_result.passed).toBe(false);
       expect(res.body.sandbox_result.migration_applied).toBe(false);
-      expect(res.body.sandbox_result.migration_error).toMatch(/Statement 0 \(ALTER_TABLE_ADD_COLUMN\).*contains null values/);
+      // The live rows' reason comes first; the sandbox's own PostgreSQL error is kept in its validations.
+      expect(res.body.sandbox_result.migration_error).toMatch(
+        /^Preflight on the live data: statement 0 would fail: ADD COLUMN tier NOT NULL without a default .*the table has rows/,
+      );
+      expect(res.body.sandbox_result.validation_results).toContainEqual(
+        expect.objectContaining({
+          check: 'migration_applied',
+          passed: false,
+          detail: expect.stringMatching(/Statement 0 \(ALTER_TABLE_ADD_COLUMN\).*contains null values/),
+        }),
+      );
       expect(res.body.approval_token).toBeNull();
       expect(res.body.statements[0]!.warnings.join('\n')).toMatch(/adding-required-field/);
     },

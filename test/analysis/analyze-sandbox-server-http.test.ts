@@ -93,11 +93,14 @@ describe('POST /connections/{id}/migrations/analyze with a sandbox server', () =
     async () => {
       const res = await analyze('ALTER TABLE users ADD COLUMN nick citext NOT NULL');
       expect(res.status, res.text).toBe(200);
-      expect(res.body.sandbox_result).toMatchObject({
+      expect(res.body.sandbox_result).toMatchObject({ passed: false, migration_applied: false });
+      expect(res.body.sandbox_result.validation_results).toContainEqual({
+        check: 'migration_applied',
         passed: false,
-        migration_applied: false,
-        migration_error: 'Statement 0 (ALTER_TABLE_ADD_COLUMN) failed: column "nick" of relation "users" contains null values',
+        detail: 'Statement 0 (ALTER_TABLE_ADD_COLUMN) failed: column "nick" of relation "users" contains null values',
       });
+      // A data error: the live rows' finding is the reason given.
+      expect(res.body.sandbox_result.migration_error).toMatch(/^Preflight on the live data: statement 0 would fail: ADD COLUMN nick NOT NULL/);
       expect(res.body.approval_token).toBeNull();
       expect(await sandboxDatabases()).toEqual([]);
     },
