@@ -53,7 +53,7 @@ export async function applyLiveChecks(analysis: MigrationAnalysis, client: Prefl
     const why = `Preflight on the live data: statement ${first.statement_index} ${first.status === 'failed' ? 'would fail' : 'could not be verified'}: ${first.detail}`;
     // Where the synthetic rows also failed on their data, the live rows' finding (counts and
     // examples from production) is the reason to give; a schema error of the sandbox stays first.
-    if (sandbox.migration_error === null || (first.status === 'failed' && isSandboxDataError(sandbox.migration_error))) sandbox.migration_error = why;
+    if (sandbox.migration_error === null || (first.status === 'failed' && sandboxDataError(sandbox.migration_error))) sandbox.migration_error = why;
     report.warnings.push(
       `Preflight: ${preflight.findings.filter((f) => f.status === 'failed').length} statement check(s) would fail on the live data, ${preflight.findings.filter((f) => f.status === 'incomplete').length} could not finish; see sandbox_result.validation_results.`,
     );
@@ -85,11 +85,11 @@ export async function applyLiveChecks(analysis: MigrationAnalysis, client: Prefl
 const DATA_ERROR =
   /violates (foreign key|check|not-null|unique|exclusion) constraint|is violated by some row|would be violated by some row|contains null values|could not create unique index|invalid input syntax for type|out of range|value too long for type|numeric field overflow|division by zero/;
 
-/** A sandbox failure caused by its (synthetic) rows rather than by the schema or the SQL. */
-const isSandboxDataError = (error: string): boolean => {
-  const m = /^Statement \d+ \([^)]*\) failed: (.*)$/s.exec(error);
-  return !!m && DATA_ERROR.test(m[1]!);
-};
+/** The statement at which the sandbox failed on its (synthetic) rows, not on the schema or the SQL; null for any other failure. */
+function sandboxDataError(error: string | null): { index: number; message: string } | null {
+  const m = /^Statement (\d+) \([^)]*\) failed: (.*)$/s.exec(error ?? '');
+  return m && DATA_ERROR.test(m[2]!) ? { index: Number(m[1]), message: m[2]! } : null;
+}
 
 /**
  * The sandbox's rows are invented, so a data error there (a CHECK or foreign key its synthetic
@@ -101,16 +101,16 @@ const isSandboxDataError = (error: string): boolean => {
  */
 async function overruleSyntheticRows(report: AnalysisReport, preflight: PreflightReport, sandboxWithoutRows: () => Promise<SandboxResult>): Promise<void> {
   const first = report.sandbox_result;
-  const m = /^Statement (\d+) \([^)]*\) failed: (.*)$/s.exec(first.migration_error ?? '');
-  if (first.passed || !m || !DATA_ERROR.test(m[2]!)) return;
-  const index = Number(m[1]);
+  const dataError = sandboxDataError(first.migration_error);
+  if (first.passed || !dataError) return;
+  const { index, message } = dataError;
   const answered = preflight.findings.filter((f) => f.statement_index === index);
   if (!answered.length || answered.some((f) => f.status !== 'passed' || f.sampled)) return;
   const empty = await sandboxWithoutRows();
   empty.validation_results.unshift({
     check: 'synthetic_rows_overruled',
     passed: true,
-    detail: `With synthetic rows, statement ${index} failed (${m[2]}); the preflight checked that statement on every live row and found no violation, so the sandbox was run again on an empty clone for the schema questions`,
+    detail: `With synthetic rows, statement ${index} failed (${message}); the preflight checked that statement on every live row and found no violation, so the sandbox was run again on an empty clone for the schema questions`,
   });
   empty.duration_ms += first.duration_ms;
   report.sandbox_result = empty;

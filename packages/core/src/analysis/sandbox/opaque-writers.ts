@@ -1,4 +1,4 @@
-import { nodeKind } from '../ast';
+import { type AstNode, nodeKind, walk } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 import type { StatementFacts } from '../statement-facts';
 import type { SandboxSession } from './sandbox-session';
@@ -23,14 +23,18 @@ const DML_KINDS = new Set(['InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt'
  * `create_delete_account`). Each entry is a reader's phrase, e.g. `statement 0 (a DO block)`.
  */
 export async function opaqueWriters(db: SandboxSession, parsed: readonly ParsedStatement[], facts: readonly StatementFacts[]): Promise<string[]> {
-  const out: string[] = [];
+  const found: { index: number; why: string }[] = [];
   const dml = new Map<string, number[]>();
   for (const p of parsed) {
     const kind = nodeKind(p.stmt);
     const code = CODE_KINDS[kind];
-    if (code) out.push(`statement ${p.index} (${code})`);
-    else if (QUERY_KINDS.has(kind) && p.sql.includes('(') && JSON.stringify(p.stmt).includes('"FuncCall"')) out.push(`statement ${p.index} (a function call)`);
-    else if (DML_KINDS.has(kind) && facts[p.index]?.table) dml.set(facts[p.index]!.table, [...(dml.get(facts[p.index]!.table) ?? []), p.index]);
+    if (code) found.push({ index: p.index, why: code });
+    else if (QUERY_KINDS.has(kind) && callsFunction(p.stmt)) found.push({ index: p.index, why: 'a function call' });
+    else if (DML_KINDS.has(kind) && facts[p.index]?.table) {
+      const table = facts[p.index]!.table;
+      if (!dml.has(table)) dml.set(table, []);
+      dml.get(table)!.push(p.index);
+    }
   }
   if (dml.size) {
     const { rows } = await db.query<{ t: string }>(
@@ -40,7 +44,16 @@ export async function opaqueWriters(db: SandboxSession, parsed: readonly ParsedS
             OR EXISTS (SELECT 1 FROM pg_rewrite r WHERE r.ev_class = c.oid AND r.rulename <> '_RETURN'))`,
       [[...dml.keys()]],
     );
-    for (const { t } of rows) for (const k of dml.get(t) ?? []) out.push(`statement ${k} (writes ${t}, which has triggers or rules)`);
+    for (const { t } of rows) for (const index of dml.get(t)!) found.push({ index, why: `writes ${t}, which has triggers or rules` });
   }
-  return out.sort((a, b) => Number(/\d+/.exec(a)![0]) - Number(/\d+/.exec(b)![0]));
+  return found.sort((a, b) => a.index - b.index).map((f) => `statement ${f.index} (${f.why})`);
+}
+
+/** Whether a function is called anywhere in the statement. */
+function callsFunction(stmt: AstNode): boolean {
+  let calls = false;
+  walk(stmt, (n) => {
+    if (n.FuncCall) calls = true;
+  });
+  return calls;
 }
