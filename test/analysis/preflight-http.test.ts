@@ -104,7 +104,7 @@ describe('preflight through HTTP: a migration that would fail on the live data g
       );
       expect(failed[3]).toMatch(/^Statement 3 \(FAILED\): ADD CHECK .* would fail: 1 row\(s\) violate it, e.g. id = 123 \(plan = enterprise\)/);
       expect(failed[4]).toMatch(
-        /^Statement 4 \(FAILED\): ALTER COLUMN balance TYPE numeric USING .* would fail: 1 value\(s\) do not convert, e.g. id = 199999 \(balance = twelve\); first error: invalid input syntax for type numeric: "twelve"/,
+        /^Statement 4 \(FAILED\): ALTER COLUMN balance TYPE numeric USING .* would fail: 1 value\(s\) do not convert, e.g. id = 199999 \(balance = twelve\); first error: invalid input syntax for type numeric: "…"/,
       );
       expect(r.warnings.join('\n')).toContain('Preflight: 5 statement check(s) would fail on the live data');
 

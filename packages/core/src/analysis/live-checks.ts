@@ -5,6 +5,8 @@ import type { KeyProvider } from '../crypto/key-provider';
 import type { CoreDeps } from '../deps';
 import { AppError } from '../errors/app-error';
 import { type MigrationAnalysis, rescoreRisk } from './analyze-migration';
+import { unverifiableReason } from './live-expression-gate';
+import { dmlWhereShape } from './lock-timing/live-features';
 import { liveLockTiming } from './lock-timing/live-lock-timing';
 import type { PreflightClient, PreflightLimits } from './preflight/preflight-session';
 import { type PreflightReport, preflightValidations, runPreflight } from './preflight/run-preflight';
@@ -58,9 +60,15 @@ export async function applyLiveChecks(analysis: MigrationAnalysis, client: Prefl
       `Preflight: ${preflight.findings.filter((f) => f.status === 'failed').length} statement check(s) would fail on the live data, ${preflight.findings.filter((f) => f.status === 'incomplete').length} could not finish; see sandbox_result.validation_results.`,
     );
   }
+  const unverified = preflight.findings.filter((f) => f.unverified);
+  if (unverified.length)
+    report.warnings.push(
+      `Preflight: ${unverified.length} check(s) not verified on the live data (statement${unverified.length > 1 ? 's' : ''} ${[...new Set(unverified.map((f) => f.statement_index))].join(', ')}): what they would evaluate calls functions dbops may not run there; see sandbox_result.validation_results.`,
+    );
   let probeMs: number | null = null;
   if (options.lockTiming !== false) {
-    const timing = await liveLockTiming(client, parsed, facts).catch(() => null);
+    const unplannable = await unplannableStatements(client, analysis);
+    const timing = await liveLockTiming(client, parsed, facts, { unplannable }).catch(() => null);
     probeMs = timing?.probeMs ?? null;
     let retimed = false;
     for (const t of timing?.statements ?? []) {
@@ -79,6 +87,21 @@ export async function applyLiveChecks(analysis: MigrationAnalysis, client: Prefl
     if (retimed) rescoreRisk(analysis);
   }
   return { preflight, probeMs };
+}
+
+/**
+ * DML statements whose WHERE may not be planned on the target: planning folds STABLE and
+ * IMMUTABLE calls, so the predicate passes the live-expression gate first.
+ */
+async function unplannableStatements(client: PreflightClient, analysis: MigrationAnalysis): Promise<Set<number>> {
+  const out = new Set<number>();
+  for (const stmt of analysis.parsed) {
+    const f = analysis.items[stmt.index]?.facts;
+    const dml = 'UpdateStmt' in stmt.stmt || 'DeleteStmt' in stmt.stmt;
+    const shape = dml && f?.table && f.has_where ? dmlWhereShape(stmt, f.table) : null;
+    if (shape && (await unverifiableReason(client, shape).catch(() => 'unknown'))) out.add(stmt.index);
+  }
+  return out;
 }
 
 /** PostgreSQL's messages for errors caused by the rows, not by the schema or the SQL. */

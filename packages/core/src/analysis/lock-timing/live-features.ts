@@ -42,13 +42,24 @@ async function liveTable(client: FeatureClient, name: string): Promise<LiveTable
   };
 }
 
-/** Rows a DML statement's WHERE selects and the cost of finding them, as the target's planner estimates (EXPLAIN of a SELECT: ACCESS SHARE only). */
-async function plannedRows(client: FeatureClient, stmt: ParsedStatement, table: string): Promise<{ rows: number; cost: number; byScan: boolean } | null> {
+/**
+ * The SELECT whose plan estimates the rows a DML statement's WHERE selects, or null when there
+ * is none to ask. Planning folds STABLE and IMMUTABLE calls, so it passes the live-expression
+ * gate first (`unplannable` in {@link liveFeatures}).
+ */
+export function dmlWhereShape(stmt: ParsedStatement, table: string): string | null {
   const b = nodeBody(stmt.stmt);
   const where = b.whereClause as AstNode | undefined;
   if (!where || b.fromClause?.length || b.usingClause?.length) return null;
+  return `SELECT 1 FROM ${quoteQualified(table)} WHERE ${deparse(where)}`;
+}
+
+/** Rows a DML statement's WHERE selects and the cost of finding them, as the target's planner estimates (EXPLAIN of a SELECT: ACCESS SHARE only). */
+async function plannedRows(client: FeatureClient, stmt: ParsedStatement, table: string): Promise<{ rows: number; cost: number; byScan: boolean } | null> {
+  const shape = dmlWhereShape(stmt, table);
+  if (!shape) return null;
   try {
-    const res = await client.query(`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${quoteQualified(table)} WHERE ${deparse(where)}`);
+    const res = await client.query(`EXPLAIN (FORMAT JSON) ${shape}`);
     type Node = { 'Node Type'?: string; 'Plan Rows'?: number; 'Total Cost'?: number; Plans?: Node[] };
     const plan = ((res.rows[0] as Record<string, unknown>)?.['QUERY PLAN'] as Array<{ Plan?: Node }>)?.[0]?.Plan;
     // A sequential scan's filter reads every row (the planner's cost is the scan's); an index or
@@ -102,6 +113,8 @@ export async function liveFeatures(
   client: FeatureClient,
   stmt: ParsedStatement,
   facts: StatementFacts,
+  /** The statement's WHERE did not pass the live-expression gate: not planned on the target. */
+  unplannable = false,
 ): Promise<{ cls: TimingClass; features: TimingFeatures } | null> {
   const t = facts.table ? await liveTable(client, facts.table) : null;
   if (!t) return null;
@@ -127,7 +140,7 @@ export async function liveFeatures(
   let byScan = true;
   const kind = nodeKind(stmt.stmt);
   if ((kind === 'UpdateStmt' || kind === 'DeleteStmt') && facts.has_where) {
-    const planned = await plannedRows(client, stmt, facts.table);
+    const planned = unplannable ? null : await plannedRows(client, stmt, facts.table);
     touched = planned?.rows ?? t.rows * DML_WHERE_SELECTIVITY;
     if (planned) {
       scanCost = planned.cost;

@@ -54,7 +54,12 @@ export async function liveLockTiming(
   client: QueueClient,
   parsed: readonly ParsedStatement[],
   facts: readonly StatementFacts[],
-  options: { calibration?: Calibration; statementTimeoutMs?: number } = {},
+  options: {
+    calibration?: Calibration;
+    statementTimeoutMs?: number;
+    /** Statements whose WHERE failed the live-expression gate: their rows come from the default selectivity. */
+    unplannable?: ReadonlySet<number>;
+  } = {},
 ): Promise<LiveLockTimingReport> {
   const calibration = options.calibration ?? CALIBRATION;
   await client.query('BEGIN TRANSACTION READ ONLY');
@@ -64,7 +69,7 @@ export async function liveLockTiming(
     const live = [];
     for (const stmt of parsed) {
       const f = facts[stmt.index]!;
-      live.push(f.table ? await liveFeatures(client, stmt, f).catch(() => null) : null);
+      live.push(f.table ? await liveFeatures(client, stmt, f, !!options.unplannable?.has(stmt.index)).catch(() => null) : null);
     }
     // The probe costs a few hundred ms of the target's CPU: only when some hold is more than a catalog change.
     const probeMs = live.some((l) => l && l.cls !== 'catalog') ? await machineProbe(client).catch(() => NaN) : NaN;

@@ -1,5 +1,5 @@
 import { deparse } from '../../pg/deparse';
-import { quoteIdent } from '../../pg/quote';
+import { quoteIdent, quoteQualified } from '../../pg/quote';
 import type { AstNode } from '../ast';
 import { expressionColumns } from './expression-columns';
 import { count, rowIdentity } from './row-identity';
@@ -33,6 +33,9 @@ export async function violatingRows(session: PreflightSession, table: string, co
   };
 }
 
+/** The shape {@link violatingRows} evaluates, for the live-expression gate. */
+export const conditionShape = (table: string, condition: string): string => `SELECT 1 FROM ${quoteQualified(table)} WHERE NOT (${condition})`;
+
 function checkTask(statementIndex: number, table: string, con: AstNode): PreflightTask {
   const condition = deparse(con.raw_expr as AstNode);
   const columns = expressionColumns(con.raw_expr);
@@ -43,6 +46,7 @@ function checkTask(statementIndex: number, table: string, con: AstNode): Preflig
     tables: [table],
     columns: columns.map((c) => `${table}.${c}`),
     label: what,
+    evaluates: async () => [conditionShape(table, condition)],
     run: (session) => violatingRows(session, table, condition, columns, what),
   };
 }

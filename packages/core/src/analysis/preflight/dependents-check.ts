@@ -57,6 +57,8 @@ function dropColumnTask(statementIndex: number, table: string, column: string, c
     tables: [table],
     columns: [`${table}.${column}`],
     label: what,
+    // Catalog reads only.
+    evaluates: async () => [],
     async run(session): Promise<TaskOutcome> {
       const rel = (await session.relation(table))!;
       const { still, changed } = standing(await dependentViews(session, rel.oid, column), changedBefore);
@@ -92,6 +94,8 @@ function dropTableTask(statementIndex: number, table: string, cascade: boolean, 
     statementIndex,
     tables: [table],
     label: what,
+    // Catalog reads only.
+    evaluates: async () => [],
     async run(session): Promise<TaskOutcome> {
       const rel = (await session.relation(table))!;
       const liveViews = standing(await dependentViews(session, rel.oid), changedBefore);
@@ -134,6 +138,8 @@ function renameEnumValueTask(statementIndex: number, type: string[], oldVal: str
     statementIndex,
     tables: [],
     label: what,
+    // Catalog reads only.
+    evaluates: async () => [],
     async run(session): Promise<TaskOutcome> {
       // Views, defaults and constraints store the value by OID and follow the rename; routine bodies are text.
       const rows = await session.query<{ f: string }>(

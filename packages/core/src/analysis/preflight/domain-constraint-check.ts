@@ -1,8 +1,9 @@
 import { deparse } from '../../pg/deparse';
 import { quoteIdent } from '../../pg/quote';
 import { type AstNode, names, nodeKind } from '../ast';
-import { violatingRows } from './check-constraint-check';
+import { conditionShape, violatingRows } from './check-constraint-check';
 import { renameColumnRef } from './expression-columns';
+import type { PreflightSession } from './preflight-session';
 import type { PreflightCheck, PreflightContext, PreflightTask, TaskOutcome } from './types';
 
 const CHECK = 'preflight_domain_constraint';
@@ -12,6 +13,16 @@ const CHECK = 'preflight_domain_constraint';
  * domain's type in every table: the task finds those columns in the live catalog and asks each
  * table with the domain's VALUE replaced by the column.
  */
+/** Table columns of the domain's type, in the live catalog. */
+const domainColumns = (session: PreflightSession, domainSql: string) =>
+  session.query<{ nsp: string; rel: string; col: string }>(
+    `SELECT n.nspname AS nsp, c.relname AS rel, a.attname AS col
+       FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE a.atttypid = to_regtype($1) AND a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r', 'm')
+      ORDER BY 1, 2, 3`,
+    [domainSql],
+  );
+
 function domainTask(statementIndex: number, domain: string[], body: AstNode): PreflightTask {
   const domainSql = domain.map(quoteIdent).join('.');
   const con = body.def?.Constraint as AstNode | undefined;
@@ -22,14 +33,13 @@ function domainTask(statementIndex: number, domain: string[], body: AstNode): Pr
     statementIndex,
     tables: [],
     label: what,
+    async evaluates(session) {
+      if (notNull) return [];
+      const cols = await domainColumns(session, domainSql);
+      return cols.map((c) => conditionShape(`${c.nsp}.${c.rel}`, deparse(renameColumnRef(con!.raw_expr as AstNode, 'value', c.col))));
+    },
     async run(session) {
-      const cols = await session.query<{ nsp: string; rel: string; col: string }>(
-        `SELECT n.nspname AS nsp, c.relname AS rel, a.attname AS col
-           FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-          WHERE a.atttypid = to_regtype($1) AND a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r', 'm')
-          ORDER BY 1, 2, 3`,
-        [domainSql],
-      );
+      const cols = await domainColumns(session, domainSql);
       if (cols.length === 0) return { status: 'passed', detail: `${what}: no table column uses the domain` };
       const failed: string[] = [];
       const skipped: string[] = [];

@@ -1,5 +1,5 @@
 import { deparse } from '../../pg/deparse';
-import { quoteIdent } from '../../pg/quote';
+import { quoteIdent, quoteQualified } from '../../pg/quote';
 import { type AstNode, names } from '../ast';
 import { expressionColumns } from './expression-columns';
 import { pgCode, type PreflightSession, sampleNote } from './preflight-session';
@@ -92,6 +92,10 @@ function exclusionTask(statementIndex: number, table: string, con: AstNode): Pre
     tables: [table],
     columns: columns.map((c) => `${table}.${c}`),
     label: what,
+    evaluates: async () => [
+      // Each element against itself: the same operators and functions as the self-join calls.
+      `SELECT 1 FROM ${quoteQualified(table)} WHERE ${(elements as Element[]).map((e) => `${e.sql} ${e.op} ${e.sql}`).join(' AND ')}${where ? ` AND (${where})` : ''}`,
+    ],
     run: (session) => conflictingRows(session, table, elements as Element[], where, what),
   };
 }

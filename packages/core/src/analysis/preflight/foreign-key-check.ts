@@ -57,6 +57,8 @@ function foreignKeyTask(statementIndex: number, table: string, con: AstNode): Pr
     tables: [table, parent],
     columns: [...fkCols.map((c) => `${table}.${c}`), ...named.map((c) => `${parent}.${c}`)],
     label: `ADD FOREIGN KEY ${table} (${fkCols.join(', ')}) -> ${parent}`,
+    // Key columns compared with their types' equality: nothing of the migration is evaluated.
+    evaluates: async () => [],
     run: (session) => orphanRows(session, table, fkCols, parent, named, con.fk_matchtype === 'f', 'ADD FOREIGN KEY'),
   };
 }

@@ -14,6 +14,8 @@ export function notNullTask(statementIndex: number, table: string, columns: stri
     tables: [table],
     columns: columns.map((c) => `${table}.${c}`),
     label: `${what} on ${table} (${columns.join(', ')})`,
+    // Only IS NULL over columns: nothing of the migration is evaluated.
+    evaluates: async () => [],
     async run(session) {
       const rel = (await session.relation(table))!;
       const src = await session.scan(rel, 1);
@@ -47,6 +49,8 @@ function addRequiredColumnTask(statementIndex: number, table: string, column: st
     statementIndex,
     tables: [table],
     label: `ADD COLUMN ${column} NOT NULL without default on ${table}`,
+    // Only IS NULL over columns: nothing of the migration is evaluated.
+    evaluates: async () => [],
     async run(session) {
       const rel = (await session.relation(table))!;
       await session.setTimeout(session.limits.minStatementTimeoutMs);

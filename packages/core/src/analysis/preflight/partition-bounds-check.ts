@@ -77,6 +77,14 @@ function partitionTask(statementIndex: number, parent: string, child: string, bo
     statementIndex,
     tables: attach ? [parent, child] : [parent],
     label: what,
+    // The bound's values are the migration's expressions (PostgreSQL 12+ accepts any constant expression there).
+    async evaluates(session) {
+      const parentRel = await session.relation(parent);
+      if (!parentRel) return [];
+      const pk = await parentKeys(session, parentRel.oid);
+      const cond = pk.expression ? null : boundCondition(bound, pk.keys, parentRel.oid);
+      return cond ? [`SELECT 1 FROM ${parentRel.sql} WHERE coalesce((${cond}), false)`] : [];
+    },
     async run(session): Promise<TaskOutcome> {
       const parentRel = (await session.relation(parent))!;
       const pk = await parentKeys(session, parentRel.oid);

@@ -2,9 +2,11 @@ import { type AstNode, nodeBody, nodeKind, rangeVarName } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 import type { StatementFacts } from '../statement-facts';
 import type { ValidationResult } from '../types';
+import { unverifiableReason } from '../live-expression-gate';
 import { PREFLIGHT_CHECKS } from './checks';
 import { definedBefore, firstDefinitions } from './earlier-definitions';
 import { DEFAULT_PREFLIGHT_LIMITS, pgCode, type PreflightClient, type PreflightLimits, PreflightSession } from './preflight-session';
+import { serverErrorSummary } from './server-error-summary';
 import type { PreflightCheck, PreflightFinding, PreflightTask, TaskOutcome } from './types';
 
 export interface PreflightInput {
@@ -75,7 +77,6 @@ async function unreadable(session: PreflightSession, task: PreflightTask): Promi
 /** What a driver error during a check means for the report. */
 function outcomeOfError(error: unknown, task: PreflightTask, session: PreflightSession): TaskOutcome {
   const code = pgCode(error);
-  const message = error instanceof Error ? error.message : String(error);
   if (code === '57014')
     return {
       status: 'incomplete',
@@ -86,14 +87,25 @@ function outcomeOfError(error: unknown, task: PreflightTask, session: PreflightS
       status: 'incomplete',
       detail: `${task.label}: waited ${session.limits.lockTimeoutMs} ms (lock_timeout) for an ACCESS SHARE lock: another session holds an ACCESS EXCLUSIVE lock on the table; not verified`,
     };
-  if (code === '42501')
-    return { status: 'skipped', detail: `${task.label}: skipped, the connection lacks a privilege to read what the check needs (${message})` };
+  if (code === '42501') return { status: 'skipped', detail: `${task.label}: skipped, the connection lacks a privilege to read what the check needs` };
   if (code === '25006')
     return {
       status: 'incomplete',
       detail: `${task.label}: evaluating the statement's expression would write to the database, so it was not evaluated on the live data`,
     };
-  return { status: 'incomplete', detail: `${task.label}: the check failed to run (${code ?? 'error'}: ${message})` };
+  return { status: 'incomplete', detail: `${task.label}: the check failed to run (${serverErrorSummary(error)})` };
+}
+
+/** Why a task's expressions may not be evaluated on the target (the first that fails the gate), or null. */
+async function gate(session: PreflightSession, task: PreflightTask): Promise<string | null> {
+  const shapes = await task.evaluates(session);
+  if (!shapes.length) return null;
+  const version = await session.serverVersion();
+  for (const shape of shapes) {
+    const reason = await unverifiableReason(session.client, shape, version);
+    if (reason) return reason;
+  }
+  return null;
 }
 
 /**
@@ -132,10 +144,17 @@ export async function runPreflight(input: PreflightInput): Promise<PreflightRepo
       };
     } else {
       try {
-        outcome = await session.readOnly(async () => {
-          const why = await unreadable(session, task);
-          return why ? { status: 'skipped' as const, detail: `${task.label}: skipped, ${why}` } : task.run(session);
-        });
+        const why = await session.readOnly(() => unreadable(session, task));
+        const unsafe = why ? null : await gate(session, task);
+        outcome = why
+          ? { status: 'skipped', detail: `${task.label}: skipped, ${why}` }
+          : unsafe
+            ? {
+                status: 'skipped',
+                unverified: true,
+                detail: `${task.label}: not verified on the live data: ${unsafe}; it was not evaluated there (the sandbox ran it on synthetic rows)`,
+              }
+            : await session.readOnly(() => task.run(session));
       } catch (error) {
         outcome = outcomeOfError(error, task, session);
       }
@@ -146,6 +165,7 @@ export async function runPreflight(input: PreflightInput): Promise<PreflightRepo
       status: outcome.status,
       detail: outcome.detail,
       sampled: !!outcome.sampled,
+      unverified: !!outcome.unverified,
       duration_ms: Date.now() - t0,
     });
   }

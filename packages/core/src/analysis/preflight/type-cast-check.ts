@@ -1,10 +1,11 @@
 import { deparse } from '../../pg/deparse';
-import { quoteIdent } from '../../pg/quote';
-import { type AstNode, calledFunctions, nodeKind } from '../ast';
+import { quoteIdent, quoteQualified } from '../../pg/quote';
+import { type AstNode, nodeKind } from '../ast';
 import { findFailingRows, tryUnderSavepoint } from './failing-rows';
 import { count, rowIdentity } from './row-identity';
 import { type LiveRelation, type PreflightSession, sampleNote, type ScanSource } from './preflight-session';
 import { showValue } from './sensitive-values';
+import { serverMessageSummary } from './server-error-summary';
 import type { PreflightCheck, PreflightContext, PreflightTask, TaskOutcome } from './types';
 
 const CHECK = 'preflight_type_cast';
@@ -42,7 +43,7 @@ async function viaInputIsValid(session: PreflightSession, plan: CastPlan, types:
   for (const t of types) {
     const [e] = await session.query<{ message: string | null }>(`SELECT message FROM pg_input_error_info($1, $2)`, [rows[0]!.v, t]);
     if (e?.message) {
-      message = e.message;
+      message = serverMessageSummary(e.message);
       break;
     }
   }
@@ -60,7 +61,8 @@ async function viaEvaluation(session: PreflightSession, plan: CastPlan, src: Sca
   const tooLong = limit === null ? null : `char_length(rtrim(CAST((${plan.value}) AS text), ' ')) > ${limit}`;
   // A conversion that does not exist fails at planning, whatever the data: that is the sandbox's question.
   const planning = await tryUnderSavepoint(session, `SELECT ${cast} FROM ${src.rel.sql} WHERE false`);
-  if (planning) return { status: 'incomplete', detail: `${what}: the conversion could not be evaluated on the live table (${planning.message})` };
+  if (planning)
+    return { status: 'incomplete', detail: `${what}: the conversion could not be evaluated on the live table (${serverMessageSummary(planning.message)})` };
   const bulk = await tryUnderSavepoint(session, `SELECT count(${cast}) FROM ${src.from}`);
   const id = await rowIdentity(session, src.rel);
   if (!bulk && tooLong) {
@@ -93,20 +95,26 @@ async function viaEvaluation(session: PreflightSession, plan: CastPlan, src: Sca
   const howMany = found.ctids.length ? `at least ${found.ctids.length} row(s)` : 'some rows';
   return {
     status: 'failed',
-    detail: `${what} would fail: ${howMany} do not convert${examples}; first error: ${bulk.message}${sampleNote(src)}`,
+    detail: `${what} would fail: ${howMany} do not convert${examples}; first error: ${serverMessageSummary(bulk.message)}${sampleNote(src)}`,
     sampled: src.sampled,
   };
 }
 
-/** USING calls a function that could act on the database (volatile): not evaluated on the live data. */
-async function volatileCalls(session: PreflightSession, using: AstNode | undefined): Promise<string[]> {
-  const fns = using ? [...new Set(calledFunctions(using))] : [];
-  if (!fns.length) return [];
-  const rows = await session.query<{ proname: string }>(
-    `SELECT DISTINCT proname FROM pg_proc WHERE lower(proname) = ANY($1) AND provolatile = 'v' ORDER BY 1`,
-    [fns],
+/**
+ * What the conversion evaluates: the cast of the value, and, when the target is a domain, the
+ * domain's CHECK conditions (a cast to a domain runs them).
+ */
+async function castShapes(session: PreflightSession, plan: CastPlan): Promise<string[]> {
+  const shapes = [`SELECT CAST((${plan.value}) AS ${plan.target}) FROM ${quoteQualified(plan.table)}`];
+  const checks = await session.query<{ base: string; expr: string }>(
+    `SELECT format_type(t.typbasetype, t.typtypmod) AS base, pg_get_expr(c.conbin, 0) AS expr
+       FROM pg_type t JOIN pg_constraint c ON c.contypid = t.oid
+      WHERE t.oid = to_regtype($1) AND t.typtype = 'd' AND c.contype = 'c'`,
+    [plan.target],
   );
-  return rows.map((r) => r.proname);
+  // A domain condition reads its value as VALUE, which parses as a column named value.
+  for (const c of checks) shapes.push(`SELECT 1 FROM (SELECT NULL::${c.base} AS value) v WHERE ${c.expr}`);
+  return shapes;
 }
 
 function castTask(statementIndex: number, plan: CastPlan): PreflightTask {
@@ -117,10 +125,8 @@ function castTask(statementIndex: number, plan: CastPlan): PreflightTask {
     tables: [plan.table],
     columns: [`${plan.table}.${plan.column}`],
     label: what,
+    evaluates: (session) => castShapes(session, plan),
     async run(session) {
-      const volatile = await volatileCalls(session, plan.using);
-      if (volatile.length)
-        return { status: 'skipped', detail: `${what}: USING calls volatile function(s) ${volatile.join(', ')}, which are not run against the live data` };
       const rel: LiveRelation = (await session.relation(plan.table))!;
       const src = await session.scan(rel, 2);
       const [col] = await session.query<{ type: string }>(

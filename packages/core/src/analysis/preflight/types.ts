@@ -20,6 +20,11 @@ export interface PreflightFinding {
   detail: string;
   /** True when the check read a sample of the table instead of every row. */
   sampled: boolean;
+  /**
+   * True when the check did not run because what it would evaluate on the live database did not
+   * pass the live-expression gate (`live-expression-gate.ts`): status `skipped`, detail says why.
+   */
+  unverified: boolean;
   /** Wall time of the check, ms. */
   duration_ms: number;
 }
@@ -29,6 +34,7 @@ export interface TaskOutcome {
   status: PreflightStatus;
   detail: string;
   sampled?: boolean;
+  unverified?: boolean;
 }
 
 /** One read-only question to ask the live database for one statement. */
@@ -41,6 +47,13 @@ export interface PreflightTask {
   columns?: string[];
   /** Short label used in details, e.g. `SET NOT NULL on public.users.email`. */
   label: string;
+  /**
+   * Every expression of the migration (or of the live catalog) that {@link run} will evaluate on
+   * the target, as SELECTs calling exactly what the evaluation calls: each must pass the
+   * live-expression gate before `run` starts. `[]` when `run` evaluates only dbops's own SQL over
+   * column values. Read outside any transaction; may read the catalog.
+   */
+  evaluates(session: PreflightSession): Promise<string[]>;
   run(session: PreflightSession): Promise<TaskOutcome>;
 }
 

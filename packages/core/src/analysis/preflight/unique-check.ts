@@ -1,5 +1,5 @@
 import { deparse } from '../../pg/deparse';
-import { quoteIdent } from '../../pg/quote';
+import { quoteIdent, quoteQualified } from '../../pg/quote';
 import { type AstNode, names, nodeKind, rangeVarName } from '../ast';
 import { count } from './row-identity';
 import { sampleNote } from './preflight-session';
@@ -27,6 +27,13 @@ function uniqueTask(statementIndex: number, table: string, keys: Key[], what: st
     tables: [table],
     columns: keys.flatMap((k) => (k.column ? [`${table}.${k.column}`] : [])),
     label: `${what} on ${table} (${keys.map((k) => k.label).join(', ')})`,
+    // Plain columns compare with their type's own equality; expressions and predicates are the migration's.
+    evaluates: async () =>
+      keys.some((k) => !k.column) || options.where
+        ? [
+            `SELECT ${keys.map((k) => k.sql).join(', ')} FROM ${quoteQualified(table)}${options.where ? ` WHERE ${options.where}` : ''} GROUP BY ${keys.map((_, i) => i + 1).join(', ')}`,
+          ]
+        : [],
     async run(session) {
       const rel = (await session.relation(table))!;
       // Grouping sorts or hashes every key: budget it like several scans.

@@ -1,4 +1,4 @@
-import { violatingRows } from './check-constraint-check';
+import { conditionShape, violatingRows } from './check-constraint-check';
 import { orphanRows } from './foreign-key-check';
 import type { PreflightCheck, PreflightContext, PreflightTask, TaskOutcome } from './types';
 
@@ -16,6 +16,16 @@ function validateTask(statementIndex: number, table: string, name: string): Pref
     statementIndex,
     tables: [table],
     label: what,
+    // A NOT VALID CHECK of the live catalog: its condition is evaluated like a new one.
+    async evaluates(session) {
+      const rel = await session.relation(table);
+      if (!rel) return [];
+      const rows = await session.query<{ expr: string }>(
+        `SELECT pg_get_expr(conbin, conrelid) AS expr FROM pg_constraint WHERE conrelid = $1 AND conname = $2 AND contype = 'c' AND NOT convalidated`,
+        [rel.oid, name],
+      );
+      return rows.map((r) => conditionShape(table, r.expr));
+    },
     async run(session): Promise<TaskOutcome> {
       const rel = (await session.relation(table))!;
       const [con] = await session.query<{
