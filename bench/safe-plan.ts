@@ -1,0 +1,205 @@
+/**
+ * Safe plans against the originals, with writers running (issue #30).
+ *
+ *   npx tsx bench/safe-plan.ts [--rows 2000000] [--only create-index,set-not-null]
+ *
+ * Builds `orders` (default 2,000,000 rows, a primary key, a text column, a nullable amount) and
+ * `customers` (10,000 rows) on a throwaway PostgreSQL 15, then for each pattern: two writers on
+ * their own connections (one INSERT, one UPDATE of a random row, each every 5 ms) run while the
+ * original migration is applied in one transaction, then again while the safe plan dbops drafts
+ * for it (`draftSafePlan`, on a snapshot read from the server as the service reads it) is applied
+ * statement by statement as the executor applies it (each BEGIN ... COMMIT its own transaction,
+ * CONCURRENTLY alone). Prints, for each, the worst single write wait, the p99 and the total time,
+ * and whether the two end schemas (pg_dump -s) are the same. The schema is reset between runs.
+ * Needs Debian's postgresql-15 (`/usr/lib/postgresql/15/bin`).
+ */
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { analyzeMigrationDetailed } from '../packages/core/src/analysis/analyze-migration';
+import { draftSafePlan } from '../packages/core/src/analysis/safe-plan/draft-safe-plan';
+import { buildSchemaIndex } from '../packages/core/src/analysis/schema-index';
+import { readTargetSchema } from '../packages/core/src/introspection/catalog-read';
+import type { SchemaSnapshot } from '../packages/core/src/introspection/schema-snapshot';
+import { splitStatements } from '../packages/core/src/pg/parser';
+import { PG15_BIN, pg15Unavailable, startPg15 } from '../test/support/pg15-server';
+
+const { values } = parseArgs({ options: { rows: { type: 'string', default: '2000000' }, only: { type: 'string' } } });
+const ROWS = Number(values.rows);
+
+interface Pattern {
+  name: string;
+  migration: string;
+  /** Brings the schema back to the starting point after either run. */
+  reset: string;
+}
+
+const PATTERNS: Pattern[] = [
+  { name: 'create-index', migration: 'CREATE INDEX orders_note_idx ON orders (note)', reset: 'DROP INDEX IF EXISTS orders_note_idx' },
+  {
+    name: 'add-foreign-key',
+    migration: 'ALTER TABLE orders ADD CONSTRAINT orders_customer_fk FOREIGN KEY (customer_id) REFERENCES customers (id)',
+    reset: 'ALTER TABLE orders DROP CONSTRAINT IF EXISTS orders_customer_fk',
+  },
+  {
+    name: 'add-check',
+    migration: 'ALTER TABLE orders ADD CONSTRAINT orders_amount_positive CHECK (amount >= 0)',
+    reset: 'ALTER TABLE orders DROP CONSTRAINT IF EXISTS orders_amount_positive',
+  },
+  {
+    name: 'set-not-null',
+    migration: 'ALTER TABLE orders ALTER COLUMN amount SET NOT NULL',
+    reset: 'ALTER TABLE orders ALTER COLUMN amount DROP NOT NULL; ALTER TABLE orders DROP CONSTRAINT IF EXISTS dbops_orders_amount_not_null',
+  },
+  {
+    name: 'add-unique',
+    migration: 'ALTER TABLE orders ADD CONSTRAINT orders_ref_key UNIQUE (ref)',
+    reset: 'ALTER TABLE orders DROP CONSTRAINT IF EXISTS orders_ref_key; DROP INDEX IF EXISTS orders_ref_key',
+  },
+];
+
+interface Waits {
+  worst: number;
+  p99: number;
+  count: number;
+}
+
+/** Two writers every 5 ms until stopped; each write's wall time is recorded. */
+function startWriters(url: string): { stop(): Promise<Waits> } {
+  let running = true;
+  const times: number[] = [];
+  const loop = async (kind: 'insert' | 'update') => {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      while (running) {
+        const t0 = performance.now();
+        if (kind === 'insert')
+          await c.query(`INSERT INTO orders (customer_id, amount, note, ref) VALUES (1 + (random() * 9999)::int, 1, 'w', nextval('orders_ref_seq'))`);
+        else await c.query(`UPDATE orders SET amount = amount + 1 WHERE id = 1 + (random() * ${ROWS - 1})::int`);
+        times.push(performance.now() - t0);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    } finally {
+      await c.end();
+    }
+  };
+  const loops = [loop('insert'), loop('update')];
+  return {
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+      const sorted = [...times].sort((a, b) => a - b);
+      return { worst: sorted[sorted.length - 1] ?? 0, p99: sorted[Math.floor(sorted.length * 0.99)] ?? 0, count: sorted.length };
+    },
+  };
+}
+
+/** Applies a script as the executor does: statements one by one on one session (BEGIN/COMMIT as written). */
+async function applyScript(url: string, script: string, oneTransaction: boolean): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  const t0 = performance.now();
+  try {
+    if (oneTransaction) await c.query('BEGIN');
+    for (const s of await splitStatements(script)) await c.query(s.sql);
+    if (oneTransaction) await c.query('COMMIT');
+    return performance.now() - t0;
+  } finally {
+    await c.end();
+  }
+}
+
+function dumpSchema(url: string): string {
+  return execFileSync(`${PG15_BIN}/pg_dump`, ['--schema-only', '--no-owner', url], { encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => !l.startsWith('--') && !l.startsWith('\\') && !/^SET |^SELECT pg_catalog/.test(l))
+    .join('\n');
+}
+
+async function snapshotOf(url: string): Promise<SchemaSnapshot> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const content = await readTargetSchema(c);
+    return { ...content, snapshot_id: 'bench', connection_id: 'bench', introspected_at: new Date().toISOString() } as SchemaSnapshot;
+  } finally {
+    await c.end();
+  }
+}
+
+async function main(): Promise<void> {
+  const missing = pg15Unavailable();
+  if (missing) {
+    console.log(`skipped: ${missing}`);
+    return;
+  }
+  const server = await startPg15();
+  const url = server.url;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    console.log(
+      `# safe plans vs originals, ${ROWS.toLocaleString('en-US')} rows, ${os.cpus().length} cores (${os.cpus()[0]?.model}), load ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}, ${new Date().toISOString()}`,
+    );
+    await admin.query(`CREATE TABLE customers (id int PRIMARY KEY); INSERT INTO customers SELECT generate_series(1, 10000);
+      CREATE SEQUENCE orders_ref_seq START ${ROWS + 1};
+      CREATE TABLE orders (id bigserial PRIMARY KEY, customer_id int NOT NULL, amount int, note text NOT NULL, ref bigint NOT NULL);
+      INSERT INTO orders (customer_id, amount, note, ref) SELECT 1 + g % 10000, g % 1000, md5(g::text), g FROM generate_series(1, ${ROWS}) g`);
+    await admin.query('VACUUM ANALYZE');
+    const only = values.only ? new Set(values.only.split(',')) : null;
+    console.log('pattern | run | worst write wait ms | p99 ms | writes | total ms | same schema');
+    for (const p of PATTERNS.filter((x) => !only || only.has(x.name))) {
+      const snapshot = await snapshotOf(url);
+      const a = await analyzeMigrationDetailed(p.migration, snapshot, { connectionId: 'bench', sandbox: false });
+      const out = draftSafePlan(
+        a.parsed,
+        a.items.map((i) => i.facts),
+        a.report.statements,
+        buildSchemaIndex(snapshot),
+      );
+      if (!out.draft) {
+        console.log(`${p.name} | plan | - | - | - | - | no plan: ${out.reason ?? 'not needed'}`);
+        continue;
+      }
+      const runs: Array<[string, string, boolean]> = [
+        ['original', p.migration, true],
+        ['plan', out.draft.combined_script, false],
+      ];
+      const dumps: string[] = [];
+      for (const [run, script, oneTx] of runs) {
+        await admin.query('CHECKPOINT');
+        const writers = startWriters(url);
+        await new Promise((r) => setTimeout(r, 300));
+        const total = await applyScript(url, script, oneTx);
+        await new Promise((r) => setTimeout(r, 300));
+        const w = await writers.stop();
+        dumps.push(dumpSchema(url));
+        if (run === 'plan' && dumps[0] !== dumps[1] && process.env.BENCH_DIFF) {
+          const a = new Set(dumps[0]!.split('\n'));
+          const b = new Set(dumps[1]!.split('\n'));
+          console.log(
+            [...a]
+              .filter((l) => !b.has(l))
+              .map((l) => `- ${l}`)
+              .concat([...b].filter((l) => !a.has(l)).map((l) => `+ ${l}`))
+              .join('\n'),
+          );
+        }
+        console.log(
+          `${p.name} | ${run} | ${w.worst.toFixed(0)} | ${w.p99.toFixed(1)} | ${w.count} | ${total.toFixed(0)} | ${run === 'plan' ? dumps[0] === dumps[1] : ''}`,
+        );
+        await admin.query(p.reset);
+      }
+    }
+  } finally {
+    await admin.end();
+    await server.stop();
+  }
+}
+
+await main();
