@@ -3,6 +3,8 @@ import { quoteQualified } from '../../pg/quote';
 import { type AstNode, nodeBody, nodeKind } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 import type { StatementFacts } from '../statement-facts';
+import { formatCount } from '../../util/format-count';
+import { weakEstimateReason } from './predicate-estimate';
 import { DML_WHERE_SELECTIVITY } from './snapshot-features';
 import { bufferFeatures, indexKeyColumn, NO_DML_FACTS, seqScanCost, type TimingClass, timingClass, type TimingFeatures } from './timing-class';
 
@@ -48,10 +50,91 @@ async function liveTable(client: FeatureClient, name: string): Promise<LiveTable
  * gate first (`unplannable` in {@link liveFeatures}).
  */
 export function dmlWhereShape(stmt: ParsedStatement, table: string): string | null {
+  const where = dmlWhere(stmt);
+  return where === null ? null : `SELECT 1 FROM ${quoteQualified(table)} WHERE ${where}`;
+}
+
+/** The WHERE of a one-table DELETE or UPDATE as SQL, or null. */
+function dmlWhere(stmt: ParsedStatement): string | null {
   const b = nodeBody(stmt.stmt);
   const where = b.whereClause as AstNode | undefined;
-  if (!where || b.fromClause?.length || b.usingClause?.length) return null;
-  return `SELECT 1 FROM ${quoteQualified(table)} WHERE ${deparse(where)}`;
+  return !where || b.fromClause?.length || b.usingClause?.length ? null : deparse(where);
+}
+
+/** Heap read whole by a count; above it, the count reads a sample of about this many bytes. */
+const EXACT_COUNT_BYTES = 64 * 2 ** 20;
+const SAMPLE_BYTES = 32 * 2 ** 20;
+
+/** Rows a WHERE selects, counted on the target (whole, or a page sample scaled up), and how. */
+async function countedRows(
+  client: FeatureClient,
+  table: string,
+  where: string,
+  t: LiveTable,
+  byIndex: boolean,
+): Promise<{ rows: number; basis: string } | null> {
+  const sampled = !byIndex && t.heap > EXACT_COUNT_BYTES;
+  const percent = sampled ? Math.max(0.01, Math.min(100, (100 * SAMPLE_BYTES) / t.heap)) : 100;
+  const sql = `SELECT count(*)::float8 AS n FROM ${quoteQualified(table)}${sampled ? ` TABLESAMPLE SYSTEM (${percent.toFixed(4)})` : ''} WHERE ${where}`;
+  // A count that runs out of time leaves the planner's figure; the savepoint keeps the transaction usable.
+  await client.query('SAVEPOINT dbops_count');
+  try {
+    const res = await client.query(sql);
+    await client.query('RELEASE SAVEPOINT dbops_count');
+    const n = Number((res.rows[0] as { n?: number } | undefined)?.n ?? 0);
+    const rows = sampled ? (n * 100) / percent : n;
+    return {
+      rows,
+      basis: sampled
+        ? `sampled ${percent < 1 ? percent.toFixed(2) : percent.toFixed(0)}% of the table: about ${formatCount(Math.round(rows))} rows`
+        : `counted on the target: ${formatCount(rows)} rows`,
+    };
+  } catch {
+    await client.query('ROLLBACK TO SAVEPOINT dbops_count').catch(() => undefined);
+    return null;
+  }
+}
+
+/** Columns of `t` with statistics, and whether they are stale (a fifth of the rows changed since the last ANALYZE, or never analyzed). */
+async function statistics(client: FeatureClient, t: LiveTable): Promise<{ columns: Set<string>; stale: string | null }> {
+  const res = await client.query(
+    `SELECT ARRAY(SELECT s.attname::text FROM pg_stats s WHERE s.schemaname = n.nspname AND s.tablename = c.relname) AS cols,
+            coalesce(a.n_mod_since_analyze, 0)::float8 AS changed, (a.last_analyze IS NULL AND a.last_autoanalyze IS NULL) AS never
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace LEFT JOIN pg_stat_all_tables a ON a.relid = c.oid
+      WHERE c.oid = $1`,
+    [t.oid],
+  );
+  const r = res.rows[0] as { cols: string[]; changed: number; never: boolean } | undefined;
+  const stale = !r
+    ? 'the table has no statistics'
+    : r.never && r.cols.length === 0
+      ? 'the table was never analyzed'
+      : r.changed > Math.max(1000, 0.2 * t.rows)
+        ? `its statistics are stale (${formatCount(Math.round(r.changed))} rows changed since the last ANALYZE)`
+        : null;
+  return { columns: new Set(r?.cols ?? []), stale };
+}
+
+/**
+ * Rows a DELETE or UPDATE changes: the planner's estimate where it rests on statistics,
+ * otherwise counted on the target (the WHERE already passed the live-expression gate).
+ */
+async function touchedRows(
+  client: FeatureClient,
+  stmt: ParsedStatement,
+  t: LiveTable,
+  table: string,
+): Promise<{ rows: number; cost: number; byScan: boolean; basis: string } | null> {
+  const planned = await plannedRows(client, stmt, table);
+  if (!planned) return null;
+  const where = nodeBody(stmt.stmt).whereClause as AstNode;
+  const stats = await statistics(client, t).catch(() => ({ columns: new Set<string>(), stale: 'its statistics could not be read' }));
+  const weak = stats.stale ?? weakEstimateReason(where, stats.columns);
+  if (!weak) return { ...planned, basis: 'planner estimate' };
+  const counted = await countedRows(client, table, dmlWhere(stmt)!, t, !planned.byScan);
+  return counted
+    ? { ...planned, rows: counted.rows, basis: `${counted.basis} (the planner's estimate is a guess: ${weak})` }
+    : { ...planned, basis: `planner estimate, a guess (${weak}; a count did not finish)` };
 }
 
 /** Rows a DML statement's WHERE selects and the cost of finding them, as the target's planner estimates (EXPLAIN of a SELECT: ACCESS SHARE only). */
@@ -115,7 +198,7 @@ export async function liveFeatures(
   facts: StatementFacts,
   /** The statement's WHERE did not pass the live-expression gate: not planned on the target. */
   unplannable = false,
-): Promise<{ cls: TimingClass; features: TimingFeatures } | null> {
+): Promise<{ cls: TimingClass; features: TimingFeatures; rowsBasis: string | null } | null> {
   const t = facts.table ? await liveTable(client, facts.table) : null;
   if (!t) return null;
   let keyFixed = false;
@@ -138,10 +221,12 @@ export async function liveFeatures(
   let touched = t.rows;
   let scanCost = seqScanCost(t.heap, t.rows);
   let byScan = true;
+  let rowsBasis: string | null = null;
   const kind = nodeKind(stmt.stmt);
   if ((kind === 'UpdateStmt' || kind === 'DeleteStmt') && facts.has_where) {
-    const planned = unplannable ? null : await plannedRows(client, stmt, facts.table);
+    const planned = unplannable ? null : await touchedRows(client, stmt, t, facts.table);
     touched = planned?.rows ?? t.rows * DML_WHERE_SELECTIVITY;
+    rowsBasis = planned?.basis ?? `a default of ${DML_WHERE_SELECTIVITY * 100}% of the rows (the WHERE was not evaluated on the target)`;
     if (planned) {
       scanCost = planned.cost;
       byScan = planned.byScan;
@@ -150,6 +235,7 @@ export async function liveFeatures(
   const dml = kind === 'UpdateStmt' || kind === 'DeleteStmt' ? await dmlFacts(client, t, kind === 'DeleteStmt' ? 'DELETE' : 'UPDATE', touched) : NO_DML_FACTS;
   return {
     cls,
+    rowsBasis,
     features: {
       rows: t.rows,
       heapBytes: t.heap,

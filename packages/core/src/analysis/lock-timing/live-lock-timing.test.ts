@@ -81,6 +81,16 @@ describe('live lock timing', () => {
     }
   });
 
+  it('counts the rows a WHERE the planner can only guess at selects, and names the basis', async () => {
+    // id % 10 = 0 touches 10 % of the rows; the planner assumes 0.5 % for an expression.
+    const r = await timing('DELETE FROM big WHERE id % 10 = 0; UPDATE big SET t = t WHERE a = 7');
+    const [guess, planned] = r.statements;
+    expect(guess!.warnings[0]).toMatch(
+      /5,000 rows changed .*rows changed: counted on the target: 5,000 rows \(the planner's estimate is a guess: it compares an expression\)/,
+    );
+    expect(planned!.warnings[0]).toMatch(/rows changed: planner estimate/);
+  });
+
   it('reads lock_timeout from the migration', async () => {
     const p = await parseStatements("SET lock_timeout = '3s'; SET lock_timeout TO 500; SELECT 1");
     expect(lockTimeoutBefore(p, 1)).toBe(3000);
