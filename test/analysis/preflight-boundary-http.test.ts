@@ -1,11 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalysisReport } from '@dbops/core/analysis';
 import { callTool, connectMcpHttp } from '../support/mcp';
 import { sql } from '../support/scratch-database';
+import { type SentinelSession, startSentinel } from '../support/sentinel-session';
 import { databaseFingerprint, type ExecuteFixture, startExecuteFixture } from '../support/sql-execute';
 
 // Issue #35, part 1: the preflight evaluates the migration's expressions on the live database.
@@ -57,12 +57,9 @@ const SETUP_TIMEOUT_MS = 180_000;
 
 let f: ExecuteFixture;
 let strictKey: string;
-let sentinel: pg.Client;
-let sentinelPid: number;
-let sentinelQuery: Promise<unknown>;
-let sentinelFailed = false;
+let sentinel: SentinelSession;
 
-const sub = (s: string): string => s.replaceAll('URL', f.db.url).replaceAll('FILE', FILE).replaceAll('PID', String(sentinelPid));
+const sub = (s: string): string => s.replaceAll('URL', f.db.url).replaceAll('FILE', FILE).replaceAll('PID', String(sentinel.pid));
 
 beforeAll(async () => {
   writeFileSync(FILE, `${SECRET}\n`);
@@ -75,21 +72,11 @@ beforeAll(async () => {
   });
   expect(created.status, created.text).toBe(201);
   strictKey = created.body.data.key;
-  sentinel = new pg.Client({ connectionString: f.db.url, application_name: 'sentinel' });
-  sentinel.on('error', () => undefined);
-  await sentinel.connect();
-  sentinelPid = ((await sentinel.query('SELECT pg_backend_pid() AS pid')).rows[0] as { pid: number }).pid;
-  sentinelQuery = sentinel.query('SELECT pg_sleep(600)').catch(() => {
-    sentinelFailed = true;
-  });
+  sentinel = await startSentinel(f.db.url);
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
-  await sql(f.db.url, `SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = 'sentinel' AND datname = current_database()`).catch(
-    () => undefined,
-  );
-  await sentinelQuery;
-  await sentinel?.end().catch(() => undefined);
+  await sentinel?.stop();
   await f?.close();
   rmSync(FILE, { force: true });
 });
@@ -120,7 +107,7 @@ describe('the preflight never evaluates what it cannot prove harmless (HTTP, str
       expect(await fingerprint()).toEqual(before);
       expect(before.audit_rows).toBe(0);
       expect(before.sentinels).toBe(1);
-      expect(sentinelFailed).toBe(false);
+      expect(sentinel.failed()).toBe(false);
       if (!name.startsWith('DML')) {
         const found = unverified(res.body);
         expect(found.length, JSON.stringify(res.body.sandbox_result.validation_results)).toBeGreaterThan(0);

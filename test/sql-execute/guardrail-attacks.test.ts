@@ -1,11 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, connectMcpHttp } from '../support/mcp';
 import { optimize } from '../support/optimize';
 import { sql } from '../support/scratch-database';
+import { type SentinelSession, startSentinel } from '../support/sentinel-session';
 import { databaseFingerprint, type ExecuteFixture, startExecuteFixture } from '../support/sql-execute';
 
 // The attacks of issue #23 and variants, through HTTP and MCP, against a real PostgreSQL whose
@@ -70,23 +70,15 @@ const ATTACK_SETUP = `
 const SETUP_TIMEOUT_MS = 180_000;
 
 let f: ExecuteFixture;
-let sentinel: pg.Client;
-let sentinelPid: number;
-let sentinelQuery: Promise<unknown>;
-let sentinelFailed = false;
+let sentinel: SentinelSession;
 /** A key whose owner allows every level: MCP without a policy stays at strict. */
 let permissiveKey: string;
 
 beforeAll(async () => {
   f = await startExecuteFixture({ user: 'attack-user', setupSql: BASE_SETUP });
   await sql(f.db.url, ATTACK_SETUP.replaceAll('URL', f.db.url).replaceAll('FILE', FILE));
-  sentinel = new pg.Client({ connectionString: f.db.url, application_name: 'sentinel' });
-  sentinel.on('error', () => undefined);
-  await sentinel.connect();
-  sentinelPid = ((await sentinel.query('SELECT pg_backend_pid() AS pid')).rows[0] as { pid: number }).pid;
-  sentinelQuery = sentinel.query('SELECT pg_sleep(600)').catch(() => {
-    sentinelFailed = true;
-  });
+  // A long query a pg_cancel_backend bypass would interrupt.
+  sentinel = await startSentinel(f.db.url);
   const created = await f.t.request('POST', '/api-keys', {
     jwt: await f.t.jwt(f.user),
     body: { name: 'mcp permissive', policy: { max_guardrail: 'permissive' } },
@@ -95,9 +87,7 @@ beforeAll(async () => {
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
-  await sql(f.db.url, `SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = 'sentinel' AND datname = current_database()`);
-  await sentinelQuery;
-  await sentinel.end().catch(() => undefined);
+  await sentinel.stop();
   await f.close();
 });
 
@@ -121,7 +111,7 @@ async function expectUnchanged(action: () => Promise<void>): Promise<void> {
   expect(await fingerprint()).toEqual(before);
   expect(before.file_written).toBe(false);
   expect(before.sentinels).toBe(1);
-  expect(sentinelFailed).toBe(false);
+  expect(sentinel.failed()).toBe(false);
 }
 
 async function expectHttpRefused(statement: string, guardrail: Level, kind: string): Promise<void> {
@@ -141,7 +131,7 @@ async function expectMcpRefused(client: Client, tool: string, args: Record<strin
   });
 }
 
-const sub = (s: string): string => s.replaceAll('URL', f.db.url).replaceAll('FILE', FILE).replaceAll('PID', String(sentinelPid));
+const sub = (s: string): string => s.replaceAll('URL', f.db.url).replaceAll('FILE', FILE).replaceAll('PID', String(sentinel.pid));
 
 // [statement, loosest level it must be refused at, kind]
 const ATTACKS: Array<[string, Level, string]> = [

@@ -1,6 +1,6 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../support/scratch-database';
+import { type SentinelSession, startSentinel } from '../support/sentinel-session';
 import { databaseFingerprint, type ExecuteFixture, startExecuteFixture } from '../support/sql-execute';
 
 const SETUP = `
@@ -16,27 +16,16 @@ const SETUP = `
 const SETUP_TIMEOUT_MS = 180_000;
 
 let f: ExecuteFixture;
-let sentinel: pg.Client;
-let sentinelPid: number;
-let sentinelQuery: Promise<unknown>;
-let sentinelFailed = false;
+let sentinel: SentinelSession;
 
 beforeAll(async () => {
   f = await startExecuteFixture({ user: 'guardrail-user', setupSql: SETUP });
-  sentinel = new pg.Client({ connectionString: f.db.url, application_name: 'sentinel' });
-  sentinel.on('error', () => undefined);
-  await sentinel.connect();
-  sentinelPid = ((await sentinel.query('SELECT pg_backend_pid() AS pid')).rows[0] as { pid: number }).pid;
   // A long query a pg_cancel_backend bypass would interrupt.
-  sentinelQuery = sentinel.query('SELECT pg_sleep(600)').catch(() => {
-    sentinelFailed = true;
-  });
+  sentinel = await startSentinel(f.db.url);
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
-  await sql(f.db.url, `SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = 'sentinel' AND datname = current_database()`);
-  await sentinelQuery;
-  await sentinel.end().catch(() => undefined);
+  await sentinel.stop();
   await f.close();
 });
 
@@ -50,7 +39,7 @@ async function expectBlocked(statement: string, guardrail: Level, kind: string) 
   expect(res.body.error.details).toMatchObject({ statement_kind: kind, guardrail });
   expect(res.body.error.message).toContain(`"${guardrail}"`);
   expect(await databaseFingerprint(f.db.url)).toEqual(before);
-  expect(sentinelFailed).toBe(false);
+  expect(sentinel.failed()).toBe(false);
 }
 
 describe('guardrail matrix (caller agent)', () => {
@@ -142,7 +131,7 @@ describe('bypasses are blocked', () => {
     'SELECT pg_advisory_xact_lock(42)',
   ];
   it.each(everywhere)('%s (every level)', async (statement) => {
-    const text = statement.replace('%PID%', String(sentinelPid));
+    const text = statement.replace('%PID%', String(sentinel.pid));
     await expectBlocked(text, 'permissive', 'other');
     await expectBlocked(text, 'strict', 'other');
   });
