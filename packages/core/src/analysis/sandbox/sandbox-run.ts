@@ -7,6 +7,7 @@ import type { CloneState } from './sandbox-cache';
 import type { SandboxSession } from './sandbox-session';
 import { runValidations } from './sandbox-validations';
 import { describeSkipped, skippedInUse, type SkippedCloneObject } from './clone-skips';
+import { type PlanSegment, planStatements, segmentPlan } from '../../migration-execution/migration-plan';
 
 /** What the sandbox could not judge, plainly. */
 const uncloned = (blocking: readonly SkippedCloneObject[]): string =>
@@ -38,12 +39,44 @@ export interface SandboxEngine {
    * Runs one migration statement with `remainingMs` of the budget left (default: `exec`). Throws
    * an error made by {@link sandboxTimeout} when the budget ran out during the statement.
    */
-  runStatement?(session: SandboxSession, sql: string, remainingMs: number, p: ParsedStatement, f: StatementFacts): Promise<void>;
+  runStatement?(session: SandboxSession, sql: string, remainingMs: number, p: ParsedStatement, f: StatementFacts, inTransaction: boolean): Promise<void>;
+  /**
+   * Statements this engine applies in a session of its own (as the clone builder), which would
+   * wait on the migration's transaction: outside a BEGIN block of the script, the transaction
+   * around them is committed before and opened again after (default: none).
+   */
+  runsAlone?(p: ParsedStatement, f: StatementFacts): boolean;
   /** Called once every statement applied, before the validations. */
   afterMigration?(session: SandboxSession): Promise<void>;
   /** Always called last, whatever happened (closes and removes the throwaway database). */
   dispose(session: SandboxSession | undefined): Promise<void>;
 }
+
+/**
+ * The migration's transactions as the executor will run them: the same planning function
+ * (migration-execution's `planStatements` and `segmentPlan`), so a LOCK TABLE, SET LOCAL or
+ * SAVEPOINT meets the transaction it will meet on the target, CONCURRENTLY statements run alone,
+ * and the script's own COMMIT ends a transaction. `serverVersionNum` is the target's.
+ */
+export function sandboxSegments(parsed: readonly ParsedStatement[], serverVersionNum: number): PlanSegment[] {
+  return segmentPlan(planStatements(parsed, serverVersionNum));
+}
+
+/** Indexes of the statements inside the script's own BEGIN ... COMMIT blocks. */
+function explicitBlocks(parsed: readonly ParsedStatement[]): Set<number> {
+  const out = new Set<number>();
+  let open = false;
+  for (const p of parsed) {
+    const b = p.stmt.TransactionStmt as { kind?: string } | undefined;
+    if (b?.kind === 'TRANS_STMT_BEGIN' || b?.kind === 'TRANS_STMT_START') open = true;
+    else if (b?.kind === 'TRANS_STMT_COMMIT' || b?.kind === 'TRANS_STMT_ROLLBACK') open = false;
+    else if (open) out.add(p.index);
+  }
+  return out;
+}
+
+/** The PostgreSQL release the executor plans for when the target's is not known (only ADD VALUE before 12 differs). */
+const DEFAULT_SERVER_VERSION = 170000;
 
 /**
  * A sandbox run on `engine`: the clone's checks, the migration statement by statement within
@@ -57,6 +90,7 @@ export async function runInSandbox(
   affected: readonly AffectedTable[][],
   budgetMs: number,
   searchPath?: readonly string[],
+  serverVersionNum: number = DEFAULT_SERVER_VERSION,
 ): Promise<SandboxResult> {
   const started = performance.now();
   const result: SandboxResult = {
@@ -102,25 +136,55 @@ export async function runInSandbox(
 
     const migrationStarted = performance.now();
     const migrationElapsed = () => performance.now() - migrationStarted;
-    for (const p of parsed) {
-      if (migrationElapsed() > budgetMs) throw sandboxTimeout(`exceeded ${budgetMs} ms before statement ${p.index}`);
-      const f = facts[p.index]!;
-      const sql = adaptForSandbox(p, f);
-      if (sql === null || engine.skips?.(f)) continue;
-      try {
-        if (engine.runStatement) await engine.runStatement(session, sql, budgetMs - migrationElapsed(), p, f);
-        else await session.exec(sql);
-      } catch (e) {
-        if (isTimeout(e)) throw sandboxTimeout(`exceeded ${budgetMs} ms in statement ${p.index}`);
-        result.migration_error = `Statement ${p.index} (${f.statement_type}) failed: ${firstLine(e)}`;
-        // Not the migration's fault: say what the sandbox lacked rather than only "does not exist".
-        if (blocking.length)
-          result.migration_error = `${uncloned(blocking)}; in the sandbox, ${result.migration_error.charAt(0).toLowerCase()}${result.migration_error.slice(1)}`;
-        result.validation_results.push({ check: 'migration_applied', passed: false, detail: result.migration_error });
-        return result;
+    const byIndex = new Map(parsed.map((p) => [p.index, p]));
+    const failed = (p: ParsedStatement, e: unknown, at = ''): SandboxResult => {
+      result.migration_error = `Statement ${p.index} (${facts[p.index]!.statement_type}) failed: ${firstLine(e)}${at}`;
+      // Not the migration's fault: say what the sandbox lacked rather than only "does not exist".
+      if (blocking.length)
+        result.migration_error = `${uncloned(blocking)}; in the sandbox, ${result.migration_error.charAt(0).toLowerCase()}${result.migration_error.slice(1)}`;
+      result.validation_results.push({ check: 'migration_applied', passed: false, detail: result.migration_error });
+      return result;
+    };
+    const inBlock = explicitBlocks(parsed);
+    for (const segment of sandboxSegments(parsed, serverVersionNum)) {
+      let open = false;
+      let last: ParsedStatement | undefined;
+      const first = segment.statements[0]!.index;
+      for (const planned of segment.statements) {
+        const p = byIndex.get(planned.index)!;
+        if (migrationElapsed() > budgetMs) throw sandboxTimeout(`exceeded ${budgetMs} ms before statement ${p.index}`);
+        const f = facts[p.index]!;
+        const sql = adaptForSandbox(p, f);
+        if (sql === null || engine.skips?.(f)) continue;
+        const alone = !inBlock.has(p.index) && engine.runsAlone?.(p, f) === true;
+        try {
+          if (alone && open) {
+            await session.exec('COMMIT');
+            open = false;
+          }
+          if (segment.transactional && !open && !alone) {
+            await session.exec('BEGIN');
+            open = true;
+          }
+          if (engine.runStatement) await engine.runStatement(session, sql, budgetMs - migrationElapsed(), p, f, open);
+          else await session.exec(sql);
+          last = p;
+        } catch (e) {
+          if (open) await session.exec('ROLLBACK').catch(() => undefined);
+          if (isTimeout(e)) throw sandboxTimeout(`exceeded ${budgetMs} ms in statement ${p.index}`);
+          return failed(p, e);
+        }
+      }
+      if (open) {
+        try {
+          await session.exec('COMMIT');
+        } catch (e) {
+          // A deferred constraint is checked here: the transaction's last statement answers for it.
+          await session.exec('ROLLBACK').catch(() => undefined);
+          return failed(last!, e, ` (at the COMMIT of the transaction of statements ${first}-${last!.index})`);
+        }
       }
     }
-    await session.exec('COMMIT').catch(() => undefined); // close a BEGIN the migration left open
     await engine.afterMigration?.(session);
     result.migration_applied = true;
     const dataChanged = new Set<string>();
