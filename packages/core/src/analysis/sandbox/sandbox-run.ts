@@ -5,7 +5,7 @@ import type { AffectedTable, SandboxResult, ValidationResult } from '../types';
 import { firstLine, searchPathSql } from './clone-and-fill';
 import type { CloneState } from './sandbox-cache';
 import type { SandboxSession } from './sandbox-session';
-import { runValidations } from './sandbox-validations';
+import { runValidations, withInheritance } from './sandbox-validations';
 import { describeSkipped, skippedInUse, type SkippedCloneObject } from './clone-skips';
 import { type PlanSegment, planStatements, segmentPlan } from '../../migration-execution/migration-plan';
 
@@ -134,6 +134,20 @@ export async function runInSandbox(
     const setPath = searchPathSql(searchPath);
     if (setPath) await session.exec(setPath);
 
+    const dataChanged = new Set<string>();
+    parsed.forEach((p, k) => {
+      const f = facts[k]!;
+      if (/^(DELETE|TRUNCATE|INSERT|MERGE|DROP_TABLE|CREATE_TABLE)/.test(f.statement_type)) for (const a of affected[k] ?? []) dataChanged.add(a.table);
+      // Attaching or detaching moves a partition's rows into or out of its parent's count.
+      for (const c of f.subcommands)
+        if (PARTITION_MOVES.has(String(c.subtype))) {
+          dataChanged.add(f.table);
+          dataChanged.add(rangeVarName(c.def?.PartitionCmd?.name));
+        }
+    });
+    // Partitions and children of the tables written, read before the migration: a dropped
+    // partitioned table takes its partitions along, and afterwards no catalog row links them.
+    const writtenBefore = dataChanged.size ? await withInheritance(session, dataChanged) : new Set<string>();
     const migrationStarted = performance.now();
     const migrationElapsed = () => performance.now() - migrationStarted;
     const byIndex = new Map(parsed.map((p) => [p.index, p]));
@@ -187,22 +201,15 @@ export async function runInSandbox(
     }
     await engine.afterMigration?.(session);
     result.migration_applied = true;
-    const dataChanged = new Set<string>();
-    parsed.forEach((p, k) => {
-      const f = facts[k]!;
-      if (/^(DELETE|TRUNCATE|INSERT|MERGE|DROP_TABLE|CREATE_TABLE)/.test(f.statement_type)) for (const a of affected[k] ?? []) dataChanged.add(a.table);
-      // Attaching or detaching moves a partition's rows into or out of its parent's count.
-      for (const c of f.subcommands)
-        if (PARTITION_MOVES.has(String(c.subtype))) {
-          dataChanged.add(f.table);
-          dataChanged.add(rangeVarName(c.def?.PartitionCmd?.name));
-        }
-    });
     result.validation_results.push({ check: 'migration_applied', passed: true, detail: `${parsed.length} statement(s) applied` });
-    result.validation_results.push(...(await runValidations(session, parsed, facts, before, dataChanged)));
+    result.validation_results.push(...(await runValidations(session, parsed, facts, before, dataChanged, writtenBefore)));
     if (migrationElapsed() > budgetMs) result.migration_error = `sandbox timeout: exceeded ${budgetMs} ms`;
     else if (blocking.length) result.migration_error = uncloned(blocking);
-    result.passed = result.migration_error === null && result.validation_results.every((v) => v.passed);
+    // A refusal always says why: the first failed check becomes the error when no statement failed.
+    const failedChecks = result.validation_results.filter((v) => !v.passed);
+    if (result.migration_error === null && failedChecks.length)
+      result.migration_error = `Check ${failedChecks[0]!.check} failed: ${failedChecks[0]!.detail}${failedChecks.length > 1 ? ` (and ${failedChecks.length - 1} more failed check(s))` : ''}`;
+    result.passed = result.migration_error === null && failedChecks.length === 0;
     return result;
   } catch (e) {
     result.migration_error ??= isTimeout(e) ? firstLine(e) : `Sandbox setup failed: ${firstLine(e)}`;
