@@ -6,6 +6,7 @@ import type { SchemaSnapshot } from '../../packages/core/src/introspection/schem
 import { runScript } from '../support/analysis';
 import { createScratchDatabase, sql } from '../support/scratch-database';
 import { snapshotOf } from '../support/schema-fidelity';
+import { closeSandboxSpare } from '../../packages/core/src/analysis/sandbox/sandbox-pool';
 
 // Issue #36: rollbacks the report called reversible that did not restore the schema. Each case
 // runs the migration and then the report's combined rollback script on a real PostgreSQL and
@@ -123,4 +124,63 @@ describe('rollback plans restore the schema (real PostgreSQL)', () => {
       "CREATE TYPE public.mood_old AS ENUM ('ok', 'meh'); ALTER TABLE public.accounts ALTER COLUMN feeling TYPE public.mood_old USING feeling::text::public.mood_old",
     );
   });
+});
+
+describe('the sandbox proves the rollback in every analysis', () => {
+  let source: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let snapshot: SchemaSnapshot;
+  beforeAll(async () => {
+    source = await createScratchDatabase('rbproof');
+    await sql(source.url, FIXTURE);
+    snapshot = await snapshotOf(source.url);
+  });
+  afterAll(async () => {
+    await source.drop();
+    await closeSandboxSpare();
+  });
+  const analyze = (migration: string) => analyzeMigration(migration, snapshot, { connectionId: 'rb', sandbox: { timeoutMs: 60_000 }, rules: [] });
+  const roundTripCheck = (r: Awaited<ReturnType<typeof analyze>>) => r.sandbox_result.validation_results.find((v) => v.check === 'rollback_round_trip');
+
+  it('verifies a rollback that gives the clone back, and says so in validation_results', async () => {
+    const r = await analyze(`
+      CREATE OR REPLACE FUNCTION touch_balance() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.balance := coalesce(NEW.balance, 1); RETURN NEW; END $$;
+      ALTER TABLE accounts ADD COLUMN note text;
+      LOCK TABLE accounts IN ACCESS EXCLUSIVE MODE;`);
+    expect(r.sandbox_result.passed).toBe(true);
+    expect(r.rollback_plan.verified).toBe(true);
+    expect(r.rollback_plan.verification).toMatch(
+      /^The rollback script ran on the migrated sandbox clone and gave back the clone as it was before: \d+ object\(s\)/,
+    );
+    expect(roundTripCheck(r)).toMatchObject({ passed: true });
+    expect(r.sandbox_result).not.toHaveProperty('rollback_proof');
+  }, 180_000);
+
+  it('a step whose round trip fails is not presented as reversible, and has_irreversible follows', async () => {
+    // The view gains a column; CREATE OR REPLACE VIEW cannot take it away again.
+    const r = await analyze(`CREATE OR REPLACE VIEW account_labels AS SELECT id, account_label(id) AS label, email FROM accounts;`);
+    expect(r.sandbox_result.passed).toBe(true);
+    expect(r.rollback_plan.verified).toBe(false);
+    expect(r.rollback_plan.verification).toMatch(/failed in the sandbox at the undo of statement 0: cannot drop columns from view/);
+    expect(r.rollback_plan.steps[0]).toMatchObject({ reversible: false });
+    expect(r.rollback_plan.steps[0]!.warning).toMatch(/its undo failed in the sandbox: cannot drop columns from view/);
+    expect(r.statements[0]!.rollback.reversible).toBe(false);
+    expect(r.rollback_plan.has_irreversible).toBe(true);
+    expect(roundTripCheck(r)).toMatchObject({ passed: false });
+  }, 180_000);
+
+  it('names the objects a rollback leaves different, and does not claim back rows of irreversible steps', async () => {
+    const r = await analyze(`ALTER TABLE accounts DROP COLUMN email; DELETE FROM accounts WHERE id > 1;`);
+    expect(r.rollback_plan.verified).toBe(false);
+    expect(r.rollback_plan.verification).toMatch(/column public\.accounts\.email differs/);
+    expect(r.rollback_plan.verification).not.toMatch(/row\(s\) before the migration/);
+    expect(r.rollback_plan.has_irreversible).toBe(true);
+  }, 180_000);
+
+  it('is null, with the reason, when the migration does not apply', async () => {
+    const r = await analyze(`ALTER TABLE accounts ADD COLUMN note text; ALTER TABLE nowhere ADD COLUMN x int;`);
+    expect(r.sandbox_result.passed).toBe(false);
+    expect(r.rollback_plan.verified).toBeNull();
+    expect(r.rollback_plan.verification).toBe('not verified: the migration did not apply in the sandbox, so its rollback could not be tried');
+    expect(roundTripCheck(r)).toBeUndefined();
+  }, 180_000);
 });

@@ -8,6 +8,7 @@ import type { SandboxSession } from './sandbox-session';
 import { runValidations, withInheritance } from './sandbox-validations';
 import { describeSkipped, skippedInUse, type SkippedCloneObject } from './clone-skips';
 import { type PlanSegment, planStatements, segmentPlan } from '../../migration-execution/migration-plan';
+import { type RollbackProof, runRollbackRoundTrip, type SandboxRollback, sessionFingerprint } from './rollback-round-trip';
 
 /** What the sandbox could not judge, plainly. */
 const uncloned = (blocking: readonly SkippedCloneObject[]): string =>
@@ -75,6 +76,13 @@ function explicitBlocks(parsed: readonly ParsedStatement[]): Set<number> {
   return out;
 }
 
+/**
+ * A sandbox result with, when a rollback was given and the migration applied, what its round
+ * trip showed (`rollback_proof`, null when the proof itself could not run). The analysis folds
+ * it into the rollback plan and removes it from `sandbox_result`.
+ */
+export type SandboxRunResult = SandboxResult & { rollback_proof?: RollbackProof | null };
+
 /** The PostgreSQL release the executor plans for when the target's is not known (only ADD VALUE before 12 differs). */
 const DEFAULT_SERVER_VERSION = 170000;
 
@@ -91,9 +99,10 @@ export async function runInSandbox(
   budgetMs: number,
   searchPath?: readonly string[],
   serverVersionNum: number = DEFAULT_SERVER_VERSION,
-): Promise<SandboxResult> {
+  rollback?: SandboxRollback,
+): Promise<SandboxRunResult> {
   const started = performance.now();
-  const result: SandboxResult = {
+  const result: SandboxRunResult = {
     passed: false,
     migration_applied: false,
     migration_error: null,
@@ -148,6 +157,8 @@ export async function runInSandbox(
     // Partitions and children of the tables written, read before the migration: a dropped
     // partitioned table takes its partitions along, and afterwards no catalog row links them.
     const writtenBefore = dataChanged.size ? await withInheritance(session, dataChanged) : new Set<string>();
+    // The clone as it was, for the rollback's round trip (one catalog query).
+    const schemaBefore = rollback ? await sessionFingerprint(session) : undefined;
     const migrationStarted = performance.now();
     const migrationElapsed = () => performance.now() - migrationStarted;
     const byIndex = new Map(parsed.map((p) => [p.index, p]));
@@ -210,6 +221,9 @@ export async function runInSandbox(
     if (result.migration_error === null && failedChecks.length)
       result.migration_error = `Check ${failedChecks[0]!.check} failed: ${failedChecks[0]!.detail}${failedChecks.length > 1 ? ` (and ${failedChecks.length - 1} more failed check(s))` : ''}`;
     result.passed = result.migration_error === null && failedChecks.length === 0;
+    // After the verdict: the rollback's own time and outcome never decide whether the migration passes.
+    if (rollback && schemaBefore)
+      result.rollback_proof = await runRollbackRoundTrip(session, rollback, schemaBefore, before, serverVersionNum).catch(() => null);
     return result;
   } catch (e) {
     result.migration_error ??= isTimeout(e) ? firstLine(e) : `Sandbox setup failed: ${firstLine(e)}`;

@@ -10,6 +10,7 @@ import { cloneAndFill } from '../clone-and-fill';
 import { cloneDdl } from '../clone-ddl';
 import { pgSession } from '../pg-session';
 import { type CloneState, sandboxCacheKey } from '../sandbox-cache';
+import type { SandboxRollback } from '../rollback-round-trip';
 import { runInSandbox } from '../sandbox-run';
 import { deadlineResult } from '../stopped-result';
 import type { SandboxSession } from '../sandbox-session';
@@ -206,6 +207,8 @@ export interface EmbeddedSandboxOptions {
   pgDir?: string;
   /** Read-only prepared data directories made ahead (`DBOPS_SANDBOX_PG_SEED_DIR`). */
   pgSeedDir?: string;
+  /** The rollback to prove on the migrated clone. */
+  rollback?: SandboxRollback;
 }
 
 /**
@@ -294,6 +297,8 @@ export async function runEmbeddedSandbox(
     affected,
     budgetMs,
     snapshot.search_path,
+    snapshot.server_version_num,
+    options.rollback,
   );
   try {
     // Which engine judged the migration (or was stopped): part of what the result means.
