@@ -40,7 +40,8 @@ export function applyRollbackProof(
 ): ValidationResult | null {
   if (proof === undefined || proof === null) {
     plan.verified = null;
-    plan.verification = proof === null ? 'not verified: the round trip could not run in the sandbox' : `not verified: ${notRun}`;
+    plan.verification =
+      proof === null ? 'not verified: the round trip could not run in the sandbox (no time left in the run, or the sandbox failed)' : `not verified: ${notRun}`;
     return null;
   }
   const steps = new Map(plan.steps.map((s) => [s.statement_index, s]));

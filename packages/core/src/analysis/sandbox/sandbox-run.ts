@@ -222,8 +222,11 @@ export async function runInSandbox(
       result.migration_error = `Check ${failedChecks[0]!.check} failed: ${failedChecks[0]!.detail}${failedChecks.length > 1 ? ` (and ${failedChecks.length - 1} more failed check(s))` : ''}`;
     result.passed = result.migration_error === null && failedChecks.length === 0;
     // After the verdict: the rollback's own time and outcome never decide whether the migration passes.
+    // Only with time to spare: a run's hard deadline (budget + 30 s by default) covers the whole
+    // run, and the proof must never be what stops a migration's run.
     if (rollback && schemaBefore)
-      result.rollback_proof = await runRollbackRoundTrip(session, rollback, schemaBefore, before, serverVersionNum).catch(() => null);
+      result.rollback_proof =
+        performance.now() - started < budgetMs ? await runRollbackRoundTrip(session, rollback, schemaBefore, before, serverVersionNum).catch(() => null) : null;
     return result;
   } catch (e) {
     result.migration_error ??= isTimeout(e) ? firstLine(e) : `Sandbox setup failed: ${firstLine(e)}`;
