@@ -18,6 +18,8 @@ export interface AnalyzeOptions extends LintSettings {
   connectionId: string;
   /** Run the sandbox (default true); `false` gives a `sandbox_result` with passed false and a note. */
   sandbox?: boolean | SandboxOptions;
+  /** Prove the rollback in the sandbox (default true): `rollback_plan.verified` is null without it. */
+  rollbackProof?: boolean;
   /** Document chunks relevant to the migration (default: none, so the narrative is schema-only). */
   findDocuments?: (input: { query: string; tableNames: string[] }) => Promise<RankedDocumentChunk[]>;
 }
@@ -139,7 +141,9 @@ export async function analyzeMigrationDetailed(sql: string, snapshot: SchemaSnap
   if (sandboxOpts !== false || options.findDocuments) {
     // The sandbox also proves the rollback: the combined script on the migrated clone.
     const sandboxPromise =
-      sandboxOpts === false ? Promise.resolve(sandbox) : runOnce({ ...(sandboxOpts === true ? {} : sandboxOpts), rollback: { script: plan.combined_script } });
+      sandboxOpts === false
+        ? Promise.resolve(sandbox)
+        : runOnce({ ...(sandboxOpts === true ? {} : sandboxOpts), ...(options.rollbackProof === false ? {} : { rollback: { script: plan.combined_script } }) });
     const tableNames = affected.map((a) => a.table.split('.').pop()!);
     const docsPromise = options.findDocuments
       ? // Documents only enrich the narrative: a failing lookup must not fail the analysis.
@@ -159,7 +163,11 @@ export async function analyzeMigrationDetailed(sql: string, snapshot: SchemaSnap
     plan,
     proof,
     items.map((i, k) => ({ index: i.report.index, sql: parsed[k]!.sql, facts: i.facts, affected: i.report.affected_tables })),
-    sandboxOpts === false ? 'the sandbox did not run' : 'the migration did not apply in the sandbox, so its rollback could not be tried',
+    sandboxOpts === false
+      ? 'the sandbox did not run'
+      : options.rollbackProof === false
+        ? 'the rollback proof was turned off'
+        : 'the migration did not apply in the sandbox, so its rollback could not be tried',
   );
   if (roundTrip) sandbox.validation_results.push(roundTrip);
   // Each statement's step is the plan's (a step the round trip caught out reads the same in both).
