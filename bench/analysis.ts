@@ -91,16 +91,27 @@ async function main() {
   // PGlite template and the sandbox base) counts in none of them. Clones are cached in the bench
   // temp dir unless DBOPS_SANDBOX_CACHE_DIR says otherwise.
   process.env.DBOPS_SANDBOX_CACHE_DIR ??= path.join(dir, 'sandbox-cache');
-  const sandboxRun = async (snap: typeof snapshot) => {
+  const sandboxRun = async (snap: typeof snapshot, rollbackProof = true) => {
     const s = performance.now();
-    const r = await analyzeMigration(migration, snap, { connectionId: 'bench', sandbox: { engine: ENGINE } });
-    return { ms: performance.now() - s, sandboxMs: r.sandbox_result.duration_ms, passed: r.sandbox_result.passed, error: r.sandbox_result.migration_error };
+    const r = await analyzeMigration(migration, snap, { connectionId: 'bench', sandbox: { engine: ENGINE }, rollbackProof });
+    return {
+      ms: performance.now() - s,
+      sandboxMs: r.sandbox_result.duration_ms,
+      passed: r.sandbox_result.passed,
+      error: r.sandbox_result.migration_error,
+      verified: r.rollback_plan.verified,
+    };
   };
   if (SANDBOX_RUNS > 0) await sandboxRun(snapshot); // BENCH_SANDBOX_RUNS=0 skips the sandbox figures
   const cold: Awaited<ReturnType<typeof sandboxRun>>[] = [];
   const warm: typeof cold = [];
   const idle: typeof cold = [];
-  for (let i = 0; i < SANDBOX_RUNS; i++) warm.push(await sandboxRun(snapshot));
+  const warmNoProof: typeof cold = [];
+  // Interleaved, so load changes hit both alike: with the rollback proof (the default) and without.
+  for (let i = 0; i < SANDBOX_RUNS; i++) {
+    warm.push(await sandboxRun(snapshot));
+    warmNoProof.push(await sandboxRun(snapshot, false));
+  }
   for (let i = 0; i < SANDBOX_RUNS; i++) {
     await new Promise((r) => setTimeout(r, SANDBOX_IDLE_MS));
     idle.push(await sandboxRun(snapshot));
@@ -123,10 +134,11 @@ async function main() {
     `squawk-cli (one process per pass), median of ${PASSES}: ${fmt(squawkMs)} ms (${range(squawkPasses)}), ${fmt((statements / squawkMs) * 1000)} statements/s, ${squawkFindings} findings`,
   );
   const sandboxLine = (label: string, xs: typeof cold) =>
-    `100-statement migration with sandbox, ${label}, ${xs.length} runs: p50 ${fmt(p50(xs.map((x) => x.ms)))} ms (sandbox part p50 ${fmt(p50(xs.map((x) => x.sandboxMs)))} ms), min ${fmt(Math.min(...xs.map((x) => x.ms)))} ms, passed=${xs.every((x) => x.passed)}${xs.find((x) => x.error) ? ` (${xs.find((x) => x.error)!.error})` : ''}`;
+    `100-statement migration with sandbox, ${label}, ${xs.length} runs: p50 ${fmt(p50(xs.map((x) => x.ms)))} ms (sandbox part p50 ${fmt(p50(xs.map((x) => x.sandboxMs)))} ms), min ${fmt(Math.min(...xs.map((x) => x.ms)))} ms, passed=${xs.every((x) => x.passed)}${xs.find((x) => x.error) ? ` (${xs.find((x) => x.error)!.error})` : ''}, rollback verified=${[...new Set(xs.map((x) => x.verified))].join('/')}`;
   if (SANDBOX_RUNS > 0) {
     console.log(sandboxLine('cold (first analysis of a snapshot)', cold));
     console.log(sandboxLine('warm (same snapshot again, back to back)', warm));
+    console.log(sandboxLine('warm, rollback proof off (interleaved with the line above)', warmNoProof));
     console.log(sandboxLine(`warm after ${fmt(SANDBOX_IDLE_MS)} ms idle (spare instance started)`, idle));
   }
   console.log(`load average at the end: ${load}`);

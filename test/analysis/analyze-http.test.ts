@@ -260,6 +260,9 @@ describe('POST /connections/{id}/migrations/analyze', () => {
       const plan = res.body.rollback_plan;
       expect(plan.steps).toHaveLength(10);
       expect(plan.has_irreversible).toBe(false);
+      // The sandbox already ran this rollback on its migrated clone (issue #36).
+      expect(plan.verified, plan.verification).toBe(true);
+      expect(res.body.sandbox_result.validation_results.find((v) => v.check === 'rollback_round_trip')).toMatchObject({ passed: true });
       expect(plan.combined_script).toMatch(/^BEGIN;/);
       expect(plan.combined_script).toMatch(/COMMIT;\n-- undo statement 6 \(outside a transaction[^\n]*\nDROP INDEX CONCURRENTLY orders_total_idx;\nBEGIN;/);
       const scratch = await createScratchDatabase('rb');

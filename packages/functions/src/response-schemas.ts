@@ -81,7 +81,18 @@ export const analysisReportResponse = z.object({
     }),
   ),
   affected_tables: z.array(affectedTable),
-  rollback_plan: z.object({ steps: z.array(rollbackStep), combined_script: z.string(), has_irreversible: z.boolean() }),
+  rollback_plan: z.object({
+    steps: z.array(rollbackStep),
+    combined_script: z.string(),
+    has_irreversible: z.boolean(),
+    verified: z
+      .boolean()
+      .nullable()
+      .describe(
+        'true: the sandbox ran combined_script on the migrated clone and got the clone back as before; false: it did not (see verification); null: the proof could not run',
+      ),
+    verification: z.string().describe('what the round trip found, in words'),
+  }),
   warnings: z.array(z.string()),
   findings: z.array(
     z.object({

@@ -89,6 +89,9 @@ export async function analyzeCommand(argv: string[], ctx: RunContext): Promise<n
     const sandboxRan = report.sandbox_result.migration_error !== 'sandbox not run';
     if ((sandboxRan && !report.sandbox_result.passed) || (cfg.maxRiskScore !== undefined && report.risk_score >= cfg.maxRiskScore)) failed = true;
     const notes = report.warnings.filter((w) => !/^Statement \d+: \[/.test(w));
+    // The sandbox's round trip of the rollback (a service older than #36 does not send it).
+    const proof = report.rollback_plan;
+    if (typeof proof.verified === 'boolean') notes.push(`Rollback ${proof.verified ? 'verified' : 'NOT verified'} in the sandbox: ${proof.verification}`);
     if (cfg.maxRiskScore !== undefined && report.risk_score >= cfg.maxRiskScore)
       notes.push(`Risk score ${report.risk_score} reaches the threshold ${cfg.maxRiskScore} (thresholds.max_risk_score).`);
     reports.push({

@@ -2,7 +2,9 @@ import type { RankedDocumentChunk } from '../context/document-context';
 import { assertStatementLimit, MAX_STATEMENTS } from '../pg/statement-limit';
 import type { SchemaSnapshot } from '../introspection/schema-snapshot';
 import { rollbackPlan } from './rollback/rollback-plan';
+import { applyRollbackProof } from './rollback/rollback-verdict';
 import { runSandbox, type SandboxOptions } from './sandbox/run-sandbox';
+import type { SandboxRunResult } from './sandbox/sandbox-run';
 import { analyzeStatements, type LintSettings, nonTransactional, type StatementAnalysis } from './analyze-statements';
 import { businessNarrative } from './business-narrative';
 import { type ParsedStatement, parseStatements, parseStatementsSync, parserReady } from './parse-statements';
@@ -16,6 +18,8 @@ export interface AnalyzeOptions extends LintSettings {
   connectionId: string;
   /** Run the sandbox (default true); `false` gives a `sandbox_result` with passed false and a note. */
   sandbox?: boolean | SandboxOptions;
+  /** Prove the rollback in the sandbox (default true): `rollback_plan.verified` is null without it. */
+  rollbackProof?: boolean;
   /** Document chunks relevant to the migration (default: none, so the narrative is schema-only). */
   findDocuments?: (input: { query: string; tableNames: string[] }) => Promise<RankedDocumentChunk[]>;
 }
@@ -30,6 +34,13 @@ const skippedSandbox = (): SandboxResult => ({
   validation_results: [],
   duration_ms: 0,
 });
+
+/** `sandbox_result` as the report gives it: the rollback's round trip goes into `rollback_plan`. */
+function withoutProof(r: SandboxRunResult): SandboxResult {
+  if (!('rollback_proof' in r)) return r;
+  const { rollback_proof: _, ...rest } = r;
+  return rest;
+}
 
 /** Whole-migration affected tables: each table once, `direct` winning over `cascade`. */
 function mergeAffected(lists: readonly AffectedTable[][]): AffectedTable[] {
@@ -120,13 +131,19 @@ export async function analyzeMigrationDetailed(sql: string, snapshot: SchemaSnap
   );
 
   // Bound rather than a closure: built for every analysis, used only by the sandbox and live checks.
-  const rerunSandbox: (opts: SandboxOptions) => Promise<SandboxResult> = runSandbox.bind(null, snapshot, parsed, facts, perStatementAffected);
+  const runOnce: (opts: SandboxOptions) => Promise<SandboxRunResult> = runSandbox.bind(null, snapshot, parsed, facts, perStatementAffected);
+  // A second run (the live checks' empty clone) answers the migration's questions only.
+  const rerunSandbox = async (opts: SandboxOptions): Promise<SandboxResult> => withoutProof(await runOnce(opts));
   const sandboxOpts = options.sandbox ?? true;
-  let sandbox: SandboxResult = skippedSandbox();
+  let sandbox: SandboxRunResult = skippedSandbox();
   let chunks: RankedDocumentChunk[] = [];
   // Without sandbox and documents there is nothing to wait for (the common lint-only call).
   if (sandboxOpts !== false || options.findDocuments) {
-    const sandboxPromise = sandboxOpts === false ? Promise.resolve(sandbox) : rerunSandbox(sandboxOpts === true ? {} : sandboxOpts);
+    // The sandbox also proves the rollback: the combined script on the migrated clone.
+    const sandboxPromise =
+      sandboxOpts === false
+        ? Promise.resolve(sandbox)
+        : runOnce({ ...(sandboxOpts === true ? {} : sandboxOpts), ...(options.rollbackProof === false ? {} : { rollback: { script: plan.combined_script } }) });
     const tableNames = affected.map((a) => a.table.split('.').pop()!);
     const docsPromise = options.findDocuments
       ? // Documents only enrich the narrative: a failing lookup must not fail the analysis.
@@ -140,6 +157,21 @@ export async function analyzeMigrationDetailed(sql: string, snapshot: SchemaSnap
     [sandbox, chunks] = await Promise.all([sandboxPromise, docsPromise]);
   }
 
+  const proof = sandbox.rollback_proof;
+  sandbox = withoutProof(sandbox);
+  const roundTrip = applyRollbackProof(
+    plan,
+    proof,
+    items.map((i, k) => ({ index: i.report.index, sql: parsed[k]!.sql, facts: i.facts, affected: i.report.affected_tables })),
+    sandboxOpts === false
+      ? 'the sandbox did not run'
+      : options.rollbackProof === false
+        ? 'the rollback proof was turned off'
+        : 'the migration did not apply in the sandbox, so its rollback could not be tried',
+  );
+  if (roundTrip) sandbox.validation_results.push(roundTrip);
+  // Each statement's step is the plan's (a step the round trip caught out reads the same in both).
+  for (const s of statements) s.rollback = plan.steps.find((x) => x.statement_index === s.index) ?? s.rollback;
   const { findings, warnings } = reportFindings(items);
   if (plan.has_irreversible)
     warnings.push('The rollback plan has irreversible steps: data removed or changed by this migration cannot be restored automatically.');

@@ -24,6 +24,14 @@ export interface RollbackPlan {
   steps: RollbackStep[];
   combined_script: string;
   has_irreversible: boolean;
+  /**
+   * Whether the sandbox ran `combined_script` on the migrated clone and got back the clone as it
+   * was before (every object, and the row counts of the tables the plan claims to restore):
+   * null when that proof could not run (no sandbox, or the migration did not apply).
+   */
+  verified: boolean | null;
+  /** What the proof found, in words: the differences when `verified` is false, why it did not run when null. */
+  verification: string;
 }
 
 /**

@@ -11,6 +11,8 @@ export function Rollback({
   return (
     <Section title="Rollback" id="rollback">
       {plan.has_irreversible && <p class="note warn">Some steps cannot be reversed automatically: data they remove is gone once the migration runs.</p>}
+      {plan.verified === true && <p class="note">Verified in the sandbox: {plan.verification}</p>}
+      {plan.verified === false && <p class="note warn">Not verified in the sandbox: {plan.verification}</p>}
       <div class="row spread">
         <h4>Rollback script</h4>
         <CopyButton text={plan.combined_script} label="Copy rollback script" />

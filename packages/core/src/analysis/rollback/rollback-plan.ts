@@ -36,5 +36,7 @@ export function rollbackPlan(steps: readonly (RollbackStep & { non_transactional
     steps: steps.map((s) => ({ statement_index: s.statement_index, sql: s.sql, reversible: s.reversible, warning: s.warning })),
     combined_script: lines.join('\n'),
     has_irreversible: steps.some((s) => !s.reversible),
+    verified: null,
+    verification: 'not verified: the sandbox did not run',
   };
 }

@@ -17,6 +17,7 @@ import { runEmbeddedSandbox } from './embedded/embedded-sandbox';
 import { chooseEngine, withEngineNote } from './engine-choice';
 import { cloneDdl } from './clone-ddl';
 import { syntheticRowsScript } from './synthetic-rows';
+import type { SandboxRollback } from './rollback-round-trip';
 
 /** Sandbox settings. */
 export interface SandboxOptions {
@@ -58,6 +59,8 @@ export interface SandboxOptions {
   pgDir?: string;
   /** Read-only prepared data directories made ahead (`DBOPS_SANDBOX_PG_SEED_DIR`). */
   pgSeedDir?: string;
+  /** The report's rollback script, run on the migrated clone and compared with the clone before (the analysis sets it). */
+  rollback?: SandboxRollback;
 }
 
 export type SandboxEngineChoice = 'auto' | 'pglite' | 'embedded';
@@ -180,6 +183,8 @@ export function runPgliteSandbox(
     affected,
     options.timeoutMs ?? 10_000,
     snapshot.search_path,
+    snapshot.server_version_num,
+    options.rollback,
   );
 }
 
@@ -205,7 +210,7 @@ async function runPglite(
     parsed,
     facts,
     affected,
-    options: { timeoutMs: options.timeoutMs, rowsPerTable: options.rowsPerTable, cacheBounds: options.cacheBounds },
+    options: { timeoutMs: options.timeoutMs, rowsPerTable: options.rowsPerTable, cacheBounds: options.cacheBounds, rollback: options.rollback },
   };
   const outcome = await runOnSandboxThread(job, deadlineMs, { maxThreads: options.maxThreads ?? 2 });
   if (outcome.kind === 'result') return outcome.result;

@@ -1,3 +1,4 @@
+import type { SandboxRollback } from './rollback-round-trip';
 import type { SandboxCacheOptions } from './sandbox-cache';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,7 +16,7 @@ export interface SandboxJob {
   parsed: readonly ParsedStatement[];
   facts: readonly StatementFacts[];
   affected: readonly AffectedTable[][];
-  options: { timeoutMs?: number; rowsPerTable?: number; cacheBounds?: SandboxCacheOptions };
+  options: { timeoutMs?: number; rowsPerTable?: number; cacheBounds?: SandboxCacheOptions; rollback?: SandboxRollback };
 }
 
 /** How a run on a sandbox thread ended. */

@@ -9,6 +9,7 @@ import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
 import { pgliteExtensions } from '../../store/pglite-template';
 import { cloneAndFill } from './clone-and-fill';
 import { pgSession } from './pg-session';
+import type { SandboxRollback } from './rollback-round-trip';
 import { runInSandbox, sandboxTimeout } from './sandbox-run';
 import { connectSandboxServer, sandboxServerError } from './sandbox-server-connection';
 import { type DatabaseAddress, databaseAddress, sameAddress, type SandboxServerSettings } from './sandbox-server-settings';
@@ -118,7 +119,7 @@ export function runServerSandbox(
   facts: readonly StatementFacts[],
   affected: readonly AffectedTable[][],
   server: SandboxServerOptions,
-  options: { timeoutMs?: number; rowsPerTable?: number } = {},
+  options: { timeoutMs?: number; rowsPerTable?: number; rollback?: SandboxRollback } = {},
 ): Promise<SandboxResult> {
   const connectTimeoutMs = server.connectTimeoutMs ?? 10_000;
   let admin: pg.Client | undefined;
@@ -190,5 +191,7 @@ export function runServerSandbox(
     affected,
     options.timeoutMs ?? 10_000,
     snapshot.search_path,
+    snapshot.server_version_num,
+    options.rollback,
   );
 }

@@ -10,6 +10,7 @@ import { cloneAndFill } from '../clone-and-fill';
 import { cloneDdl } from '../clone-ddl';
 import { pgSession } from '../pg-session';
 import { type CloneState, sandboxCacheKey } from '../sandbox-cache';
+import type { SandboxRollback } from '../rollback-round-trip';
 import { runInSandbox } from '../sandbox-run';
 import { deadlineResult } from '../stopped-result';
 import type { SandboxSession } from '../sandbox-session';
@@ -206,6 +207,8 @@ export interface EmbeddedSandboxOptions {
   pgDir?: string;
   /** Read-only prepared data directories made ahead (`DBOPS_SANDBOX_PG_SEED_DIR`). */
   pgSeedDir?: string;
+  /** The rollback to prove on the migrated clone. */
+  rollback?: SandboxRollback;
 }
 
 /**
@@ -257,9 +260,12 @@ export async function runEmbeddedSandbox(
         return { session, state: template.state };
       },
       skips: (f) => EMBEDDED_SKIPPED.has(f.statement_type),
-      async runStatement(session: SandboxSession, sql, remainingMs, p, f) {
-        if (f.statement_type === 'BEGIN' || f.statement_type === 'START') inTransaction = true;
-        if (f.statement_type === 'COMMIT' || f.statement_type === 'ROLLBACK') inTransaction = false;
+      // The two kinds of statement the builder applies below, in its own session.
+      runsAlone: (p, f) =>
+        (f.subcommands.length > 0 && f.subcommands.every((c) => c.subtype === 'AT_DisableTrigAll' || c.subtype === 'AT_EnableTrigAll')) ||
+        (snapshot.role_superuser === true && catalogWrite(p.stmt, userTables, searchPath).kind === 'index_flags'),
+      async runStatement(session: SandboxSession, sql, remainingMs, p, f, inTx) {
+        inTransaction = inTx;
         if (ROLE_SQL.test(sql) && !f.statement_type.startsWith('CREATE_TABLE')) return;
         // Disabling or enabling all triggers (foreign keys' system triggers too) needs a
         // superuser, as the migration's owner usually is on the target. The statement has no
@@ -291,6 +297,8 @@ export async function runEmbeddedSandbox(
     affected,
     budgetMs,
     snapshot.search_path,
+    snapshot.server_version_num,
+    options.rollback,
   );
   try {
     // Which engine judged the migration (or was stopped): part of what the result means.
