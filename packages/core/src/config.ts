@@ -45,7 +45,7 @@ export interface SandboxSettings {
   serverUrl: string | undefined;
   /** `DBOPS_SANDBOX_SERVER_MODE`, default `extensions`. */
   serverMode: 'extensions' | 'always';
-  /** Hard deadline of one sandbox run (`DBOPS_SANDBOX_DEADLINE_MS`; unset: the apply budget plus 10 s, 20 s; at most the gateway window less 5 s). */
+  /** Hard deadline of one sandbox run (`DBOPS_SANDBOX_DEADLINE_MS`; unset: the apply budget plus 15 s, 25 s; at most the gateway window less 5 s). */
   deadlineMs: number | undefined;
   /** Sandbox threads (`DBOPS_SANDBOX_THREADS`; unset: 2). */
   threads: number | undefined;

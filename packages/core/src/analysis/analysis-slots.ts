@@ -2,7 +2,7 @@ import { AppError } from '../errors/app-error';
 
 /**
  * Seconds a refused caller is told to wait: most analyses end within a second or two, and the
- * longest within the sandbox's 20 s deadline; 5 s is a retry that usually finds a slot free.
+ * longest within the sandbox's 25 s deadline; 5 s is a retry that usually finds a slot free.
  */
 export const ANALYSIS_RETRY_AFTER_SECONDS = 5;
 

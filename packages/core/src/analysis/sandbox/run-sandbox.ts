@@ -41,7 +41,7 @@ export interface SandboxOptions {
   /** A dedicated throwaway PostgreSQL server to run on instead of PGlite (see its `mode` for when). */
   server?: SandboxServerOptions;
   /**
-   * Hard deadline of a run, clone included, ms (default `timeoutMs` + 10 s: 20 s, inside the gateway's 30 s). PGlite runs
+   * Hard deadline of a run, clone included, ms (default `timeoutMs` + 15 s: 25 s, inside the gateway's 30 s). PGlite runs
    * on a sandbox thread where one exists; past the deadline the thread is terminated and the run
    * fails with `check: deadline`. Without threads (a bundled cloud function) it is not enforced.
    */

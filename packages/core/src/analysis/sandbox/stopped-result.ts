@@ -31,11 +31,11 @@ export const memoryLimitResult = (why: string, started: number): SandboxResult =
 
 /**
  * Time a run gets beyond its apply budget, for the clone (or a copy of the cached one) and the
- * validations. With the 10 s budget the hard deadline is 20 s: inside the gateway's 30 s window
+ * validations. With the 10 s budget the hard deadline is 25 s: inside the gateway's 30 s window
  * with room for the snapshot, the preflight and the answer, so a run stopped at its deadline
  * still answers `deadline` rather than the gateway's timeout (it was 30 s, a 40 s deadline).
  */
-export const CLONE_ALLOWANCE_MS = 10_000;
+export const CLONE_ALLOWANCE_MS = 15_000;
 
 /** The hard deadline of a run whose apply budget is `budgetMs` when none is set. */
 export const defaultDeadlineMs = (budgetMs: number): number => budgetMs + CLONE_ALLOWANCE_MS;
