@@ -27,10 +27,15 @@ export async function analyzeOnConnection(
   input: { userId: string; connectionId: string; sql: string },
 ): Promise<AnalysisReport> {
   const { userId, connectionId, sql } = input;
+  const started = Date.now();
   const snapshot = await ensureSnapshot(deps, userId, connectionId);
   const server = sandboxServerSettings(deps.settings);
+  const limits = sandboxRunSettings(deps.settings);
   const run: SandboxOptions = {
-    ...sandboxRunSettings(deps.settings),
+    ...limits,
+    // The deadline is inside the gateway's window from the request's start: an introspection
+    // before the sandbox leaves it that much less.
+    deadlineMs: Math.max(1_000, limits.deadlineMs - (Date.now() - started)),
     engine: deps.settings.sandbox.engine,
     ...(deps.settings.sandbox.pgDir ? { pgDir: deps.settings.sandbox.pgDir } : {}),
     ...(deps.settings.sandbox.pgSeedDir ? { pgSeedDir: deps.settings.sandbox.pgSeedDir } : {}),

@@ -15,8 +15,8 @@ parentPort?.on('message', async (job: SandboxJob) => {
   }
 });
 // Loaded, and the base image every instance starts from built (a PGlite start from its template,
-// seconds on a loaded machine): the parent starts a run's deadline only now, so a slow start is
-// not counted against the 25 s deadline.
+// seconds on a loaded machine): ready for runs. The first run's deadline counts this start too
+// (the answer must fit the gateway's window), but a thread started for a waiting run is warm.
 void sandboxBaseImage()
   .catch(() => undefined)
   .then(() => parentPort?.postMessage({ ready: true }));
