@@ -34,7 +34,11 @@ const connect = async (database?: string) => {
 };
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-console.log(`PostgreSQL ${bin.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}, ${new Date().toISOString()}`);
+console.log(
+  `PostgreSQL ${bin.version}, load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}, ${new Date().toISOString()}`,
+);
 for (const tables of [20, 200]) {
   const template = `bench_tpl_${tables}`;
   await on(server.adminUrl(), `CREATE DATABASE ${template} TEMPLATE template0`);

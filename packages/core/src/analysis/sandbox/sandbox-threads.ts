@@ -90,6 +90,16 @@ function replace(options: SandboxThreadOptions): void {
 }
 
 /**
+ * Starts a sandbox thread now when none exists, so that a process's first analysis finds it
+ * warm (or starting) instead of paying the thread's start inside its deadline: called as an
+ * analysis begins, before its snapshot is read.
+ */
+export function warmSandboxThread(options: SandboxThreadOptions): void {
+  if (live > 0 || !sandboxThreadsAvailable()) return;
+  void spawn().then((w) => (w ? release(w) : replace(options)));
+}
+
+/**
  * Runs one PGlite sandbox on a thread of its own with a hard deadline: past it the thread is
  * terminated (an endless loop, a runaway recursive query or a huge CREATE TABLE AS inside
  * WebAssembly cannot be interrupted otherwise), and the service's request loop never waits on it.
