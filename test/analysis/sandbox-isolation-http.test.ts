@@ -54,14 +54,14 @@ describe.each([
     expect(res.body.sandbox_result.passed).toBe(false);
     if (engine === 'pglite') {
       expect(res.body.sandbox_result.validation_results).toContainEqual(expect.objectContaining({ check: 'deadline', passed: false }));
-      expect(res.body.sandbox_result.migration_error).toMatch(/did not finish within 12 s and was stopped/);
+      expect(res.body.sandbox_result.migration_error).toMatch(/did not finish within 1[12] s and was stopped/); // 12 s from the request's start, less the first introspection
       expect(Date.now() - started).toBeGreaterThanOrEqual(DEADLINE_MS - 100);
     } else {
       // The server cancels the statement when the 10 s apply budget runs out (statement_timeout),
       // or stops the huge one at its temp_file_limit, or the 12 s hard deadline ends the run
       // (a cold start and clone under load); every way the run ends, without a token.
       expect(res.body.sandbox_result.migration_error).toMatch(
-        /sandbox timeout: exceeded 10000 ms in statement 0|did not finish within 12 s|temporary file size exceeds temp_file_limit/,
+        /sandbox timeout: exceeded 10000 ms in statement 0|did not finish within 1[12] s|temporary file size exceeds temp_file_limit/,
       );
       expect(Date.now() - started).toBeLessThan(DEADLINE_MS + 15_000);
       expect(res.body.sandbox_result.validation_results).toContainEqual({ check: 'engine', passed: true, detail: expect.stringMatching(/^PostgreSQL 17\./) });

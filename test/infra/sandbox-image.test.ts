@@ -143,12 +143,15 @@ describe.skipIf(!findPgBinaries(15) || findPgBinaries(15)!.source !== 'npm')('th
     const runBase = path.join(dir, 'tmp');
     const server = await startEmbeddedServer(findPgBinaries(15)!, runBase, seed);
     try {
-      const c = new pg.Client(server.sandboxUrl('postgres'));
+      const c = new pg.Client(server.adminUrl());
       await c.connect();
-      const { rows } = await c.query<{ v: string; su: string }>(`SELECT current_setting('server_version_num') AS v, current_setting('is_superuser') AS su`);
+      const { rows } = await c.query<{ v: string; su: boolean }>(
+        `SELECT current_setting('server_version_num') AS v, (SELECT rolsuper FROM pg_roles WHERE rolname = 'dbops_clone_owner') AS su`,
+      );
       await c.end();
       expect(rows[0]!.v).toMatch(/^15/);
-      expect(rows[0]!.su).toBe('off');
+      // The prepared directory's clone owner (runs get roles of their own, made per run).
+      expect(rows[0]!.su).toBe(false);
       // Nothing was prepared where the server runs: only its run directory.
       expect((await readdir(runBase)).filter((n) => !n.startsWith('run-'))).toEqual([]);
     } finally {

@@ -45,7 +45,7 @@ export interface SandboxSettings {
   serverUrl: string | undefined;
   /** `DBOPS_SANDBOX_SERVER_MODE`, default `extensions`. */
   serverMode: 'extensions' | 'always';
-  /** Hard deadline of one sandbox run (`DBOPS_SANDBOX_DEADLINE_MS`; unset: the apply budget plus 30 s). */
+  /** Hard deadline of one sandbox run (`DBOPS_SANDBOX_DEADLINE_MS`; unset: the apply budget plus 15 s, 25 s; at most the gateway window less 5 s). */
   deadlineMs: number | undefined;
   /** Sandbox threads (`DBOPS_SANDBOX_THREADS`; unset: 2). */
   threads: number | undefined;
@@ -61,6 +61,10 @@ export interface SandboxSettings {
   pgDir: string | undefined;
   /** `DBOPS_SANDBOX_PG_SEED_DIR`: read-only prepared data directories made ahead (the analysis function's container image), copied from instead of running initdb. */
   pgSeedDir: string | undefined;
+  /** `DBOPS_SANDBOX_MEMORY_MB`: private memory of one embedded run's backends together, past which they are ended (default 1024). */
+  memoryMb: number;
+  /** `DBOPS_ANALYSIS_CONCURRENCY_PER_USER`: analyses one user may have running at once in one process (default 4); more answer 429. */
+  concurrencyPerUser: number;
 }
 
 /** Settings every part of the service reads. Parsed once per process from the environment by {@link loadSettings}. */
@@ -222,6 +226,8 @@ export function loadSettings(env: Readonly<Record<string, string | undefined>> =
       engine: e.DBOPS_SANDBOX_ENGINE,
       pgDir: e.DBOPS_SANDBOX_PG_DIR,
       pgSeedDir: e.DBOPS_SANDBOX_PG_SEED_DIR,
+      memoryMb: e.DBOPS_SANDBOX_MEMORY_MB,
+      concurrencyPerUser: e.DBOPS_ANALYSIS_CONCURRENCY_PER_USER,
     },
     billing: {
       stripeSecretKey: e.STRIPE_SECRET_KEY,

@@ -10,6 +10,7 @@ import { applyLiveChecksOnConnection } from './live-checks';
 import type { SandboxOptions } from './sandbox/run-sandbox';
 import { sandboxCacheOptions } from './sandbox/sandbox-cache';
 import { sandboxRunSettings, sandboxServerSettings } from './sandbox/sandbox-server-settings';
+import { warmSandboxThread } from './sandbox/sandbox-threads';
 import type { AnalysisReport } from './types';
 
 /** What an analysis of a registered connection needs from its host process. */
@@ -27,10 +28,17 @@ export async function analyzeOnConnection(
   input: { userId: string; connectionId: string; sql: string },
 ): Promise<AnalysisReport> {
   const { userId, connectionId, sql } = input;
+  const started = Date.now();
+  const limits = sandboxRunSettings(deps.settings);
+  // The thread's start overlaps the snapshot read instead of eating into the sandbox's deadline.
+  if (deps.settings.sandbox.engine !== 'embedded') warmSandboxThread({ maxThreads: limits.maxThreads ?? 2 });
   const snapshot = await ensureSnapshot(deps, userId, connectionId);
   const server = sandboxServerSettings(deps.settings);
   const run: SandboxOptions = {
-    ...sandboxRunSettings(deps.settings),
+    ...limits,
+    // The deadline is inside the gateway's window from the request's start: an introspection
+    // before the sandbox leaves it that much less.
+    deadlineMs: Math.max(1_000, limits.deadlineMs - (Date.now() - started)),
     engine: deps.settings.sandbox.engine,
     ...(deps.settings.sandbox.pgDir ? { pgDir: deps.settings.sandbox.pgDir } : {}),
     ...(deps.settings.sandbox.pgSeedDir ? { pgSeedDir: deps.settings.sandbox.pgSeedDir } : {}),

@@ -1,5 +1,6 @@
 export { analyzeMigration, analyzeMigrationDetailed, type MigrationAnalysis } from './analyze-migration';
 export { analyzeOnConnection } from './analyze-on-connection';
+export { takeAnalysisSlot } from './analysis-slots';
 export { analyzeStatements } from './analyze-statements';
 export { approvalSigningKey } from './approval/approval-key';
 export { issueApprovalToken, sqlDigest } from './approval/approval-token';
@@ -10,6 +11,7 @@ export { type PreflightReport, runPreflight } from './preflight/run-preflight';
 export { RULES } from './rules/index';
 export { ensureParser, lintOffline } from './rules/lint-offline';
 export { prepareSeed } from './sandbox/embedded/embedded-server';
+export { sweepSandboxRunDirs } from './sandbox/embedded/run-dirs';
 export { findPgBinaries } from './sandbox/embedded/pg-binaries';
 export { sandboxServerSettings } from './sandbox/sandbox-server-settings';
 export { buildSchemaIndex } from './schema-index';

@@ -69,6 +69,8 @@ export const envSchema = z.object({
   DBOPS_SANDBOX_ENGINE: oneOf(['auto', 'pglite', 'embedded'], 'auto'),
   DBOPS_SANDBOX_PG_DIR: text(),
   DBOPS_SANDBOX_PG_SEED_DIR: text(),
+  DBOPS_SANDBOX_MEMORY_MB: integer(1024, 1),
+  DBOPS_ANALYSIS_CONCURRENCY_PER_USER: integer(4, 1),
   // Text-to-SQL (docs/text-to-sql.md)
   DBOPS_LLM: oneOf(['offline', 'openai'], 'offline'),
   DBOPS_LLM_API_KEY: text(),

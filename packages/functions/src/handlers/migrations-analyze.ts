@@ -1,4 +1,4 @@
-import { analyzeOnConnection } from '@dbops/core/analysis';
+import { analyzeOnConnection, takeAnalysisSlot } from '@dbops/core/analysis';
 import { MAX_STATEMENTS } from '@dbops/core/pg';
 import { z } from 'zod';
 import { defineHandler, uuidParam } from '../http/define-handler';
@@ -25,6 +25,8 @@ const body = z.object({
 export const handler = defineHandler('migrations-analyze', {
   params: uuidParam('connection_id'),
   body,
+  // A user's analyses at once are limited per process (docs/migration-analysis.md, "Isolation model").
+  admit: ({ auth, container }) => takeAnalysisSlot(auth.userId, container.settings.sandbox.concurrencyPerUser),
   async handle({ body, params, auth, container }) {
     const report = await analyzeOnConnection(domainDeps(container), { userId: auth.userId, connectionId: params.connection_id, sql: body.sql });
     return bare(report);

@@ -34,6 +34,11 @@ export interface HandlerSpec<BS, PS, QS, A> {
   /** Schema of the query string parameters. */
   query?: QS;
   handle(request: HandlerRequest<Out<BS>, Out<PS>, Out<QS>, A>): Promise<HttpResult>;
+  /**
+   * Admission after validation and before the charge (a per-user concurrency limit): throws to
+   * refuse the request uncharged, or returns the function that frees its place once `handle` ends.
+   */
+  admit?(request: { auth: A; container: Container }): () => void;
 }
 
 export type ApiHandler = (event: ApiEvent, context: LambdaContext) => Promise<HttpResult>;
@@ -90,16 +95,21 @@ function build<BS, PS, QS, A>(name: HandlerName, spec: HandlerSpec<BS, PS, QS, A
       throw error;
     }
 
+    const release = spec.admit?.({ auth: auth as A, container });
     let remaining: string | undefined;
-    if (billable && auth) {
-      const request = { method: event.requestContext.http.method, path: event.rawPath };
-      remaining = await chargeWithinRateLimit(container.store, auth.userId, request, rateLimit, container.clock);
-    }
     let result: HttpResult;
     try {
-      result = await spec.handle({ body, params, query, auth, event, lambda, container } as HandlerRequest<Out<BS>, Out<PS>, Out<QS>, A>);
-    } catch (error) {
-      result = errorToResponse(error, event.requestContext.requestId);
+      if (billable && auth) {
+        const request = { method: event.requestContext.http.method, path: event.rawPath };
+        remaining = await chargeWithinRateLimit(container.store, auth.userId, request, rateLimit, container.clock);
+      }
+      try {
+        result = await spec.handle({ body, params, query, auth, event, lambda, container } as HandlerRequest<Out<BS>, Out<PS>, Out<QS>, A>);
+      } catch (error) {
+        result = errorToResponse(error, event.requestContext.requestId);
+      }
+    } finally {
+      release?.();
     }
     return remaining === undefined ? result : { ...result, headers: { ...result.headers, [CREDITS_HEADER]: remaining } };
   };

@@ -6,7 +6,7 @@ import { PgStore } from '@dbops/core/store';
 import { type Store } from '@dbops/core/store';
 import { type Clock, systemClock } from '@dbops/core/util';
 import path from 'node:path';
-import { sandboxServerSettings } from '@dbops/core/analysis';
+import { sandboxServerSettings, sweepSandboxRunDirs } from '@dbops/core/analysis';
 import { setLogLevel } from './logger';
 
 /**
@@ -41,6 +41,8 @@ export async function applyProcessSettings(settings: ServiceSettings): Promise<v
   setLogLevel(settings.logLevel);
   // Checked here so that a sandbox server sharing the state database stops the process at start.
   sandboxServerSettings(settings);
+  // Run directories of embedded sandbox servers whose process is gone (a kill, a crash).
+  await sweepSandboxRunDirs(settings.sandbox.pgDir);
   if (!settings.databaseUrl) (await import('@dbops/core/store/pglite-template')).setPgliteCacheDir(settings.pgliteCacheDir);
 }
 

@@ -9,7 +9,7 @@ import { type CloneState, type PreparedSandbox, type SandboxCacheOptions, type S
 import { prepareSandboxSpare, takeSandboxDatabase } from './sandbox-pool';
 import { catalogWrite, targetRefusesCatalogWrite } from './catalog-write';
 import { runInSandbox } from './sandbox-run';
-import { deadlineResult, stoppedResult } from './stopped-result';
+import { deadlineResult, defaultDeadlineMs, stoppedResult } from './stopped-result';
 import { pgliteSession } from './sandbox-session';
 import { runOnSandboxThread, type SandboxJob, sandboxThreadsAvailable } from './sandbox-threads';
 import { extensionsPgliteLacks, runServerSandbox, type SandboxServerOptions } from './server-sandbox';
@@ -42,11 +42,13 @@ export interface SandboxOptions {
   /** A dedicated throwaway PostgreSQL server to run on instead of PGlite (see its `mode` for when). */
   server?: SandboxServerOptions;
   /**
-   * Hard deadline of a PGlite run, clone included, ms (default `timeoutMs` + 30 s). PGlite runs
+   * Hard deadline of a run, clone included, ms (default `timeoutMs` + 15 s: 25 s, inside the gateway's 30 s). PGlite runs
    * on a sandbox thread where one exists; past the deadline the thread is terminated and the run
    * fails with `check: deadline`. Without threads (a bundled cloud function) it is not enforced.
    */
   deadlineMs?: number;
+  /** Private memory of an embedded run's backends together, MB, past which they are ended (`DBOPS_SANDBOX_MEMORY_MB`). */
+  memoryMb?: number;
   /** Sandbox threads at most (default 2). */
   maxThreads?: number;
   /**
@@ -188,9 +190,6 @@ export function runPgliteSandbox(
   );
 }
 
-/** The default hard deadline beyond the apply budget: the clone of a large schema needs time too. */
-const CLONE_ALLOWANCE_MS = 30_000;
-
 /**
  * A PGlite run off the request loop, on a sandbox thread with a hard deadline, whenever it can
  * be: not with a custom database source or cache (tests), which cannot cross to a thread.
@@ -204,7 +203,7 @@ async function runPglite(
 ): Promise<SandboxResult> {
   if (options.createDatabase || options.cache !== undefined || !sandboxThreadsAvailable()) return runPgliteSandbox(snapshot, parsed, facts, affected, options);
   const started = Date.now();
-  const deadlineMs = options.deadlineMs ?? (options.timeoutMs ?? 10_000) + CLONE_ALLOWANCE_MS;
+  const deadlineMs = options.deadlineMs ?? defaultDeadlineMs(options.timeoutMs ?? 10_000);
   const job: SandboxJob = {
     snapshot,
     parsed,

@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { loadSettings } from '../../config';
-import { sameAddress, sandboxServerSettings } from './sandbox-server-settings';
+import { sameAddress, sandboxRunSettings, sandboxServerSettings } from './sandbox-server-settings';
 
 const URL_ = 'postgresql://sandbox:hunter2-secret@sandbox.internal:5433/postgres';
+
+describe('sandbox run settings', () => {
+  it("keeps every run's hard deadline inside the gateway window: 25 s by default, a larger setting lowered to the window less 5 s", () => {
+    expect(sandboxRunSettings(loadSettings({})).deadlineMs).toBe(25_000);
+    expect(sandboxRunSettings(loadSettings({ DBOPS_SANDBOX_DEADLINE_MS: '12000' })).deadlineMs).toBe(12_000);
+    expect(sandboxRunSettings(loadSettings({ DBOPS_SANDBOX_DEADLINE_MS: '60000' })).deadlineMs).toBe(25_000);
+    expect(sandboxRunSettings(loadSettings({ DBOPS_GATEWAY_TIMEOUT_SECONDS: '15' })).deadlineMs).toBe(10_000);
+  });
+});
 
 describe('sandbox server settings', () => {
   it('is off without a URL and defaults to the extensions mode', () => {

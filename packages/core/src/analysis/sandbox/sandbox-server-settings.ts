@@ -2,6 +2,7 @@ import type { ServiceSettings } from '../../config';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { parseConnectionString } from '../../connections/connection-string';
+import { defaultDeadlineMs } from './stopped-result';
 
 /**
  * When the analysis sandbox uses the configured server: `extensions` only for snapshots PGlite
@@ -94,8 +95,17 @@ export function sandboxServerSettings(settings: ServiceSettings): SandboxServerS
   return { url, mode: settings.sandbox.serverMode };
 }
 
-/** Hard deadline and thread count of PGlite sandbox runs (`DBOPS_SANDBOX_DEADLINE_MS`, `DBOPS_SANDBOX_THREADS`). */
-export function sandboxRunSettings(settings: ServiceSettings): { deadlineMs?: number; maxThreads?: number } {
-  const { deadlineMs, threads } = settings.sandbox;
-  return { ...(deadlineMs ? { deadlineMs } : {}), ...(threads ? { maxThreads: threads } : {}) };
+/** Room the gateway window keeps beyond a sandbox run's deadline: the snapshot, the preflight, the answer. */
+const GATEWAY_MARGIN_MS = 5_000;
+
+/**
+ * Hard deadline, thread count and memory bound of sandbox runs (`DBOPS_SANDBOX_DEADLINE_MS`,
+ * `DBOPS_SANDBOX_THREADS`, `DBOPS_SANDBOX_MEMORY_MB`). The deadline never reaches past the gateway
+ * window (`DBOPS_GATEWAY_TIMEOUT_SECONDS`, 30 s) less 5 s: a run stopped later than that would
+ * answer the gateway's timeout instead of the documented `deadline` result.
+ */
+export function sandboxRunSettings(settings: ServiceSettings): { deadlineMs: number; maxThreads?: number; memoryMb: number } {
+  const { deadlineMs, threads, memoryMb } = settings.sandbox;
+  const windowMs = Math.max(1_000, settings.gatewayTimeoutSeconds * 1000 - GATEWAY_MARGIN_MS);
+  return { deadlineMs: Math.min(deadlineMs ?? defaultDeadlineMs(10_000), windowMs), ...(threads ? { maxThreads: threads } : {}), memoryMb };
 }

@@ -91,12 +91,33 @@ function replace(options: SandboxThreadOptions): void {
 }
 
 /**
+ * Starts a sandbox thread now when none exists, so that a process's first analysis finds it
+ * warm (or starting) instead of paying the thread's start inside its deadline: called as an
+ * analysis begins, before its snapshot is read.
+ */
+export function warmSandboxThread(options: SandboxThreadOptions): void {
+  if (live > 0 || !sandboxThreadsAvailable()) return;
+  void spawn().then((w) => (w ? release(w) : replace(options)));
+}
+
+/**
  * Runs one PGlite sandbox on a thread of its own with a hard deadline: past it the thread is
  * terminated (an endless loop, a runaway recursive query or a huge CREATE TABLE AS inside
  * WebAssembly cannot be interrupted otherwise), and the service's request loop never waits on it.
  */
 export async function runOnSandboxThread(job: SandboxJob, deadlineMs: number, options: SandboxThreadOptions): Promise<ThreadOutcome> {
-  const worker = await acquire(options);
+  // The deadline covers waiting for a thread and a thread's start too: the answer must come
+  // inside the gateway's window however long a cold or busy machine takes to give a thread.
+  const started = Date.now();
+  let waitTimer: NodeJS.Timeout | undefined;
+  const acquiring = acquire(options);
+  const first = await Promise.race([acquiring, new Promise<'deadline'>((resolve) => (waitTimer = setTimeout(() => resolve('deadline'), deadlineMs)))]);
+  clearTimeout(waitTimer);
+  if (first === 'deadline') {
+    void acquiring.then((w) => (w ? release(w) : replace(options)));
+    return { kind: 'deadline' };
+  }
+  const worker = first;
   if (!worker) {
     replace(options);
     return { kind: 'failed', message: 'a sandbox thread could not start' };
@@ -126,7 +147,7 @@ export async function runOnSandboxThread(job: SandboxJob, deadlineMs: number, op
       finish(m.ok ? { kind: 'result', result: m.result } : { kind: 'failed', message: m.message }, true);
     const onError = (e: Error) => finish({ kind: 'failed', message: e.message }, false);
     const onExit = () => finish({ kind: 'failed', message: 'the sandbox thread stopped' }, false);
-    const timer = setTimeout(() => finish({ kind: 'deadline' }, false), deadlineMs);
+    const timer = setTimeout(() => finish({ kind: 'deadline' }, false), Math.max(0, deadlineMs - (Date.now() - started)));
     worker.on('message', onMessage);
     worker.once('error', onError);
     worker.once('exit', onExit);

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { runPgliteSandbox } from './run-sandbox';
+import { sandboxBaseImage } from './sandbox-pool';
 import type { SandboxJob } from './sandbox-threads';
 
 // A sandbox thread: runs PGlite sandboxes one at a time, off the service's request loop. Its
@@ -13,5 +14,9 @@ parentPort?.on('message', async (job: SandboxJob) => {
     parentPort?.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) });
   }
 });
-// Loaded: the parent starts a run's deadline only now, so a slow start is not counted against it.
-parentPort?.postMessage({ ready: true });
+// Loaded, and the base image every instance starts from built (a PGlite start from its template,
+// seconds on a loaded machine): ready for runs. The first run's deadline counts this start too
+// (the answer must fit the gateway's window), but a thread started for a waiting run is warm.
+void sandboxBaseImage()
+  .catch(() => undefined)
+  .then(() => parentPort?.postMessage({ ready: true }));

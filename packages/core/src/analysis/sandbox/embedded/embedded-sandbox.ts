@@ -12,12 +12,14 @@ import { pgSession } from '../pg-session';
 import { type CloneState, sandboxCacheKey } from '../sandbox-cache';
 import type { SandboxRollback } from '../rollback-round-trip';
 import { runInSandbox } from '../sandbox-run';
-import { deadlineResult } from '../stopped-result';
+import { deadlineResult, defaultDeadlineMs, memoryLimitResult } from '../stopped-result';
 import type { SandboxSession } from '../sandbox-session';
 import { runTimedStatement, SERVER_SKIPPED } from '../server-sandbox';
 import { syntheticRowsScript } from '../synthetic-rows';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded-server';
 import { replayCatalogWrite } from './catalog-replay';
+import { MemoryWatch } from './memory-watch';
+import { type AdminConnect, createRunIdentity, DEFAULT_RUN_ROLE_LIMITS, dropRunIdentity, HAND_TEMPLATE_TO_CLONE_OWNER, type RunIdentity } from './run-role';
 import type { PgBinaries } from './pg-binaries';
 
 /**
@@ -51,6 +53,15 @@ const SETUP_STATEMENT_TIMEOUT_MS = 60_000;
 const IDLE_STOP_MS = 10 * 60_000;
 /** Schema clones kept as template databases per server; the least recently used goes first. */
 const MAX_TEMPLATES = 24;
+/**
+ * Runs at once on one server; more wait for a slot (inside their deadline). Each run holds its
+ * own session, up to its role's connection limit for sessions the migration opens, and a builder
+ * session at times: 16 runs stay well inside the server's 100 connections, so many analyses at
+ * once wait rather than fail with `too many clients already`.
+ */
+const MAX_CONCURRENT_RUNS = 16;
+/** Private memory of one analysis's backends, together, past which the watch ends them (`DBOPS_SANDBOX_MEMORY_MB`). */
+export const DEFAULT_RUN_MEMORY_MB = 1024;
 
 interface WarmServer {
   server: Promise<EmbeddedServer>;
@@ -58,10 +69,15 @@ interface WarmServer {
   running: number;
   /** Clone templates by cache key, in use order (oldest first). */
   templates: Map<string, Promise<{ db: string; state: CloneState }>>;
-  /** Run databases already copied from a template (by template name), made while the server was idle. */
-  spares: Map<string, Promise<string | undefined>>;
+  /** Run identities (role and database copied from a template, by template name), made while the server was idle. */
+  spares: Map<string, Promise<RunIdentity | undefined>>;
   /** Drops and copies under way in the background. */
   background: Set<Promise<unknown>>;
+  /** The memory watch of this server's run roles, made with the server. */
+  memory?: MemoryWatch;
+  /** Runs holding a slot, and runs waiting for one. */
+  active: number;
+  queue: Array<() => void>;
 }
 
 const servers = new Map<string, WarmServer>();
@@ -71,7 +87,7 @@ function warmServer(bin: PgBinaries, dir: string | undefined, seedDir: string | 
   let w = servers.get(key);
   if (!w) {
     const server = startEmbeddedServer(bin, dir, seedDir);
-    w = { server, running: 0, templates: new Map(), spares: new Map(), background: new Set() };
+    w = { server, running: 0, templates: new Map(), spares: new Map(), background: new Set(), active: 0, queue: [] };
     servers.set(key, w);
     server.catch(() => servers.delete(key)); // a failed start is tried again by the next analysis
   }
@@ -103,6 +119,26 @@ async function connect(url: string, statementTimeoutMs?: number): Promise<pg.Cli
   return c;
 }
 
+const adminConnect =
+  (server: EmbeddedServer): AdminConnect =>
+  (database) =>
+    connect(server.adminUrl(database), SETUP_STATEMENT_TIMEOUT_MS);
+
+/** A slot among the server's {@link MAX_CONCURRENT_RUNS}; the returned function gives it back. */
+async function takeSlot(w: WarmServer): Promise<() => void> {
+  if (w.active >= MAX_CONCURRENT_RUNS) await new Promise<void>((resolve) => w.queue.push(resolve));
+  else w.active++;
+  let given = false;
+  return () => {
+    if (given) return;
+    given = true;
+    const next = w.queue.shift();
+    if (next)
+      next(); // the slot passes on as it is
+    else w.active--;
+  };
+}
+
 async function adminQuery(server: EmbeddedServer, sql: string): Promise<void> {
   const c = await connect(server.adminUrl(), SETUP_STATEMENT_TIMEOUT_MS);
   try {
@@ -115,8 +151,9 @@ async function adminQuery(server: EmbeddedServer, sql: string): Promise<void> {
 /**
  * The clone of `snapshot` as a template database on `server`, built once per clone key: the
  * schema created by the builder (a superuser, so every extension the engine has installs), the
- * synthetic rows, then everything handed to the sandbox role, and connections to the template
- * refused from then on (runs get their own copy).
+ * synthetic rows, then everything handed to `dbops_clone_owner` (foreign-data wrappers and event
+ * triggers to `postgres`, as PostgreSQL requires), and connections to the template refused from
+ * then on (each run gets its own copy, owned by its own role).
  */
 async function cloneTemplate(
   w: WarmServer,
@@ -134,12 +171,12 @@ async function cloneTemplate(
   }
   const db = `dbops_clone_${randomBytes(8).toString('hex')}`;
   const building = (async () => {
-    await adminQuery(server, `CREATE DATABASE ${quoteIdent(db)} OWNER dbops_sandbox TEMPLATE template0`);
+    await adminQuery(server, `CREATE DATABASE ${quoteIdent(db)} TEMPLATE template0`);
     const builder = await connect(server.builderUrl(db), SETUP_STATEMENT_TIMEOUT_MS);
     let state: CloneState;
     try {
       state = await cloneAndFill(pgSession(builder), snapshot, ddl, rowsPerTable);
-      await builder.query('REASSIGN OWNED BY dbops_builder TO dbops_sandbox');
+      await builder.query(HAND_TEMPLATE_TO_CLONE_OWNER);
       await builder.query('ANALYZE');
     } finally {
       await builder.end().catch(() => undefined);
@@ -159,7 +196,7 @@ async function cloneTemplate(
       .then(async (t) => {
         const spare = await w.spares.get(t.db);
         w.spares.delete(t.db);
-        if (spare) await adminQuery(server, `DROP DATABASE IF EXISTS ${quoteIdent(spare)}`);
+        if (spare) await dropRunIdentity(adminConnect(server), spare);
         await adminQuery(server, `DROP DATABASE IF EXISTS ${quoteIdent(t.db)}`);
       })
       .catch(() => undefined);
@@ -173,27 +210,19 @@ const inBackground = (w: WarmServer, work: Promise<unknown>): void => {
   void p.finally(() => w.background.delete(p));
 };
 
-const newRunName = (): string => `dbops_run_${randomBytes(8).toString('hex')}`;
-
-/** A run database copied from `template`: the spare made earlier when there is one, else a new copy. */
-async function takeRunDatabase(w: WarmServer, server: EmbeddedServer, template: string): Promise<string> {
+/** A run's role and database copied from `template`: the spare made earlier when there is one, else new ones. */
+async function takeRunIdentity(w: WarmServer, server: EmbeddedServer, template: string, statementTimeoutMs: number): Promise<RunIdentity> {
   const spare = w.spares.get(template);
   w.spares.delete(template);
   const ready = await spare?.catch(() => undefined);
   if (ready) return ready;
-  const name = newRunName();
-  await adminQuery(server, `CREATE DATABASE ${quoteIdent(name)} OWNER dbops_sandbox TEMPLATE ${quoteIdent(template)}`);
-  return name;
+  return createRunIdentity(adminConnect(server), template, { ...DEFAULT_RUN_ROLE_LIMITS, statementTimeoutMs });
 }
 
-/** Copies the next run's database while nothing waits for it (one spare per template). */
-function prepareSpare(w: WarmServer, server: EmbeddedServer, template: string): void {
+/** Makes the next run's role and database while nothing waits for them (one spare per template). */
+function prepareSpare(w: WarmServer, server: EmbeddedServer, template: string, statementTimeoutMs: number): void {
   if (w.spares.has(template)) return;
-  const name = newRunName();
-  const made = adminQuery(server, `CREATE DATABASE ${quoteIdent(name)} OWNER dbops_sandbox TEMPLATE ${quoteIdent(template)}`).then(
-    () => name,
-    () => undefined,
-  );
+  const made = createRunIdentity(adminConnect(server), template, { ...DEFAULT_RUN_ROLE_LIMITS, statementTimeoutMs }).catch(() => undefined);
   w.spares.set(template, made);
   inBackground(w, made);
 }
@@ -201,8 +230,10 @@ function prepareSpare(w: WarmServer, server: EmbeddedServer, template: string): 
 export interface EmbeddedSandboxOptions {
   timeoutMs?: number;
   rowsPerTable?: number;
-  /** Hard deadline of the whole run, clone included (default budget + 30 s). */
+  /** Hard deadline of the whole run, clone included (default: `defaultDeadlineMs`). */
   deadlineMs?: number;
+  /** Private memory of the run's backends together, MB, past which they are ended (`DBOPS_SANDBOX_MEMORY_MB`, default 1024). */
+  memoryMb?: number;
   /** Where prepared data directories are kept (`DBOPS_SANDBOX_PG_DIR`). */
   pgDir?: string;
   /** Read-only prepared data directories made ahead (`DBOPS_SANDBOX_PG_SEED_DIR`). */
@@ -229,34 +260,56 @@ export async function runEmbeddedSandbox(
 ): Promise<SandboxResult> {
   const started = Date.now();
   const budgetMs = options.timeoutMs ?? 10_000;
-  const deadlineMs = options.deadlineMs ?? budgetMs + 30_000;
+  const deadlineMs = options.deadlineMs ?? defaultDeadlineMs(budgetMs);
+  const memoryBytes = (options.memoryMb ?? DEFAULT_RUN_MEMORY_MB) * 1024 * 1024;
   const w = warmServer(bin, options.pgDir, options.pgSeedDir);
   w.running++;
   let server: EmbeddedServer | undefined;
-  let runDb: string | undefined;
+  let runIdentity: RunIdentity | undefined;
   let templateDb: string | undefined;
   let inTransaction = false;
   let superuser: SandboxSession | undefined;
-  const builderSession = async (): Promise<SandboxSession> => (superuser ??= pgSession(await connect(server!.builderUrl(runDb!), SETUP_STATEMENT_TIMEOUT_MS)));
+  let stopped = false;
+  let giveSlot: (() => void) | undefined;
+  let unwatch: (() => void) | undefined;
+  let overMemory: string | undefined;
+  const builderSession = async (): Promise<SandboxSession> =>
+    (superuser ??= pgSession(await connect(server!.builderUrl(runIdentity!.database), SETUP_STATEMENT_TIMEOUT_MS)));
   const userTables = new Set(snapshot.tables.map((t) => `${t.schema}.${t.name}`));
   const searchPath = snapshot.search_path?.length ? snapshot.search_path : ['public'];
+  // The run's database and its role go together: whatever the migration did to its role
+  // (settings, password, grants) goes with it.
   const dropRun = async (): Promise<void> => {
-    const name = runDb;
-    runDb = undefined;
-    if (server && name) await adminQuery(server, `DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`).catch(() => undefined);
+    const run = runIdentity;
+    runIdentity = undefined;
+    unwatch?.();
+    if (server && run) await dropRunIdentity(adminConnect(server), run);
+    giveSlot?.();
   };
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<'deadline'>((resolve) => {
     timer = setTimeout(() => resolve('deadline'), deadlineMs);
   });
+  let memoryStop: (detail: string) => void = () => undefined;
+  const memoryStopped = new Promise<'memory'>((resolve) => {
+    memoryStop = (detail) => {
+      overMemory = detail;
+      resolve('memory');
+    };
+  });
   const run = runInSandbox(
     {
       async open() {
         server = await w.server;
+        w.memory ??= new MemoryWatch(() => connect(server!.adminUrl(), SETUP_STATEMENT_TIMEOUT_MS));
+        giveSlot = await takeSlot(w);
+        if (stopped) throw new Error('stopped at the deadline while waiting for a slot');
         const template = await cloneTemplate(w, server, snapshot, options.rowsPerTable ?? 3);
         templateDb = template.db;
-        runDb = await takeRunDatabase(w, server, template.db);
-        const session = pgSession(await connect(server.sandboxUrl(runDb), SETUP_STATEMENT_TIMEOUT_MS));
+        runIdentity = await takeRunIdentity(w, server, template.db, deadlineMs);
+        if (stopped) throw new Error('stopped at the deadline');
+        unwatch = w.memory.watch(runIdentity.role, memoryBytes, memoryStop);
+        const session = pgSession(await connect(server.roleUrl(runIdentity.role, runIdentity.password, runIdentity.database), SETUP_STATEMENT_TIMEOUT_MS));
         return { session, state: template.state };
       },
       skips: (f) => EMBEDDED_SKIPPED.has(f.statement_type),
@@ -289,7 +342,7 @@ export async function runEmbeddedSandbox(
         await superuser?.close().catch(() => undefined);
         // Off the answer's path: the drop, and the copy the next run of this schema will take.
         inBackground(w, dropRun());
-        if (server && templateDb) prepareSpare(w, server, templateDb);
+        if (server && templateDb && !stopped) prepareSpare(w, server, templateDb, deadlineMs);
       },
     },
     parsed,
@@ -303,17 +356,27 @@ export async function runEmbeddedSandbox(
   try {
     // Which engine judged the migration (or was stopped): part of what the result means.
     const engine = { check: 'engine', passed: true, detail: `PostgreSQL ${bin.version} (a private server of the target's major version)` };
-    const outcome = await Promise.race([run, deadline]);
+    const outcome = await Promise.race([run, deadline, memoryStopped]);
+    if (outcome === 'memory' || overMemory) {
+      // The watch ended the run's backends; the run itself then fails on its lost session.
+      stopped = true;
+      await dropRun();
+      void run.catch(() => undefined);
+      const result = memoryLimitResult(overMemory ?? 'over the memory bound', started);
+      result.validation_results.push(engine);
+      return result;
+    }
     if (outcome !== 'deadline') {
       outcome.validation_results.push(engine);
       return outcome;
     }
     // Past the deadline: end whatever the run's session does; its dispose then drops the database.
+    stopped = true;
     await dropRun();
     void run.catch(() => undefined);
-    const stopped = deadlineResult(deadlineMs, started);
-    stopped.validation_results.push(engine);
-    return stopped;
+    const result = deadlineResult(deadlineMs, started);
+    result.validation_results.push(engine);
+    return result;
   } finally {
     clearTimeout(timer);
     release(bin, w);

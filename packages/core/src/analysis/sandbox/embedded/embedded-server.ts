@@ -1,13 +1,13 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
-import { chmod, chown, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, chown, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from '../../../util/free-port';
 import { postgresOsUser, type RunAs } from './os-user';
+import { baseDir, ownRunDirs, sweepRunDirs } from './run-dirs';
 import type { PgBinaries } from './pg-binaries';
 
 const execFileAsync = promisify(execFile);
@@ -15,11 +15,13 @@ const execFileAsync = promisify(execFile);
 /** The server's environment: nothing of this process's (its secrets stay here), a fixed locale. */
 const CHILD_ENV = { LC_ALL: 'C.UTF-8', PATH: '/usr/local/bin:/usr/bin:/bin' };
 
-/** Roles of an embedded sandbox server: the superuser, the clone builder, and the role migrations run as. */
+/**
+ * Passwords of an embedded sandbox server's fixed roles: the superuser and the clone builder.
+ * Migrations run as a role made for each run (`run-role.ts`), never as one of these.
+ */
 export interface EmbeddedCredentials {
   postgres: string;
   builder: string;
-  sandbox: string;
 }
 
 /** A running version-matched PostgreSQL for sandboxes, private to this process. */
@@ -28,18 +30,24 @@ export interface EmbeddedServer {
   port: number;
   /** `postgres` (superuser: creates and drops databases, terminates backends). */
   adminUrl(database?: string): string;
-  /** `dbops_builder`, a superuser that builds clones (extensions need it); its objects are handed to the sandbox role. */
+  /** `dbops_builder`, a superuser that builds clones (extensions need it); its objects are handed to `dbops_clone_owner`. */
   builderUrl(database: string): string;
-  /** `dbops_sandbox`, no superuser and no role or database creation: the migration runs as it. */
-  sandboxUrl(database: string): string;
+  /** A role made for one run (`run-role.ts`): the migration runs as it. */
+  roleUrl(role: string, password: string, database: string): string;
+  /** The run directory (a copy of the prepared data directory), removed when the server stops. */
+  runDir: string;
   stop(): Promise<void>;
 }
 
-/** The prepared data directories live here: `DBOPS_SANDBOX_PG_DIR`, default `dbops-sandbox-pg` in the temp dir. */
-const baseDir = (dir: string | undefined): string => dir || path.join(tmpdir(), 'dbops-sandbox-pg');
-
 /** Bump when the prepared directory's content changes (roles, settings). */
-const LAYOUT = 'v1';
+const LAYOUT = 'v2';
+
+/**
+ * Owns the objects of clone templates between runs (no login, no superuser, member of nothing):
+ * each run's database hands them to the run's own role (`REASSIGN OWNED`), so no role that
+ * runs a migration owns anything another run uses.
+ */
+export const CLONE_OWNER = 'dbops_clone_owner';
 
 /**
  * Settings of a throwaway server: no durability (a crash loses only sandboxes), loopback only,
@@ -70,20 +78,24 @@ const chownTree = async (dir: string, as: RunAs): Promise<void> => {
  * Runs the server under a small shell watchdog: it stops the server (fast shutdown) when asked
  * with SIGTERM or SIGINT, and also when this process is gone, however it ended (a killed test
  * worker or bench fires no exit handler), so no server outlives the service that started it.
+ * Once the server has stopped it empties the run directory (`RUNDIR`, a copy of the data
+ * directory, hundreds of MB after a few runs): a SIGTERM of the service leaves nothing behind.
+ * The emptied directory itself goes at the next start's sweep (as root its parent is not the
+ * watchdog's to write).
  */
 const WATCHDOG = `"$@" & pg=$!
-stop() { kill -INT "$pg" 2>/dev/null; wait "$pg"; exit 0; }
+stop() { kill -INT "$pg" 2>/dev/null; wait "$pg"; [ -n "$RUNDIR" ] && rm -rf "$RUNDIR"/* 2>/dev/null; exit 0; }
 trap stop TERM INT
 while [ -d "/proc/$OWNER" ] && kill -0 "$pg" 2>/dev/null; do sleep 1 & wait $!; done
 stop`;
 
-function startPostgres(bin: PgBinaries, dataDir: string, socketDir: string, port: number, as: RunAs): ChildProcess {
+function startPostgres(bin: PgBinaries, dataDir: string, socketDir: string, port: number, as: RunAs, runDir?: string): ChildProcess {
   const args = ['-D', dataDir, '-p', String(port), '-k', socketDir, ...SERVER_FLAGS.flatMap(([k, v]) => ['-c', `${k}=${v}`])];
   const child = spawn('/bin/sh', ['-c', WATCHDOG, 'dbops-sandbox-pg', path.join(bin.bin, 'postgres'), ...args], {
     stdio: 'ignore',
     ...as,
     detached: false,
-    env: { ...CHILD_ENV, OWNER: String(process.pid) },
+    env: { ...CHILD_ENV, OWNER: String(process.pid), ...(runDir ? { RUNDIR: runDir } : {}) },
   });
   child.unref();
   return child;
@@ -147,7 +159,6 @@ async function preparedDirectory(bin: PgBinaries, env: string | undefined, seedD
     const credentials: EmbeddedCredentials = {
       postgres: randomBytes(18).toString('base64url'),
       builder: randomBytes(18).toString('base64url'),
-      sandbox: randomBytes(18).toString('base64url'),
     };
     const pwfile = path.join(work, 'pwfile');
     await writeFile(pwfile, `${credentials.postgres}\n`, { mode: 0o600 });
@@ -179,7 +190,9 @@ async function preparedDirectory(bin: PgBinaries, env: string | undefined, seedD
       const c = new pg.Client({ connectionString: url('postgres', credentials.postgres, port, 'postgres') });
       await c.connect();
       await c.query(`CREATE ROLE dbops_builder LOGIN SUPERUSER PASSWORD '${credentials.builder}'`);
-      await c.query(`CREATE ROLE dbops_sandbox LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD '${credentials.sandbox}'`);
+      await c.query(`CREATE ROLE ${CLONE_OWNER} NOLOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT`);
+      // Run roles connect to their own database only (CONNECT is revoked from PUBLIC on each).
+      await c.query('REVOKE CONNECT, TEMPORARY ON DATABASE postgres, template1 FROM PUBLIC');
       await c.end();
     } finally {
       await stopChild(child);
@@ -198,23 +211,6 @@ async function preparedDirectory(bin: PgBinaries, env: string | undefined, seedD
   }
 }
 
-/**
- * Removes the run directories of processes that no longer exist (their servers stopped with
- * them, through the watchdog): a killed process leaves its copy of the data directory behind.
- */
-async function sweepOrphans(base: string): Promise<void> {
-  const names = await readdir(base).catch(() => [] as string[]);
-  for (const name of names) {
-    const owner = /^run-(\d+)-/.exec(name)?.[1];
-    if (!owner || owner === String(process.pid) || existsSync(`/proc/${owner}`)) continue;
-    const pidFile = path.join(base, name, 'data', 'postmaster.pid');
-    // A server still running there (stopped only moments ago, or started before the watchdog): leave it.
-    const pid = existsSync(pidFile) ? Number((await readFile(pidFile, 'utf8').catch(() => '')).split('\n')[0]) : 0;
-    if (pid && existsSync(`/proc/${pid}`)) continue;
-    await rm(path.join(base, name), { recursive: true, force: true }).catch(() => undefined);
-  }
-}
-
 /** Servers started by this process, stopped when it exits. */
 const live = new Set<{ child: ChildProcess; dir: string }>();
 let exitHooked = false;
@@ -224,7 +220,12 @@ const hookExit = (): void => {
   process.once('exit', () => {
     for (const s of live) {
       s.child.kill('SIGTERM');
-      rmSync(s.dir, { recursive: true, force: true });
+      // The server may still be writing its shutdown files: what this misses, the watchdog empties once it has stopped.
+      try {
+        rmSync(s.dir, { recursive: true, force: true });
+      } catch {
+        // left to the watchdog and the next start's sweep
+      }
     }
   });
 };
@@ -236,9 +237,10 @@ const hookExit = (): void => {
  */
 export async function startEmbeddedServer(bin: PgBinaries, env?: string, seedDir?: string): Promise<EmbeddedServer> {
   const prepared = await preparedDirectory(bin, env, seedDir);
-  await sweepOrphans(baseDir(env));
+  await sweepRunDirs(baseDir(env), ownRunDirs);
   const as = postgresOsUser();
   const runDir = path.join(baseDir(env), `run-${process.pid}-${randomBytes(4).toString('hex')}`);
+  ownRunDirs.add(path.basename(runDir));
   // Absent when the prepared directory came from a seed (a function's first cold start).
   await mkdir(baseDir(env), { recursive: true, mode: 0o711 });
   await mkdir(runDir, { mode: 0o700 });
@@ -248,7 +250,7 @@ export async function startEmbeddedServer(bin: PgBinaries, env?: string, seedDir
   await chmod(path.join(runDir, 'data'), 0o700);
   if (as.uid !== undefined) await chown(runDir, as.uid, as.gid!);
   const port = await freePort();
-  const child = startPostgres(bin, path.join(runDir, 'data'), runDir, port, as);
+  const child = startPostgres(bin, path.join(runDir, 'data'), runDir, port, as, runDir);
   const entry = { child, dir: runDir };
   live.add(entry);
   hookExit();
@@ -266,7 +268,8 @@ export async function startEmbeddedServer(bin: PgBinaries, env?: string, seedDir
     port,
     adminUrl: (database = 'postgres') => url('postgres', credentials.postgres, port, database),
     builderUrl: (database) => url('dbops_builder', credentials.builder, port, database),
-    sandboxUrl: (database) => url('dbops_sandbox', credentials.sandbox, port, database),
+    roleUrl: (role, password, database) => url(role, password, port, database),
+    runDir,
     async stop() {
       await stopChild(child);
       live.delete(entry);
