@@ -2,6 +2,7 @@ export { ContentSniffer } from './content-sniffer';
 export { requireDocumentConnection } from './document-connection';
 export { collectRetiredGenerations } from './document-generations';
 export { rejectDocument } from './document-rejection';
+export { bidiFilenameIssue } from './filename-controls';
 export { deleteDocument, type DocumentSummary, listDocuments } from './document-store';
 export { ingestUploadBatch } from './ingest-batch';
 export { ingestDocuments, type UploadResult } from './ingest-documents';
