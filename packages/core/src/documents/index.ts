@@ -11,4 +11,5 @@ export { MAX_FILE_BYTES, MAX_FILENAME_LENGTH, MAX_FILES_PER_BATCH } from './limi
 export { type IncomingFile } from './prepare-document';
 export { type ClaimedSlot, claimSlot, completeSlot, releaseSlot } from './slot-upload';
 export { type BatchView, confirmUploadBatch, createUploadBatch, getUploadBatch, unfinishedBatchIds } from './upload-batches';
+export { sweepExpiredBatches } from './upload-sweep';
 export { type SlotSpec, type UploadStorage, type UploadTarget } from './upload-storage';
