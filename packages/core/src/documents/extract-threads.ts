@@ -64,6 +64,8 @@ const tsxApi = (): string =>
 interface Task {
   job: ExtractJob;
   context: JobContext;
+  /** Answered before the job ended (its request's window passed): what the thread still sends is dropped. */
+  answered: boolean;
   emit(batch: ChunkBatch): void;
   resolve(outcome: ExtractOutcome): void;
 }
@@ -144,8 +146,11 @@ function finish(thread: Thread, outcome: ExtractOutcome, kill: boolean): void {
   thread.stopCharging();
   thread.current = undefined;
   if (task) running.set(task.context.owner, runningOf(task.context.owner) - 1);
-  if (kill) retire(thread);
-  else idle.push(thread);
+  if (kill) {
+    retire(thread);
+    // The replacement starts now, so the next file does not also wait for a thread's start.
+    while (threads.size < EXTRACT_THREADS) spawn();
+  } else idle.push(thread);
   task?.resolve(outcome);
   pump();
 }
@@ -169,7 +174,16 @@ function start(thread: Thread, task: Task): void {
     const now = cpu();
     budget.usedMs += Math.max(0, now - last);
     last = now;
-    if (budget.exceeded && thread.current === task) finish(thread, timeoutOutcome(task), true);
+    if (thread.current !== task) return;
+    const over = budget.exceeded;
+    // Past its CPU budget the file is the problem: the thread is stopped. Past a request's window
+    // the machine may only be busy: the request is answered and the thread, left to finish (or to
+    // reach the CPU budget), stays warm for the next file.
+    if (over === 'cpu') finish(thread, timeoutOutcome(task), true);
+    else if (over === 'wall' && !task.answered) {
+      task.answered = true;
+      task.resolve(timeoutOutcome(task));
+    }
   };
   const timer = setInterval(charge, CHARGE_EVERY_MS);
   timer.unref();
@@ -199,7 +213,7 @@ function spawn(): void {
       idle.push(thread);
       return pump();
     }
-    if ('batch' in m) return thread.current?.emit(m.batch);
+    if ('batch' in m) return thread.current?.answered ? undefined : thread.current?.emit(m.batch);
     if (thread.current) finish(thread, m, false);
   });
   // The cause goes into the job's failure message (and so the service's error log).
@@ -236,12 +250,13 @@ export function warmExtractThreads(n: number): void {
  * files: the pool grows past {@link EXTRACT_THREADS} for them, to {@link MOST_THREADS}. The job's
  * CPU time is charged to its file's budget while it runs; once the file has used it up the
  * thread is terminated (a parse stuck in one synchronous loop cannot be interrupted otherwise)
- * and replaced, and the file is refused (`extraction_timeout`).
+ * and replaced, and the file is refused (`extraction_timeout`). A file past its wall-clock end
+ * (a multipart request's window) is refused at once, its job left to end on its own.
  */
 export function runOnExtractThread(job: ExtractJob, context: JobContext, emit: (batch: ChunkBatch) => void): Promise<ExtractOutcome> {
   if (!threadsAvailable()) return runExtractJob(job, emit);
   return new Promise((resolve) => {
-    waiting.push(context.owner, { job, context, emit, resolve });
+    waiting.push(context.owner, { job, context, answered: false, emit, resolve });
     pump();
   });
 }
