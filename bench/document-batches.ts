@@ -22,6 +22,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadSettings } from '../packages/core/src/config';
 import { extractDocument } from '../packages/core/src/documents/extract-document';
 import { extractPdfText } from '../packages/core/src/documents/extract-pdf';
 import { HashingEmbedder } from '../packages/core/src/embeddings/hashing-embedder';
@@ -103,9 +104,14 @@ async function extractionOnly(): Promise<void> {
     t0 = performance.now();
     c0 = cpuMs();
     let chunks = 0;
-    await extractDocument({ filename: 'a.pdf', bytes: pdf }, embedder, async (part) => {
-      chunks += part.chunks.length;
-    });
+    await extractDocument(
+      { filename: 'a.pdf', bytes: pdf },
+      embedder,
+      async (part) => {
+        chunks += part.chunks.length;
+      },
+      { owner: 'bench', limits: loadSettings({}).documentLimits },
+    );
     console.log(
       `| same | extraction + chunking + embedding on ${availableParallelism()} extraction threads, ${round} (${chunks} chunks) | ${s2(performance.now() - t0)} s | ${s2(cpuMs() - c0)} s |`,
     );

@@ -41,6 +41,7 @@ import { serviceMigrations } from '../packages/core/src/store/migrations/index';
 import { PgliteStore } from '../packages/core/src/store/pglite-store';
 import { vectorParam } from '../packages/core/src/store/vector-param';
 import { systemClock } from '../packages/core/src/util/clock';
+import { loadSettings } from '../packages/core/src/config';
 
 const { values } = parseArgs({
   options: {
@@ -181,7 +182,7 @@ async function pdfBench(store: PgliteStore, embedder: HashingEmbedder, userId: s
 }
 
 async function ingestBench(store: PgliteStore, embedder: HashingEmbedder, userId: string): Promise<void> {
-  const deps = { store, embedder, clock: systemClock };
+  const deps = { store, embedder, clock: systemClock, settings: loadSettings({}) };
   const which = values.pdf;
   let text = which === 'report' ? undefined : await textPdf();
   if (text && values.pages) text = await firstPages(text, Number(values.pages));

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerConnection } from '../support/connections';
+import { deflateBombPdf, nestedFormBombPdf } from '../support/hostile-pdfs';
 import { createScratchDatabase } from '../support/scratch-database';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime';
 
@@ -173,6 +174,8 @@ const MULTIPART_PARTS: Array<[string, string]> = [
   ['../../etc/passwd.md', 'hi'],
   [`${SECRET_KEY}.md`, `password: ${PASSWORD}`],
   ['bad.pdf', '%PDF-1.4\n\u0000garbage'],
+  // A bidirectional override that would show "invoicedm.pdf".
+  ['invoice\u202Efdp.md', '# t\n'],
 ];
 
 const PARAM_VALUES = ['%zz', '%00', 'a%00b', '%E0%A4%A', '%2F..%2F', 'x'.repeat(4_000), 'ABCDEF00-0000-4000-8000-000000000000', '%ZZ%', '..', 'null'];
@@ -247,6 +250,8 @@ describe('fuzz: every route answers malformed input with the spec forms and no s
   let connectionId: string;
   let drops: Array<() => Promise<void>> = [];
   const anomalies: Anomaly[] = [];
+  /** Hostile PDFs (test/support/hostile-pdfs.ts): a deflate bomb and nested form XObjects. */
+  let hostilePdfs: Array<[string, Uint8Array]> = [];
 
   beforeAll(async () => {
     const target = await createScratchDatabase('fuzz');
@@ -258,8 +263,14 @@ describe('fuzz: every route answers malformed input with the spec forms and no s
         DBOPS_RATE_LIMIT: '100000',
         STRIPE_SECRET_KEY: 'sk_test_fuzzNotARealKey000',
         STRIPE_WEBHOOK_SECRET: 'whsec_fuzzNotARealSecret000',
+        // The nested-form PDF below is stopped at this CPU budget, not the default 120 s.
+        DBOPS_DOCUMENT_CPU_SECONDS: '4',
       },
     });
+    hostilePdfs = [
+      ['bomb.pdf', await deflateBombPdf(256 * 1024 * 1024)],
+      ['forms.pdf', nestedFormBombPdf()],
+    ];
     jwt = await t.jwt('fuzzer');
     apiKey = await t.apiKey('fuzzer');
     connectionId = (await registerConnection(t, 'fuzzer', target.url)).id;
@@ -318,9 +329,13 @@ describe('fuzz: every route answers malformed input with the spec forms and no s
         }
       }
       if (route.body === 'multipart') {
-        for (const [name, content] of MULTIPART_PARTS) {
+        const parts: Array<[string, string | Uint8Array, string]> = [
+          ...MULTIPART_PARTS.map(([name, content]): [string, string, string] => [name, content, 'text/markdown']),
+          ...hostilePdfs.map(([name, content]): [string, Uint8Array, string] => [name, content, 'application/pdf']),
+        ];
+        for (const [name, content, type] of parts) {
           const form = new FormData();
-          form.append('files', new Blob([content], { type: 'text/markdown' }), name);
+          form.append('files', new Blob([content], { type }), name);
           const res = await fetch(`${new URL(t.baseUrl).origin}${concretePath(route)}`, { method: route.method, headers: credentials(route), body: form });
           record(`${route.method} ${route.path} multipart ${JSON.stringify(name.slice(0, 30))}`, route, res.status, await res.text());
           sent++;

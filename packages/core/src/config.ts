@@ -68,6 +68,18 @@ export interface SandboxSettings {
 }
 
 /** Settings every part of the service reads. Parsed once per process from the environment by {@link loadSettings}. */
+/** Bounds on one uploaded document and on a user's upload slots (docs/documents.md, "Hostile documents"). */
+export interface DocumentLimitSettings {
+  /** CPU time one file may take on the extraction threads, all its jobs together (`DBOPS_DOCUMENT_CPU_SECONDS`, default 120 s). */
+  cpuMs: number;
+  /** Decoded bytes of a PDF's streams together, images excepted (`DBOPS_DOCUMENT_MAX_DECODED_BYTES`, default 256 MiB). */
+  documentDecodedBytes: number;
+  /** Decoded bytes of any one PDF stream, e.g. a page's content (`DBOPS_DOCUMENT_MAX_STREAM_DECODED_BYTES`, default 64 MiB). */
+  streamDecodedBytes: number;
+  /** Declared bytes of a user's batches not yet ingested (`DBOPS_DOCUMENT_PENDING_QUOTA_BYTES`, default 1 GiB). */
+  pendingQuotaBytes: number;
+}
+
 export interface ServiceSettings {
   /** `local`: embedded runtime on one machine; `cloud`: Lambda behind API Gateway. */
   mode: 'local' | 'cloud';
@@ -114,6 +126,8 @@ export interface ServiceSettings {
   migrationQueueUrl: string | undefined;
   /** Upload slots in the cloud: the S3 bucket and the ingestion queue (unset locally). */
   documentUploads: { bucket: string | undefined; queueUrl: string | undefined };
+  /** Bounds on one document's extraction and on a user's pending upload bytes (docs/documents.md). */
+  documentLimits: DocumentLimitSettings;
   /** Sessions kept per connection by `/execute` (`DBOPS_EXECUTE_POOL_SIZE`, default 10, 0 = none). */
   executePoolSize: number;
   /** The gateway's window /execute fits its statements into (`DBOPS_GATEWAY_TIMEOUT_SECONDS`, default 30 as API Gateway HTTP APIs). */
@@ -204,6 +218,12 @@ export function loadSettings(env: Readonly<Record<string, string | undefined>> =
     },
     migrationQueueUrl: e.DBOPS_MIGRATION_QUEUE_URL,
     documentUploads: { bucket: e.DBOPS_UPLOAD_BUCKET, queueUrl: e.DBOPS_DOCUMENT_QUEUE_URL },
+    documentLimits: {
+      cpuMs: Math.round(e.DBOPS_DOCUMENT_CPU_SECONDS * 1000),
+      documentDecodedBytes: e.DBOPS_DOCUMENT_MAX_DECODED_BYTES,
+      streamDecodedBytes: e.DBOPS_DOCUMENT_MAX_STREAM_DECODED_BYTES,
+      pendingQuotaBytes: e.DBOPS_DOCUMENT_PENDING_QUOTA_BYTES,
+    },
     executePoolSize: e.DBOPS_EXECUTE_POOL_SIZE,
     gatewayTimeoutSeconds: e.DBOPS_GATEWAY_TIMEOUT_SECONDS,
     executeMaxResultBytes: e.DBOPS_EXECUTE_MAX_RESULT_BYTES,

@@ -107,7 +107,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       }),
     },
     onError: (error) => logger.error('gateway error', errorFields(error)),
-    intercept: uploads,
+    intercept: uploads.intercept,
     ...(options.checkResponses ? { checkResponse: responseMismatch } : {}),
     ...(options.consoleDir === null ? {} : { staticFiles: createConsoleFiles(options.consoleDir ?? CONSOLE_DIST) }),
   });
@@ -128,6 +128,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     issuer,
     container,
     async close() {
+      uploads.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

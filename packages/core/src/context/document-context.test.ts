@@ -7,6 +7,7 @@ import { isAppError } from '../errors/app-error';
 import { migrate } from '../store/migrate';
 import { serviceMigrations } from '../store/migrations/index';
 import { PgliteStore } from '../store/pglite-store';
+import { loadSettings } from '../config';
 import { systemClock } from '../util/clock';
 import { findRelevantDocumentChunks } from './document-context';
 
@@ -20,7 +21,7 @@ describe('document context ranking and storage', () => {
   const other = randomUUID();
   const conn = randomUUID();
   const conn2 = randomUUID();
-  const deps = () => ({ store, embedder, clock: systemClock });
+  const deps = () => ({ store, embedder, clock: systemClock, settings: loadSettings({}) });
 
   beforeAll(async () => {
     store = await PgliteStore.open();

@@ -13,16 +13,23 @@ export type RejectionReason =
   | 'unreadable_pdf'
   | 'encrypted_pdf'
   | 'no_text'
+  // Hostile documents (docs/documents.md, "Bounds on one document").
+  | 'decoded_too_large'
+  | 'extraction_timeout'
+  | 'extraction_memory'
   // Upload slots (docs/documents.md, "Upload slots").
   | 'not_uploaded'
   | 'size_mismatch'
   | 'slot_expired'
-  | 'slot_used';
+  | 'slot_used'
+  | 'pending_quota';
 
 const CODE_OF: Partial<Record<RejectionReason, ErrorCode>> = {
   too_large: 'PAYLOAD_TOO_LARGE',
   slot_expired: 'FORBIDDEN',
   slot_used: 'CONFLICT',
+  // The spec has no quota code; a user's pending bytes are "too many bytes", as an oversized file is.
+  pending_quota: 'PAYLOAD_TOO_LARGE',
 };
 
 /**

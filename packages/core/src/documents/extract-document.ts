@@ -1,10 +1,11 @@
+import type { DocumentLimitSettings } from '../config';
 import type { Embedder } from '../embeddings/embedder';
 import { AppError } from '../errors/app-error';
 import type { DocumentChunk } from './chunk';
 import { rejectDocument } from './document-rejection';
 import { embeddingText } from './embedding-text';
 import { type ChunkBatch, embedsOnThread, type ExtractJob, type ExtractOutcome, shareOfPart } from './extract-job';
-import { EXTRACT_THREADS, runOnExtractThread } from './extract-threads';
+import { EXTRACT_THREADS, FileBudget, type JobContext, runOnExtractThread, warmExtractThreads } from './extract-threads';
 import { type CheckedFile, checkFile, type IncomingFile } from './prepare-document';
 
 /** A run of a document's chunks with their vectors; PDF page ranges are parts 0, 1, 2, ... */
@@ -42,15 +43,37 @@ async function vectorsOf(embedder: Embedder, chunks: readonly DocumentChunk[], f
   return vectors;
 }
 
+/** Whose file it is (extraction threads serve users fairly) and the bounds it is read within. */
+export interface ExtractOptions {
+  owner: string;
+  limits: DocumentLimitSettings;
+  /** A `performance.now()` time by which extraction must end (a request inside the gateway's window). */
+  endsAt?: number;
+}
+
 /**
  * Checks, extracts, chunks and embeds one file off the request loop (extraction threads), handing
  * each run of chunks to `onPart` as soon as it is ready: a PDF's pages are shared out between the
  * threads (each opens the file once) and come back 100 pages at a time, so its first chunks are
- * stored while later pages are still being read. Throws the rejection that names the file.
+ * stored while later pages are still being read. A PDF's compressed streams are first sized
+ * within the decoded-byte bounds (pdf-stream-scan.ts), and all of the file's jobs share one CPU
+ * budget (extract-threads.ts). Throws the rejection that names the file.
  */
-export async function extractDocument(file: IncomingFile, embedder: Embedder, onPart: (part: ExtractedPart) => Promise<void>): Promise<ExtractedFile> {
+export async function extractDocument(
+  file: IncomingFile,
+  embedder: Embedder,
+  onPart: (part: ExtractedPart) => Promise<void>,
+  options: ExtractOptions,
+): Promise<ExtractedFile> {
   const checked = checkFile(file);
   const embed = embedsOnThread(embedder.model);
+  const context: JobContext = { owner: options.owner, budget: new FileBudget(options.limits.cpuMs, options.endsAt) };
+  if (checked.kind === 'pdf') {
+    const limits = { streamBytes: options.limits.streamDecodedBytes, documentBytes: options.limits.documentDecodedBytes };
+    warmExtractThreads(EXTRACT_THREADS);
+    const scanned = await runOnExtractThread({ op: 'pdf-scan', file: checked, bytes: file.bytes, limits }, context, () => undefined);
+    if (!scanned.ok) throw failureOf(scanned);
+  }
   // Batches arrive as events; their storing runs alongside extraction and is awaited at the end.
   // One writer per share, each batch after the previous one: a file's twenty batches queued at
   // once on the store would put a request behind all of them, not behind one.
@@ -74,7 +97,7 @@ export async function extractDocument(file: IncomingFile, embedder: Embedder, on
           (_, share) => ({ op: 'pdf-share', file: checked, bytes: file.bytes, share, shares: EXTRACT_THREADS, embed }) as const,
         )
       : [{ op: 'text', file: checked, bytes: file.bytes, embed }];
-  const outcomes = await Promise.all(jobs.map((job) => runOnExtractThread(job, emit)));
+  const outcomes = await Promise.all(jobs.map((job) => runOnExtractThread(job, context, emit)));
   await Promise.all(storing.values());
   let chunkCount = 0;
   const shareCounts: number[] = [];

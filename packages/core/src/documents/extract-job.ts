@@ -4,6 +4,7 @@ import type { DocumentChunk } from './chunk';
 import { chunkPlainText } from './chunk-text';
 import { embeddingText } from './embedding-text';
 import { extractPdfShare } from './extract-pdf';
+import { type DecodedByteLimits, checkPdfDecodedSize } from './pdf-stream-scan';
 import { chunkByKind, type CheckedFile, decodeText, requireText } from './prepare-document';
 
 /**
@@ -13,6 +14,8 @@ import { chunkByKind, type CheckedFile, decodeText, requireText } from './prepar
  */
 export type ExtractJob =
   | { op: 'text'; file: CheckedFile; bytes: Uint8Array; embed: boolean }
+  // Before any page is read: the decoded size of the PDF's compressed streams, within limits.
+  | { op: 'pdf-scan'; file: CheckedFile; bytes: Uint8Array; limits: DecodedByteLimits }
   | { op: 'pdf-share'; file: CheckedFile; bytes: Uint8Array; share: number; shares: number; embed: boolean };
 
 /** A run of chunks (indexed from 0 within it) and, when asked for, their vectors laid end to end. */
@@ -62,7 +65,7 @@ export async function runExtractJob(job: ExtractJob, emit: (batch: ChunkBatch) =
   const send = async (part: number, chunks: DocumentChunk[]): Promise<void> => {
     if (chunks.length === 0) return;
     chunkCount += chunks.length;
-    emit({ part, chunks, vectors: job.embed ? await embedHashing(chunks) : null });
+    emit({ part, chunks, vectors: job.op !== 'pdf-scan' && job.embed ? await embedHashing(chunks) : null });
   };
   try {
     if (job.op === 'text') {
@@ -72,6 +75,10 @@ export async function runExtractJob(job: ExtractJob, emit: (batch: ChunkBatch) =
       for (let start = 0, block = 0; start < chunks.length; start += TEXT_BLOCK_CHUNKS, block++)
         await send(block, chunks.slice(start, start + TEXT_BLOCK_CHUNKS));
       return { ok: true, chunkCount, pages: 0 };
+    }
+    if (job.op === 'pdf-scan') {
+      checkPdfDecodedSize(job.file.filename, job.bytes, job.limits);
+      return { ok: true, chunkCount: 0, pages: 0 };
     }
     const pages = await extractPdfShare(job.file.filename, job.bytes, { index: job.share, of: job.shares, blockPages: PDF_BLOCK_PAGES }, (block, text) =>
       send(job.share * PARTS_PER_SHARE + block, text.trim() === '' ? [] : chunkPlainText(text)),

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { type ExtractJob, runExtractJob } from './extract-job';
+import { ownThreadId } from './thread-cpu';
 
 // An extraction thread: decodes, chunks and embeds files and PDF page shares, one job at a time,
 // so that a 10 MB file never holds the service's request loop. Chunk batches go out as they are
@@ -13,4 +14,5 @@ parentPort?.on('message', async (job: ExtractJob) => {
   });
   parentPort?.postMessage(outcome);
 });
-parentPort?.postMessage({ ready: true });
+// The thread's kernel id lets the pool read its CPU time while a job runs (thread-cpu.ts).
+parentPort?.postMessage({ ready: true, tid: ownThreadId() });

@@ -2,6 +2,7 @@ export { ContentSniffer } from './content-sniffer';
 export { requireDocumentConnection } from './document-connection';
 export { collectRetiredGenerations } from './document-generations';
 export { rejectDocument } from './document-rejection';
+export { bidiFilenameIssue } from './filename-controls';
 export { deleteDocument, type DocumentSummary, listDocuments } from './document-store';
 export { ingestUploadBatch } from './ingest-batch';
 export { ingestDocuments, type UploadResult } from './ingest-documents';
@@ -10,4 +11,5 @@ export { MAX_FILE_BYTES, MAX_FILENAME_LENGTH, MAX_FILES_PER_BATCH } from './limi
 export { type IncomingFile } from './prepare-document';
 export { type ClaimedSlot, claimSlot, completeSlot, releaseSlot } from './slot-upload';
 export { type BatchView, confirmUploadBatch, createUploadBatch, getUploadBatch, unfinishedBatchIds } from './upload-batches';
+export { sweepExpiredBatches } from './upload-sweep';
 export { type SlotSpec, type UploadStorage, type UploadTarget } from './upload-storage';

@@ -9,6 +9,7 @@ import { serviceMigrations } from '../store/migrations/index';
 import { PgStore } from '../store/pg-store';
 import { PgliteStore } from '../store/pglite-store';
 import type { Store } from '../store/store';
+import { loadSettings } from '../config';
 import { systemClock } from '../util/clock';
 import { collectRetiredGenerations } from './document-generations';
 import { deleteDocument, listDocuments, saveDocuments } from './document-store';
@@ -86,7 +87,8 @@ describe.each(subjects)('upload batch ingestion, chunks under generations: $name
   const embedder = new HashingEmbedder();
   const storage = new MemoryUploadStorage();
   const user = randomUUID();
-  const deps = () => ({ store, embedder, clock: systemClock, storage });
+  const settings = loadSettings({});
+  const deps = () => ({ store, embedder, clock: systemClock, storage, settings });
 
   beforeAll(async () => {
     if (skip) return;
@@ -101,7 +103,7 @@ describe.each(subjects)('upload batch ingestion, chunks under generations: $name
   /** Opens a batch, "uploads" its files and confirms it, as the slot endpoints would. */
   async function confirmedBatch(connectionId: string, files: ReadonlyArray<{ name: string; bytes: Uint8Array }>): Promise<string> {
     const batch = await createUploadBatch(
-      { store, clock: systemClock, storage },
+      { store, clock: systemClock, storage, settings },
       { userId: user, connectionId, files: files.map((f) => ({ filename: f.name, size_bytes: f.bytes.length })), sanitizeFilename: (n) => n },
     );
     const keys = await store.query<{ position: number; storage_key: string }>('SELECT position, storage_key FROM document_batch_files WHERE batch_id = $1', [
@@ -374,7 +376,7 @@ describe('migration 0405 on a store with documents written before it', () => {
         findRelevantDocumentChunks(store, embedder, { userId: user, connectionId: conn, query: 'capybaras loading dock', tableNames: [], limit: 5 });
       expect((await search()).map((c) => [c.document_id, c.chunk_index, c.excerpt])).toEqual([[doc, 0, 'Capybaras graze near the loading dock.']]);
       const replaced = await ingestDocuments(
-        { store, embedder, clock: systemClock },
+        { store, embedder, clock: systemClock, settings: loadSettings({}) },
         { userId: user, connectionId: conn, files: [{ filename: 'old.md', bytes: text('Capybaras now graze by the river.') }] },
       );
       expect(replaced.documents[0]).toMatchObject({ id: doc, replaced: true });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { DocumentLimitSettings } from '../config';
 import type { Embedder } from '../embeddings/embedder';
 import { type AppError, isAppError } from '../errors/app-error';
 import type { Store } from '../store/store';
@@ -49,6 +50,7 @@ interface Deps {
   store: Store;
   embedder: Embedder;
   storage: UploadStorage;
+  settings: { documentLimits: DocumentLimitSettings };
 }
 
 /**
@@ -100,7 +102,10 @@ async function stageFile(deps: Deps, batch: { id: string; user_id: string; conne
     return id;
   });
   const target = { documentId, generation, ...scope, model: deps.embedder.model, dimension: deps.embedder.dimension, part: 0 };
-  const meta = await extractDocument({ filename: f.filename, mediaType: f.media_type, bytes }, deps.embedder, (part) => writePart(deps.store, target, part));
+  const meta = await extractDocument({ filename: f.filename, mediaType: f.media_type, bytes }, deps.embedder, (part) => writePart(deps.store, target, part), {
+    owner: batch.user_id,
+    limits: deps.settings.documentLimits,
+  });
   await deps.store.transaction(async (tx) => {
     await lockPendingGeneration(tx, generation, 'update');
     const n = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM document_chunks WHERE document_id = $1 AND generation = $2', [
@@ -140,11 +145,7 @@ function partOffsets(counts: readonly number[] | null): number[] | null {
  *    and a redelivery does nothing;
  * 5. retired generations' chunks are deleted, a bounded number per transaction.
  */
-export async function ingestUploadBatch(
-  deps: { store: Store; embedder: Embedder; clock: Clock; storage: UploadStorage },
-  batchId: string,
-  hooks: IngestHooks = {},
-): Promise<IngestDisposition> {
+export async function ingestUploadBatch(deps: Deps & { clock: Clock }, batchId: string, hooks: IngestHooks = {}): Promise<IngestDisposition> {
   const claimed = await deps.store.query<{ user_id: string; connection_id: string }>(
     `UPDATE document_batches SET status = 'ingesting' WHERE id = $1 AND status IN ('queued', 'ingesting') RETURNING user_id, connection_id`,
     [batchId],

@@ -1,3 +1,4 @@
+import type { DocumentLimitSettings } from '../config';
 import type { Embedder } from '../embeddings/embedder';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
@@ -61,15 +62,20 @@ export function joinParts(parts: readonly ExtractedPart[]): Pick<EmbeddedDocumen
  * written; the first one in the batch's order is reported.
  */
 export async function ingestDocuments(
-  deps: { store: Store; embedder: Embedder; clock: Clock },
-  input: { userId: string; connectionId: string; files: readonly IncomingFile[] },
+  deps: { store: Store; embedder: Embedder; clock: Clock; settings: { documentLimits: DocumentLimitSettings } },
+  input: { userId: string; connectionId: string; files: readonly IncomingFile[]; endsAt?: number },
 ): Promise<UploadResult> {
   checkBatchShape(input.files.map((f) => f.filename));
   const settled = await settleAll(input.files, EXTRACT_THREADS, async (f) => {
     const parts: ExtractedPart[] = [];
-    const meta = await extractDocument(f, deps.embedder, async (p) => {
-      parts.push(p);
-    });
+    const meta = await extractDocument(
+      f,
+      deps.embedder,
+      async (p) => {
+        parts.push(p);
+      },
+      { owner: input.userId, limits: deps.settings.documentLimits, ...(input.endsAt === undefined ? {} : { endsAt: input.endsAt }) },
+    );
     const { chunks, vectors } = joinParts(parts);
     return { document: { ...meta, chunks }, vectors } satisfies EmbeddedDocument;
   });

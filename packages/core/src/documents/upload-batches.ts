@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { AppError, type ErrorBody, isAppError, notFound } from '../errors/app-error';
+import type { DocumentLimitSettings } from '../config';
 import type { Queryable, Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import { iso } from '../util/timestamps';
@@ -9,6 +10,7 @@ import type { UploadResult } from './ingest-documents';
 import type { IngestQueue } from './ingest-queue';
 import { MAX_FILE_BYTES, MAX_FILENAME_LENGTH, MAX_FILES_PER_BATCH } from './limits';
 import type { UploadStorage, UploadTarget } from './upload-storage';
+import { sweepExpiredBatches } from './upload-sweep';
 
 /** How long upload slots accept a file after they were handed out. */
 export const SLOT_TTL_MS = 15 * 60 * 1000;
@@ -159,17 +161,46 @@ const view = ({ batch, files }: { batch: BatchRow; files: FileRow[] }): BatchVie
   rejections: batch.rejections ?? [],
 });
 
+/** Declared bytes of the user's batches not yet ingested: open (unconfirmed), queued or ingesting. */
+async function pendingBytes(db: Queryable, userId: string): Promise<number> {
+  const res = await db.query<{ n: string }>(
+    `SELECT coalesce(sum(f.size_bytes), 0)::bigint AS n FROM document_batch_files f JOIN document_batches b ON b.id = f.batch_id
+     WHERE b.user_id = $1 AND b.status IN ('awaiting_upload', 'queued', 'ingesting')`,
+    [userId],
+  );
+  return Number(res.rows[0]!.n);
+}
+
+/** Refuses the batch at the first file that takes the user's pending bytes past the quota. */
+function checkQuota(files: ReadonlyArray<{ filename: string; size_bytes: number }>, pending: number, quota: number): void {
+  let total = pending;
+  for (const f of files) {
+    total += f.size_bytes;
+    if (total <= quota) continue;
+    throw rejectDocument(
+      f.filename,
+      'pending_quota',
+      `${f.filename} would take your uploads not yet ingested to ${total} bytes, over the ${quota} allowed; confirm or let expire the batches you opened`,
+      { limit_bytes: quota, pending_bytes: pending },
+    );
+  }
+}
+
 /**
  * Opens a batch: checks every declared file (count, name, size, type by name) and hands out one
  * upload slot per file, valid for {@link SLOT_TTL_MS}. Any refused file refuses the batch, naming
- * every refused file in `details.rejections`.
+ * every refused file in `details.rejections`. Expired unconfirmed batches are swept first, then
+ * the user's pending bytes (declared sizes of batches not yet ingested) must stay within the
+ * quota (`pending_quota`, 413); the count and the insert hold the user's row, so two batches
+ * opened at once cannot both pass it.
  */
 export async function createUploadBatch(
-  deps: { store: Store; clock: Clock; storage: UploadStorage },
+  deps: { store: Store; clock: Clock; storage: UploadStorage; settings: { documentLimits: DocumentLimitSettings } },
   input: { userId: string; connectionId: string; files: readonly SlotRequest[]; sanitizeFilename(name: string): string },
 ): Promise<BatchView> {
   const { errors, accepted } = checkRequests(input.files, input.sanitizeFilename);
   if (errors.length > 0) throwRejections(errors);
+  await sweepExpiredBatches(deps);
   const batchId = randomUUID();
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + SLOT_TTL_MS);
@@ -180,6 +211,8 @@ export async function createUploadBatch(
     key: storageKey(input.userId, batchId, position),
   }));
   await deps.store.transaction(async (tx) => {
+    await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [input.userId]);
+    checkQuota(accepted, await pendingBytes(tx, input.userId), deps.settings.documentLimits.pendingQuotaBytes);
     await tx.query(`INSERT INTO document_batches (id, user_id, connection_id, status, created_at, expires_at) VALUES ($1, $2, $3, 'awaiting_upload', $4, $5)`, [
       batchId,
       input.userId,

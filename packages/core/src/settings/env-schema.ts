@@ -35,6 +35,11 @@ export const envSchema = z.object({
   // Document upload slots (docs/documents.md): set in the cloud; locally, files under DBOPS_HOME and an in-process queue
   DBOPS_UPLOAD_BUCKET: text(),
   DBOPS_DOCUMENT_QUEUE_URL: text(),
+  // Bounds on one document and on a user's pending uploads (docs/documents.md, "Hostile documents")
+  DBOPS_DOCUMENT_CPU_SECONDS: number(120, 0.1),
+  DBOPS_DOCUMENT_MAX_DECODED_BYTES: integer(256 * 1024 * 1024, 1024),
+  DBOPS_DOCUMENT_MAX_STREAM_DECODED_BYTES: integer(64 * 1024 * 1024, 1024),
+  DBOPS_DOCUMENT_PENDING_QUOTA_BYTES: integer(1024 * 1024 * 1024, 1),
   DBOPS_OPENAI_API_KEY: text(),
   DBOPS_OPENAI_BASE_URL: text(),
   // Migration execution (docs/migration-execution.md)

@@ -1,5 +1,6 @@
 import { requireDocumentConnection } from '@dbops/core/documents';
-import { createUploadBatch } from '@dbops/core/documents';
+import { bidiFilenameIssue, createUploadBatch } from '@dbops/core/documents';
+import { RequestValidationError } from '@dbops/core/errors';
 import { z } from 'zod';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { sanitizeFilename } from '../http/multipart-files';
@@ -31,6 +32,8 @@ export const handler = defineHandler('documents-batch-create', {
   params: uuidParam('connection_id'),
   body,
   async handle({ params, body, auth, container }) {
+    const bidi = body.files.flatMap((f, i) => bidiFilenameIssue(f.filename, ['body', 'files', i, 'filename']) ?? []);
+    if (bidi.length > 0) throw new RequestValidationError(bidi);
     const deps = domainDeps(container);
     await requireDocumentConnection(deps, auth.userId, params.connection_id, { active: true });
     const batch = await createUploadBatch(

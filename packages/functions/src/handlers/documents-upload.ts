@@ -17,7 +17,11 @@ export const handler = defineHandler('documents-upload', {
     const deps = domainDeps(container);
     await requireDocumentConnection(deps, auth.userId, params.connection_id, { active: true });
     const files = await readMultipartFiles(event, { field: 'files', maxFileBytes: MAX_FILE_BYTES, maxFiles: MAX_FILES_PER_BATCH });
-    const result = await ingestDocuments(deps, { userId: auth.userId, connectionId: params.connection_id, files });
+    // Extraction ends a second before the gateway's window does, so a file that cannot be read in
+    // time is refused by name (422 extraction_timeout) and its threads are freed, instead of the
+    // request timing out with a 500 while the threads go on reading.
+    const endsAt = performance.now() + Math.max(1, container.settings.gatewayTimeoutSeconds - 1) * 1000;
+    const result = await ingestDocuments(deps, { userId: auth.userId, connectionId: params.connection_id, files, endsAt });
     return ok(result);
   },
 });

@@ -1,6 +1,6 @@
 import { AppError } from '@dbops/core/errors';
 import { RequestValidationError } from '@dbops/core/errors';
-import { rejectDocument } from '@dbops/core/documents';
+import { bidiFilenameIssue, rejectDocument } from '@dbops/core/documents';
 import { MAX_FILENAME_LENGTH } from '@dbops/core/documents';
 import type { IncomingFile } from '@dbops/core/documents';
 import Busboy from 'busboy';
@@ -49,6 +49,8 @@ export async function readMultipartFiles(event: ApiEvent, limits: MultipartLimit
 
   return new Promise<IncomingFile[]>((resolve, reject) => {
     const files: IncomingFile[] = [];
+    // The part's place among the files parts (a file is pushed only once its bytes have ended).
+    let fileParts = 0;
     let failure: Error | undefined;
     const fail = (e: Error): void => {
       failure ??= e;
@@ -60,9 +62,16 @@ export async function readMultipartFiles(event: ApiEvent, limits: MultipartLimit
         stream.resume();
         return;
       }
+      const index = fileParts++;
       const filename = sanitizeFilename(info.filename ?? '');
       if (filename === '' || filename.length > MAX_FILENAME_LENGTH) {
         fail(rejectDocument(filename.slice(0, 80), 'invalid_filename', `Every "${limits.field}" part needs a filename of 1-${MAX_FILENAME_LENGTH} characters`));
+        stream.resume();
+        return;
+      }
+      const bidi = bidiFilenameIssue(filename, ['body', limits.field, index, 'filename']);
+      if (bidi) {
+        fail(new RequestValidationError([bidi]));
         stream.resume();
         return;
       }

@@ -60,6 +60,8 @@ export class LocalUploadStorage implements UploadStorage {
       const file = this.pathOf(key);
       dirs.add(path.dirname(file));
       await rm(file, { force: true });
+      // An upload cut off mid-stream (the process stopped) leaves its partial file.
+      await rm(`${file}.part`, { force: true });
     }
     // The batch directory goes once it is empty (rmdir of a non-empty one fails and is ignored).
     for (const dir of dirs) await rmdir(dir).catch(() => undefined);
