@@ -45,7 +45,9 @@ async function measure(name: string, bytes: Uint8Array, caseLimits = limits): Pr
   );
 }
 
-console.log(`${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load ${loadavg()[0]!.toFixed(1)} at start, ${new Date().toISOString()}`);
+console.log(
+  `${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load ${loadavg()[0]!.toFixed(1)} at start, ${new Date().toISOString()}`,
+);
 console.log('| Case | File | Answer | Wall | Process CPU | Peak RSS growth |');
 console.log('|---|---|---|---|---|---|');
 // Threads started and pdfjs loaded first, so the figures below are the files' own.
