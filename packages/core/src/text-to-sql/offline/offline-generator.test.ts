@@ -128,6 +128,8 @@ describe('offline SQL generator', () => {
       'SELECT p.id, p.name, round(avg(oi.quantity), 2) FROM products p JOIN order_items oi ON oi.product_id = p.id GROUP BY p.id, p.name',
     ],
     ['Number of orders by status', 'SELECT status, count(*) FROM orders GROUP BY status'],
+    ['How many orders has customer 1 made?', 'SELECT count(*) FROM orders WHERE customer_id = 1'],
+    ['List the orders with ids 2 and 4', 'SELECT * FROM orders WHERE id IN (2, 4)'],
     [
       'Which customer has the most orders?',
       'SELECT c.id, c.name, count(o.id) FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.id, c.name ORDER BY 3 DESC LIMIT 1',
@@ -182,6 +184,15 @@ describe('offline SQL generator', () => {
     expect(declined.sql).toBe('');
     expect(declined.warnings[0]).toMatch(/^Not answered: .*"moved"/);
     expect(generateOffline(request(question), { answerThreshold: 0 }).sql).not.toBe('');
+  });
+
+  it('never answers while ignoring a number of the question, and names it', () => {
+    const out = generateOffline(request('How many orders weigh 77 kilos?'), { answerThreshold: 0 });
+    expect(out.confidence).toBeLessThan(0.5);
+    expect(out.warnings.join(' ')).toMatch(/I did not use: 77\./);
+    const declined = generateOffline(request('How many orders weigh 77 kilos?'));
+    expect(declined.sql).toBe('');
+    expect(declined.warnings[0]).toMatch(/"77" \(not used by the SQL\)/);
   });
 
   it('only uses names from the schema it was given', () => {

@@ -7,6 +7,8 @@ import { findDateRange } from './date-ranges';
 import { findImplicitEquals } from './implicit-equals';
 import { type JoinStep, joinPath } from './join-paths';
 import { type ColumnMention, findMentions, type TableMention } from './mentions';
+import { unusedLiterals } from './literal-accounting';
+import { findRowReferences, type RowReference } from './row-references';
 import { findNullFilters } from './null-filters';
 import { distinctiveStems, relatedStems } from './related-stems';
 import { columnRef, flagTest, type IndexedColumn, type IndexedTable, indexSchema, keyColumn, labelColumn } from './schema-index';
@@ -132,6 +134,9 @@ export interface OfflineOptions {
  */
 export const OFFLINE_ANSWER_THRESHOLD = 0.5;
 
+/** Below the answering threshold (and never above 0.45), so an answer that ignores a literal is not given. */
+const literalCap = (threshold: number): number => Math.min(0.45, Math.max(0.1, threshold - 0.05));
+
 /** Enum columns of the given tables as value samples, so enum labels are matched like sampled values. */
 function enumSamples(tables: readonly IndexedTable[]): ColumnValueSample[] {
   return tables.flatMap((t) =>
@@ -200,6 +205,11 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
   applyEnumAndBooleanFilters(plan, words, mentions.columns, used);
   applyNullFilters(plan, words, mentions.columns, used);
   applyValueFilters(plan, words, mentions.columns, mentions.tables, used);
+  applyRowReferences(
+    plan,
+    findRowReferences(words, mentions.tables, (i) => !used.has(i)),
+    used,
+  );
   const dateRange = findDateRange(lower);
   if (dateRange) applyDateRange(plan, dateRange, words, mentions.columns, used);
   const isNumber = (i: number): boolean => words[i]?.kind === 'number' && !used.has(i);
@@ -261,7 +271,16 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
   const doubts = plan.doubts.reduce((a, d) => a + d.cost, 0);
   let confidence = Math.max(0.1, Math.min(1, 1 - 0.12 * unplaced.length - (plan.warnings.length > 0 ? 0.15 : 0) - doubts));
   if (unsupported.length > 0) confidence = Math.min(confidence, 0.4);
+  const threshold = options.answerThreshold ?? OFFLINE_ANSWER_THRESHOLD;
+  // An answer that ignores a number, a quoted string, a date or a value of the question answers
+  // another question ("rentals of customer 100" answered with all rentals): never given.
+  const ignored = unusedLiterals(original, valueMatches, sqlText);
+  if (ignored.length > 0) {
+    confidence = Math.min(confidence, literalCap(threshold));
+    plan.warnings.push(`I did not use: ${ignored.map((l) => l.text).join(', ')}.`);
+  }
   const notUnderstood = [
+    ...(ignored.length > 0 ? [`${ignored.map((l) => `"${l.text}"`).join(', ')} (not used by the SQL)`] : []),
     ...(unplaced.length > 0 ? [`the words ${unplaced.map((w) => `"${w.text}"`).join(', ')}`] : []),
     ...plan.doubts.map((d) => d.what),
     ...unsupported,
@@ -274,7 +293,7 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
   const sql = sqlText;
   const referenced = plan.joined().map((t) => `${t.table.schema}.${t.table.name}`);
   const reasoning = [`Main table: ${main.table.schema}.${main.table.name}.`, ...plan.notes].join(' ');
-  if (confidence < (options.answerThreshold ?? OFFLINE_ANSWER_THRESHOLD)) {
+  if (confidence < threshold) {
     return {
       sql: '',
       confidence,
@@ -471,6 +490,32 @@ function applyEnumAndBooleanFilters(plan: Plan, words: readonly Word[], cms: rea
         break;
       }
     }
+  }
+}
+
+/**
+ * "rentals of customer 100": the main table's foreign key to the customer is compared with 100
+ * (no join needed); a row of the main table itself, or of a table only reachable by joins, is
+ * compared on that table's key.
+ */
+function applyRowReferences(plan: Plan, refs: readonly RowReference[], used: Set<number>): void {
+  for (const r of refs) {
+    const key = keyColumn(r.table);
+    if (!key) continue;
+    const fk =
+      r.table === plan.main
+        ? undefined
+        : plan.main.table.foreign_keys.find(
+            (f) => f.referenced_schema === r.table.table.schema && f.referenced_table === r.table.table.name && f.columns.length === 1,
+          );
+    const fkColumn = fk ? plan.main.columns.find((c) => c.column.name === fk.columns[0]) : undefined;
+    let ref: string;
+    if (fkColumn) ref = columnRef(plan.main, fkColumn);
+    else if (plan.join(r.table)) ref = columnRef(r.table, key);
+    else continue;
+    plan.where.push(r.values.length === 1 ? `${ref} = ${r.values[0]}` : `${ref} IN (${r.values.join(', ')})`);
+    plan.notes.push(`${r.table.table.name} ${r.values.join(', ')} is read as ${ref} = ${r.values.join(' or ')}.`);
+    for (const i of r.words) used.add(i);
   }
 }
 
