@@ -95,11 +95,11 @@ const rows: Array<{ schema: string; set: string; split: string; t: Tally }> = []
 function ignoredLiterals(question: string, sql: string, sampled: readonly string[]): string[] {
   const s = sql.toLowerCase().replace(/::numeric, 2\)/g, '::numeric)');
   const out: string[] = [];
-  for (const m of question.matchAll(/'([^']+)'|"([^"]+)"/g)) {
+  for (const m of question.matchAll(/(?<![A-Za-z])'([^']+)'(?![A-Za-z])|"([^"]+)"/g)) {
     const text = (m[1] ?? m[2]!).toLowerCase().replace(/'/g, "''");
     if (!s.replace(/\\([\\%_])/g, '$1').includes(text)) out.push(m[1] ?? m[2]!);
   }
-  const unquoted = question.replace(/'[^']*'|"[^"]*"/g, ' ');
+  const unquoted = question.replace(/(?<![A-Za-z])'[^']*'(?![A-Za-z])|"[^"]*"/g, ' ');
   for (const m of unquoted.matchAll(/(?<![\w.])\d+(?:\.\d+)?(?![\w.])/g)) {
     if (!new RegExp(`(?<![\\w.])${m[0].replace('.', '\\.')}(?![\\w]|\\.\\d)`).test(s)) out.push(m[0]);
   }

@@ -55,7 +55,7 @@ export function findDateRange(lowerWords: readonly string[]): DateRange | null {
       const from = `${c}-${String(m).padStart(2, '0')}-01`;
       return { condition: `{col} >= ${lit(from)} AND {col} < ${lit(from)}::date + interval '1 month'`, start: i, end: i + 3, text: `${a} ${b} ${c}` };
     }
-    if ((a === 'in' || a === 'during') && /^(1[5-9]|20)\d{2}$/.test(b)) {
+    if ((a === 'in' || a === 'during' || (a === 'of' && /^(month|months|year|quarter|week)$/.test(w[i - 1] ?? ''))) && /^(1[5-9]|20)\d{2}$/.test(b)) {
       const y = Number(b);
       return {
         condition: `{col} >= ${lit(`${y}-01-01`)} AND {col} < ${lit(nextYear(y))}`,

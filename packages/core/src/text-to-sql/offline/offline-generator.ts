@@ -6,6 +6,11 @@ import { findComparisons } from './comparisons';
 import { findDateRange } from './date-ranges';
 import { findImplicitEquals } from './implicit-equals';
 import { type JoinStep, joinPath } from './join-paths';
+import { Plan } from './plan';
+import { applyClauses } from './apply-clauses';
+import { parseClauses } from './question-clauses';
+import { applyMonthGroups, applyNever, applySelfJoin } from './related-rows';
+import { findTextPatterns, type TextPattern } from './text-patterns';
 import { type ColumnMention, findMentions, type TableMention } from './mentions';
 import { unusedLiterals } from './literal-accounting';
 import { findRowReferences, type RowReference } from './row-references';
@@ -20,11 +25,14 @@ type Aggregate = 'count' | 'sum' | 'avg' | 'max' | 'min';
 const AGGREGATE_WORDS: Array<[RegExp, Aggregate]> = [
   [/\b(average|avg|mean)\b/, 'avg'],
   [/\b(sum|total)\b/, 'sum'],
-  [/\b(maximum|max|highest|largest|biggest|most expensive|latest)\b/, 'max'],
+  [/\b(maximum|max|highest|largest|biggest|most expensive|latest|most recent)\b/, 'max'],
   [/\b(minimum|min|lowest|smallest|cheapest|least expensive|earliest)\b/, 'min'],
 ];
 
 const sqlString = quoteLiteral;
+
+/** Past participles that take an agent with "by". */
+const PARTICIPLE = /^(written|sold|driven|made|bought|taken|given|held|kept|owned|done|run|\w{3,}ed)$/;
 
 const ADJECTIVE_MEASURES: Array<[RegExp, RegExp]> = [
   [/\b(longest|shortest|longer|shorter|duration)\b/, /length|duration|millisecond|seconds|minutes|runtime/],
@@ -32,78 +40,6 @@ const ADJECTIVE_MEASURES: Array<[RegExp, RegExp]> = [
   [/\b(heaviest|lightest|heavier|lighter)\b/, /weight|mass/],
   [/\b(oldest|youngest|older|younger)\b/, /(^|_)age$/],
 ];
-
-/** A SELECT under construction. */
-class Plan {
-  readonly joins: JoinStep[] = [];
-  readonly select: string[] = [];
-  readonly where: string[] = [];
-  readonly groupBy: string[] = [];
-  readonly having: string[] = [];
-  readonly orderBy: string[] = [];
-  limit: number | undefined;
-  distinct = false;
-  /**
-   * "How many tracks does each playlist have": every row of this (joined) table is a group, with
-   * a count of 0 where nothing matches, so the joins are outer towards it. Only without filters,
-   * which would drop the unmatched rows again.
-   */
-  keepAllOf: IndexedTable | undefined;
-  readonly notes: string[] = [];
-  readonly warnings: string[] = [];
-  /** Columns tested for NULL from a negation ("not returned"): that negation is understood. */
-  readonly nullTested: string[] = [];
-  /** What the plan had to guess, each with the confidence it costs (see generateOffline). */
-  readonly doubts: Array<{ what: string; cost: number }> = [];
-
-  doubt(what: string, cost: number): void {
-    this.doubts.push({ what, cost });
-  }
-
-  constructor(
-    readonly main: IndexedTable,
-    readonly tables: readonly IndexedTable[],
-  ) {}
-
-  joined(): IndexedTable[] {
-    return [this.main, ...this.joins.map((j) => j.to)];
-  }
-
-  /** Joins `t` along the shortest foreign-key path; false when there is none. */
-  join(t: IndexedTable, preferIncoming = false): boolean {
-    if (this.joined().includes(t)) return true;
-    for (const start of this.joined()) {
-      const path = joinPath(this.tables, start, t, preferIncoming);
-      if (path) {
-        for (const step of path) if (!this.joined().includes(step.to)) this.joins.push(step);
-        return true;
-      }
-    }
-    this.warnings.push(`No foreign-key path joins ${this.main.table.name} to ${t.table.name}; that part of the question was ignored.`);
-    return false;
-  }
-
-  /** True when a join may repeat rows of the main table. */
-  fansOut(): boolean {
-    return this.joins.some((j) => j.to.table.foreign_keys.some((fk) => fk.referenced_table === j.from.table.name));
-  }
-
-  sql(): string {
-    const from = [`FROM ${this.main.sqlName} ${this.main.alias}`];
-    const outer = this.keepAllOf !== undefined && this.where.length === 0 && this.having.length === 0 && this.joins.at(-1)?.to === this.keepAllOf;
-    for (const j of this.joins) {
-      const on = j.on.map(([a, b]) => `${j.from.alias}.${a} = ${j.to.alias}.${b}`).join(' AND ');
-      from.push(`${outer ? 'RIGHT JOIN' : 'JOIN'} ${j.to.sqlName} ${j.to.alias} ON ${on}`);
-    }
-    const parts = [`SELECT ${this.distinct ? 'DISTINCT ' : ''}${this.select.join(', ')}`, from.join('\n  ')];
-    if (this.where.length) parts.push(`WHERE ${this.where.join('\n  AND ')}`);
-    if (this.groupBy.length) parts.push(`GROUP BY ${this.groupBy.join(', ')}`);
-    if (this.having.length) parts.push(`HAVING ${this.having.join(' AND ')}`);
-    if (this.orderBy.length) parts.push(`ORDER BY ${this.orderBy.join(', ')}`);
-    if (this.limit !== undefined) parts.push(`LIMIT ${this.limit}`);
-    return parts.join('\n');
-  }
-}
 
 /**
  * The offline text-to-SQL generator: a small semantic parser over the retrieved schema. It maps
@@ -144,7 +80,7 @@ function enumSamples(tables: readonly IndexedTable[]): ColumnValueSample[] {
   );
 }
 
-const capitalised = (w: Word): boolean => w.index > 0 && /^[A-Z]/.test(w.text);
+const capitalised = (w: Word): boolean => !w.sentenceStart && /^[A-Z]/.test(w.text);
 
 export function generateOffline(request: GenerationRequest, options: OfflineOptions = {}): GeneratedSql {
   const tables = indexSchema(
@@ -153,26 +89,48 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
     request.values ?? [],
   );
   const original = questionWords(request.question);
+  // "Produce a list of", "Return the id and name", "sorted by cost", "the first 10": read apart,
+  // and hidden from the matching of tables, columns and values.
+  const clauses = parseClauses(original);
+  const hidden = new Set([...clauses.dismissed, ...clauses.masked]);
+  const visible = original.map((w) => (hidden.has(w.index) ? { ...w, kind: 'word' as const, stem: '\u0001', lower: '\u0001' } : w));
   // Values the database holds ("Brazil", "PG-13", "Sales Support Agent") are found before names
   // of tables and columns, so "Sales Support Agents" is not read as the support_rep_id column;
   // a single lower-case word that also names a table or column stays a name.
-  const premention = findMentions(original, tables);
+  const premention = findMentions(visible, tables);
   const samples = [...(request.values ?? []), ...enumSamples(tables)];
   const known = new Set(tables.map((t) => `${t.table.schema}.${t.table.name}`));
+  const participleValues: string[] = [];
   const valueMatches = findValueMatches(
-    original,
+    visible,
     samples.filter((v) => known.has(`${v.schema}.${v.table}`)),
   ).filter((m) => {
     const w = original[m.start]!;
+    // "orders placed in 2023", "were placed by": a lower-case past participle followed by a
+    // preposition is the verb, even where a status column holds the same word.
+    if (
+      m.end - m.start === 1 &&
+      w.kind === 'word' &&
+      /ed$/.test(w.text) &&
+      /^(in|on|by|after|before|during|since|between|at|a|an|the|any)$/.test(original[m.end]?.lower ?? '')
+    ) {
+      participleValues.push(w.text);
+      return false;
+    }
     if (m.end - m.start > 1 || w.kind === 'quoted' || capitalised(w)) return true;
     return !premention.used.has(m.start);
   });
+  // "title contains the word 'Garden'": a pattern, not a value to equal.
+  const patterns = findTextPatterns(visible);
+  for (let k = valueMatches.length - 1; k >= 0; k--) {
+    if (patterns.some((p) => valueMatches[k]!.start < p.end && valueMatches[k]!.end > p.start)) valueMatches.splice(k, 1);
+  }
   const valueWords = new Set(valueMatches.flatMap((m) => Array.from({ length: m.end - m.start }, (_, k) => m.start + k)));
-  const words = original.map((w) => (valueWords.has(w.index) ? { ...w, kind: 'quoted' as const, stem: '\u0000' } : w));
+  const words = visible.map((w) => (valueWords.has(w.index) ? { ...w, kind: 'quoted' as const, stem: '\u0000' } : w));
   const lower = words.map((w) => w.lower);
   const text = ` ${lower.join(' ')} `;
   const mentions = findMentions(words, tables);
-  const used = new Set([...mentions.used, ...valueWords]);
+  const used = new Set([...mentions.used, ...valueWords, ...hidden]);
 
   const valueTables = valueMatches
     .map((m) => tables.find((t) => m.holders.some((h) => h.sample.schema === t.table.schema && h.sample.table === t.table.name)))
@@ -188,7 +146,10 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
     };
   }
   const plan = new Plan(main, tables);
-  const isCount = /\b(how many|number of|count)\b/.test(text);
+  // Read as a verb, but a value of the data too: the other reading stays possible.
+  for (const v of participleValues) plan.doubt(`"${v}" was read as a verb, though it is also a value in the data`, 0.25);
+  // "the average number of pages": an average of the pages column, not a count.
+  const isCount = /\b(how many|number of|count)\b/.test(text.replace(/\b(average|mean|total|sum of the|sum of) number of\b/g, '$1'));
   // "total" is an aggregate unless it names a column ("orders with total over 100").
   const freeText = ` ${words.map((w) => (mentions.used.has(w.index) ? '_' : w.lower)).join(' ')} `;
   const sumPhrase = words.some(
@@ -204,14 +165,16 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
   applyValueMatches(plan, valueMatches, original, mentions.columns, samples, used);
   applyEnumAndBooleanFilters(plan, words, mentions.columns, used);
   applyNullFilters(plan, words, mentions.columns, used);
+  applyTextPatterns(plan, patterns, mentions.columns, used);
+  // Dates before capitalised names: "in October 2023" is a month, not a name.
+  const dateRange = findDateRange(lower);
+  if (dateRange) applyDateRange(plan, dateRange, words, mentions.columns, used);
   applyValueFilters(plan, words, mentions.columns, mentions.tables, used);
   applyRowReferences(
     plan,
     findRowReferences(words, mentions.tables, (i) => !used.has(i)),
     used,
   );
-  const dateRange = findDateRange(lower);
-  if (dateRange) applyDateRange(plan, dateRange, words, mentions.columns, used);
   const isNumber = (i: number): boolean => words[i]?.kind === 'number' && !used.has(i);
   const explicit = findComparisons(lower, isNumber);
   const numericEnds = mentions.columns.filter((c) => c.column.kind === 'number').map((c) => c.end);
@@ -246,7 +209,13 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
   );
   const groupTarget = findGroupTarget(words, mentions.tables, mentions.columns, main, tables);
 
-  if (topMatch || which || (superlativeEntity && !isCount && !groupTarget)) {
+  // "the lowest and the highest price": both, over the same measure.
+  const bothExtremes = !isCount && /\b(lowest|minimum|smallest|cheapest|min)\b/.test(freeText) && /\b(highest|maximum|largest|max|dearest)\b/.test(freeText);
+  if (bothExtremes) {
+    buildAggregate(plan, 'min', words, mentions, groupTarget, used, text);
+    const min = plan.select.findIndex((x) => x.startsWith('min('));
+    if (min >= 0) plan.select.push(plan.select[min]!.replace(/^min\(/, 'max(').replace(/ AS min_/, ' AS max_'));
+  } else if (topMatch || which || (superlativeEntity && !isCount && !groupTarget)) {
     const n = topMatch ? Number(topMatch[1]) : 1;
     const desc = !/\b(least|fewest|lowest|smallest|cheapest|oldest|earliest|bottom|shortest)\b/.test(text);
     buildTopN(plan, n, desc, words, mentions, used, text, aggregate);
@@ -256,7 +225,11 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
     buildList(plan, groupTarget, text);
   }
   applyComparisons(plan, comparisons, words, mentions, used);
-  for (const t of mentions.tables) if (t.table !== main) plan.join(t.table);
+  applyClauses(plan, clauses, original, mentions.columns, used);
+  const none = applyNever(plan, words, mentions.tables, used);
+  for (const t of mentions.tables) if (t.table !== main && t !== none) plan.join(t.table);
+  const selfJoined = applySelfJoin(plan, words, plan.nullTested, used);
+  const monthly = applyMonthGroups(plan, words, used);
 
   // "fewer units in stock than their reorder level": a comparison with no number the rules place.
   if (/\bthan\b/.test(text) && comparisons.length === 0) plan.doubt('a comparison ("than") that was not applied', 0.3);
@@ -267,7 +240,10 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
   for (const m of unused) for (let i = m.start; i < m.end; i++) used.delete(i);
   const unplaced = words.filter((w) => w.kind === 'word' && !used.has(w.index) && !STOP_WORDS.has(w.lower) && !STOP_WORDS.has(w.stem) && w.lower.length > 2);
   // A construct word that names a column ("the percentage column") is not the construct.
-  const unsupported = unsupportedConstructs(freeText).filter((u) => !(u === 'a negation over related rows' && plan.nullTested.length > 0));
+  const unsupported = unsupportedConstructs(freeText).filter(
+    (u) => !(u === 'a negation over related rows' && (plan.nullTested.length > 0 || none !== undefined)) && !(u === 'grouping by time period' && monthly),
+  );
+  void selfJoined;
   const doubts = plan.doubts.reduce((a, d) => a + d.cost, 0);
   let confidence = Math.max(0.1, Math.min(1, 1 - 0.12 * unplaced.length - (plan.warnings.length > 0 ? 0.15 : 0) - doubts));
   if (unsupported.length > 0) confidence = Math.min(confidence, 0.4);
@@ -519,6 +495,19 @@ function applyRowReferences(plan: Plan, refs: readonly RowReference[], used: Set
   }
 }
 
+/** LIKE patterns on the text column named just before the verb, else on the main table's label (a guess). */
+function applyTextPatterns(plan: Plan, patterns: readonly TextPattern[], cms: readonly ColumnMention[], used: Set<number>): void {
+  for (const p of patterns) {
+    const named = [...cms].reverse().find((c) => c.end <= p.verb && p.verb - c.end <= 1 && c.column.kind === 'text');
+    const label = labelColumn(plan.main);
+    const target = named ? { t: named.table, c: named.column } : label ? { t: plan.main, c: label } : undefined;
+    if (!target || !plan.join(target.t)) continue;
+    plan.where.push(`${columnRef(target.t, target.c)} LIKE ${sqlString(p.pattern)}`);
+    if (!named) plan.doubt(`the pattern '${p.pattern}' was put on ${target.t.table.name}.${target.c.column.name}, a column the question did not name`, 0.15);
+    for (let i = p.verb; i < p.end; i++) used.add(i);
+  }
+}
+
 /** `col ILIKE 'value'` with LIKE's wildcards escaped: equality without regard to case. */
 const caseInsensitiveEquals = (ref: string, value: string): string => `${ref} ILIKE ${sqlString(value.replace(/[\\%_]/g, (c) => `\\${c}`))}`;
 
@@ -530,7 +519,7 @@ const caseInsensitiveEquals = (ref: string, value: string): string => `${ref} IL
  */
 function applyValueFilters(plan: Plan, words: readonly Word[], cms: readonly ColumnMention[], tms: readonly TableMention[], used: Set<number>): void {
   const proper = (w: Word | undefined): w is Word =>
-    w !== undefined && w.kind === 'word' && /^[A-Z]/.test(w.text) && w.index > 0 && !used.has(w.index) && !STOP_WORDS.has(w.lower);
+    w !== undefined && w.kind === 'word' && /^[A-Z]/.test(w.text) && !w.sentenceStart && !used.has(w.index) && !STOP_WORDS.has(w.lower);
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     if (used.has(w.index) || (w.kind !== 'quoted' && !proper(w))) continue;
@@ -627,6 +616,8 @@ function findGroupTarget(
 ): { table: IndexedTable; column?: IndexedColumn } | undefined {
   for (const w of words) {
     if (!['per', 'by', 'each'].includes(w.lower)) continue;
+    // "written by authors from Canada", "placed by buyers": the agent of a verb, not a grouping.
+    if (w.lower === 'by' && PARTICIPLE.test(words[w.index - 1]?.lower ?? '')) continue;
     const next = w.index + 1 + (words[w.index + 1]?.lower === 'each' ? 1 : 0);
     const at = cms.filter((c) => c.start === next || c.start === next + 1);
     // The same words may name a column of several tables: the main table's, else one it can join.
@@ -872,6 +863,39 @@ function applyComparisons(
 ): void {
   for (const cmp of comparisons) {
     const after = mentions.tables.find((m) => m.start === cmp.numberIndex + 1);
+    const aggregated = plan.select.some((x) => x.includes('('));
+    // "authors whose books cover more than 4 different genres": distinct values per row of the main table.
+    const distinctOf = ['different', 'distinct'].includes(words[cmp.numberIndex + 1]?.lower ?? '')
+      ? mentions.columns.find((c) => c.start === cmp.numberIndex + 2)
+      : undefined;
+    const mainKey = keyColumn(plan.main);
+    if (distinctOf && mainKey && !aggregated && plan.join(distinctOf.table)) {
+      const label = labelColumn(plan.main);
+      const group = [columnRef(plan.main, mainKey), ...(label && label !== mainKey ? [columnRef(plan.main, label)] : [])];
+      const counted = `count(DISTINCT ${columnRef(distinctOf.table, distinctOf.column)})`;
+      plan.select.splice(0, plan.select.length, ...group, `${counted} AS count`);
+      plan.groupBy.splice(0, plan.groupBy.length, ...group);
+      plan.having.push(`${counted} ${cmp.op} ${cmp.value}`);
+      plan.distinct = false;
+      for (const i of [cmp.numberIndex, cmp.numberIndex + 1]) used.add(i);
+      continue;
+    }
+    // "genres that have more than 10 books" over books: the column's values are the groups.
+    const subject =
+      after && after.table === plan.main && (!aggregated || plan.groupBy.length > 0)
+        ? mentions.columns.find((c) => c.table === plan.main && c.end <= cmp.start && (c.column.kind === 'text' || c.column.kind === 'enum'))
+        : undefined;
+    if (subject && (!aggregated || plan.groupBy.includes(columnRef(plan.main, subject.column)))) {
+      const ref = columnRef(plan.main, subject.column);
+      if (!aggregated) {
+        plan.select.splice(0, plan.select.length, ref, 'count(*) AS count');
+        plan.groupBy.splice(0, plan.groupBy.length, ref);
+      }
+      plan.having.push(`count(*) ${cmp.op} ${cmp.value}`);
+      plan.distinct = false;
+      used.add(cmp.numberIndex);
+      continue;
+    }
     if (after && after.table !== plan.main && plan.join(after.table)) {
       // "customers with more than 5 orders": a count of related rows.
       const key = keyColumn(plan.main);
@@ -891,6 +915,9 @@ function applyComparisons(
     const before = [...mentions.columns].reverse().find((c) => c.end <= cmp.start && c.column.kind === 'number');
     const next = mentions.columns.find((c) => c.start > cmp.numberIndex && c.start - cmp.numberIndex <= 2 && c.column.kind === 'number');
     let target = (before ?? next) ? { t: (before ?? next)!.table, c: (before ?? next)!.column } : undefined;
+    // "published from 1990 to 1999": a year goes to the column holding years.
+    const yearColumn = /^(1[5-9]|20)\d{2}$/.test(cmp.value) ? plan.main.columns.find((c) => c.yearLike) : undefined;
+    if (!target && yearColumn) target = { t: plan.main, c: yearColumn };
     if (!target) {
       const m = measureColumn(plan, words, [], words.map((w) => w.lower).join(' '));
       if (m) target = m;
