@@ -18,7 +18,17 @@ function pick(plan: Plan, cms: readonly ColumnMention[], tableHint?: IndexedTabl
   );
 }
 
-const isStar = (plan: Plan): boolean => plan.select.length === 1 && plan.select[0] === `${plan.main.alias}.*`;
+const isStar = (plan: Plan): boolean => plan.select[0] === `${plan.main.alias}.*` && plan.select.slice(1).every((x) => / AS /.test(x));
+
+const ARITHMETIC: Record<string, string> = { divided: '/', over: '/', times: '*', multiplied: '*', minus: '-', plus: '+' };
+const expressionName = (e: string): string =>
+  e
+    .replace(/[a-z0-9_]+\./g, '')
+    .replace(/"/g, '')
+    .replace(/ \/ /g, '_per_')
+    .replace(/ \* /g, '_times_')
+    .replace(/ - /g, '_minus_')
+    .replace(/ \+ /g, '_plus_');
 
 /**
  * Applies what the clauses ask of the result's shape: the output columns named ("Return the
@@ -31,6 +41,7 @@ export function applyClauses(plan: Plan, clauses: QuestionClauses, words: readon
   const found = findMentions(only(words, inItem), plan.tables);
   const hasAggregate = plan.select.some((s) => s.includes('('));
   const columns: Array<{ t: IndexedTable; c: IndexedColumn }> = [];
+  const expressions: string[] = [];
   let exact = true;
   for (const [a, b] of clauses.outputs) {
     const cms = found.columns.filter((c) => c.start >= a && c.end <= b);
@@ -38,7 +49,14 @@ export function applyClauses(plan: Plan, clauses: QuestionClauses, words: readon
     const aggregate = words.slice(a, b).some((w) => AGGREGATE_ITEM.test(w.lower));
     const names = words.slice(a, b).some((w) => /^(id|ids|key|identifier)$/.test(w.lower));
     let ok = false;
-    if (aggregate) ok = hasAggregate;
+    // "revenue divided by distance", "quantity times unit price": arithmetic between two columns.
+    const op = words.slice(a, b).find((w) => ARITHMETIC[w.lower] !== undefined);
+    const operands = op ? [cms.filter((c) => c.end <= op.index).at(-1), cms.find((c) => c.start > op.index)] : [];
+    if (op && operands[0] && operands[1] && plan.join(operands[0].table) && plan.join(operands[1].table)) {
+      const [x, y] = operands as [ColumnMention, ColumnMention];
+      expressions.push(`${columnRef(x.table, x.column)} ${ARITHMETIC[op.lower]} ${columnRef(y.table, y.column)}`);
+      ok = true;
+    } else if (aggregate) ok = hasAggregate;
     else if (names && !tms[0] && cms.length === 0) {
       // "the id": the main table's key.
       const key = keyColumn(plan.main);
@@ -75,6 +93,7 @@ export function applyClauses(plan: Plan, clauses: QuestionClauses, words: readon
   }
 
   // A plain list (`t.*`) with named output columns shows those columns; tables they live in are joined.
+  for (const e of expressions) plan.select.push(`${e} AS ${expressionName(e)}`);
   // Only when every item was read as a column: a half-understood list keeps all the main table's
   // columns and adds the others', so nothing asked for is dropped.
   if (isStar(plan) && columns.length > 0 && plan.groupBy.length === 0) {
@@ -83,7 +102,7 @@ export function applyClauses(plan: Plan, clauses: QuestionClauses, words: readon
     if (!exact) {
       plan.select.push(...new Set(refs.filter((r) => !r.startsWith(`${plan.main.alias}.`))));
     } else if (refs.length > 0) {
-      plan.select.splice(0, plan.select.length, ...new Set(refs));
+      plan.select.splice(0, 1, ...new Set(refs));
       plan.notes.push(`Output columns as asked: ${refs.join(', ')}.`);
     }
   }

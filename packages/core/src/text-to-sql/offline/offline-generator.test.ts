@@ -199,10 +199,29 @@ describe('offline SQL generator', () => {
   it('never answers while ignoring a number of the question, and names it', () => {
     const out = generateOffline(request('How many orders weigh 77 kilos?'), { answerThreshold: 0 });
     expect(out.confidence).toBeLessThan(0.5);
-    expect(out.warnings.join(' ')).toMatch(/I did not use: 77\./);
+    expect(out.warnings.join(' ')).toMatch(/I did not use: 77\b/);
     const declined = generateOffline(request('How many orders weigh 77 kilos?'));
     expect(declined.sql).toBe('');
     expect(declined.warnings[0]).toMatch(/"77" \(not used by the SQL\)/);
+  });
+
+  it('is never confident while a content word of the question is placed nowhere, and names it', () => {
+    const out = generateOffline(request('How many customers hibernate?'));
+    expect(out.sql).not.toBe('');
+    expect(out.confidence).toBeLessThan(0.8);
+    expect(out.warnings.join(' ')).toMatch(/I did not use: hibernate\./);
+  });
+
+  it('ranks rows with ties sharing a rank, and computes arithmetic between columns', async () => {
+    const ranked = generateOffline(
+      request('Rank the products by price, most expensive first, with equal prices sharing a rank. Return the name, the price and the rank.'),
+    );
+    expect(ranked.sql).toMatch(/rank\(\) OVER \(ORDER BY p\.price DESC\)/);
+    expect(ranked.confidence).toBeGreaterThanOrEqual(0.8);
+    expect((await rows(ranked.sql)).length).toBe(3);
+    const line = generateOffline(request('For the order items of order 1, return the id and the quantity times the price.'));
+    expect(line.sql).toMatch(/oi\.quantity \* p\.price/);
+    expect((await rows(line.sql)).sort()).toEqual(['[1,"20.00"]', '[2,"250.00"]']);
   });
 
   it('only uses names from the schema it was given', () => {

@@ -70,6 +70,9 @@ export interface OfflineOptions {
  */
 export const OFFLINE_ANSWER_THRESHOLD = 0.5;
 
+/** Confidence an answer keeps at most while a content word of the question was placed nowhere: below "confident" (0.8). */
+const UNPLACED_WORD_CAP = 0.79;
+
 /** Below the answering threshold (and never above 0.45), so an answer that ignores a literal is not given. */
 const literalCap = (threshold: number): number => Math.min(0.45, Math.max(0.1, threshold - 0.05));
 
@@ -209,12 +212,17 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
   );
   const groupTarget = findGroupTarget(words, mentions.tables, mentions.columns, main, tables);
 
+  // "Rank the books by price, most expensive first": every row with its rank (ties share one).
+  const ranking = /^rank(ed)?$/.test(words[0]?.lower ?? '') || /\b(with|and) (the|their|its) rank\b/.test(text);
   // "the lowest and the highest price": both, over the same measure.
   const bothExtremes = !isCount && /\b(lowest|minimum|smallest|cheapest|min)\b/.test(freeText) && /\b(highest|maximum|largest|max|dearest)\b/.test(freeText);
   if (bothExtremes) {
     buildAggregate(plan, 'min', words, mentions, groupTarget, used, text);
     const min = plan.select.findIndex((x) => x.startsWith('min('));
     if (min >= 0) plan.select.push(plan.select[min]!.replace(/^min\(/, 'max(').replace(/ AS min_/, ' AS max_'));
+  } else if (ranking) {
+    buildList(plan, undefined, text);
+    applyRanking(plan, words, mentions.columns, used);
   } else if (topMatch || which || (superlativeEntity && !isCount && !groupTarget)) {
     const n = topMatch ? Number(topMatch[1]) : 1;
     const desc = !/\b(least|fewest|lowest|smallest|cheapest|oldest|earliest|bottom|shortest)\b/.test(text);
@@ -254,6 +262,13 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
   if (ignored.length > 0) {
     confidence = Math.min(confidence, literalCap(threshold));
     plan.warnings.push(`I did not use: ${ignored.map((l) => l.text).join(', ')}.`);
+  }
+  // A content word left over is part of the question the SQL may not answer: the answer is
+  // given (most such words are verbs like "made" or "kept") but never as a confident one.
+  if (unplaced.length > 0) {
+    confidence = Math.min(confidence, UNPLACED_WORD_CAP);
+    if (ignored.length === 0) plan.warnings.push(`I did not use: ${unplaced.map((w) => w.text).join(', ')}.`);
+    else plan.warnings[plan.warnings.length - 1] = `I did not use: ${[...ignored.map((l) => l.text), ...unplaced.map((w) => w.text)].join(', ')}.`;
   }
   const notUnderstood = [
     ...(ignored.length > 0 ? [`${ignored.map((l) => `"${l.text}"`).join(', ')} (not used by the SQL)`] : []),
@@ -506,6 +521,20 @@ function applyTextPatterns(plan: Plan, patterns: readonly TextPattern[], cms: re
     if (!named) plan.doubt(`the pattern '${p.pattern}' was put on ${target.t.table.name}.${target.c.column.name}, a column the question did not name`, 0.15);
     for (let i = p.verb; i < p.end; i++) used.add(i);
   }
+}
+
+/** rank() over the numeric column named after "by" (or the first one named), highest first unless asked otherwise. */
+function applyRanking(plan: Plan, words: readonly Word[], cms: readonly ColumnMention[], used: Set<number>): void {
+  const by = words.findIndex((w) => w.lower === 'by');
+  const measure =
+    cms.find((c) => c.start > by && c.column.kind === 'number' && plan.joined().includes(c.table)) ??
+    cms.find((c) => c.column.kind === 'number' && c.table === plan.main);
+  if (!measure) return;
+  const text = ` ${words.map((w) => w.lower).join(' ')} `;
+  const asc = /\b(lowest|cheapest|smallest|shortest|least|fewest|oldest|earliest) first\b|\bascending\b/.test(text);
+  plan.select.push(`rank() OVER (ORDER BY ${columnRef(measure.table, measure.column)} ${asc ? 'ASC' : 'DESC'}) AS rank`);
+  plan.notes.push(`Ranked by ${measure.table.table.name}.${measure.column.column.name}, ties sharing a rank.`);
+  for (const w of words) if (/^(rank|ranked|sharing|share|ties|tied|first)$/.test(w.lower)) used.add(w.index);
 }
 
 /** `col ILIKE 'value'` with LIKE's wildcards escaped: equality without regard to case. */

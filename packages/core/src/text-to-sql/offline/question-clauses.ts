@@ -21,7 +21,24 @@ export interface QuestionClauses {
   distinct: boolean;
 }
 
-const FILLERS = new Set(['produce', 'simply', 'retrieve', 'details', 'please', 'together', 'single', 'calculated', 'meaning']);
+/** Words of how a question is put, never of what it asks. */
+const FILLERS = new Set([
+  'produce',
+  'simply',
+  'retrieve',
+  'details',
+  'please',
+  'together',
+  'single',
+  'calculated',
+  'meaning',
+  'ever',
+  'yet',
+  'currently',
+  'anyone',
+  'anybody',
+  'also',
+]);
 const ORDER_STARTS = new Set(['sorted', 'ordered', 'order', 'sort', 'ranked']);
 const DESC = /^(descending|desc|highest|largest|biggest|most|best|latest|newest)$/;
 const ASC = /^(ascending|asc|lowest|smallest|cheapest|least|earliest|oldest)$/;
