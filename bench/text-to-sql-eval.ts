@@ -14,8 +14,12 @@
  * order, extra columns allowed: bench/text-to-sql/compare-results.ts), and precision at
  * confidence >= 0.8 (of the answers given with confidence >= 0.8, how many match).
  *
- *   npx tsx bench/text-to-sql-eval.ts [--split tuning|heldout|all] [--only chinook,world]
+ *   npx tsx bench/text-to-sql-eval.ts [--split tuning|heldout|all] [--set plain|exercise|all]
+ *                                     [--only chinook,world] [--generator offline|openai]
  *                                     [--verbose] [--out results.jsonl]
+ *
+ * `--set exercise` is the exercise-style set over our own schemas (bench/text-to-sql-eval/fixtures/),
+ * `--generator openai` the same evaluation through DBOPS_LLM=openai against DBOPS_LLM_BASE_URL.
  */
 import { getLatestSnapshot } from '@dbops/core/introspection';
 import { startLocalRuntime } from '@dbops/local';
@@ -35,6 +39,7 @@ const { values } = parseArgs({
     split: { type: 'string', default: 'tuning' },
     only: { type: 'string' },
     set: { type: 'string', default: 'all' },
+    generator: { type: 'string', default: process.env.DBOPS_LLM ?? 'offline' },
     verbose: { type: 'boolean', default: false },
     out: { type: 'string' },
   },
@@ -45,6 +50,13 @@ const only = values.only ? new Set(values.only.split(',')) : null;
 const set = values.set as 'plain' | 'exercise' | 'all';
 if (!['plain', 'exercise', 'all'].includes(set)) throw new Error('--set is plain, exercise or all');
 const HIGH = 0.8;
+// `--generator openai` runs the same questions through an OpenAI-compatible chat server
+// (DBOPS_LLM=openai; DBOPS_LLM_BASE_URL, DBOPS_LLM_API_KEY, DBOPS_LLM_MODEL as for the service).
+const generator = values.generator as 'offline' | 'openai';
+if (!['offline', 'openai'].includes(generator)) throw new Error('--generator is offline or openai');
+if (generator === 'openai' && !(process.env.DBOPS_LLM_API_KEY ?? process.env.OPENAI_API_KEY ?? process.env.DBOPS_OPENAI_API_KEY)) {
+  throw new Error('--generator openai needs DBOPS_LLM_API_KEY (and DBOPS_LLM_BASE_URL for a server other than OpenAI, DBOPS_LLM_MODEL for its model)');
+}
 
 interface Question {
   q: string;
@@ -65,7 +77,11 @@ const psql = (database: string, script: string): void => {
 };
 
 const home = await mkdtemp(path.join(tmpdir(), 'dbops-bench-t2s-eval-'));
-const runtime = await startLocalRuntime({ port: 0, inMemoryState: true, env: { ...process.env, DBOPS_HOME: home, DBOPS_LOG_LEVEL: 'silent' } });
+const runtime = await startLocalRuntime({
+  port: 0,
+  inMemoryState: true,
+  env: { ...process.env, DBOPS_HOME: home, DBOPS_LOG_LEVEL: 'silent', DBOPS_LLM: generator },
+});
 const call = async (method: string, p: string, headers: Record<string, string>, body?: unknown) => {
   const res = await fetch(`${runtime.baseUrl}${p}`, {
     method,
@@ -215,7 +231,7 @@ const sum = (ts: Tally[]): Tally =>
     { n: 0, match: 0, high: 0, highRight: 0, highIgnoring: 0 },
   );
 console.log(
-  `\ntext-to-sql evaluation (${process.env.DBOPS_LLM === 'openai' ? `DBOPS_LLM=openai, model ${process.env.DBOPS_LLM_MODEL ?? 'default'}` : 'offline generator'}), split ${split}`,
+  `\ntext-to-sql evaluation (${generator === 'openai' ? `DBOPS_LLM=openai at ${process.env.DBOPS_LLM_BASE_URL ?? process.env.OPENAI_BASE_URL ?? 'api.openai.com'}, model ${process.env.DBOPS_LLM_MODEL ?? 'gpt-4o-mini'}` : 'offline generator'}), split ${split}`,
 );
 for (const line of introductions) console.log(line);
 console.log('| schema | part | questions | execution match | answers at confidence >= 0.8 | right among them | of them ignoring a literal |');
