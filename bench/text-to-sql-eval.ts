@@ -14,8 +14,12 @@
  * order, extra columns allowed: bench/text-to-sql/compare-results.ts), and precision at
  * confidence >= 0.8 (of the answers given with confidence >= 0.8, how many match).
  *
- *   npx tsx bench/text-to-sql-eval.ts [--split tuning|heldout|all] [--only chinook,world]
+ *   npx tsx bench/text-to-sql-eval.ts [--split tuning|heldout|all] [--set plain|exercise|all]
+ *                                     [--only chinook,world] [--generator offline|openai]
  *                                     [--verbose] [--out results.jsonl]
+ *
+ * `--set exercise` is the exercise-style set over our own schemas (bench/text-to-sql-eval/fixtures/),
+ * `--generator openai` the same evaluation through DBOPS_LLM=openai against DBOPS_LLM_BASE_URL.
  */
 import { getLatestSnapshot } from '@dbops/core/introspection';
 import { startLocalRuntime } from '@dbops/local';
@@ -27,13 +31,15 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startTargetServer } from '../test/support/target-server';
-import { CORPORA, gitDirOf } from './text-to-sql-eval/corpora';
+import { CORPORA, gitDirOf, questionsPathOf } from './text-to-sql-eval/corpora';
 import { sameResult } from './text-to-sql/compare-results';
 
 const { values } = parseArgs({
   options: {
     split: { type: 'string', default: 'tuning' },
     only: { type: 'string' },
+    set: { type: 'string', default: 'all' },
+    generator: { type: 'string', default: process.env.DBOPS_LLM ?? 'offline' },
     verbose: { type: 'boolean', default: false },
     out: { type: 'string' },
   },
@@ -41,7 +47,16 @@ const { values } = parseArgs({
 const split = values.split as 'tuning' | 'heldout' | 'all';
 if (!['tuning', 'heldout', 'all'].includes(split)) throw new Error('--split is tuning, heldout or all');
 const only = values.only ? new Set(values.only.split(',')) : null;
+const set = values.set as 'plain' | 'exercise' | 'all';
+if (!['plain', 'exercise', 'all'].includes(set)) throw new Error('--set is plain, exercise or all');
 const HIGH = 0.8;
+// `--generator openai` runs the same questions through an OpenAI-compatible chat server
+// (DBOPS_LLM=openai; DBOPS_LLM_BASE_URL, DBOPS_LLM_API_KEY, DBOPS_LLM_MODEL as for the service).
+const generator = values.generator as 'offline' | 'openai';
+if (!['offline', 'openai'].includes(generator)) throw new Error('--generator is offline or openai');
+if (generator === 'openai' && !(process.env.DBOPS_LLM_API_KEY ?? process.env.OPENAI_API_KEY ?? process.env.DBOPS_OPENAI_API_KEY)) {
+  throw new Error('--generator openai needs DBOPS_LLM_API_KEY (and DBOPS_LLM_BASE_URL for a server other than OpenAI, DBOPS_LLM_MODEL for its model)');
+}
 
 interface Question {
   q: string;
@@ -62,7 +77,11 @@ const psql = (database: string, script: string): void => {
 };
 
 const home = await mkdtemp(path.join(tmpdir(), 'dbops-bench-t2s-eval-'));
-const runtime = await startLocalRuntime({ port: 0, inMemoryState: true, env: { ...process.env, DBOPS_HOME: home, DBOPS_LOG_LEVEL: 'silent' } });
+const runtime = await startLocalRuntime({
+  port: 0,
+  inMemoryState: true,
+  env: { ...process.env, DBOPS_HOME: home, DBOPS_LOG_LEVEL: 'silent', DBOPS_LLM: generator },
+});
 const call = async (method: string, p: string, headers: Record<string, string>, body?: unknown) => {
   const res = await fetch(`${runtime.baseUrl}${p}`, {
     method,
@@ -80,16 +99,41 @@ interface Tally {
   match: number;
   high: number;
   highRight: number;
+  /** Answers at confidence >= 0.8 whose SQL leaves a number, quoted string or sampled value of the question unused. */
+  highIgnoring: number;
 }
-const rows: Array<{ schema: string; split: string; t: Tally }> = [];
+const rows: Array<{ schema: string; set: string; split: string; t: Tally }> = [];
+
+/**
+ * The literals of a question the SQL does not contain, checked independently of the generator:
+ * numbers and quoted strings by pattern, sampled values written in the question as whole words.
+ */
+function ignoredLiterals(question: string, sql: string, sampled: readonly string[]): string[] {
+  const s = sql.toLowerCase().replace(/::numeric, 2\)/g, '::numeric)');
+  const out: string[] = [];
+  for (const m of question.matchAll(/(?<![A-Za-z])'([^']+)'(?![A-Za-z])|"([^"]+)"/g)) {
+    const text = (m[1] ?? m[2]!).toLowerCase().replace(/'/g, "''");
+    if (!s.replace(/\\([\\%_])/g, '$1').includes(text)) out.push(m[1] ?? m[2]!);
+  }
+  const unquoted = question.replace(/(?<![A-Za-z])'[^']*'(?![A-Za-z])|"[^"]*"/g, ' ');
+  for (const m of unquoted.matchAll(/(?<![\w.])\d+(?:\.\d+)?(?![\w.])/g)) {
+    if (!new RegExp(`(?<![\\w.])${m[0].replace('.', '\\.')}(?![\\w]|\\.\\d)`).test(s)) out.push(m[0]);
+  }
+  for (const v of sampled) {
+    if (v.length < 4 || !new RegExp(`(?<![\\w])${v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w])`).test(unquoted)) continue;
+    if (!s.includes(v.toLowerCase().replace(/'/g, "''"))) out.push(v);
+  }
+  return out;
+}
 const introductions: string[] = [];
 const pct = (a: number, b: number) => (b === 0 ? '-' : `${((100 * a) / b).toFixed(1)}%`);
 
 try {
   for (const corpus of CORPORA) {
     if (only && !only.has(corpus.name)) continue;
-    const gitDir = gitDirOf(corpus);
-    if (!existsSync(gitDir)) {
+    if (set !== 'all' && corpus.set !== set) continue;
+    const gitDir = corpus.repo ? gitDirOf(corpus) : '';
+    if (corpus.repo && !existsSync(gitDir)) {
       console.log(`### ${corpus.name}: no mirror of ${corpus.repo} at ${gitDir} (fetch it first); skipped`);
       continue;
     }
@@ -121,11 +165,12 @@ try {
     const owner = (await runtime.container.store.query<{ user_id: string }>('SELECT user_id FROM connections WHERE id = $1', [connectionId])).rows[0]!.user_id;
     const snapshot = await getLatestSnapshot(runtime.container.store, owner, connectionId);
     const samples = snapshot?.value_samples ?? [];
+    const sampledValues = [...new Set(samples.flatMap((v) => v.values))];
     introductions.push(
       `${corpus.name}: introspection over HTTP ${introMs.toFixed(0)} ms, ${samples.length} columns sampled, ${samples.reduce((n, v) => n + v.values.length, 0)} values`,
     );
 
-    const questions = JSON.parse(await readFile(path.join(import.meta.dirname, 'text-to-sql-eval', 'questions', corpus.questions), 'utf8')) as Question[];
+    const questions = JSON.parse(await readFile(questionsPathOf(corpus), 'utf8')) as Question[];
     const tallies = new Map<string, Tally>();
     for (const [i, q] of questions.entries()) {
       const part = corpus.independent ? 'independent' : splitOf(i);
@@ -143,18 +188,20 @@ try {
         }
       } else error = res.body.error?.code ?? `HTTP ${res.status}`;
       const confidence = typeof data?.confidence === 'number' ? data.confidence : 0;
-      const t = tallies.get(part) ?? { n: 0, match: 0, high: 0, highRight: 0 };
+      const t = tallies.get(part) ?? { n: 0, match: 0, high: 0, highRight: 0, highIgnoring: 0 };
       t.n++;
       if (ok) t.match++;
+      const ignored = data?.sql ? ignoredLiterals(q.q, data.sql, sampledValues) : [];
       if (res.body.success && confidence >= HIGH) {
         t.high++;
         if (ok) t.highRight++;
+        if (ignored.length > 0) t.highIgnoring++;
       }
       tallies.set(part, t);
       if (values.out) {
         await appendFile(
           values.out,
-          `${JSON.stringify({ schema: corpus.name, split: part, i, q: q.q, ok, confidence, success: res.body.success, sql: data?.sql ?? '', error, warnings: data?.warnings ?? [] })}\n`,
+          `${JSON.stringify({ schema: corpus.name, set: corpus.set, split: part, i, q: q.q, ok, confidence, success: res.body.success, sql: data?.sql ?? '', error, ignored, warnings: data?.warnings ?? [] })}\n`,
         );
       }
       if (values.verbose && (!ok || confidence < HIGH)) {
@@ -163,7 +210,7 @@ try {
         );
       }
     }
-    for (const [part, t] of tallies) rows.push({ schema: corpus.name, split: part, t });
+    for (const [part, t] of tallies) rows.push({ schema: corpus.name, set: corpus.set, split: part, t });
     await db.end();
   }
 } finally {
@@ -173,20 +220,30 @@ try {
 }
 
 const sum = (ts: Tally[]): Tally =>
-  ts.reduce((a, t) => ({ n: a.n + t.n, match: a.match + t.match, high: a.high + t.high, highRight: a.highRight + t.highRight }), {
-    n: 0,
-    match: 0,
-    high: 0,
-    highRight: 0,
-  });
-console.log(`\ntext-to-sql evaluation (offline generator unless DBOPS_LLM says otherwise), split ${split}`);
+  ts.reduce(
+    (a, t) => ({
+      n: a.n + t.n,
+      match: a.match + t.match,
+      high: a.high + t.high,
+      highRight: a.highRight + t.highRight,
+      highIgnoring: a.highIgnoring + t.highIgnoring,
+    }),
+    { n: 0, match: 0, high: 0, highRight: 0, highIgnoring: 0 },
+  );
+console.log(
+  `\ntext-to-sql evaluation (${generator === 'openai' ? `DBOPS_LLM=openai at ${process.env.DBOPS_LLM_BASE_URL ?? process.env.OPENAI_BASE_URL ?? 'api.openai.com'}, model ${process.env.DBOPS_LLM_MODEL ?? 'gpt-4o-mini'}` : 'offline generator'}), split ${split}`,
+);
 for (const line of introductions) console.log(line);
-console.log('| schema | part | questions | execution match | answers at confidence >= 0.8 | right among them |');
-console.log('|---|---|---|---|---|---|');
+console.log('| schema | part | questions | execution match | answers at confidence >= 0.8 | right among them | of them ignoring a literal |');
+console.log('|---|---|---|---|---|---|---|');
 const line = (schema: string, part: string, t: Tally) =>
-  console.log(`| ${schema} | ${part} | ${t.n} | ${t.match} (${pct(t.match, t.n)}) | ${t.high} | ${t.highRight} (${pct(t.highRight, t.high)}) |`);
+  console.log(
+    `| ${schema} | ${part} | ${t.n} | ${t.match} (${pct(t.match, t.n)}) | ${t.high} | ${t.highRight} (${pct(t.highRight, t.high)}) | ${t.highIgnoring} |`,
+  );
 for (const r of rows) line(r.schema, r.split, r.t);
-for (const part of ['tuning', 'heldout']) {
-  const ts = rows.filter((r) => r.split === part).map((r) => r.t);
-  if (ts.length > 1) line('**all three**', part, sum(ts));
+for (const s of ['plain', 'exercise']) {
+  for (const part of ['tuning', 'heldout']) {
+    const ts = rows.filter((r) => r.set === s && r.split === part).map((r) => r.t);
+    if (ts.length > 1) line(`**${s} set, all three**`, part, sum(ts));
+  }
 }

@@ -4,6 +4,7 @@
  * loaded with psql into its own database of the bench's PostgreSQL server.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,8 +15,10 @@ export interface Corpus {
   name: string;
   repo: string;
   ref: string;
-  /** Questions file in bench/text-to-sql-eval/questions/. */
+  /** Questions file in bench/text-to-sql-eval/questions/ (plain set) or exercises/ (exercise set). */
   questions: string;
+  /** `plain`: the 161 plain business questions; `exercise`: the exercise-style set over our own schemas. */
+  set: 'plain' | 'exercise';
   /** True for pagila: reported on its own, never part of the tuning or held-out figures. */
   independent: boolean;
   /** Loads the schema and its rows into `database` (created empty beforehand). */
@@ -31,6 +34,7 @@ export const CORPORA: Corpus[] = [
     repo: 'lerocha/chinook-database',
     ref: '7f67772',
     questions: 'chinook.json',
+    set: 'plain',
     independent: false,
     // The script creates its own database (DROP/CREATE DATABASE chinook, \c chinook); it is run
     // with its CREATE DATABASE pointed at ours.
@@ -47,6 +51,7 @@ export const CORPORA: Corpus[] = [
     repo: 'pthom/northwind_psql',
     ref: 'cd0ef28',
     questions: 'northwind.json',
+    set: 'plain',
     independent: false,
     load: async (gitDir, psql, database) => psql(database, show(gitDir, 'cd0ef28', 'northwind.sql')),
   },
@@ -55,6 +60,7 @@ export const CORPORA: Corpus[] = [
     repo: 'ghusta/docker-postgres-world-db',
     ref: '19a6fdd',
     questions: 'world.json',
+    set: 'plain',
     independent: false,
     // world.sql COPYs its rows from CSV files next to it (a Docker init directory): the files are
     // written to a directory the server's OS user can read and the paths pointed there.
@@ -74,6 +80,7 @@ export const CORPORA: Corpus[] = [
     // The last commit whose data file is stored whole in the mirror; payment is partitioned by month.
     ref: 'e0e35a6',
     questions: 'pagila.json',
+    set: 'plain',
     independent: true,
     load: async (gitDir, psql, database) => {
       psql(database, show(gitDir, 'e0e35a6', 'pagila-schema.sql'));
@@ -81,5 +88,26 @@ export const CORPORA: Corpus[] = [
     },
   },
 ];
+
+/**
+ * The exercise-style set: verbose questions with explicit output columns ("Produce a list of ...
+ * Return ... sorted by ..."), written before the offline generator was tuned for them, over three
+ * schemas written for it (bench/text-to-sql-eval/fixtures/, no mirror needed); `lending` and
+ * `market` live outside the public schema.
+ */
+const fixture = (name: string): Corpus => ({
+  name,
+  repo: '',
+  ref: '',
+  questions: `${name}.json`,
+  set: 'exercise',
+  independent: false,
+  load: async (_gitDir, psql, database) => psql(database, readFileSync(path.join(import.meta.dirname, 'fixtures', `${name}.sql`), 'utf8')),
+});
+CORPORA.push(fixture('lending'), fixture('fleet'), fixture('market'));
+
+/** Where a corpus's questions file is. */
+export const questionsPathOf = (corpus: Corpus): string =>
+  path.join(import.meta.dirname, corpus.set === 'exercise' ? 'exercises' : 'questions', corpus.questions);
 
 export const gitDirOf = (corpus: Corpus): string => path.join(MIRROR, corpus.repo.replace('/', '+'), 'repo');

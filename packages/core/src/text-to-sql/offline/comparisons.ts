@@ -52,6 +52,29 @@ export function findComparisons(lowerWords: readonly string[], isNumber: (i: num
       }
     }
   }
+  // "10 or more", "5 or fewer", "100 and above": the phrase follows the number.
+  for (let i = 0; i < lowerWords.length; i++) {
+    if (!isNumber(i) || out.some((c) => c.numberIndex === i)) continue;
+    const a = lowerWords[i + 1];
+    const b = lowerWords[i + 2];
+    const op: Comparison['op'] | undefined =
+      (a === 'or' || a === 'and') && /^(more|greater|higher|above|over|larger)$/.test(b ?? '')
+        ? '>='
+        : (a === 'or' || a === 'and') && /^(less|fewer|lower|below|under|smaller)$/.test(b ?? '')
+          ? '<='
+          : undefined;
+    if (op) out.push({ op, value: lowerWords[i] ?? '0', numberIndex: i, start: i });
+  }
+  // "between 10 and 20", "from 1990 to 1999": both ends included, on the same column.
+  for (let i = 0; i + 3 < lowerWords.length; i++) {
+    const range =
+      (lowerWords[i] === 'between' && lowerWords[i + 2] === 'and') ||
+      (lowerWords[i] === 'from' && (lowerWords[i + 2] === 'to' || lowerWords[i + 2] === 'until'));
+    if (!range || !isNumber(i + 1) || !isNumber(i + 3)) continue;
+    out.push({ op: '>=', value: lowerWords[i + 1]!, numberIndex: i + 1, start: i });
+    out.push({ op: '<=', value: lowerWords[i + 3]!, numberIndex: i + 3, start: i });
+  }
+  out.sort((x, y) => x.numberIndex - y.numberIndex);
   // "no more than" also matched "more than" one word later: keep the longest phrase.
   return out.filter((c, k) => !out.some((o, m) => m !== k && o.numberIndex === c.numberIndex && o.start < c.start));
 }

@@ -55,7 +55,7 @@ export function findDateRange(lowerWords: readonly string[]): DateRange | null {
       const from = `${c}-${String(m).padStart(2, '0')}-01`;
       return { condition: `{col} >= ${lit(from)} AND {col} < ${lit(from)}::date + interval '1 month'`, start: i, end: i + 3, text: `${a} ${b} ${c}` };
     }
-    if ((a === 'in' || a === 'during') && /^(1[5-9]|20)\d{2}$/.test(b)) {
+    if ((a === 'in' || a === 'during' || (a === 'of' && /^(month|months|year|quarter|week)$/.test(w[i - 1] ?? ''))) && /^(1[5-9]|20)\d{2}$/.test(b)) {
       const y = Number(b);
       return {
         condition: `{col} >= ${lit(`${y}-01-01`)} AND {col} < ${lit(nextYear(y))}`,
@@ -66,13 +66,21 @@ export function findDateRange(lowerWords: readonly string[]): DateRange | null {
       };
     }
     if (a === 'since' || a === 'after' || a === 'before') {
-      const date = /^\d{4}-\d{2}-\d{2}$/.test(b) ? b : /^(1[5-9]|20)\d{2}$/.test(b) ? (a === 'after' ? nextYear(Number(b)) : `${b}-01-01`) : null;
+      // "after 2012" is written from 2012 itself (the start of 2012 plus a year), so the SQL
+      // visibly uses the year the question named.
+      const date = /^\d{4}-\d{2}-\d{2}$/.test(b)
+        ? lit(b)
+        : /^(1[5-9]|20)\d{2}$/.test(b)
+          ? a === 'after'
+            ? `${lit(`${b}-01-01`)}::date + interval '1 year'`
+            : lit(`${b}-01-01`)
+          : null;
       if (date) {
         const op = a === 'before' ? '<' : a === 'after' && /^\d{4}-\d{2}-\d{2}$/.test(b) ? '>' : '>=';
         const year = /^\d{4}$/.test(b)
           ? { op: a === 'before' ? ('<' as const) : a === 'after' ? ('>' as const) : ('>=' as const), value: Number(b) }
           : undefined;
-        return { condition: `{col} ${op} ${lit(date)}`, start: i, end: i + 2, text: `${a} ${b}`, ...(year ? { year } : {}) };
+        return { condition: `{col} ${op} ${date}`, start: i, end: i + 2, text: `${a} ${b}`, ...(year ? { year } : {}) };
       }
     }
   }

@@ -128,6 +128,18 @@ describe('offline SQL generator', () => {
       'SELECT p.id, p.name, round(avg(oi.quantity), 2) FROM products p JOIN order_items oi ON oi.product_id = p.id GROUP BY p.id, p.name',
     ],
     ['Number of orders by status', 'SELECT status, count(*) FROM orders GROUP BY status'],
+    ['Customers who never placed an order', 'SELECT * FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id)'],
+    ["Produce a list of the products whose name contains the word 'a'. Return the id and the price.", "SELECT id, price FROM products WHERE name LIKE '%a%'"],
+    ['Find the products whose price is between 20 and 90. Return the name.', 'SELECT name FROM products WHERE price BETWEEN 20 AND 90'],
+    ['Produce a count of the products whose price is 90 or more.', 'SELECT count(*) FROM products WHERE price >= 90'],
+    ['Produce an ordered list of the first 2 cities of customers, without duplicates.', 'SELECT DISTINCT city FROM customers ORDER BY city LIMIT 2'],
+    ['Find the lowest and the highest price of the products.', 'SELECT min(price), max(price) FROM products'],
+    [
+      'List each status that has more than 1 orders. Return the status and the number of orders.',
+      'SELECT status, count(*) FROM orders GROUP BY status HAVING count(*) > 1',
+    ],
+    ['How many orders has customer 1 made?', 'SELECT count(*) FROM orders WHERE customer_id = 1'],
+    ['List the orders with ids 2 and 4', 'SELECT * FROM orders WHERE id IN (2, 4)'],
     [
       'Which customer has the most orders?',
       'SELECT c.id, c.name, count(o.id) FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.id, c.name ORDER BY 3 DESC LIMIT 1',
@@ -140,7 +152,7 @@ describe('offline SQL generator', () => {
   });
 
   it('is honest about question shapes it has no rule for', () => {
-    const out = generateOffline(request('Customers who never placed an order'));
+    const out = generateOffline(request('Customers without an order in each city'));
     expect(out.confidence).toBeLessThan(0.5);
     expect(out.warnings.join(' ')).toMatch(/negation/);
   });
@@ -182,6 +194,34 @@ describe('offline SQL generator', () => {
     expect(declined.sql).toBe('');
     expect(declined.warnings[0]).toMatch(/^Not answered: .*"moved"/);
     expect(generateOffline(request(question), { answerThreshold: 0 }).sql).not.toBe('');
+  });
+
+  it('never answers while ignoring a number of the question, and names it', () => {
+    const out = generateOffline(request('How many orders weigh 77 kilos?'), { answerThreshold: 0 });
+    expect(out.confidence).toBeLessThan(0.5);
+    expect(out.warnings.join(' ')).toMatch(/I did not use: 77\b/);
+    const declined = generateOffline(request('How many orders weigh 77 kilos?'));
+    expect(declined.sql).toBe('');
+    expect(declined.warnings[0]).toMatch(/"77" \(not used by the SQL\)/);
+  });
+
+  it('is never confident while a content word of the question is placed nowhere, and names it', () => {
+    const out = generateOffline(request('How many customers hibernate?'));
+    expect(out.sql).not.toBe('');
+    expect(out.confidence).toBeLessThan(0.8);
+    expect(out.warnings.join(' ')).toMatch(/I did not use: hibernate\./);
+  });
+
+  it('ranks rows with ties sharing a rank, and computes arithmetic between columns', async () => {
+    const ranked = generateOffline(
+      request('Rank the products by price, most expensive first, with equal prices sharing a rank. Return the name, the price and the rank.'),
+    );
+    expect(ranked.sql).toMatch(/rank\(\) OVER \(ORDER BY p\.price DESC\)/);
+    expect(ranked.confidence).toBeGreaterThanOrEqual(0.8);
+    expect((await rows(ranked.sql)).length).toBe(3);
+    const line = generateOffline(request('For the order items of order 1, return the id and the quantity times the price.'));
+    expect(line.sql).toMatch(/oi\.quantity \* p\.price/);
+    expect((await rows(line.sql)).sort()).toEqual(['[1,"20.00"]', '[2,"250.00"]']);
   });
 
   it('only uses names from the schema it was given', () => {

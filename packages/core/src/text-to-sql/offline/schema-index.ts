@@ -30,6 +30,7 @@ export interface IndexedTable {
 const NUMBER = new Set(['int2', 'int4', 'int8', 'numeric', 'float4', 'float8', 'money', 'decimal']);
 const TEXT = new Set(['text', 'varchar', 'bpchar', 'citext', 'name']);
 const DATE = new Set(['date', 'timestamp', 'timestamptz']);
+const UNIT_SUFFIX = new Set(['km', 'kg', 'mi', 'lb', 'usd', 'eur', 'gbp', 'cent', 'pct', 'minut', 'minute', 'second', 'sec', 'ms', 'kwh']);
 /** Name parts that say nothing about meaning. */
 const TRIVIAL = new Set(['id', 'at', 'is', 'ha', 'on', 'the', 'of', 'fk', 'num', 'no']);
 
@@ -70,7 +71,9 @@ export function indexSchema(tables: readonly TableInfo[], enums: readonly EnumIn
         // Both 0 and 1 seen: a column of ones alone (a quantity) is no flag.
         const intFlag = found.kind === 'number' && sample !== undefined && sample.length === 2 && sample.includes('0') && sample.includes('1');
         const kind: ColumnKind = intFlag ? 'boolean' : found.kind;
-        const stems = identifierStems(kind === 'boolean' ? booleanName(column.name) : column.name).filter((s) => !TRIVIAL.has(s));
+        const all = identifierStems(kind === 'boolean' ? booleanName(column.name) : column.name).filter((s) => !TRIVIAL.has(s));
+        // "distance" names distance_km: a unit at the end of a name is not said in a question.
+        const stems = all.length > 1 && UNIT_SUFFIX.has(all.at(-1)!) ? all.slice(0, -1) : all;
         const yearLike = (kind === 'number' || kind === 'other') && stems.includes('year') && !/(^|_)id$/.test(column.name);
         const commentStems = column.comment ? identifierStems(column.comment).filter((s) => s.length > 2 && !TRIVIAL.has(s)) : [];
         return { column, kind, stems, enumValues: found.values, intFlag, yearLike, commentStems };

@@ -9,6 +9,10 @@ export interface Word {
   stem: string;
   index: number;
   kind: 'word' | 'number' | 'quoted' | 'date';
+  /** First word of a sentence: its capital says nothing about a name ("Return the ..."). */
+  sentenceStart?: boolean;
+  /** A comma stands between this word and the one before ("the id, name and cost"). */
+  afterComma?: boolean;
 }
 
 /** Words people use for the same thing, mapped to the stem a schema most likely uses. */
@@ -29,23 +33,29 @@ const SYNONYMS: Record<string, string> = {
   creat: 'creat',
 };
 
-const TOKEN = /'([^']*)'|"([^"]*)"|(\d{4}-\d{2}-\d{2})|\$?(\d+(?:\.\d+)?)|([A-Za-z][A-Za-z0-9_]*)/g;
+// A quote after a letter is an apostrophe ("member's", "don't"), not the start of a quoted string.
+const TOKEN = /(?<![A-Za-z])'([^']*)'(?![A-Za-z])|"([^"]*)"|(\d{4}-\d{2}-\d{2})|\$?(\d+(?:\.\d+)?)|([A-Za-z][A-Za-z0-9_]*)/g;
 
 export function questionWords(question: string): Word[] {
   const out: Word[] = [];
+  let last = 0;
   for (const m of question.matchAll(TOKEN)) {
     const index = out.length;
+    const between = question.slice(last, m.index);
+    last = (m.index ?? 0) + m[0].length;
+    const sentenceStart = index === 0 || /[.?!;:]/.test(between);
+    const afterComma = between.includes(',');
     if (m[1] !== undefined || m[2] !== undefined) {
       const text = m[1] ?? m[2] ?? '';
-      out.push({ text, lower: text.toLowerCase(), stem: text.toLowerCase(), index, kind: 'quoted' });
+      out.push({ text, lower: text.toLowerCase(), stem: text.toLowerCase(), index, kind: 'quoted', sentenceStart, afterComma });
     } else if (m[3] !== undefined) {
-      out.push({ text: m[3], lower: m[3], stem: m[3], index, kind: 'date' });
+      out.push({ text: m[3], lower: m[3], stem: m[3], index, kind: 'date', sentenceStart, afterComma });
     } else if (m[4] !== undefined) {
-      out.push({ text: m[4], lower: m[4], stem: m[4], index, kind: 'number' });
+      out.push({ text: m[4], lower: m[4], stem: m[4], index, kind: 'number', sentenceStart, afterComma });
     } else if (m[5] !== undefined) {
       const lower = m[5].toLowerCase();
       const s = stem(lower);
-      out.push({ text: m[5], lower, stem: SYNONYMS[s] ?? SYNONYMS[lower] ?? s, index, kind: 'word' });
+      out.push({ text: m[5], lower, stem: SYNONYMS[s] ?? SYNONYMS[lower] ?? s, index, kind: 'word', sentenceStart, afterComma });
     }
   }
   return out;

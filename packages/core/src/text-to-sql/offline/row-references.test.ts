@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import type { TableInfo } from '../../introspection/schema-snapshot';
+import { findMentions } from './mentions';
+import { findRowReferences } from './row-references';
+import { indexSchema } from './schema-index';
+import { questionWords } from './words';
+
+const table = (name: string, key: string, udt = 'int4'): TableInfo =>
+  ({
+    schema: 'public',
+    name,
+    kind: 'table',
+    columns: [{ name: key, ordinal: 1, data_type: 'integer', udt_name: udt, nullable: false, default: null, identity: null, generated: null, comment: null }],
+    primary_key: [key],
+    constraints: [],
+    foreign_keys: [],
+    indexes: [],
+    row_estimate: 1,
+    pages: 1,
+    total_bytes: 1,
+    comment: null,
+    partition_of: null,
+    partition_bound: null,
+    partition_key: null,
+    view_definition: null,
+  }) as TableInfo;
+
+const refs = (q: string, tables: TableInfo[]) => {
+  const words = questionWords(q);
+  const indexed = indexSchema(tables, []);
+  return findRowReferences(words, findMentions(words, indexed).tables, () => true).map((r) => `${r.table.table.name}:${r.values.join(',')}`);
+};
+
+describe('row references', () => {
+  it('reads "customer 100", "ids 2 and 4", "with id 3"', () => {
+    const tables = [table('customer', 'customer_id'), table('rental', 'rental_id')];
+    expect(refs('How many rentals has customer 100 made?', tables)).toEqual(['customer:100']);
+    expect(refs('the rentals with ids 2 and 4', tables)).toEqual(['rental:2,4']);
+    expect(refs('the customer with id 3', tables)).toEqual(['customer:3']);
+  });
+
+  it('needs a numeric key', () => {
+    expect(refs('country 5', [table('country', 'code', 'text')])).toEqual([]);
+  });
+});
