@@ -31,8 +31,16 @@ export interface CloudRuntimeOptions {
   consoleDir?: string | null;
   /** Shorter queue timing for tests and drills: the consumers' timeout and the queues' visibility timeout. */
   queues?: { consumerTimeoutSeconds?: number; visibilityTimeoutMs?: number; maxReceiveCount?: number };
+  /**
+   * Multiplies the API functions' and authorizers' timeouts (infra's 10-29 s). Tests on a shared
+   * two-core machine set it above 1: a Lambda instance has its own CPU share, forty function
+   * processes here share two cores. Default 1.
+   */
+  apiTimeoutScale?: number;
   /** Most concurrent instances per function. Default 8. */
   maxConcurrency?: number;
+  /** Checks each answer before it is sent, as `startLocalRuntime`'s `checkResponses` (tests). */
+  checkResponse?(route: RouteDefinition, result: HttpResult): string | null;
   /** Logs of the runtime itself (deploy migration, dead letters). Default stderr. */
   log?(message: string): void;
 }
@@ -136,6 +144,7 @@ export async function startCloudRuntime(options: CloudRuntimeOptions): Promise<C
       }),
     },
     onError: (error) => log(`gateway error: ${(error as Error).message}`),
+    ...(options.checkResponse ? { checkResponse: options.checkResponse } : {}),
     ...(options.consoleDir === null ? {} : { staticFiles: createConsoleFiles(options.consoleDir ?? CONSOLE_DIST) }),
   });
   const host = options.host ?? '127.0.0.1';
@@ -155,11 +164,16 @@ export async function startCloudRuntime(options: CloudRuntimeOptions): Promise<C
   const documents = sqs.createQueue({ name: 'dbops-local-DocumentQueue', visibilityTimeoutMs, maxReceiveCount, deadLetter: documentsDeadLetter });
 
   // The deploy's environment (infra/function-defaults.ts), with local stand-ins for what has one.
-  const passThrough = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string' && /^(DBOPS_|OPENAI_)/.test(e[0])));
+  const passThrough = Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string' && /^(DBOPS_|OPENAI_|STRIPE_)/.test(e[0])),
+  );
   const functionEnv: Record<string, string> = {
     PATH: env.PATH ?? '/usr/bin:/bin',
     ...passThrough,
     DBOPS_MODE: 'cloud',
+    // The cloud refuses users' databases on private addresses unless the operator allows them;
+    // on one machine they are usually on loopback, so loopback is allowed unless set otherwise.
+    DBOPS_ALLOWED_HOSTS: env.DBOPS_ALLOWED_HOSTS ?? '127.0.0.0/8,::1,localhost',
     DBOPS_HOME: home,
     DBOPS_DATABASE_URL: databaseUrl,
     DBOPS_MIGRATE_ON_START: 'false',
@@ -176,9 +190,12 @@ export async function startCloudRuntime(options: CloudRuntimeOptions): Promise<C
     AWS_ENDPOINT_URL_SQS: sqs.origin,
   };
   const consumers = new Set(['executor', 'documents-ingest']);
-  const specs = options.functions.functions.map((f) =>
-    consumerTimeout !== undefined && consumers.has(f.name) ? { ...f, sizing: { ...f.sizing, timeoutSeconds: consumerTimeout } } : f,
-  );
+  const scale = options.apiTimeoutScale ?? 1;
+  const specs = options.functions.functions.map((f) => {
+    if (consumers.has(f.name)) return consumerTimeout === undefined ? f : { ...f, sizing: { ...f.sizing, timeoutSeconds: consumerTimeout } };
+    if (f.name === 'deploy-migrate') return f;
+    return { ...f, sizing: { ...f.sizing, timeoutSeconds: f.sizing.timeoutSeconds * scale } };
+  });
   const lambda = new LocalLambdaService({
     functions: specs,
     bootstrap: options.functions.bootstrap,

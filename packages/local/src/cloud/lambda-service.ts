@@ -49,6 +49,8 @@ class Instance {
   readonly spawnedAt = performance.now();
   busy = false;
   dead = false;
+  /** Killed and on its way out: never handed another invocation. */
+  doomed = false;
   stats: InstanceStats;
   #pending = new Map<number, Pending>();
   #next = 0;
@@ -127,6 +129,7 @@ class Instance {
   }
 
   kill(): void {
+    this.doomed = true;
     if (!this.dead) this.child.kill('SIGKILL');
   }
 }
@@ -222,7 +225,7 @@ export class LocalLambdaService {
       if (this.#closed) throw new InvokeError('Runtime.ExitError', 'the local Lambda service is closed');
       const set = this.#instances.get(spec.name) ?? new Set<Instance>();
       this.#instances.set(spec.name, set);
-      const idle = [...set].find((i) => !i.busy && !i.dead);
+      const idle = [...set].find((i) => !i.busy && !i.dead && !i.doomed);
       if (idle) {
         idle.busy = true;
         clearTimeout(this.#idleTimers.get(idle));
@@ -247,7 +250,7 @@ export class LocalLambdaService {
 
   #release(instance: Instance): void {
     instance.busy = false;
-    if (!instance.dead) {
+    if (!instance.dead && !instance.doomed) {
       const timer = setTimeout(() => instance.kill(), this.#options.idleMs ?? 300_000);
       timer.unref();
       this.#idleTimers.set(instance, timer);

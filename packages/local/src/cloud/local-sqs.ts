@@ -111,6 +111,31 @@ export class LocalQueue {
     return true;
   }
 
+  /** ChangeMessageVisibility: an in-flight message becomes visible again after `ms` (0: now). */
+  changeVisibility(messageId: string, ms: number, now = Date.now()): boolean {
+    const m = this.#messages.get(messageId);
+    if (!m || m.receiptHandle === null) return false;
+    m.visibleAt = now + ms;
+    for (const l of this.#listeners) l();
+    return true;
+  }
+
+  /** Moves every message of this (dead-letter) queue back to `source`, as SQS's DLQ redrive does. */
+  redriveTo(source: LocalQueue, now = Date.now()): number {
+    const moved = [...this.#messages.values()];
+    for (const m of moved) {
+      this.#messages.delete(m.messageId);
+      source.adopt(m, now);
+    }
+    if (moved.length > 0) source.notify();
+    return moved.length;
+  }
+
+  /** Wakes the consumers (a message became visible). */
+  notify(): void {
+    for (const l of this.#listeners) l();
+  }
+
   /** Messages still in the queue, visible or not. */
   messages(): StoredMessage[] {
     return [...this.#messages.values()].map((m) => ({ ...m }));
@@ -247,6 +272,7 @@ export class EventSourceMapping {
   readonly #running = new Set<Promise<void>>();
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
+  #paused = false;
   readonly #unsubscribe: () => void;
 
   constructor(options: EventSourceMappingOptions) {
@@ -255,12 +281,27 @@ export class EventSourceMapping {
     this.#schedule(0);
   }
 
+  /** Invocations running now. */
+  get inFlight(): number {
+    return this.#running.size;
+  }
+
   /** Resolves once no invocation is running and no message is visible (tests). */
   async idle(): Promise<void> {
     while (this.#running.size > 0 || this.#o.queue.nextVisibleInMs() === 0) {
       await Promise.allSettled([...this.#running]);
       await new Promise((r) => setTimeout(r, 10));
     }
+  }
+
+  /** Disables the mapping (`update-event-source-mapping --no-enabled`): messages wait in the queue. */
+  pause(): void {
+    this.#paused = true;
+  }
+
+  resume(): void {
+    this.#paused = false;
+    this.#schedule(0);
   }
 
   async stop(): Promise<void> {
@@ -278,7 +319,7 @@ export class EventSourceMapping {
 
   #poll(): void {
     const max = this.#o.maxConcurrency ?? 4;
-    while (!this.#stopped && this.#running.size < max) {
+    while (!this.#stopped && !this.#paused && this.#running.size < max) {
       const batch = this.#o.queue.receive(this.#o.batchSize);
       if (batch.length === 0) break;
       const run = this.#deliver(batch);
