@@ -144,8 +144,6 @@ export interface LambdaServiceOptions {
   maxConcurrency?: number;
   /** An idle instance is stopped after this long (Lambda recycles idle instances). Default 5 min. */
   idleMs?: number;
-  /** Each invocation's timeout is the function's own, times this factor (tests shorten drills). Default 1. */
-  timeoutScale?: number;
 }
 
 /**
@@ -179,12 +177,27 @@ export class LocalLambdaService {
     const spec = this.#specs.get(name);
     if (!spec) throw new Error(`no function ${name}`);
     const instance = await this.#acquire(spec);
-    const deadline = Date.now() + spec.sizing.timeoutSeconds * 1000 * (this.#options.timeoutScale ?? 1);
+    const deadline = Date.now() + spec.sizing.timeoutSeconds * 1000;
     try {
       return await instance.invoke(event, deadline, requestId);
     } finally {
       this.#release(instance);
     }
+  }
+
+  /**
+   * `update-function-configuration`: the function's new timeout applies to the invocations that
+   * start from now on (warm instances keep serving; their running invocation keeps its deadline).
+   */
+  updateFunctionConfiguration(name: string, config: { timeoutSeconds: number }): void {
+    const spec = this.#specs.get(name);
+    if (!spec) throw new Error(`no function ${name}`);
+    this.#specs.set(name, { ...spec, sizing: { ...spec.sizing, timeoutSeconds: config.timeoutSeconds } });
+  }
+
+  /** The function's configuration as invocations see it now. */
+  configuration(name: string): FunctionSpec | undefined {
+    return this.#specs.get(name);
   }
 
   /** Figures of the live instances of `name` (all functions when omitted). */
