@@ -22,7 +22,13 @@ const asPg = (args: string[]): [string, string[]] => (isRoot() ? ['runuser', ['-
 export function stateServerUnavailable(bin: string = DEFAULT_PG_BIN): string | null {
   for (const b of ['initdb', 'pg_ctl', 'postgres'])
     if (!existsSync(path.join(bin, b))) return `PostgreSQL server binaries not found in ${bin} (apt-get install postgresql-15)`;
-  const sharedir = execFileSync(path.join(bin, 'pg_config'), ['--sharedir'], { encoding: 'utf8' }).trim();
+  let sharedir: string;
+  try {
+    sharedir = execFileSync(path.join(bin, 'pg_config'), ['--sharedir'], { encoding: 'utf8' }).trim();
+  } catch {
+    // No pg_config beside the server (postgresql-server-dev not installed): Debian's layout.
+    sharedir = path.join('/usr/share/postgresql', path.basename(path.dirname(bin)));
+  }
   if (!existsSync(path.join(sharedir, 'extension', 'vector.control')))
     return `pgvector is not installed for the server in ${bin} (run: sudo bash scripts/install-pgvector.sh)`;
   return null;
