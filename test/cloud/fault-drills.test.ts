@@ -5,7 +5,7 @@
 // (as an operator or SQS's own timeout would) stands in for waiting out the visibility timeout.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cloudShapeUnavailable, localFunctions } from '../support/cloud-state';
+import { cloudShapeUnavailable, localFunctions, stopStateServer } from '../support/cloud-state';
 import { registerConnection } from '../support/connections';
 import { issueToken, waitForRequest } from '../support/migration-execution';
 import { createScratchDatabase, sql } from '../support/scratch-database';
@@ -41,6 +41,7 @@ describe.skipIf(unavailable)('fault drills on the cloud shape', () => {
   afterAll(async () => {
     await t?.close();
     await target?.drop();
+    await stopStateServer();
   });
 
   const queue = () => t.cloud!.queues.migrations;

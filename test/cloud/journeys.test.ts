@@ -7,7 +7,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingEnv, type FakeStripe, noBillingEnv, sessionEvent, signPayload, startFakeStripe } from '../support/billing';
-import { cloudShapeUnavailable, localFunctions } from '../support/cloud-state';
+import { cloudShapeUnavailable, localFunctions, stopStateServer } from '../support/cloud-state';
 import { registerConnection } from '../support/connections';
 import { connectAs } from '../support/provisioning';
 import { callTool, connectMcpHttp, EXPECTED_TOOLS } from '../support/mcp';
@@ -20,6 +20,8 @@ const shapes: RuntimeShape[] = unavailable ? ['local'] : ['local', 'cloud'];
 if (unavailable) it.skip(`cloud shape not available here: ${unavailable}`, () => undefined);
 // Bundling (once per source state, cached) happens at collection, outside any hook's timeout.
 else await localFunctions();
+// Test workers are killed rather than exited: the file's state server is stopped here.
+afterAll(() => stopStateServer());
 
 describe.each(shapes)('journeys on the %s shape', (shape) => {
   let t: TestRuntime;

@@ -21,13 +21,17 @@ let server: Promise<Pg15Server> | undefined;
 export const localFunctions = (): Promise<LocalFunctionSet> =>
   (functions ??= buildLocalFunctions({ root: ROOT, cacheDir: path.join(tmpdir(), 'dbops-cloud-bundles') }));
 
-/** The file's state server (started on first use, stopped when the test process exits). */
+/** The file's state server, started on first use; the file stops it with {@link stopStateServer}. */
 export function stateServer(): Promise<Pg15Server> {
-  if (!server) {
-    server = startPg15();
-    void server.then((s) => process.once('beforeExit', () => void s.stop()));
-  }
+  server ??= startPg15();
   return server;
+}
+
+/** Stops the file's state server (call from the test file's `afterAll`: test workers are killed, not exited). */
+export async function stopStateServer(): Promise<void> {
+  const s = server;
+  server = undefined;
+  if (s) await (await s).stop();
 }
 
 /** A fresh, empty state database on the file's server; the deploy-migrate bundle migrates it. */
