@@ -48,7 +48,7 @@ export async function startPg15(bin: string = PG15_BIN): Promise<Pg15Server> {
         '-l',
         path.join(dir, 'log'),
         '-o',
-        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_locks_per_transaction=256`,
+        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_locks_per_transaction=256 -c max_connections=300`,
         'start',
       ]),
       { stdio: 'ignore' },

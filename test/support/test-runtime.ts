@@ -1,4 +1,11 @@
-import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '@dbops/local';
+import { createJwtVerifier } from '@dbops/core/auth';
+import { loadSettings } from '@dbops/core/config';
+import { PgStore } from '@dbops/core/store';
+import { systemClock } from '@dbops/core/util';
+import { responseMismatch } from '@dbops/functions/openapi/check-response';
+import { LOCAL_AUDIENCE, LOCAL_ISSUER, type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '@dbops/local';
+import { type CloudRuntime, type CloudRuntimeOptions, startCloudRuntime } from '@dbops/local/cloud';
+import { createLocalJWKSet } from 'jose';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,8 +27,31 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/**
+ * Which shape a test runtime has: `local` is `npm start` (handlers in this process, PGlite state,
+ * in-process queues); `cloud` is `npm run start:cloud` (the built Lambda bundles in processes of
+ * their own, PostgreSQL with pgvector, SQS-semantics queues). test/cloud/ switches a file to the
+ * cloud shape with {@link useRuntimeShape} before importing journey files, so the same journeys
+ * run on both; `DBOPS_TEST_SHAPE=cloud` does it for a whole run.
+ */
+export type RuntimeShape = 'local' | 'cloud';
+let defaultShape: RuntimeShape = process.env.DBOPS_TEST_SHAPE === 'cloud' ? 'cloud' : 'local';
+
+/** Sets the shape of every test runtime this test file starts from now on (module state: one file). */
+export function useRuntimeShape(shape: RuntimeShape): void {
+  defaultShape = shape;
+}
+
 export interface TestRuntime {
+  /**
+   * The runtime. In the cloud shape its `container` is this test process's view of the same
+   * state (a pg store on the state database, the same DBOPS_HOME key and secret files), for
+   * tests that read or arrange state directly; the functions have their own.
+   */
   runtime: LocalRuntime;
+  shape: RuntimeShape;
+  /** The cloud shape's runtime (Lambda service, queues), or undefined in the local shape. */
+  cloud?: CloudRuntime;
   baseUrl: string;
   /** A JWT the runtime accepts for `user`. */
   jwt(user: string, ttlSeconds?: number): Promise<string>;
@@ -36,16 +66,59 @@ export interface TestRuntime {
  * The whole service as `npm start` runs it, on a free port with a fresh home directory and
  * in-memory state, so tests go through real HTTP, the emulated gateway and the authorizers.
  */
-export async function startTestRuntime(options: { env?: Record<string, string>; runtime?: LocalRuntimeOptions } = {}): Promise<TestRuntime> {
+export async function startTestRuntime(
+  options: { env?: Record<string, string>; runtime?: LocalRuntimeOptions; shape?: RuntimeShape; cloud?: Partial<CloudRuntimeOptions> } = {},
+): Promise<TestRuntime> {
   const home = await mkdtemp(path.join(tmpdir(), 'dbops-home-'));
-  const runtime = await startLocalRuntime({
-    port: 0,
-    inMemoryState: true,
-    // Every answer of a route with a response schema is checked against it (a mismatch is a 500).
-    checkResponses: true,
-    ...options.runtime,
-    env: { ...process.env, DBOPS_HOME: home, DBOPS_LOG_LEVEL: process.env.TEST_LOG ?? 'silent', ...options.env },
-  });
+  const shape = options.shape ?? defaultShape;
+  const env: Record<string, string | undefined> = { ...process.env, DBOPS_HOME: home, DBOPS_LOG_LEVEL: process.env.TEST_LOG ?? 'silent', ...options.env };
+  let cloud: CloudRuntime | undefined;
+  let runtime: LocalRuntime;
+  if (shape === 'local') {
+    runtime = await startLocalRuntime({
+      port: 0,
+      inMemoryState: true,
+      // Every answer of a route with a response schema is checked against it (a mismatch is a 500).
+      checkResponses: true,
+      ...options.runtime,
+      env,
+    });
+  } else {
+    if (options.runtime?.clock) throw new Error('the cloud shape runs on the system clock: this test needs the local shape');
+    const { createStateDatabase, localFunctions } = await import('./cloud-state');
+    const databaseUrl = env.DBOPS_DATABASE_URL ?? (await createStateDatabase());
+    cloud = await startCloudRuntime({
+      functions: await localFunctions(),
+      port: 0,
+      consoleDir: options.runtime?.consoleDir === undefined ? null : options.runtime.consoleDir,
+      checkResponse: responseMismatch,
+      // Forty function processes share this machine's two cores: 29 s of Lambda is more here.
+      apiTimeoutScale: 4,
+      log: () => undefined,
+      ...options.cloud,
+      env: { ...env, DBOPS_DATABASE_URL: databaseUrl },
+    });
+    const settings = loadSettings({ ...env, DBOPS_DATABASE_URL: databaseUrl });
+    const store = new PgStore({ connectionString: databaseUrl });
+    const c = cloud;
+    runtime = {
+      baseUrl: c.baseUrl,
+      origin: c.origin,
+      home: c.home,
+      issuer: c.issuer,
+      container: {
+        settings,
+        store,
+        clock: systemClock,
+        verifyJwt: createJwtVerifier({ issuer: LOCAL_ISSUER, audience: LOCAL_AUDIENCE }, createLocalJWKSet(c.issuer.jwks)),
+        background: new Set(),
+      },
+      async close() {
+        await c.close();
+        await store.close();
+      },
+    };
+  }
 
   const request = async <T>(method: string, p: string, o: RequestOptions = {}): Promise<ApiResponse<T>> => {
     const headers: Record<string, string> = { ...o.headers };
@@ -71,6 +144,8 @@ export async function startTestRuntime(options: { env?: Record<string, string>; 
 
   return {
     runtime,
+    shape,
+    ...(cloud ? { cloud } : {}),
     baseUrl: runtime.baseUrl,
     jwt: (user, ttl) => runtime.issuer.sign(user, ttl),
     async apiKey(user, name = 'test key') {
