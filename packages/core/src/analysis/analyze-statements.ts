@@ -11,6 +11,7 @@ import type { SchemaIndex } from './schema-index';
 import { type StatementFacts, statementFacts } from './statement-facts';
 import type { AffectedTable, Finding, ImpactChain, NonTransactionalStatement, RollbackStep, StatementReport } from './types';
 import { rollbackStep } from './rollback/inverse-statement';
+import { rollbackContext } from './rollback/rollback-context';
 
 /** Thresholds of the live-schema "large table" rule. */
 export interface LintSettings {
@@ -129,6 +130,7 @@ export function analyzeStatements(parsed: readonly ParsedStatement[], schema: Sc
   for (let i = 0; i < parsed.length; i++) pairs.push({ stmt: parsed[i]!, facts: facts[parsed[i]!.index]! });
   const assumeExisting = settings.assumeExisting ?? false;
   let inTx = settings.assumeInTransaction ?? false;
+  const undoContext = settings.findingsOnly ? undefined : rollbackContext(parsed, facts, schema);
   for (const p of parsed) {
     const f = facts[p.index]!;
     const kind = nodeKind(p.stmt);
@@ -186,7 +188,7 @@ export function analyzeStatements(parsed: readonly ParsedStatement[], schema: Sc
         extra: viewPenalty,
       };
       score = riskScore(risk);
-      const step = rollbackStep(p, f, schema);
+      const step = rollbackStep(p, f, schema, undoContext);
       rollback = { statement_index: step.statement_index, sql: step.sql, reversible: step.reversible, warning: step.warning };
       rollbackNonTransactional = step.non_transactional;
     }

@@ -58,3 +58,14 @@ describe('migration plan', () => {
     expect(statementSummary(`SELECT ${'x'.repeat(200)}`)).toHaveLength(80);
   });
 });
+
+describe("the script's own COMMIT", () => {
+  it('ends the transaction, so a new enum value can be used after it', async () => {
+    const plan = await planMigration("ALTER TYPE mood ADD VALUE 'meh'; COMMIT; UPDATE t SET m = 'meh'; BEGIN; DELETE FROM t; COMMIT;", 170000);
+    expect(segmentPlan(plan).map((s) => [s.transactional, s.statements.map((x) => x.index)])).toEqual([
+      [true, [0]],
+      [true, [2]],
+      [true, [4]],
+    ]);
+  });
+});

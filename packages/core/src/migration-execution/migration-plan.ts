@@ -110,7 +110,28 @@ export async function planMigration(sql: string, serverVersionNum: number): Prom
   } catch (error) {
     throw new AppError('SQL_PARSE_ERROR', `The migration could not be parsed: ${(error as Error).message}`);
   }
-  return statementsOf(sql, tree).map(({ index, sql: text, kind: nodeType, stmt }) => {
+  return planStatements(statementsOf(sql, tree), serverVersionNum);
+}
+
+/** A statement already cut and parsed: its position, text and wrapped node (`{AlterTableStmt: {...}}`). */
+export interface StatementToPlan {
+  index: number;
+  sql: string;
+  stmt: Record<string, unknown>;
+}
+
+/**
+ * Classifies statements someone already parsed: the executor's {@link planMigration} and the
+ * analysis sandbox both plan through here, so the sandbox runs a migration in the very
+ * transactions the executor will.
+ */
+export function planStatements(statements: readonly StatementToPlan[], serverVersionNum: number): PlannedStatement[] {
+  return statements.map(({ index, sql: text, stmt }) => {
+    let nodeType = '';
+    for (const k in stmt) {
+      nodeType = k;
+      break;
+    }
     const raw = stmt[nodeType] as Node;
     const { mode, reason } = classify(nodeType, raw, serverVersionNum);
     const concurrentIndexName = nodeType === 'IndexStmt' && raw.concurrent === true && typeof raw.idxname === 'string' ? raw.idxname : null;
@@ -120,16 +141,25 @@ export async function planMigration(sql: string, serverVersionNum: number): Prom
 
 /**
  * Groups statements in script order: consecutive transactional statements share one
- * transaction; each non-transactional statement is a segment of its own. A script without
- * non-transactional statements is therefore exactly one transaction.
+ * transaction; each non-transactional statement is a segment of its own; the script's own
+ * BEGIN or COMMIT ends a transaction (what follows starts the next one), as it does when the
+ * script is run by hand: `ALTER TYPE ... ADD VALUE` needs a COMMIT before the new value can be
+ * used. A script without non-transactional statements, BEGIN or COMMIT is therefore exactly
+ * one transaction.
  */
 export function segmentPlan(plan: readonly PlannedStatement[]): PlanSegment[] {
   const segments: PlanSegment[] = [];
+  // The script's own BEGIN/COMMIT (the only skipped statements) close the transaction before them.
+  let boundary = false;
   for (const statement of plan) {
-    if (statement.mode === 'skipped') continue;
+    if (statement.mode === 'skipped') {
+      boundary = true;
+      continue;
+    }
     const last = segments.at(-1);
-    if (statement.mode === 'transactional' && last?.transactional) last.statements.push(statement);
+    if (statement.mode === 'transactional' && last?.transactional && !boundary) last.statements.push(statement);
     else segments.push({ transactional: statement.mode === 'transactional', statements: [statement] });
+    boundary = false;
   }
   return segments;
 }

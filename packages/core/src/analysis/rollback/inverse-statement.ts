@@ -2,9 +2,14 @@ import { type AstNode, names, nodeBody, nodeKind, rangeVarName } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 import { qualify, type SchemaIndex } from '../schema-index';
 import { quoteIdent, quoteLiteral, quoteQualified } from '../../pg/quote';
+import { deparse } from '../../pg/deparse';
 import type { StatementFacts } from '../statement-facts';
 import type { RollbackStep } from '../types';
 import { columnDdl, createTableDdl, foreignKeyDdls, indexDdls } from './recreate-ddl';
+import { type RollbackContext, NO_CONTEXT } from './rollback-context';
+import { previousComment, previousRoutine, previousRule, previousTrigger } from './replaced-definitions';
+import { dropRoutineSql } from './routine-match';
+import { enumValueManualUndo } from './manual-procedures';
 
 const NOTHING = '-- nothing to undo';
 
@@ -37,7 +42,7 @@ interface Inverse {
 const irreversible = (warning: string): Inverse => ({ sql: null, reversible: false, warning });
 
 /** Inverse of one ALTER TABLE subcommand, from the table's pre-migration state in the snapshot. */
-function inverseSubcommand(table: string, cmd: AstNode, schema: SchemaIndex): Inverse {
+function inverseSubcommand(table: string, cmd: AstNode, schema: SchemaIndex, ctx: RollbackContext, stmtIndex: number): Inverse {
   const t = schema.table(table);
   const tq = quoteQualified(table);
   const col = cmd.name ? String(cmd.name) : '';
@@ -74,13 +79,25 @@ function inverseSubcommand(table: string, cmd: AstNode, schema: SchemaIndex): In
       return { sql: `ALTER TABLE ${tq} ALTER COLUMN ${quoteIdent(col)} DROP DEFAULT`, reversible: true, warning: null };
     case 'AT_AddConstraint': {
       const con = cmd.def?.Constraint as AstNode;
-      const name = con?.conname ? String(con.conname) : defaultConstraintName(table, con);
+      // USING INDEX: the constraint takes the index's name unless it has its own.
+      const named = con?.conname ?? con?.indexname;
+      const name = named ? String(named) : defaultConstraintName(table, con);
       if (!name) return irreversible('the constraint name cannot be determined');
-      return {
-        sql: `ALTER TABLE ${tq} DROP CONSTRAINT ${quoteIdent(name)}`,
-        reversible: true,
-        warning: con?.conname ? null : `assumes PostgreSQL's default name ${name}`,
-      };
+      const sql = [`ALTER TABLE ${tq} DROP CONSTRAINT ${quoteIdent(name)}`];
+      const warnings: string[] = named ? [] : [`assumes PostgreSQL's default name ${name}`];
+      // PRIMARY KEY sets its columns NOT NULL, and dropping the key does not clear that.
+      if (con?.contype === 'CONSTR_PRIMARY' && t) {
+        const keyCols = con.indexname
+          ? (t.indexes.find((i) => i.name === con.indexname)?.columns ?? ctx.indexColumns.get(`${table.split('.')[0]}.${con.indexname}`) ?? [])
+          : names(con.keys);
+        for (const c of keyCols) if (t.columns.find((x) => x.name === c)?.nullable) sql.push(`ALTER TABLE ${tq} ALTER COLUMN ${quoteIdent(c)} DROP NOT NULL`);
+      }
+      // Dropping the constraint drops the index it took over: a snapshot index is built again.
+      for (const def of ctx.absorption.recreate.get(stmtIndex) ?? []) {
+        sql.push(def);
+        warnings.push(`index ${String(con.indexname)} is rebuilt (dropping the constraint drops it)`);
+      }
+      return { sql: sql.join(';\n'), reversible: true, warning: warnings.length ? warnings.join('; ') : null };
     }
     case 'AT_DropConstraint': {
       const c = t?.constraints.find((x) => x.name === col);
@@ -130,16 +147,71 @@ function objectName(body: AstNode): string {
   return parts.length > 1 ? parts.join('.') : `public.${parts[0] ?? ''}`;
 }
 
-function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex): Inverse {
+/** ALTER ... RENAME back, for objects other than tables, columns, views, indexes and constraints. */
+function renameBack(b: AstNode, schema: SchemaIndex): string | null {
+  const rt = String(b.renameType);
+  const newName = quoteIdent(String(b.newname));
+  const obj = b.object as AstNode | undefined;
+  const rel = b.relation ? rangeVarName(b.relation) : '';
+  const schemaOf = rel.split('.')[0] ?? 'public';
+  switch (rt) {
+    case 'OBJECT_FUNCTION':
+    case 'OBJECT_PROCEDURE': {
+      const owa = obj?.ObjectWithArgs as AstNode | undefined;
+      if (!owa) return null;
+      const parts = names(owa.objname);
+      const old = parts.pop()!;
+      const s = parts.pop() ?? schema.searchPath[0] ?? 'public';
+      const args = ((owa.objargs ?? []) as AstNode[]).map((a) => deparse(a)).join(', ');
+      return `ALTER ${rt === 'OBJECT_FUNCTION' ? 'FUNCTION' : 'PROCEDURE'} ${quoteIdent(s)}.${newName}(${args}) RENAME TO ${quoteIdent(old)}`;
+    }
+    case 'OBJECT_TYPE':
+    case 'OBJECT_DOMAIN': {
+      const parts = obj?.List ? names(obj.List.items) : obj?.TypeName ? names(obj.TypeName.names) : [];
+      const old = parts.pop();
+      if (!old) return null;
+      const s = parts.pop() ?? schema.searchPath[0] ?? 'public';
+      return `ALTER ${rt === 'OBJECT_TYPE' ? 'TYPE' : 'DOMAIN'} ${quoteIdent(s)}.${newName} RENAME TO ${quoteIdent(old)}`;
+    }
+    case 'OBJECT_SCHEMA':
+      return `ALTER SCHEMA ${newName} RENAME TO ${quoteIdent(String(b.subname))}`;
+    case 'OBJECT_SEQUENCE':
+    case 'OBJECT_MATVIEW':
+    case 'OBJECT_FOREIGN_TABLE': {
+      const word = { OBJECT_SEQUENCE: 'SEQUENCE', OBJECT_MATVIEW: 'MATERIALIZED VIEW', OBJECT_FOREIGN_TABLE: 'FOREIGN TABLE' }[rt];
+      return `ALTER ${word} ${quoteIdent(schemaOf)}.${newName} RENAME TO ${quoteIdent(String(b.relation.relname))}`;
+    }
+    case 'OBJECT_TRIGGER':
+      return `ALTER TRIGGER ${newName} ON ${quoteQualified(rel)} RENAME TO ${quoteIdent(String(b.subname))}`;
+    case 'OBJECT_POLICY':
+      return `ALTER POLICY ${newName} ON ${quoteQualified(rel)} RENAME TO ${quoteIdent(String(b.subname))}`;
+    case 'OBJECT_RULE':
+      return `ALTER RULE ${newName} ON ${quoteQualified(rel)} RENAME TO ${quoteIdent(String(b.subname))}`;
+    default:
+      return null;
+  }
+}
+
+function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex, ctx: RollbackContext): Inverse {
   const kind = nodeKind(stmt.stmt);
   const b = nodeBody(stmt.stmt);
   switch (kind) {
     case 'CreateStmt':
       return { sql: `DROP TABLE ${quoteQualified(f.table)}`, reversible: true, warning: null };
     case 'IndexStmt': {
+      const absorbed = ctx.absorption.absorbed.get(stmt.index);
+      if (absorbed) return { sql: `-- nothing to undo: ${absorbed}`, reversible: true, warning: null };
       if (!b.idxname) return irreversible('the index has no name; PostgreSQL chooses one, so drop it by the name it got');
       const schemaName = b.relation?.schemaname ? `${quoteIdent(String(b.relation.schemaname))}.` : '';
-      return { sql: `DROP INDEX ${b.concurrent ? 'CONCURRENTLY ' : ''}${schemaName}${quoteIdent(String(b.idxname))}`, reversible: true, warning: null };
+      const drop = `DROP INDEX ${b.concurrent ? 'CONCURRENTLY ' : ''}${schemaName}${quoteIdent(String(b.idxname))}`;
+      // Partition indexes of the snapshot that this one took over go with it: built again.
+      const rebuild = ctx.absorption.recreate.get(stmt.index) ?? [];
+      if (!rebuild.length) return { sql: drop, reversible: true, warning: null };
+      return {
+        sql: [drop, ...rebuild].join(';\n'),
+        reversible: true,
+        warning: `${rebuild.length} partition index(es) attached by the statement are dropped with it and rebuilt`,
+      };
     }
     case 'ViewStmt': {
       const v = schema.table(f.table);
@@ -157,15 +229,45 @@ function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex):
       return { sql: `DROP SCHEMA ${quoteIdent(String(b.schemaname))}`, reversible: true, warning: null };
     case 'CreateExtensionStmt':
       return { sql: `DROP EXTENSION ${quoteIdent(String(b.extname))}`, reversible: true, warning: null };
-    case 'CreateFunctionStmt':
-      return { sql: `DROP ${b.is_procedure ? 'PROCEDURE' : 'FUNCTION'} ${names(b.funcname).map(quoteIdent).join('.')}`, reversible: true, warning: null };
-    case 'CreateTrigStmt':
+    case 'CreateFunctionStmt': {
+      // A routine this migration created before: its first text is what it goes back to.
+      const earlier = ctx.routineBefore.get(stmt.index);
+      if (earlier) return { sql: earlier, reversible: true, warning: null };
+      const previous = previousRoutine(b, schema);
+      if (previous) return { sql: previous, reversible: true, warning: null };
+      return { sql: dropRoutineSql(b, schema), reversible: true, warning: null };
+    }
+    case 'CreateTrigStmt': {
+      const previous = b.replace ? previousTrigger(f.table, String(b.trigname), schema) : null;
+      if (previous) return { sql: previous, reversible: true, warning: null };
       return { sql: `DROP TRIGGER ${quoteIdent(String(b.trigname))} ON ${quoteQualified(f.table)}`, reversible: true, warning: null };
+    }
+    case 'RuleStmt': {
+      const table = rangeVarName(b.relation);
+      const previous = b.replace ? previousRule(table, String(b.rulename), schema) : null;
+      if (previous) return { sql: previous, reversible: true, warning: null };
+      return { sql: `DROP RULE ${quoteIdent(String(b.rulename))} ON ${quoteQualified(table)}`, reversible: true, warning: null };
+    }
+    case 'CommentStmt': {
+      const previous = previousComment(b, schema);
+      if (previous) return { sql: previous, reversible: true, warning: null };
+      if (ctx.createdEarlier(stmt.index, b))
+        return { sql: `${NOTHING}: the object is created by this migration, and its undo drops the comment with it`, reversible: true, warning: null };
+      return irreversible('the previous comment is not in the snapshot; set it back by hand');
+    }
     case 'CreatePolicyStmt':
       return { sql: `DROP POLICY ${quoteIdent(String(b.policy_name))} ON ${quoteQualified(f.table)}`, reversible: true, warning: null };
     case 'AlterTableStmt': {
+      if (b.objtype === 'OBJECT_INDEX' && ctx.absorption.attachUndoneBy.has(stmt.index)) {
+        const by = ctx.absorption.attachUndoneBy.get(stmt.index);
+        return by === null || by === undefined
+          ? irreversible(
+              'PostgreSQL cannot detach an index partition; to undo it, drop the partitioned index and create it again without this partition index (or drop the partition index itself)',
+            )
+          : { sql: `${NOTHING}: the undo of statement ${by} drops the partitioned index with its attached partitions`, reversible: true, warning: null };
+      }
       if (f.statement_type.startsWith('ALTER_TABLE') === false) return irreversible(`${f.statement_type} has no automatic inverse`);
-      const parts = [...f.subcommands].reverse().map((c) => inverseSubcommand(f.table, c, schema));
+      const parts = [...f.subcommands].reverse().map((c) => inverseSubcommand(f.table, c, schema, ctx, stmt.index));
       const sqls = parts.map((p) => p.sql).filter((s): s is string => !!s && s !== NOTHING);
       const warnings = parts.map((p) => p.warning).filter((w): w is string => !!w);
       if (parts.some((p) => p.sql === null)) return { sql: sqls.length ? sqls.join(';\n') : null, reversible: false, warning: warnings.join('; ') };
@@ -203,6 +305,8 @@ function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex):
         };
       if (rt === 'OBJECT_TABCONSTRAINT')
         return { sql: `ALTER TABLE ${quoteQualified(rel)} RENAME CONSTRAINT ${quoteIdent(newName)} TO ${quoteIdent(sub)}`, reversible: true, warning: null };
+      const renamed = renameBack(b, schema);
+      if (renamed) return { sql: renamed, reversible: true, warning: null };
       return irreversible(`${f.statement_type} has no automatic inverse`);
     }
     case 'DropStmt': {
@@ -256,13 +360,12 @@ function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex):
             reversible: true,
             warning: null,
           }
-        : irreversible('PostgreSQL cannot remove an enum value; recreate the type to undo it');
+        : irreversible(enumValueManualUndo(b, schema));
     case 'VariableSetStmt':
     case 'TransactionStmt':
     case 'SelectStmt':
     case 'VacuumStmt':
     case 'LockStmt':
-    case 'CommentStmt':
     case 'ReindexStmt':
       return { sql: NOTHING, reversible: true, warning: null };
     default:
@@ -271,8 +374,13 @@ function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex):
 }
 
 /** The rollback step of one statement (spec section 2). */
-export function rollbackStep(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex): RollbackStep & { non_transactional: boolean } {
-  const inv = inverse(stmt, f, schema);
+export function rollbackStep(
+  stmt: ParsedStatement,
+  f: StatementFacts,
+  schema: SchemaIndex,
+  ctx: RollbackContext = NO_CONTEXT,
+): RollbackStep & { non_transactional: boolean } {
+  const inv = inverse(stmt, f, schema, ctx);
   return {
     statement_index: stmt.index,
     sql: inv.sql ?? `-- statement ${stmt.index} (${f.statement_type}) cannot be reversed automatically`,

@@ -180,6 +180,7 @@ export function runPgliteSandbox(
     affected,
     options.timeoutMs ?? 10_000,
     snapshot.search_path,
+    snapshot.server_version_num,
   );
 }
 

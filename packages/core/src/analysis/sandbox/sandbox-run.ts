@@ -5,8 +5,9 @@ import type { AffectedTable, SandboxResult, ValidationResult } from '../types';
 import { firstLine, searchPathSql } from './clone-and-fill';
 import type { CloneState } from './sandbox-cache';
 import type { SandboxSession } from './sandbox-session';
-import { runValidations } from './sandbox-validations';
+import { runValidations, withInheritance } from './sandbox-validations';
 import { describeSkipped, skippedInUse, type SkippedCloneObject } from './clone-skips';
+import { type PlanSegment, planStatements, segmentPlan } from '../../migration-execution/migration-plan';
 
 /** What the sandbox could not judge, plainly. */
 const uncloned = (blocking: readonly SkippedCloneObject[]): string =>
@@ -38,12 +39,44 @@ export interface SandboxEngine {
    * Runs one migration statement with `remainingMs` of the budget left (default: `exec`). Throws
    * an error made by {@link sandboxTimeout} when the budget ran out during the statement.
    */
-  runStatement?(session: SandboxSession, sql: string, remainingMs: number, p: ParsedStatement, f: StatementFacts): Promise<void>;
+  runStatement?(session: SandboxSession, sql: string, remainingMs: number, p: ParsedStatement, f: StatementFacts, inTransaction: boolean): Promise<void>;
+  /**
+   * Statements this engine applies in a session of its own (as the clone builder), which would
+   * wait on the migration's transaction: outside a BEGIN block of the script, the transaction
+   * around them is committed before and opened again after (default: none).
+   */
+  runsAlone?(p: ParsedStatement, f: StatementFacts): boolean;
   /** Called once every statement applied, before the validations. */
   afterMigration?(session: SandboxSession): Promise<void>;
   /** Always called last, whatever happened (closes and removes the throwaway database). */
   dispose(session: SandboxSession | undefined): Promise<void>;
 }
+
+/**
+ * The migration's transactions as the executor will run them: the same planning function
+ * (migration-execution's `planStatements` and `segmentPlan`), so a LOCK TABLE, SET LOCAL or
+ * SAVEPOINT meets the transaction it will meet on the target, CONCURRENTLY statements run alone,
+ * and the script's own COMMIT ends a transaction. `serverVersionNum` is the target's.
+ */
+export function sandboxSegments(parsed: readonly ParsedStatement[], serverVersionNum: number): PlanSegment[] {
+  return segmentPlan(planStatements(parsed, serverVersionNum));
+}
+
+/** Indexes of the statements inside the script's own BEGIN ... COMMIT blocks. */
+function explicitBlocks(parsed: readonly ParsedStatement[]): Set<number> {
+  const out = new Set<number>();
+  let open = false;
+  for (const p of parsed) {
+    const b = p.stmt.TransactionStmt as { kind?: string } | undefined;
+    if (b?.kind === 'TRANS_STMT_BEGIN' || b?.kind === 'TRANS_STMT_START') open = true;
+    else if (b?.kind === 'TRANS_STMT_COMMIT' || b?.kind === 'TRANS_STMT_ROLLBACK') open = false;
+    else if (open) out.add(p.index);
+  }
+  return out;
+}
+
+/** The PostgreSQL release the executor plans for when the target's is not known (only ADD VALUE before 12 differs). */
+const DEFAULT_SERVER_VERSION = 170000;
 
 /**
  * A sandbox run on `engine`: the clone's checks, the migration statement by statement within
@@ -57,6 +90,7 @@ export async function runInSandbox(
   affected: readonly AffectedTable[][],
   budgetMs: number,
   searchPath?: readonly string[],
+  serverVersionNum: number = DEFAULT_SERVER_VERSION,
 ): Promise<SandboxResult> {
   const started = performance.now();
   const result: SandboxResult = {
@@ -100,29 +134,6 @@ export async function runInSandbox(
     const setPath = searchPathSql(searchPath);
     if (setPath) await session.exec(setPath);
 
-    const migrationStarted = performance.now();
-    const migrationElapsed = () => performance.now() - migrationStarted;
-    for (const p of parsed) {
-      if (migrationElapsed() > budgetMs) throw sandboxTimeout(`exceeded ${budgetMs} ms before statement ${p.index}`);
-      const f = facts[p.index]!;
-      const sql = adaptForSandbox(p, f);
-      if (sql === null || engine.skips?.(f)) continue;
-      try {
-        if (engine.runStatement) await engine.runStatement(session, sql, budgetMs - migrationElapsed(), p, f);
-        else await session.exec(sql);
-      } catch (e) {
-        if (isTimeout(e)) throw sandboxTimeout(`exceeded ${budgetMs} ms in statement ${p.index}`);
-        result.migration_error = `Statement ${p.index} (${f.statement_type}) failed: ${firstLine(e)}`;
-        // Not the migration's fault: say what the sandbox lacked rather than only "does not exist".
-        if (blocking.length)
-          result.migration_error = `${uncloned(blocking)}; in the sandbox, ${result.migration_error.charAt(0).toLowerCase()}${result.migration_error.slice(1)}`;
-        result.validation_results.push({ check: 'migration_applied', passed: false, detail: result.migration_error });
-        return result;
-      }
-    }
-    await session.exec('COMMIT').catch(() => undefined); // close a BEGIN the migration left open
-    await engine.afterMigration?.(session);
-    result.migration_applied = true;
     const dataChanged = new Set<string>();
     parsed.forEach((p, k) => {
       const f = facts[k]!;
@@ -134,11 +145,71 @@ export async function runInSandbox(
           dataChanged.add(rangeVarName(c.def?.PartitionCmd?.name));
         }
     });
+    // Partitions and children of the tables written, read before the migration: a dropped
+    // partitioned table takes its partitions along, and afterwards no catalog row links them.
+    const writtenBefore = dataChanged.size ? await withInheritance(session, dataChanged) : new Set<string>();
+    const migrationStarted = performance.now();
+    const migrationElapsed = () => performance.now() - migrationStarted;
+    const byIndex = new Map(parsed.map((p) => [p.index, p]));
+    const failed = (p: ParsedStatement, e: unknown, at = ''): SandboxResult => {
+      result.migration_error = `Statement ${p.index} (${facts[p.index]!.statement_type}) failed: ${firstLine(e)}${at}`;
+      // Not the migration's fault: say what the sandbox lacked rather than only "does not exist".
+      if (blocking.length)
+        result.migration_error = `${uncloned(blocking)}; in the sandbox, ${result.migration_error.charAt(0).toLowerCase()}${result.migration_error.slice(1)}`;
+      result.validation_results.push({ check: 'migration_applied', passed: false, detail: result.migration_error });
+      return result;
+    };
+    const inBlock = explicitBlocks(parsed);
+    for (const segment of sandboxSegments(parsed, serverVersionNum)) {
+      let open = false;
+      let last: ParsedStatement | undefined;
+      const first = segment.statements[0]!.index;
+      for (const planned of segment.statements) {
+        const p = byIndex.get(planned.index)!;
+        if (migrationElapsed() > budgetMs) throw sandboxTimeout(`exceeded ${budgetMs} ms before statement ${p.index}`);
+        const f = facts[p.index]!;
+        const sql = adaptForSandbox(p, f);
+        if (sql === null || engine.skips?.(f)) continue;
+        const alone = !inBlock.has(p.index) && engine.runsAlone?.(p, f) === true;
+        try {
+          if (alone && open) {
+            await session.exec('COMMIT');
+            open = false;
+          }
+          if (segment.transactional && !open && !alone) {
+            await session.exec('BEGIN');
+            open = true;
+          }
+          if (engine.runStatement) await engine.runStatement(session, sql, budgetMs - migrationElapsed(), p, f, open);
+          else await session.exec(sql);
+          last = p;
+        } catch (e) {
+          if (open) await session.exec('ROLLBACK').catch(() => undefined);
+          if (isTimeout(e)) throw sandboxTimeout(`exceeded ${budgetMs} ms in statement ${p.index}`);
+          return failed(p, e);
+        }
+      }
+      if (open) {
+        try {
+          await session.exec('COMMIT');
+        } catch (e) {
+          // A deferred constraint is checked here: the transaction's last statement answers for it.
+          await session.exec('ROLLBACK').catch(() => undefined);
+          return failed(last!, e, ` (at the COMMIT of the transaction of statements ${first}-${last!.index})`);
+        }
+      }
+    }
+    await engine.afterMigration?.(session);
+    result.migration_applied = true;
     result.validation_results.push({ check: 'migration_applied', passed: true, detail: `${parsed.length} statement(s) applied` });
-    result.validation_results.push(...(await runValidations(session, parsed, facts, before, dataChanged)));
+    result.validation_results.push(...(await runValidations(session, parsed, facts, before, dataChanged, writtenBefore)));
     if (migrationElapsed() > budgetMs) result.migration_error = `sandbox timeout: exceeded ${budgetMs} ms`;
     else if (blocking.length) result.migration_error = uncloned(blocking);
-    result.passed = result.migration_error === null && result.validation_results.every((v) => v.passed);
+    // A refusal always says why: the first failed check becomes the error when no statement failed.
+    const failedChecks = result.validation_results.filter((v) => !v.passed);
+    if (result.migration_error === null && failedChecks.length)
+      result.migration_error = `Check ${failedChecks[0]!.check} failed: ${failedChecks[0]!.detail}${failedChecks.length > 1 ? ` (and ${failedChecks.length - 1} more failed check(s))` : ''}`;
+    result.passed = result.migration_error === null && failedChecks.length === 0;
     return result;
   } catch (e) {
     result.migration_error ??= isTimeout(e) ? firstLine(e) : `Sandbox setup failed: ${firstLine(e)}`;

@@ -257,9 +257,12 @@ export async function runEmbeddedSandbox(
         return { session, state: template.state };
       },
       skips: (f) => EMBEDDED_SKIPPED.has(f.statement_type),
-      async runStatement(session: SandboxSession, sql, remainingMs, p, f) {
-        if (f.statement_type === 'BEGIN' || f.statement_type === 'START') inTransaction = true;
-        if (f.statement_type === 'COMMIT' || f.statement_type === 'ROLLBACK') inTransaction = false;
+      // The two kinds of statement the builder applies below, in its own session.
+      runsAlone: (p, f) =>
+        (f.subcommands.length > 0 && f.subcommands.every((c) => c.subtype === 'AT_DisableTrigAll' || c.subtype === 'AT_EnableTrigAll')) ||
+        (snapshot.role_superuser === true && catalogWrite(p.stmt, userTables, searchPath).kind === 'index_flags'),
+      async runStatement(session: SandboxSession, sql, remainingMs, p, f, inTx) {
+        inTransaction = inTx;
         if (ROLE_SQL.test(sql) && !f.statement_type.startsWith('CREATE_TABLE')) return;
         // Disabling or enabling all triggers (foreign keys' system triggers too) needs a
         // superuser, as the migration's owner usually is on the target. The statement has no

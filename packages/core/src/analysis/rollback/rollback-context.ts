@@ -1,0 +1,108 @@
+import { type AstNode, names, nodeBody, nodeKind, rangeVarName } from '../ast';
+import type { ParsedStatement } from '../parse-statements';
+import type { SchemaIndex } from '../schema-index';
+import type { StatementFacts } from '../statement-facts';
+import { deparse } from '../../pg/deparse';
+import { type Absorption, findAbsorptions } from './absorption';
+import { inputArgTypes, routineName } from './routine-match';
+
+/**
+ * What the undo of one statement needs to know about the rest of the migration: the snapshot
+ * says what existed before the migration, this says what earlier statements created and what
+ * later ones took over.
+ */
+export interface RollbackContext {
+  absorption: Absorption;
+  /** Key columns of indexes the migration creates, by `schema.name`. */
+  indexColumns: Map<string, string[]>;
+  /** CREATE OR REPLACE of a routine an earlier statement created: that statement's text, as OR REPLACE. */
+  routineBefore: Map<number, string>;
+  /** Whether an earlier statement creates the object a COMMENT statement names (matched by bare name). */
+  createdEarlier(stmtIndex: number, comment: AstNode): boolean;
+}
+
+export const NO_CONTEXT: RollbackContext = {
+  absorption: { absorbed: new Map(), recreate: new Map(), attachUndoneBy: new Map() },
+  indexColumns: new Map(),
+  routineBefore: new Map(),
+  createdEarlier: () => false,
+};
+
+/** Bare name of what a statement creates, or null. */
+function createdName(p: ParsedStatement): string | null {
+  const b = nodeBody(p.stmt);
+  switch (nodeKind(p.stmt)) {
+    case 'CreateStmt':
+    case 'CreateTableAsStmt':
+      return String((b.relation ?? b.into?.rel)?.relname ?? '') || null;
+    case 'ViewStmt':
+      return String(b.view?.relname ?? '') || null;
+    case 'IndexStmt':
+      return b.idxname ? String(b.idxname) : null;
+    case 'CreateFunctionStmt':
+      return names(b.funcname).pop() ?? null;
+    case 'CreateTrigStmt':
+      return String(b.trigname);
+    case 'CreateEnumStmt':
+      return names(b.typeName).pop() ?? null;
+    case 'CreateDomainStmt':
+      return names(b.domainname).pop() ?? null;
+    case 'CompositeTypeStmt':
+      return String(b.typevar?.relname ?? '') || null;
+    case 'CreateSchemaStmt':
+      return String(b.schemaname);
+    case 'CreateSeqStmt':
+      return String(b.sequence?.relname ?? '') || null;
+    default:
+      return null;
+  }
+}
+
+/** Bare name of the object a COMMENT statement names (the table for a column). */
+function commentedName(b: AstNode): string | null {
+  const obj = b.object as AstNode | undefined;
+  if (obj?.List) {
+    const parts = names(obj.List.items);
+    return String(b.objtype) === 'OBJECT_COLUMN' ? (parts[parts.length - 2] ?? null) : (parts.pop() ?? null);
+  }
+  if (obj?.ObjectWithArgs) return names(obj.ObjectWithArgs.objname).pop() ?? null;
+  if (obj?.TypeName) return names(obj.TypeName.names).pop() ?? null;
+  if (obj?.String) return String(obj.String.sval);
+  return null;
+}
+
+export function rollbackContext(parsed: readonly ParsedStatement[], facts: readonly StatementFacts[], schema: SchemaIndex): RollbackContext {
+  const indexColumns = new Map<string, string[]>();
+  const routineBefore = new Map<number, string>();
+  const routines = new Map<string, string>();
+  const created = new Map<string, number>();
+  for (const p of parsed) {
+    const b = nodeBody(p.stmt);
+    const kind = nodeKind(p.stmt);
+    if (kind === 'IndexStmt' && b.idxname) {
+      const cols = ((b.indexParams ?? []) as AstNode[]).map((e) => e.IndexElem?.name).filter((n): n is string => typeof n === 'string');
+      indexColumns.set(`${rangeVarName(b.relation).split('.')[0]}.${b.idxname}`, cols);
+    }
+    if (kind === 'CreateFunctionStmt') {
+      const { schema: s, name } = routineName(b.funcname as AstNode[], schema);
+      const key = `${s}.${name}(${inputArgTypes(b)
+        .map((tn) => deparse({ TypeName: tn }))
+        .join(',')})`;
+      const first = routines.get(key);
+      if (first !== undefined) routineBefore.set(p.index, first);
+      else routines.set(key, p.sql.replace(/^((?:\s*--[^\n]*\n)*\s*)CREATE\s+(?:OR\s+REPLACE\s+)?/i, '$1CREATE OR REPLACE '));
+    }
+    const n = createdName(p);
+    if (n && !created.has(n)) created.set(n, p.index);
+  }
+  return {
+    absorption: findAbsorptions(parsed, facts, schema),
+    indexColumns,
+    routineBefore,
+    createdEarlier(stmtIndex, comment) {
+      const n = commentedName(comment);
+      const at = n ? created.get(n) : undefined;
+      return at !== undefined && at < stmtIndex;
+    },
+  };
+}

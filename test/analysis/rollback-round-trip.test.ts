@@ -1,0 +1,126 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyzeMigration } from '../../packages/core/src/analysis/analyze-migration';
+import { compareSchemas, describeDifference, readSchemaFingerprint } from '../../packages/core/src/analysis/schema-compare/schema-compare';
+import type { SchemaSnapshot } from '../../packages/core/src/introspection/schema-snapshot';
+import { runScript } from '../support/analysis';
+import { createScratchDatabase, sql } from '../support/scratch-database';
+import { snapshotOf } from '../support/schema-fidelity';
+
+// Issue #36: rollbacks the report called reversible that did not restore the schema. Each case
+// runs the migration and then the report's combined rollback script on a real PostgreSQL and
+// lets the catalog judge: every object (functions, triggers, indexes, constraints, columns...)
+// must be as before.
+
+/** Our own fixture: PL/pgSQL functions and a trigger, range and hash partitions, an enum, a view. */
+const FIXTURE = `
+CREATE TYPE mood AS ENUM ('ok', 'meh');
+CREATE TABLE accounts (id bigint, email text, balance numeric NOT NULL DEFAULT 0, feeling mood);
+COMMENT ON TABLE accounts IS 'customer money';
+CREATE FUNCTION touch_balance() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.balance := coalesce(NEW.balance, 0); RETURN NEW; END $$;
+CREATE TRIGGER accounts_touch BEFORE INSERT ON accounts FOR EACH ROW EXECUTE FUNCTION touch_balance();
+CREATE FUNCTION account_label(a_id bigint) RETURNS text LANGUAGE sql AS $$ SELECT 'acct-' || a_id $$;
+CREATE VIEW account_labels AS SELECT id, account_label(id) AS label FROM accounts;
+CREATE TABLE events (id bigint NOT NULL, tenant int NOT NULL, at date NOT NULL, body text) PARTITION BY RANGE (at);
+CREATE TABLE events_2025 PARTITION OF events FOR VALUES FROM ('2025-01-01') TO ('2026-01-01');
+CREATE TABLE events_2026 PARTITION OF events FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
+CREATE TABLE sessions (id bigint NOT NULL, user_id int) PARTITION BY HASH (id);
+CREATE TABLE sessions_0 PARTITION OF sessions FOR VALUES WITH (MODULUS 2, REMAINDER 0);
+CREATE TABLE sessions_1 PARTITION OF sessions FOR VALUES WITH (MODULUS 2, REMAINDER 1);
+INSERT INTO accounts (id, email) SELECT g, 'a' || g || '@example.com' FROM generate_series(1, 20) g;
+`;
+
+async function fingerprint(url: string) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return await readSchemaFingerprint((q) => c.query(q));
+  } finally {
+    await c.end();
+  }
+}
+
+describe('rollback plans restore the schema (real PostgreSQL)', () => {
+  let source: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let snapshot: SchemaSnapshot;
+
+  beforeAll(async () => {
+    source = await createScratchDatabase('rbsrc');
+    await sql(source.url, FIXTURE);
+    snapshot = await snapshotOf(source.url);
+  });
+  afterAll(() => source.drop());
+
+  /** Analyzes `migration`, applies it and the report's combined rollback on a fresh copy, and returns the plan and what differs. */
+  async function roundTrip(migration: string) {
+    const report = await analyzeMigration(migration, snapshot, { connectionId: 'rb', sandbox: false, rules: [] });
+    const db = await createScratchDatabase('rbrt');
+    try {
+      await sql(db.url, FIXTURE);
+      const before = await fingerprint(db.url);
+      await runScript(db.url, migration);
+      expect(compareSchemas(before, await fingerprint(db.url)).length).toBeGreaterThan(0);
+      await runScript(db.url, report.rollback_plan.combined_script);
+      const differences = compareSchemas(before, await fingerprint(db.url)).map(describeDifference);
+      return { plan: report.rollback_plan, differences };
+    } finally {
+      await db.drop();
+    }
+  }
+
+  it('CREATE OR REPLACE of existing functions restores their previous definitions (not DROP FUNCTION)', async () => {
+    const { plan, differences } = await roundTrip(`
+      CREATE OR REPLACE FUNCTION touch_balance() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.balance := coalesce(NEW.balance, 1); RETURN NEW; END $$;
+      CREATE OR REPLACE FUNCTION account_label(a_id bigint) RETURNS text LANGUAGE sql AS $$ SELECT 'account-' || a_id $$;
+      CREATE FUNCTION account_label(a_id bigint, prefix text) RETURNS text LANGUAGE sql AS $$ SELECT prefix || a_id $$;`);
+    expect(plan.has_irreversible).toBe(false);
+    expect(plan.steps[0]!.sql).toMatch(/^CREATE OR REPLACE FUNCTION public\.touch_balance\(\)/);
+    expect(plan.steps[2]!.sql).toBe('DROP FUNCTION public.account_label(bigint, text)');
+    expect(differences).toEqual([]);
+  });
+
+  it('CREATE OR REPLACE TRIGGER and RULE restore the previous ones; renames, comments and defaults go back', async () => {
+    const { plan, differences } = await roundTrip(`
+      CREATE OR REPLACE TRIGGER accounts_touch BEFORE INSERT OR UPDATE ON accounts FOR EACH ROW EXECUTE FUNCTION touch_balance();
+      CREATE RULE accounts_no_delete AS ON DELETE TO accounts DO INSTEAD NOTHING;
+      ALTER FUNCTION account_label(bigint) RENAME TO account_tag;
+      COMMENT ON TABLE accounts IS 'balances';
+      COMMENT ON COLUMN accounts.email IS 'login';
+      ALTER TABLE accounts ALTER COLUMN balance SET DEFAULT 10;
+      ALTER TYPE mood RENAME VALUE 'meh' TO 'fine';
+      ALTER TYPE mood RENAME TO feeling;
+      ALTER TABLE events DETACH PARTITION events_2026;`);
+    expect(plan.has_irreversible).toBe(false);
+    expect(differences).toEqual([]);
+  });
+
+  it('a USING INDEX primary key over a concurrently built index is undone once, with its columns nullable again', async () => {
+    const { plan, differences } = await roundTrip(`
+      CREATE UNIQUE INDEX CONCURRENTLY accounts_id_uniq ON accounts (id);
+      ALTER TABLE accounts ADD CONSTRAINT accounts_pkey PRIMARY KEY USING INDEX accounts_id_uniq;`);
+    expect(plan.has_irreversible).toBe(false);
+    expect(plan.steps[0]!.sql).toMatch(/^-- nothing to undo/);
+    expect(differences).toEqual([]);
+  });
+
+  it('partition indexes the parent index attaches are dropped with it, not again', async () => {
+    const { plan, differences } = await roundTrip(`
+      CREATE INDEX CONCURRENTLY events_2025_tenant ON events_2025 (tenant);
+      CREATE INDEX CONCURRENTLY events_2026_tenant ON events_2026 (tenant);
+      CREATE INDEX events_tenant ON events (tenant);
+      CREATE INDEX CONCURRENTLY sessions_0_user ON sessions_0 (user_id);
+      CREATE INDEX sessions_user ON ONLY sessions (user_id);
+      ALTER INDEX sessions_user ATTACH PARTITION sessions_0_user;`);
+    expect(plan.has_irreversible).toBe(false);
+    expect(differences).toEqual([]);
+  });
+
+  it('ALTER TYPE ... ADD VALUE is irreversible, with the manual procedure for this type', async () => {
+    const report = await analyzeMigration(`ALTER TYPE mood ADD VALUE 'great'`, snapshot, { connectionId: 'rb', sandbox: false, rules: [] });
+    expect(report.rollback_plan.has_irreversible).toBe(true);
+    expect(report.rollback_plan.steps[0]!.warning).toMatch(/cannot remove a value from an enum/);
+    expect(report.rollback_plan.steps[0]!.warning).toContain(
+      "CREATE TYPE public.mood_old AS ENUM ('ok', 'meh'); ALTER TABLE public.accounts ALTER COLUMN feeling TYPE public.mood_old USING feeling::text::public.mood_old",
+    );
+  });
+});
