@@ -7,6 +7,7 @@ import { analyzeMigrationDetailed } from './analyze-migration';
 import { approvalSigningKey } from './approval/approval-key';
 import { issueApprovalToken } from './approval/approval-token';
 import { applyLiveChecksOnConnection } from './live-checks';
+import { offerSafePlan } from './safe-plan/offer-safe-plan';
 import type { SandboxOptions } from './sandbox/run-sandbox';
 import { sandboxCacheOptions } from './sandbox/sandbox-cache';
 import { sandboxRunSettings, sandboxServerSettings } from './sandbox/sandbox-server-settings';
@@ -66,7 +67,10 @@ export async function analyzeOnConnection(
   const report = analysis.report;
   if (report.sandbox_result.passed) {
     const secret = await approvalSigningKey(deps.secrets);
-    report.approval_token = issueApprovalToken({ userId, connectionId, sql }, { secret, now: deps.clock.now() }).token;
+    const issue = (text: string) => issueApprovalToken({ userId, connectionId, sql: text }, { secret, now: deps.clock.now() }).token;
+    report.approval_token = issue(sql);
+    // A migration that blocks writes for long gets a rewrite that does not, once the sandbox proved it equivalent.
+    Object.assign(report, await offerSafePlan({ analysis, snapshot, connectionId, sandbox, issueToken: async (text) => issue(text) }));
   }
   return report;
 }

@@ -46,6 +46,12 @@ export interface SandboxOptions {
    * fails with `check: deadline`. Without threads (a bundled cloud function) it is not enforced.
    */
   deadlineMs?: number;
+  /**
+   * Read the clone's schema fingerprint and table checksums once the migration applied
+   * (`end_state` of the result, taken off the report by the analysis): the proof of a safe plan
+   * compares two runs' end states.
+   */
+  captureEndState?: boolean;
   /** Sandbox threads at most (default 2). */
   maxThreads?: number;
   /**
@@ -181,6 +187,7 @@ export function runPgliteSandbox(
     options.timeoutMs ?? 10_000,
     snapshot.search_path,
     snapshot.server_version_num,
+    options.captureEndState,
   );
 }
 
@@ -206,7 +213,7 @@ async function runPglite(
     parsed,
     facts,
     affected,
-    options: { timeoutMs: options.timeoutMs, rowsPerTable: options.rowsPerTable, cacheBounds: options.cacheBounds },
+    options: { timeoutMs: options.timeoutMs, rowsPerTable: options.rowsPerTable, cacheBounds: options.cacheBounds, captureEndState: options.captureEndState },
   };
   const outcome = await runOnSandboxThread(job, deadlineMs, { maxThreads: options.maxThreads ?? 2 });
   if (outcome.kind === 'result') return outcome.result;

@@ -7,6 +7,7 @@ import type { CloneState } from './sandbox-cache';
 import type { SandboxSession } from './sandbox-session';
 import { runValidations, withInheritance } from './sandbox-validations';
 import { describeSkipped, skippedInUse, type SkippedCloneObject } from './clone-skips';
+import { readEndState } from './end-state';
 import { type PlanSegment, planStatements, segmentPlan } from '../../migration-execution/migration-plan';
 
 /** What the sandbox could not judge, plainly. */
@@ -91,6 +92,7 @@ export async function runInSandbox(
   budgetMs: number,
   searchPath?: readonly string[],
   serverVersionNum: number = DEFAULT_SERVER_VERSION,
+  captureEndState = false,
 ): Promise<SandboxResult> {
   const started = performance.now();
   const result: SandboxResult = {
@@ -210,6 +212,7 @@ export async function runInSandbox(
     if (result.migration_error === null && failedChecks.length)
       result.migration_error = `Check ${failedChecks[0]!.check} failed: ${failedChecks[0]!.detail}${failedChecks.length > 1 ? ` (and ${failedChecks.length - 1} more failed check(s))` : ''}`;
     result.passed = result.migration_error === null && failedChecks.length === 0;
+    if (captureEndState && result.passed) result.end_state = await readEndState(session);
     return result;
   } catch (e) {
     result.migration_error ??= isTimeout(e) ? firstLine(e) : `Sandbox setup failed: ${firstLine(e)}`;

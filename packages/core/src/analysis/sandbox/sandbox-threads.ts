@@ -15,7 +15,7 @@ export interface SandboxJob {
   parsed: readonly ParsedStatement[];
   facts: readonly StatementFacts[];
   affected: readonly AffectedTable[][];
-  options: { timeoutMs?: number; rowsPerTable?: number; cacheBounds?: SandboxCacheOptions };
+  options: { timeoutMs?: number; rowsPerTable?: number; cacheBounds?: SandboxCacheOptions; captureEndState?: boolean | undefined };
 }
 
 /** How a run on a sandbox thread ended. */

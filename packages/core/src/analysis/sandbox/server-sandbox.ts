@@ -118,7 +118,7 @@ export function runServerSandbox(
   facts: readonly StatementFacts[],
   affected: readonly AffectedTable[][],
   server: SandboxServerOptions,
-  options: { timeoutMs?: number; rowsPerTable?: number } = {},
+  options: { timeoutMs?: number; rowsPerTable?: number; captureEndState?: boolean } = {},
 ): Promise<SandboxResult> {
   const connectTimeoutMs = server.connectTimeoutMs ?? 10_000;
   let admin: pg.Client | undefined;
@@ -190,5 +190,7 @@ export function runServerSandbox(
     affected,
     options.timeoutMs ?? 10_000,
     snapshot.search_path,
+    undefined,
+    options.captureEndState,
   );
 }

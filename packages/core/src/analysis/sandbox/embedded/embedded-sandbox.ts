@@ -206,6 +206,8 @@ export interface EmbeddedSandboxOptions {
   pgDir?: string;
   /** Read-only prepared data directories made ahead (`DBOPS_SANDBOX_PG_SEED_DIR`). */
   pgSeedDir?: string;
+  /** Read the end state after the migration (see `SandboxOptions.captureEndState`). */
+  captureEndState?: boolean;
 }
 
 /**
@@ -294,6 +296,8 @@ export async function runEmbeddedSandbox(
     affected,
     budgetMs,
     snapshot.search_path,
+    undefined,
+    options.captureEndState,
   );
   try {
     // Which engine judged the migration (or was stopped): part of what the result means.

@@ -1,0 +1,58 @@
+import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
+import { analyzeMigrationDetailed, type MigrationAnalysis } from '../analyze-migration';
+import type { SandboxOptions } from '../sandbox/run-sandbox';
+import { buildSchemaIndex } from '../schema-index';
+import { draftSafePlan } from './draft-safe-plan';
+import { proveSafePlan } from './prove-safe-plan';
+import type { SafePlan } from './types';
+
+/** The report's `safe_plan` and `safe_plan_reason`. */
+export interface SafePlanOffer {
+  safe_plan: SafePlan | null;
+  /** Why there is no plan, when the migration needed one; null when it needs none or a plan is offered. */
+  safe_plan_reason: string | null;
+}
+
+/**
+ * A safe plan for an analysed migration that passed its sandbox, offered only when proved: the
+ * draft (`draftSafePlan`), then the original and the plan each run on a clone with their end
+ * states read, compared (`proveSafePlan`), and a token issued for the plan's exact text.
+ */
+export async function offerSafePlan(input: {
+  analysis: MigrationAnalysis;
+  snapshot: SchemaSnapshot;
+  connectionId: string;
+  sandbox: SandboxOptions;
+  issueToken(sql: string): Promise<string>;
+}): Promise<SafePlanOffer> {
+  const { analysis, snapshot } = input;
+  const out = draftSafePlan(
+    analysis.parsed,
+    analysis.items.map((i) => i.facts),
+    analysis.report.statements,
+    buildSchemaIndex(snapshot),
+  );
+  if (!out.draft) return { safe_plan: null, safe_plan_reason: out.reason };
+  const draft = out.draft;
+  const runBoth = (options: SandboxOptions) =>
+    Promise.all([
+      analysis.rerunSandbox(options),
+      analyzeMigrationDetailed(draft.combined_script, snapshot, { connectionId: input.connectionId, sandbox: options }).then((a) => a.report.sandbox_result),
+    ]);
+  let [original, plan] = await runBoth({ ...input.sandbox, captureEndState: true });
+  // The analysis passed, so where the original fails on the synthetic rows the preflight proved
+  // the live rows and the analysis judged an empty clone (live-checks.ts): the proof does the same.
+  if (!original.passed) [original, plan] = await runBoth({ ...input.sandbox, captureEndState: true, rowsPerTable: 0 });
+  const proof = proveSafePlan(original, plan);
+  if (!proof.equivalent) return { safe_plan: null, safe_plan_reason: `a safe plan was drafted but not offered: ${proof.detail}` };
+  return {
+    safe_plan: {
+      steps: draft.steps,
+      combined_script: draft.combined_script,
+      approval_token: await input.issueToken(draft.combined_script),
+      equivalent: true,
+      explanation: `${draft.rewrites.join('; ')}. Proved: ${proof.detail}.`,
+    },
+    safe_plan_reason: null,
+  };
+}
