@@ -23,7 +23,9 @@ const analyze = (text: string) =>
   f.t.request<AnalysisReport>('POST', `/connections/${f.connectionId}/migrations/analyze`, { apiKey: f.apiKey, body: { sql: text } });
 
 beforeAll(async () => {
-  f = await startConnectedRuntime({ prefix: 'safeplan', user: 'safe-plan-user', setupSql: SETUP });
+  // The proof runs two more sandboxes and gives up when the gateway's window nears its end: a
+  // wider window keeps a busy CI machine from turning these into 'did not finish' answers.
+  f = await startConnectedRuntime({ prefix: 'safeplan', user: 'safe-plan-user', setupSql: SETUP, env: { DBOPS_GATEWAY_TIMEOUT_SECONDS: '120' } });
   const intro = await f.t.request('POST', `/connections/${f.connectionId}/introspect`, { apiKey: f.apiKey });
   expect(intro.status, intro.text).toBe(200);
 }, SLOW);

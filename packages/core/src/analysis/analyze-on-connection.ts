@@ -8,6 +8,9 @@ import { approvalSigningKey } from './approval/approval-key';
 import { issueApprovalToken } from './approval/approval-token';
 import { applyLiveChecksOnConnection } from './live-checks';
 import { offerSafePlan } from './safe-plan/offer-safe-plan';
+
+/** Kept back from the gateway's window for the answer after the safe plan's proof gave up. */
+const SAFE_PLAN_ANSWER_MARGIN_MS = 5_000;
 import type { SandboxOptions } from './sandbox/run-sandbox';
 import { sandboxCacheOptions } from './sandbox/sandbox-cache';
 import { sandboxRunSettings, sandboxServerSettings } from './sandbox/sandbox-server-settings';
@@ -28,6 +31,8 @@ export async function analyzeOnConnection(
   input: { userId: string; connectionId: string; sql: string },
 ): Promise<AnalysisReport> {
   const { userId, connectionId, sql } = input;
+  // The proof of a safe plan is the one optional part: it gives up before the gateway's window closes.
+  const proofBy = Date.now() + deps.settings.gatewayTimeoutSeconds * 1000 - SAFE_PLAN_ANSWER_MARGIN_MS;
   const snapshot = await ensureSnapshot(deps, userId, connectionId);
   const server = sandboxServerSettings(deps.settings);
   const run: SandboxOptions = {
@@ -70,7 +75,7 @@ export async function analyzeOnConnection(
     const issue = (text: string) => issueApprovalToken({ userId, connectionId, sql: text }, { secret, now: deps.clock.now() }).token;
     report.approval_token = issue(sql);
     // A migration that blocks writes for long gets a rewrite that does not, once the sandbox proved it equivalent.
-    Object.assign(report, await offerSafePlan({ analysis, snapshot, connectionId, sandbox, issueToken: async (text) => issue(text) }));
+    Object.assign(report, await offerSafePlan({ analysis, snapshot, connectionId, sandbox, proofBy, issueToken: async (text) => issue(text) }));
   }
   return report;
 }
