@@ -133,6 +133,25 @@ export const analysisReportResponse = z.object({
   approval_token: z.string().nullable(),
   non_transactional_statements: z.array(z.object({ statement_index: z.number().int(), statement_type: z.string(), sql: z.string(), reason: z.string() })),
   context_used: z.boolean(),
+  safe_plan: z
+    .object({
+      steps: z.array(
+        z.object({
+          index: z.number().int(),
+          sql: z.string(),
+          transactional: z.boolean(),
+          lock_type: lockMode,
+          lock_duration_ms: z.number(),
+          batched: z.boolean(),
+        }),
+      ),
+      combined_script: z.string(),
+      approval_token: z.string().nullable(),
+      equivalent: z.boolean(),
+      explanation: z.string(),
+    })
+    .nullable(),
+  safe_plan_reason: z.string().nullable(),
 });
 
 /** POST /migrations/execute's `data`: the request it queued (or, for a used token, already had). */

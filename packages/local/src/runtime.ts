@@ -97,6 +97,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const server = createGateway({
     routes,
     maxBodyBytes: settings.maxBodyBytes,
+    timeoutMs: settings.gatewayTimeoutSeconds * 1000,
     loadHandler: async (route) => (await handlerLoaders[route.handler as HandlerName]()).handler,
     authorizerFor: (route) => (route.auth === 'none' ? undefined : route.auth === 'jwt' ? jwtOnly : apiKeyOrJwt),
     extraRoutes: {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AnalysisReport } from '../service/service-client';
 import { CliError } from '../cli-error';
@@ -29,10 +29,41 @@ Options:
   -o, --output <file>         write the report to a file
       --markdown-file <file>  also write the markdown report (for a pull-request comment)
       --fail-on <severity>    error (default), warning, info, none; a failed sandbox run also fails
+      --safe                  also print the safe plan the service proved for a migration that blocks
+                              writes for long, write it to .dbops/safe-plans/<file> and store its
+                              token, so dbops apply .dbops/safe-plans/<file> runs it
   -c, --config <file>         a .squawk.toml;  --dbops-config <file>: a dbops.toml
 
 The API key comes from DBOPS_API_KEY or the credentials file dbops login writes.
 `;
+
+/**
+ * `--safe`: the proved safe plan as notes (its steps), written to `.dbops/safe-plans/<file>` with
+ * its token stored for `dbops apply`; or why there is none.
+ */
+function safePlanNotes(cwd: string, shown: string, connection: string, report: AnalysisReport): string[] {
+  const plan = report.safe_plan;
+  if (!plan) return [report.safe_plan_reason ? `No safe plan: ${report.safe_plan_reason}` : 'No safe plan needed: no statement blocks writes for long.'];
+  const file = path.join('.dbops', 'safe-plans', shown.replace(/[\\/]/g, '__'));
+  mkdirSync(path.join(cwd, path.dirname(file)), { recursive: true, mode: 0o700 });
+  writeFileSync(path.join(cwd, file), plan.combined_script);
+  if (plan.approval_token)
+    storeToken(cwd, plan.combined_script, {
+      connection_id: connection,
+      approval_token: plan.approval_token,
+      sql_sha256: sha256(plan.combined_script),
+      file,
+      risk_score: report.risk_score,
+      created_at: new Date().toISOString(),
+    });
+  return [
+    `Safe plan (proved equivalent; dbops apply ${file}): ${plan.explanation}`,
+    ...plan.steps.map(
+      (s) =>
+        `  step ${s.index + 1}${s.transactional ? '' : ' (alone, no transaction)'}: ${s.lock_type} ~${Math.round(s.lock_duration_ms)} ms: ${s.sql.replace(/\s+/g, ' ')}`,
+    ),
+  ];
+}
 
 /** The service's report as findings of this file (ignore comments applied, as in lint). */
 export function reportToFile(file: string, sql: string, report: AnalysisReport): FileReport['findings'] {
@@ -50,7 +81,7 @@ export function reportToFile(file: string, sql: string, report: AnalysisReport):
 }
 
 export async function analyzeCommand(argv: string[], ctx: RunContext): Promise<number> {
-  const { values, positionals } = parse(argv, { ...OUTPUT_OPTIONS, ...SERVICE_OPTIONS, 'git-diff': { type: 'string' } } as const);
+  const { values, positionals } = parse(argv, { ...OUTPUT_OPTIONS, ...SERVICE_OPTIONS, 'git-diff': { type: 'string' }, safe: { type: 'boolean' } } as const);
   if (values.help) {
     ctx.stdout(ANALYZE_HELP);
     return 0;
@@ -94,6 +125,7 @@ export async function analyzeCommand(argv: string[], ctx: RunContext): Promise<n
     if (typeof proof.verified === 'boolean') notes.push(`Rollback ${proof.verified ? 'verified' : 'NOT verified'} in the sandbox: ${proof.verification}`);
     if (cfg.maxRiskScore !== undefined && report.risk_score >= cfg.maxRiskScore)
       notes.push(`Risk score ${report.risk_score} reaches the threshold ${cfg.maxRiskScore} (thresholds.max_risk_score).`);
+    if (values.safe) notes.push(...safePlanNotes(ctx.cwd, shown, connection, report));
     reports.push({
       file: shown,
       findings: reportToFile(shown, sql, report),

@@ -194,6 +194,8 @@ export async function analyzeMigrationDetailed(sql: string, snapshot: SchemaSnap
     approval_token: null,
     non_transactional_statements: nonTransactional(items),
     context_used: !narrative.schema_only,
+    safe_plan: null,
+    safe_plan_reason: null,
   };
   return { report, parsed, items, chunks, rerunSandbox };
 }

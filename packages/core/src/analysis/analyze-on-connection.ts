@@ -7,6 +7,10 @@ import { analyzeMigrationDetailed } from './analyze-migration';
 import { approvalSigningKey } from './approval/approval-key';
 import { issueApprovalToken } from './approval/approval-token';
 import { applyLiveChecksOnConnection } from './live-checks';
+import { offerSafePlan } from './safe-plan/offer-safe-plan';
+
+/** Kept back from the gateway's window for the answer after the safe plan's proof gave up. */
+const SAFE_PLAN_ANSWER_MARGIN_MS = 5_000;
 import type { SandboxOptions } from './sandbox/run-sandbox';
 import { sandboxCacheOptions } from './sandbox/sandbox-cache';
 import { sandboxRunSettings, sandboxServerSettings } from './sandbox/sandbox-server-settings';
@@ -32,6 +36,8 @@ export async function analyzeOnConnection(
   const limits = sandboxRunSettings(deps.settings);
   // The thread's start overlaps the snapshot read instead of eating into the sandbox's deadline.
   if (deps.settings.sandbox.engine !== 'embedded') warmSandboxThread({ maxThreads: limits.maxThreads ?? 2 });
+  // The proof of a safe plan is the one optional part: it gives up before the gateway's window closes.
+  const proofBy = Date.now() + deps.settings.gatewayTimeoutSeconds * 1000 - SAFE_PLAN_ANSWER_MARGIN_MS;
   const snapshot = await ensureSnapshot(deps, userId, connectionId);
   const server = sandboxServerSettings(deps.settings);
   const run: SandboxOptions = {
@@ -74,7 +80,10 @@ export async function analyzeOnConnection(
   const report = analysis.report;
   if (report.sandbox_result.passed) {
     const secret = await approvalSigningKey(deps.secrets);
-    report.approval_token = issueApprovalToken({ userId, connectionId, sql }, { secret, now: deps.clock.now() }).token;
+    const issue = (text: string) => issueApprovalToken({ userId, connectionId, sql: text }, { secret, now: deps.clock.now() }).token;
+    report.approval_token = issue(sql);
+    // A migration that blocks writes for long gets a rewrite that does not, once the sandbox proved it equivalent.
+    Object.assign(report, await offerSafePlan({ analysis, snapshot, connectionId, sandbox, proofBy, issueToken: async (text) => issue(text) }));
   }
   return report;
 }

@@ -105,6 +105,19 @@ export interface SandboxResult {
   rows_inserted: number;
   validation_results: ValidationResult[];
   duration_ms: number;
+  /**
+   * The clone's end state, when the run was asked for it (`captureEndState`): internal to the
+   * analysis (the proof of a safe plan), never part of a report.
+   */
+  end_state?: SandboxEndState;
+}
+
+/** A sandbox clone after the migration: its schema fingerprint and a checksum of each table's rows. */
+export interface SandboxEndState {
+  /** `[kind name, definition]` pairs of `schema-compare`'s fingerprint. */
+  schema: Array<[string, string]>;
+  /** `schema.table` -> md5 of its rows (synthetic rows, so small). */
+  rows: Record<string, string>;
 }
 
 export interface NonTransactionalStatement {
@@ -112,6 +125,35 @@ export interface NonTransactionalStatement {
   statement_type: string;
   sql: string;
   reason: string;
+}
+
+/**
+ * One step of a safe plan: one transaction (`transactional`), or one statement that PostgreSQL
+ * runs outside any transaction block (CONCURRENTLY). `batched` steps are split by the executor
+ * into short transactions by key range.
+ */
+export interface SafePlanStep {
+  index: number;
+  sql: string;
+  transactional: boolean;
+  lock_type: LockMode;
+  /** How long the step holds `lock_type`, ms (for a CONCURRENTLY build: the build, which does not block writes). */
+  lock_duration_ms: number;
+  batched: boolean;
+}
+
+/**
+ * A risky migration rewritten so writes keep flowing: offered only when the sandbox ran the
+ * original and the plan on two clones and found the same schema and data (`equivalent`).
+ */
+export interface SafePlan {
+  steps: SafePlanStep[];
+  /** The plan as one script, byte for byte what `POST /migrations/execute` takes with `approval_token`. */
+  combined_script: string;
+  approval_token: string | null;
+  equivalent: boolean;
+  /** What was rewritten and why, and what the proof compared. */
+  explanation: string;
 }
 
 export interface AnalysisReport {
@@ -131,4 +173,8 @@ export interface AnalysisReport {
   approval_token: string | null;
   non_transactional_statements: NonTransactionalStatement[];
   context_used: boolean;
+  /** The migration rewritten so writes keep flowing, proved equivalent in the sandbox (see safe-plan/), or null. */
+  safe_plan: SafePlan | null;
+  /** Why there is no safe plan although the migration blocks writes for long; null otherwise. */
+  safe_plan_reason: string | null;
 }

@@ -30,6 +30,8 @@ export interface GatewayOptions {
    * gets a 500 INTERNAL_ERROR naming it, so the test that made the request fails.
    */
   checkResponse?(route: RouteDefinition, result: HttpResult): string | null;
+  /** The integration timeout the handlers see through `getRemainingTimeInMillis` (API Gateway's 30 s by default). */
+  timeoutMs?: number;
   /** Requests served outside the API (local upload slots): a promise when taken, undefined otherwise. */
   intercept?(req: IncomingMessage, res: ServerResponse): Promise<void> | undefined;
 }
@@ -96,7 +98,7 @@ function normalize(result: unknown): HttpResult {
   return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result ?? null) };
 }
 
-const lambdaContext = (requestId: string, name: string): Context =>
+const lambdaContext = (requestId: string, name: string, timeoutMs: number, startedAt = Date.now()): Context =>
   ({
     awsRequestId: requestId,
     functionName: name,
@@ -106,7 +108,7 @@ const lambdaContext = (requestId: string, name: string): Context =>
     logGroupName: `/aws/lambda/${name}`,
     logStreamName: 'local',
     callbackWaitsForEmptyEventLoop: false,
-    getRemainingTimeInMillis: () => 30_000,
+    getRemainingTimeInMillis: () => Math.max(0, startedAt + timeoutMs - Date.now()),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,
@@ -185,7 +187,9 @@ export function createGateway(options: GatewayOptions): Server {
     }
 
     const handler = await handlerFor(route);
-    const result = normalize(await handler(buildHandlerEvent(request, route, params, authorizerContext), lambdaContext(requestId, route.handler)));
+    const result = normalize(
+      await handler(buildHandlerEvent(request, route, params, authorizerContext), lambdaContext(requestId, route.handler, options.timeoutMs ?? 30_000)),
+    );
     const mismatch = options.checkResponse?.(route, result);
     if (mismatch) {
       options.onError?.(new Error(mismatch));

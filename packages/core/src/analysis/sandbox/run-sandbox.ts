@@ -49,6 +49,12 @@ export interface SandboxOptions {
   deadlineMs?: number;
   /** Private memory of an embedded run's backends together, MB, past which they are ended (`DBOPS_SANDBOX_MEMORY_MB`). */
   memoryMb?: number;
+  /**
+   * Read the clone's schema fingerprint and table checksums once the migration applied
+   * (`end_state` of the result, taken off the report by the analysis): the proof of a safe plan
+   * compares two runs' end states.
+   */
+  captureEndState?: boolean;
   /** Sandbox threads at most (default 2). */
   maxThreads?: number;
   /**
@@ -187,6 +193,7 @@ export function runPgliteSandbox(
     snapshot.search_path,
     snapshot.server_version_num,
     options.rollback,
+    options.captureEndState,
   );
 }
 
@@ -209,7 +216,13 @@ async function runPglite(
     parsed,
     facts,
     affected,
-    options: { timeoutMs: options.timeoutMs, rowsPerTable: options.rowsPerTable, cacheBounds: options.cacheBounds, rollback: options.rollback },
+    options: {
+      timeoutMs: options.timeoutMs,
+      rowsPerTable: options.rowsPerTable,
+      cacheBounds: options.cacheBounds,
+      rollback: options.rollback,
+      captureEndState: options.captureEndState,
+    },
   };
   const outcome = await runOnSandboxThread(job, deadlineMs, { maxThreads: options.maxThreads ?? 2 });
   if (outcome.kind === 'result') return outcome.result;

@@ -7,6 +7,7 @@ import type { CloneState } from './sandbox-cache';
 import type { SandboxSession } from './sandbox-session';
 import { runValidations, withInheritance } from './sandbox-validations';
 import { describeSkipped, skippedInUse, type SkippedCloneObject } from './clone-skips';
+import { readEndState } from './end-state';
 import { type PlanSegment, planStatements, segmentPlan } from '../../migration-execution/migration-plan';
 import { type RollbackProof, runRollbackRoundTrip, type SandboxRollback, sessionFingerprint } from './rollback-round-trip';
 
@@ -100,6 +101,7 @@ export async function runInSandbox(
   searchPath?: readonly string[],
   serverVersionNum: number = DEFAULT_SERVER_VERSION,
   rollback?: SandboxRollback,
+  captureEndState = false,
 ): Promise<SandboxRunResult> {
   const started = performance.now();
   const result: SandboxRunResult = {
@@ -221,6 +223,8 @@ export async function runInSandbox(
     if (result.migration_error === null && failedChecks.length)
       result.migration_error = `Check ${failedChecks[0]!.check} failed: ${failedChecks[0]!.detail}${failedChecks.length > 1 ? ` (and ${failedChecks.length - 1} more failed check(s))` : ''}`;
     result.passed = result.migration_error === null && failedChecks.length === 0;
+    // The end state before the rollback proof, which takes the clone back to where it started.
+    if (captureEndState && result.passed) result.end_state = await readEndState(session);
     // After the verdict: the rollback's own time and outcome never decide whether the migration passes.
     // Only with time to spare: a run's hard deadline (budget + 30 s by default) covers the whole
     // run, and the proof must never be what stops a migration's run.

@@ -16,7 +16,7 @@ export interface SandboxJob {
   parsed: readonly ParsedStatement[];
   facts: readonly StatementFacts[];
   affected: readonly AffectedTable[][];
-  options: { timeoutMs?: number; rowsPerTable?: number; cacheBounds?: SandboxCacheOptions; rollback?: SandboxRollback };
+  options: { timeoutMs?: number; rowsPerTable?: number; cacheBounds?: SandboxCacheOptions; rollback?: SandboxRollback; captureEndState?: boolean | undefined };
 }
 
 /** How a run on a sandbox thread ended. */

@@ -119,7 +119,7 @@ export function runServerSandbox(
   facts: readonly StatementFacts[],
   affected: readonly AffectedTable[][],
   server: SandboxServerOptions,
-  options: { timeoutMs?: number; rowsPerTable?: number; rollback?: SandboxRollback } = {},
+  options: { timeoutMs?: number; rowsPerTable?: number; rollback?: SandboxRollback; captureEndState?: boolean } = {},
 ): Promise<SandboxResult> {
   const connectTimeoutMs = server.connectTimeoutMs ?? 10_000;
   let admin: pg.Client | undefined;
@@ -193,5 +193,6 @@ export function runServerSandbox(
     snapshot.search_path,
     snapshot.server_version_num,
     options.rollback,
+    options.captureEndState,
   );
 }

@@ -240,6 +240,8 @@ export interface EmbeddedSandboxOptions {
   pgSeedDir?: string;
   /** The rollback to prove on the migrated clone. */
   rollback?: SandboxRollback;
+  /** Read the end state after the migration (see `SandboxOptions.captureEndState`). */
+  captureEndState?: boolean;
 }
 
 /**
@@ -352,6 +354,7 @@ export async function runEmbeddedSandbox(
     snapshot.search_path,
     snapshot.server_version_num,
     options.rollback,
+    options.captureEndState,
   );
   try {
     // Which engine judged the migration (or was stopped): part of what the result means.

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnalysisReport } from '@dbops/core/analysis';
+import { type ConnectedRuntime, startConnectedRuntime } from '../support/connections';
+import { waitForRequest } from '../support/migration-execution';
+import { sql } from '../support/scratch-database';
+
+// Issue #30: a migration that blocks writes on a large table gets a safe plan, proved in the
+// sandbox, that runs through the executor with its own token and ends where the original would.
+
+const SETUP = `
+  CREATE TABLE customers (id int PRIMARY KEY);
+  INSERT INTO customers SELECT generate_series(1, 1000);
+  CREATE TABLE orders (id bigint PRIMARY KEY, customer_id int NOT NULL, note text NOT NULL, amount int);
+  INSERT INTO orders SELECT g, 1 + g % 1000, 'n' || g, g % 50 FROM generate_series(1, 150000) g;
+  -- Takes the name PostgreSQL gives an unnamed index on (amount): it would name that one orders_amount_idx1.
+  CREATE INDEX orders_amount_idx ON orders (customer_id);
+  ANALYZE;
+`;
+
+const SLOW = 240_000;
+let f: ConnectedRuntime;
+const analyze = (text: string) =>
+  f.t.request<AnalysisReport>('POST', `/connections/${f.connectionId}/migrations/analyze`, { apiKey: f.apiKey, body: { sql: text } });
+
+beforeAll(async () => {
+  // The proof runs two more sandboxes and gives up when the gateway's window nears its end: a
+  // wider window keeps a busy CI machine from turning these into 'did not finish' answers.
+  f = await startConnectedRuntime({ prefix: 'safeplan', user: 'safe-plan-user', setupSql: SETUP, env: { DBOPS_GATEWAY_TIMEOUT_SECONDS: '120' } });
+  const intro = await f.t.request('POST', `/connections/${f.connectionId}/introspect`, { apiKey: f.apiKey });
+  expect(intro.status, intro.text).toBe(200);
+}, SLOW);
+afterAll(() => f?.close());
+
+describe('safe plans through HTTP', () => {
+  it('offers CREATE INDEX CONCURRENTLY for a plain index build on a large table, proved equivalent', { timeout: SLOW }, async () => {
+    const res = await analyze('CREATE INDEX ON orders (note)');
+    expect(res.status, res.text).toBe(200);
+    const plan = res.body.safe_plan;
+    expect(plan, res.body.safe_plan_reason ?? '').not.toBeNull();
+    expect(plan!.equivalent).toBe(true);
+    expect(plan!.steps).toEqual([
+      expect.objectContaining({
+        index: 0,
+        sql: 'CREATE INDEX CONCURRENTLY orders_note_idx ON orders (note)',
+        transactional: false,
+        lock_type: 'SHARE UPDATE EXCLUSIVE',
+        batched: false,
+      }),
+    ]);
+    expect(plan!.explanation).toMatch(
+      /Proved: the sandbox ran the original and the plan on two clones .* same schema \(\d+ objects compared\) and same rows \(2 tables\)/,
+    );
+    expect(plan!.approval_token).toEqual(expect.any(String));
+    expect(plan!.approval_token).not.toBe(res.body.approval_token);
+    expect(res.body.safe_plan_reason).toBeNull();
+  });
+
+  it('runs the foreign key plan (NOT VALID, then VALIDATE in its own transaction) through the executor with its token', { timeout: SLOW }, async () => {
+    const res = await analyze('ALTER TABLE orders ADD FOREIGN KEY (customer_id) REFERENCES customers (id)');
+    expect(res.status, res.text).toBe(200);
+    const plan = res.body.safe_plan!;
+    expect(plan, res.body.safe_plan_reason ?? '').not.toBeNull();
+    expect(plan.steps.map((s) => [s.lock_type, s.transactional])).toEqual([
+      ['SHARE ROW EXCLUSIVE', true],
+      ['SHARE UPDATE EXCLUSIVE', true],
+    ]);
+    // The original's token does not run the plan, nor the plan's the original.
+    const mismatch = await f.t.request('POST', '/migrations/execute', {
+      apiKey: f.apiKey,
+      body: { approval_token: res.body.approval_token, sql: plan.combined_script, connection_id: f.connectionId },
+    });
+    expect(mismatch.status, mismatch.text).toBe(400);
+    const started = await f.t.request('POST', '/migrations/execute', {
+      apiKey: f.apiKey,
+      body: { approval_token: plan.approval_token, sql: plan.combined_script, connection_id: f.connectionId },
+    });
+    expect(started.status, started.text).toBe(202);
+    const done = await waitForRequest(f.t, f.apiKey, started.body.data.request_id, 120_000);
+    expect(done.status, JSON.stringify(done.error)).toBe('completed');
+    const [con] = await sql<{ valid: boolean; def: string }>(
+      f.db.url,
+      `SELECT convalidated AS valid, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = 'orders_customer_id_fkey'`,
+    );
+    expect(con).toEqual({ valid: true, def: 'FOREIGN KEY (customer_id) REFERENCES customers(id)' });
+  });
+
+  it('never offers a plan it could not prove: a name PostgreSQL would have chosen differently', { timeout: SLOW }, async () => {
+    const res = await analyze('CREATE INDEX ON orders (amount)');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.approval_token).toEqual(expect.any(String));
+    expect(res.body.safe_plan).toBeNull();
+    expect(res.body.safe_plan_reason).toMatch(/^a safe plan was drafted but not offered: /);
+  });
+
+  it('says nothing of safe plans for a migration that blocks no writes for long', { timeout: SLOW }, async () => {
+    const res = await analyze('ALTER TABLE orders ADD COLUMN memo text');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.safe_plan).toBeNull();
+    expect(res.body.safe_plan_reason).toBeNull();
+  });
+});
