@@ -90,6 +90,9 @@ export async function dropRunIdentity(connect: AdminConnect, run: RunIdentity): 
   await onAdmin(connect, undefined, `DROP ROLE IF EXISTS ${quoteIdent(run.role)}`).catch(() => undefined);
 }
 
+/** Extensions whose functions reach other servers or the server's files: no run may call them. */
+const OUTWARD_EXTENSIONS = ['dblink', 'postgres_fdw', 'file_fdw', 'adminpack'];
+
 /**
  * Hands the objects the builder made in a template to `dbops_clone_owner`. Foreign-data
  * wrappers (dblink's `dblink_fdw`, `postgres_fdw`) and event triggers must belong to a
@@ -99,6 +102,24 @@ export async function dropRunIdentity(connect: AdminConnect, run: RunIdentity): 
 export const HAND_TEMPLATE_TO_CLONE_OWNER = `DO $$
 DECLARE r record;
 BEGIN
+  -- A migration must not reach past its clone: the functions of extensions that connect to other
+  -- servers or touch the server's files stay with postgres and no run may call them, and no user
+  -- mapping (with whatever credentials it holds) survives in the clone. A migration that calls
+  -- dblink_exec then fails in the sandbox (no token) instead of writing to the live database.
+  FOR r IN SELECT p.oid::regprocedure::text AS f
+             FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid JOIN pg_proc p ON p.oid = d.objid
+            WHERE d.classid = 'pg_proc'::regclass AND d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+              AND e.extname IN (${OUTWARD_EXTENSIONS.map((x) => `'${x}'`).join(', ')}) LOOP
+    EXECUTE format('ALTER FUNCTION %s OWNER TO postgres', r.f);
+    EXECUTE format('REVOKE EXECUTE ON FUNCTION %s FROM PUBLIC', r.f);
+  END LOOP;
+  FOR r IN SELECT srvname, u.umuser FROM pg_user_mapping u JOIN pg_foreign_server s ON s.oid = u.umserver LOOP
+    EXECUTE format('DROP USER MAPPING FOR %s SERVER %I', CASE WHEN r.umuser = 0 THEN 'PUBLIC' ELSE quote_ident(r.umuser::regrole::text) END, r.srvname);
+  END LOOP;
+  FOR r IN SELECT srvname FROM pg_foreign_server WHERE srvowner = current_user::regrole LOOP
+    EXECUTE format('ALTER SERVER %I OWNER TO postgres', r.srvname);
+    EXECUTE format('REVOKE USAGE ON FOREIGN SERVER %I FROM PUBLIC', r.srvname);
+  END LOOP;
   FOR r IN SELECT fdwname FROM pg_foreign_data_wrapper WHERE fdwowner = current_user::regrole LOOP
     EXECUTE format('ALTER FOREIGN DATA WRAPPER %I OWNER TO postgres', r.fdwname);
   END LOOP;
