@@ -77,6 +77,7 @@ describe('POST /connections/{id}/migrations/analyze with a sandbox server', () =
         'object_exists',
         'row_counts_kept',
         'indexes_valid',
+        'rollback_round_trip',
       ]);
       expect(s.validation_results.every((v) => v.passed)).toBe(true);
       expect(typeof res.body.approval_token).toBe('string');

@@ -46,8 +46,14 @@ describe('settings', () => {
 
   it('leaves the environment to the settings: no service code reads process.env', () => {
     // Programs other than the service parse their own (the stdio MCP client, the dbops CLI, the
-    // console's build), and the local runtime hands process.env to loadSettings.
-    const allowed = new Set(['packages/core/src/config.ts', 'packages/local/src/runtime.ts', 'packages/mcp/src/main.ts', 'packages/cli/src/main.ts']);
+    // console's build), and the local runtimes (in-process and the cloud shape) hand process.env to loadSettings.
+    const allowed = new Set([
+      'packages/core/src/config.ts',
+      'packages/local/src/runtime.ts',
+      'packages/local/src/cloud/cloud-runtime.ts',
+      'packages/mcp/src/main.ts',
+      'packages/cli/src/main.ts',
+    ]);
     const readers = sourceFiles
       .filter((f) => /^packages\/[^/]+\/src\//.test(rel(f)) && !/\.test\.tsx?$/.test(f) && !rel(f).startsWith('packages/web/'))
       .filter((f) => !allowed.has(rel(f)) && /\bprocess\.env\b/.test(readFileSync(f, 'utf8')))

@@ -32,7 +32,10 @@ describe('one execution model for the sandbox and the executor', () => {
   }, 120_000);
 
   it('honours SAVEPOINT and the script own COMMIT, and refuses a new enum value used in the transaction that added it', async () => {
-    const savepoint = await sandboxOnText(shopSnapshot(), 'SAVEPOINT s; ALTER TABLE orders ADD COLUMN c text; ROLLBACK TO SAVEPOINT s; RELEASE SAVEPOINT s');
+    const savepoint = await sandboxOnText(
+      shopSnapshot(),
+      'SAVEPOINT s; UPDATE orders SET total = total WHERE id = 1; ROLLBACK TO SAVEPOINT s; RELEASE SAVEPOINT s',
+    );
     expect(savepoint.migration_error).toBeNull();
     const committed = await sandboxOnText(shopSnapshot(), SCRIPTS[2]!);
     expect(committed.migration_error).toBeNull();
