@@ -61,6 +61,17 @@ function dmlWhere(stmt: ParsedStatement): string | null {
   return !where || b.fromClause?.length || b.usingClause?.length ? null : deparse(where);
 }
 
+/** What the rows a DML statement changes rest on, and how much wider the range gets for it. */
+export interface RowsBasis {
+  text: string;
+  /** Factor the hold-time range widens by: 1 for statistics or an exact count. */
+  spread: number;
+}
+
+/** A page sample is close; a default guess is not. */
+const SAMPLED_SPREAD = 1.25;
+const GUESS_SPREAD = 3;
+
 /** Heap read whole by a count; above it, the count reads a sample of about this many bytes. */
 const EXACT_COUNT_BYTES = 64 * 2 ** 20;
 const SAMPLE_BYTES = 32 * 2 ** 20;
@@ -72,7 +83,7 @@ async function countedRows(
   where: string,
   t: LiveTable,
   byIndex: boolean,
-): Promise<{ rows: number; basis: string } | null> {
+): Promise<{ rows: number; basis: string; spread: number } | null> {
   const sampled = !byIndex && t.heap > EXACT_COUNT_BYTES;
   const percent = sampled ? Math.max(0.01, Math.min(100, (100 * SAMPLE_BYTES) / t.heap)) : 100;
   const sql = `SELECT count(*)::float8 AS n FROM ${quoteQualified(table)}${sampled ? ` TABLESAMPLE SYSTEM (${percent.toFixed(4)})` : ''} WHERE ${where}`;
@@ -85,6 +96,7 @@ async function countedRows(
     const rows = sampled ? (n * 100) / percent : n;
     return {
       rows,
+      spread: sampled ? SAMPLED_SPREAD : 1,
       basis: sampled
         ? `sampled ${percent < 1 ? percent.toFixed(2) : percent.toFixed(0)}% of the table: about ${formatCount(Math.round(rows))} rows`
         : `counted on the target: ${formatCount(rows)} rows`,
@@ -124,17 +136,17 @@ async function touchedRows(
   stmt: ParsedStatement,
   t: LiveTable,
   table: string,
-): Promise<{ rows: number; cost: number; byScan: boolean; basis: string } | null> {
+): Promise<{ rows: number; cost: number; byScan: boolean; basis: RowsBasis } | null> {
   const planned = await plannedRows(client, stmt, table);
   if (!planned) return null;
   const where = nodeBody(stmt.stmt).whereClause as AstNode;
   const stats = await statistics(client, t).catch(() => ({ columns: new Set<string>(), stale: 'its statistics could not be read' }));
   const weak = stats.stale ?? weakEstimateReason(where, stats.columns);
-  if (!weak) return { ...planned, basis: 'planner estimate' };
+  if (!weak) return { ...planned, basis: { text: 'planner estimate', spread: 1 } };
   const counted = await countedRows(client, table, dmlWhere(stmt)!, t, !planned.byScan);
   return counted
-    ? { ...planned, rows: counted.rows, basis: `${counted.basis} (the planner's estimate is a guess: ${weak})` }
-    : { ...planned, basis: `planner estimate, a guess (${weak}; a count did not finish)` };
+    ? { ...planned, rows: counted.rows, basis: { text: `${counted.basis} (the planner's estimate is a guess: ${weak})`, spread: counted.spread } }
+    : { ...planned, basis: { text: `planner estimate, a guess (${weak}; a count did not finish)`, spread: GUESS_SPREAD } };
 }
 
 /** Rows a DML statement's WHERE selects and the cost of finding them, as the target's planner estimates (EXPLAIN of a SELECT: ACCESS SHARE only). */
@@ -198,7 +210,7 @@ export async function liveFeatures(
   facts: StatementFacts,
   /** The statement's WHERE did not pass the live-expression gate: not planned on the target. */
   unplannable = false,
-): Promise<{ cls: TimingClass; features: TimingFeatures; rowsBasis: string | null } | null> {
+): Promise<{ cls: TimingClass; features: TimingFeatures; rowsBasis: RowsBasis | null } | null> {
   const t = facts.table ? await liveTable(client, facts.table) : null;
   if (!t) return null;
   let keyFixed = false;
@@ -221,12 +233,15 @@ export async function liveFeatures(
   let touched = t.rows;
   let scanCost = seqScanCost(t.heap, t.rows);
   let byScan = true;
-  let rowsBasis: string | null = null;
+  let rowsBasis: RowsBasis | null = null;
   const kind = nodeKind(stmt.stmt);
   if ((kind === 'UpdateStmt' || kind === 'DeleteStmt') && facts.has_where) {
     const planned = unplannable ? null : await touchedRows(client, stmt, t, facts.table);
     touched = planned?.rows ?? t.rows * DML_WHERE_SELECTIVITY;
-    rowsBasis = planned?.basis ?? `a default of ${DML_WHERE_SELECTIVITY * 100}% of the rows (the WHERE was not evaluated on the target)`;
+    rowsBasis = planned?.basis ?? {
+      text: `a default of ${DML_WHERE_SELECTIVITY * 100}% of the rows (the WHERE was not evaluated on the target)`,
+      spread: GUESS_SPREAD,
+    };
     if (planned) {
       scanCost = planned.cost;
       byScan = planned.byScan;

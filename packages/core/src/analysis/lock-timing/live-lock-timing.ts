@@ -86,15 +86,10 @@ export async function liveLockTiming(
         estimate = predictHold(features.cls, features.features, {
           calibration,
           ...(machineFactor !== null ? { machineFactor } : {}),
-          source: features.rowsBasis ? `the target's catalog; rows changed: ${features.rowsBasis}` : "the target's catalog",
+          source: features.rowsBasis ? `the target's catalog; rows changed: ${features.rowsBasis.text}` : "the target's catalog",
         });
         // The range follows what the changed rows rest on: a sample is close, a default guess is not.
-        const widen =
-          !features.rowsBasis || features.rowsBasis.startsWith('counted') || features.rowsBasis === 'planner estimate'
-            ? 1
-            : features.rowsBasis.startsWith('sampled')
-              ? 1.25
-              : 3;
+        const widen = features.rowsBasis?.spread ?? 1;
         if (estimate && widen > 1)
           estimate = { ...estimate, low: Math.round((estimate.low / widen) * 10) / 10, high: Math.round(estimate.high * widen * 10) / 10 };
         if (estimate && f.statement_type.includes('CONCURRENTLY'))

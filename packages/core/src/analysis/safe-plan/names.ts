@@ -1,4 +1,4 @@
-import { type AstNode, names } from '../ast';
+import type { AstNode } from '../ast';
 
 /** PostgreSQL's NAMEDATALEN - 1: longer names are truncated. */
 const MAX_NAME_BYTES = 63;
@@ -39,6 +39,3 @@ export function indexColumnNames(params: readonly AstNode[]): string[] {
     return el.name ? String(el.name) : 'expr';
   });
 }
-
-/** Column names a list of `String` nodes holds. */
-export const keyNames = (list: AstNode[] | undefined): string[] => names(list);
