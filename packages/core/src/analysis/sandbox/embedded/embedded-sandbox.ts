@@ -19,7 +19,8 @@ import { syntheticRowsScript } from '../synthetic-rows';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded-server';
 import { replayCatalogWrite } from './catalog-replay';
 import { MemoryWatch } from './memory-watch';
-import { type AdminConnect, createRunIdentity, DEFAULT_RUN_ROLE_LIMITS, dropRunIdentity, HAND_TEMPLATE_TO_CLONE_OWNER, type RunIdentity } from './run-role';
+import { DEFAULT_RUN_ROLE_LIMITS } from '../run-role-sql';
+import { type AdminConnect, createRunIdentity, dropRunIdentity, HAND_TEMPLATE_TO_CLONE_OWNER, type RunIdentity } from './run-role';
 import type { PgBinaries } from './pg-binaries';
 
 /**
