@@ -3,7 +3,7 @@ import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
 import type { CloneState } from './sandbox-cache';
 import type { SandboxSession } from './sandbox-session';
 import type { CloneDdl } from './clone-ddl';
-import { skippedObject } from './clone-skips';
+import { type SkippedCloneObject, skippedObject } from './clone-skips';
 import { rowCounts } from './sandbox-validations';
 import { insertSyntheticRows } from './synthetic-rows';
 
@@ -28,12 +28,23 @@ export const searchPathSql = (path: readonly string[] | undefined): string | nul
 
 /**
  * Clones the schema into the session's database (one call when everything is supported, object
- * by object otherwise, recording what was refused) and fills it with synthetic rows.
+ * by object otherwise, recording what was refused) and fills it with synthetic rows. `refused`:
+ * objects of the clone that failed before, in a step of their own (the server sandbox's schemas
+ * and extensions), reported with the others.
  */
-export async function cloneAndFill(db: SandboxSession, snapshot: SchemaSnapshot, ddl: CloneDdl, rowsPerTable: number): Promise<CloneState> {
+export async function cloneAndFill(
+  db: SandboxSession,
+  snapshot: SchemaSnapshot,
+  ddl: CloneDdl,
+  rowsPerTable: number,
+  refused: readonly SkippedCloneObject[] = [],
+): Promise<CloneState> {
   const { steps } = ddl;
   // What the snapshot holds but no statement recreates (operators, foreign tables...) is named too.
-  const skipped: CloneState['skipped'] = ddl.skipped.filter((s) => snapshot.model || s.object !== 'schema').map((s) => skippedObject(snapshot, s, s.reason));
+  const skipped: CloneState['skipped'] = [
+    ...ddl.skipped.filter((s) => snapshot.model || s.object !== 'schema').map((s) => skippedObject(snapshot, s, s.reason)),
+    ...refused,
+  ];
   const setPath = searchPathSql(snapshot.search_path);
   if (setPath) await db.exec(setPath);
   try {
@@ -48,6 +59,9 @@ export async function cloneAndFill(db: SandboxSession, snapshot: SchemaSnapshot,
       }
     }
   }
+  // The clone skips function-body checks (routines come in any order); a migration run on this
+  // session must meet them, as on the target, or a broken function would pass the sandbox.
+  await db.exec('RESET check_function_bodies');
   const created = (await db.query<{ t: string }>(CREATED_TABLES)).rows.map((r) => r.t);
   await db.exec('BEGIN');
   const rows = await insertSyntheticRows(db, snapshot, rowsPerTable, new Set(created));

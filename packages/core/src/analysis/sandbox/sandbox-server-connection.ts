@@ -37,22 +37,23 @@ export function sandboxServerError(action: string, e: unknown): Error {
 let plainOnly = false;
 
 /**
- * A client connected to `database` (default: the URL's own) on the sandbox server. The config is
+ * A client connected to `database` (default: the URL's own) on the sandbox server, as the URL's
+ * role or, with `login`, as another role (a run's own: same host, port and TLS). The config is
  * given field by field, so `PG*` variables of this process cannot redirect it. `sslmode` as in
  * libpq's simple forms: `require` (TLS, certificate not verified), `disable`, or `prefer`, the
  * default when the URL has none: TLS when the server offers it. Errors never quote the URL.
  */
 export async function connectSandboxServer(
   url: string,
-  options: { database?: string; connectTimeoutMs?: number; statementTimeoutMs?: number } = {},
+  options: { database?: string; connectTimeoutMs?: number; statementTimeoutMs?: number; login?: { user: string; password: string } } = {},
 ): Promise<pg.Client> {
   const p = parseConnectionString(url);
   const sslmode = new URL(url).searchParams.get('sslmode') ?? 'prefer';
   const config = (tls: boolean): pg.ClientConfig => ({
     host: p.host,
     port: p.port,
-    user: p.user,
-    password: p.password,
+    user: options.login?.user ?? p.user,
+    password: options.login?.password ?? p.password,
     database: options.database ?? p.database,
     ssl: tls ? { rejectUnauthorized: false } : false,
     application_name: SANDBOX_APPLICATION_NAME,

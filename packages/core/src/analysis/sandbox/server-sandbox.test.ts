@@ -33,11 +33,12 @@ const sandbox = sandboxOnText;
 
 const withoutDuration = ({ duration_ms: _, ...r }: Awaited<ReturnType<typeof runSandbox>>) => r;
 
-/** Databases the sandbox role owns now: none once a run is over. */
+/**
+ * Databases the sandbox role owns now, itself or through the run roles it made (it is a member
+ * of each): none once a run is over.
+ */
 const sandboxDatabases = async () =>
-  (await sql<{ datname: string }>(admin, `SELECT datname FROM pg_database WHERE datdba = (SELECT oid FROM pg_roles WHERE rolname = $1)`, [role])).map(
-    (r) => r.datname,
-  );
+  (await sql<{ datname: string }>(admin, `SELECT datname FROM pg_database WHERE pg_has_role($1, datdba, 'MEMBER')`, [role])).map((r) => r.datname);
 
 /** A table with a citext column: an extension the test server ships and the PGlite sandbox lacks. */
 function citextSnapshot(): SchemaSnapshot {
@@ -172,7 +173,11 @@ describe('runSandbox on a PostgreSQL sandbox server', () => {
       expect(r).toMatchObject({ passed: false, migration_applied: false, migration_error: 'sandbox timeout: exceeded 1500 ms in statement 1' });
       // statement_timeout cancelled it: the client's own deadline comes 5 s after the budget.
       expect(performance.now() - started).toBeLessThan(6_000);
-      const sleeping = await sql(admin, `SELECT pid FROM pg_stat_activity WHERE usename = $1 AND query LIKE '%pg_sleep%'`, [role]);
+      const sleeping = await sql(
+        admin,
+        `SELECT pid FROM pg_stat_activity WHERE (usename = $1 OR usename LIKE 'dbops\\_run\\_%') AND query LIKE '%pg_sleep(60)%'`,
+        [role],
+      );
       expect(sleeping).toEqual([]);
       expect(await sandboxDatabases()).toEqual([]);
     },

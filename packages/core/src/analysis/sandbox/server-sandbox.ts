@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { nodeBody } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
@@ -15,6 +14,18 @@ import { connectSandboxServer, sandboxServerError } from './sandbox-server-conne
 import { type DatabaseAddress, databaseAddress, sameAddress, type SandboxServerSettings } from './sandbox-server-settings';
 import type { SandboxSession } from './sandbox-session';
 import { cloneDdl } from './clone-ddl';
+import { cloneAsRunRole } from './server-run-clone';
+import {
+  createMigrationRole,
+  createRunDatabase,
+  createRunRole,
+  dropOrphans,
+  dropRole,
+  dropRunDatabase,
+  newServerRun,
+  serverRoleRights,
+  type ServerRun,
+} from './server-run-identity';
 
 /** The sandbox server as the analysis uses it. */
 export interface SandboxServerOptions extends SandboxServerSettings {
@@ -85,35 +96,29 @@ export async function runTimedStatement(session: SandboxSession, sql: string, re
   }
 }
 
-/** Prefix of the databases the sandbox creates; the creation time follows in base 36. */
-const PREFIX = 'dbops_sandbox_';
+/** `validation_results` entry of a run on a server whose role cannot make a role per run: it passes, and says what is shared. */
+export const SHARED_ROLE_CHECK = 'shared_role';
 
-/** A sandbox database older than this was left by a process that died: any run may drop it. */
-const ORPHAN_AGE_MS = 60 * 60_000;
-let lastOrphanSweep = 0;
-
-const newDatabaseName = (): string => `${PREFIX}${Date.now().toString(36)}_${randomBytes(6).toString('hex')}`;
-
-/** Drops sandbox databases other runs left behind (at most every few minutes per process). */
-async function dropOrphans(admin: pg.Client): Promise<void> {
-  if (Date.now() - lastOrphanSweep < 5 * 60_000) return;
-  lastOrphanSweep = Date.now();
-  const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'dbops\\_sandbox\\_%'`);
-  for (const { datname } of rows) {
-    const born = parseInt(datname.slice(PREFIX.length).split('_')[0] ?? '', 36);
-    if (Number.isFinite(born) && Date.now() - born > ORPHAN_AGE_MS)
-      await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(datname)} WITH (FORCE)`).catch(() => undefined);
-  }
-}
+const SHARED_ROLE_DETAIL =
+  "the sandbox server's role cannot create roles (it needs CREATEROLE and CREATEDB, or superuser), so this migration ran as that role, " +
+  'which every analysis on that server shares: what a migration does to that role (ALTER ROLE inside a DO block), ' +
+  "or to other sessions (pg_stat_activity, pg_terminate_backend), can reach other users' analyses there";
 
 /**
  * The sandbox on the configured PostgreSQL server: a database created for this run from
  * template0, the schema cloned into it (CREATE EXTENSION works there), the synthetic rows, the
  * migration with a `statement_timeout` of the budget left for each statement, the same
  * validations as on PGlite, and the database dropped WITH (FORCE) afterwards, whatever happened.
+ *
+ * When the server's role may create roles, each run also has a role of its own
+ * (`server-run-identity.ts`): it owns the run's database (CONNECT and TEMPORARY revoked from
+ * PUBLIC) and every cloned object, the outward extensions are fenced from it, and the clone, the
+ * migration and the validations run on its own login (`server-run-clone.ts`), never on the
+ * configured role's session; the role is dropped after the database. Otherwise every run uses
+ * the configured role, and `validation_results` says so ({@link SHARED_ROLE_CHECK}).
  * Errors about the server never quote its connection string.
  */
-export function runServerSandbox(
+export async function runServerSandbox(
   snapshot: SchemaSnapshot,
   parsed: readonly ParsedStatement[],
   facts: readonly StatementFacts[],
@@ -122,24 +127,28 @@ export function runServerSandbox(
   options: { timeoutMs?: number; rowsPerTable?: number; rollback?: SandboxRollback; captureEndState?: boolean } = {},
 ): Promise<SandboxResult> {
   const connectTimeoutMs = server.connectTimeoutMs ?? 10_000;
+  const adminConnect = (database?: string): Promise<pg.Client> =>
+    connectSandboxServer(server.url, { ...(database ? { database } : {}), connectTimeoutMs, statementTimeoutMs: SETUP_STATEMENT_TIMEOUT_MS });
   let admin: pg.Client | undefined;
-  let name: string | undefined;
+  let run: ServerRun | undefined;
+  /** The run's database exists (it is dropped after the run). */
+  let created = false;
+  let shared = false;
   /** Roles the migration created: server-wide, so dropped once the database is gone. */
   const roles: string[] = [];
 
   const dropDatabase = async (): Promise<void> => {
-    const sql = `DROP DATABASE IF EXISTS ${quoteIdent(name!)} WITH (FORCE)`;
     try {
-      await admin!.query(sql);
+      await dropRunDatabase(admin!, run!.database, run!.role?.name);
     } catch {
       // The maintenance connection broke: one more try on a new one.
       await admin?.end().catch(() => undefined);
-      admin = await connectSandboxServer(server.url, { connectTimeoutMs, statementTimeoutMs: SETUP_STATEMENT_TIMEOUT_MS });
-      await admin.query(sql);
+      admin = await adminConnect();
+      await dropRunDatabase(admin, run!.database, run!.role?.name);
     }
   };
 
-  return runInSandbox(
+  const result = await runInSandbox(
     {
       async open() {
         const analysed = await server.analysedDatabase?.();
@@ -148,26 +157,68 @@ export function runServerSandbox(
             'the sandbox server is the database under analysis (same host, port and database); DBOPS_SANDBOX_SERVER_URL must name a dedicated throwaway server',
           );
         }
-        admin = await connectSandboxServer(server.url, { connectTimeoutMs, statementTimeoutMs: SETUP_STATEMENT_TIMEOUT_MS });
-        const db = newDatabaseName();
+        admin = await adminConnect();
+        const rights = await serverRoleRights(admin);
+        shared = !rights.perRun;
+        run = newServerRun(rights.perRun);
+        if (run.role) {
+          try {
+            await createRunRole(admin, run, rights);
+          } catch (e) {
+            throw sandboxServerError('CREATE ROLE', e);
+          }
+        }
         try {
-          await admin.query(`CREATE DATABASE ${quoteIdent(db)} TEMPLATE template0`);
+          await createRunDatabase(admin, run);
         } catch (e) {
           throw sandboxServerError('CREATE DATABASE', e);
         }
-        name = db;
-        const session = pgSession(await connectSandboxServer(server.url, { database: db, connectTimeoutMs, statementTimeoutMs: SETUP_STATEMENT_TIMEOUT_MS }));
+        created = true;
+        const ddl = cloneDdl(snapshot);
+        const rowsPerTable = options.rowsPerTable ?? 3;
+        if (!run.role) {
+          const session = pgSession(await adminConnect(run.database));
+          try {
+            return { session, state: await cloneAndFill(session, snapshot, ddl, rowsPerTable) };
+          } catch (e) {
+            await session.close().catch(() => undefined);
+            throw e;
+          }
+        }
+        // The configured role's session on the run's database connects first: once CONNECT is
+        // revoked from PUBLIC, a role that does not inherit the owner's rights could not.
+        const adminSession = pgSession(await adminConnect(run.database));
+        let session: SandboxSession | undefined;
         try {
-          return { session, state: await cloneAndFill(session, snapshot, cloneDdl(snapshot), options.rowsPerTable ?? 3) };
+          const login = { user: run.role.name, password: run.role.password };
+          try {
+            session = pgSession(
+              await connectSandboxServer(server.url, { database: run.database, connectTimeoutMs, statementTimeoutMs: SETUP_STATEMENT_TIMEOUT_MS, login }),
+            );
+          } catch (e) {
+            // connectSandboxServer's message names no role, host or database: the reason and a hint.
+            throw new Error(
+              `${(e as Error).message} as the run's role: the server's pg_hba.conf must let dbops_run_* roles log in with a password as the configured role does`,
+              { cause: e },
+            );
+          }
+          await session.exec(`REVOKE CONNECT, TEMPORARY ON DATABASE ${quoteIdent(run.database)} FROM PUBLIC`);
+          return { session, state: await cloneAsRunRole(session, adminSession, snapshot, ddl, rowsPerTable, rights.superuser) };
         } catch (e) {
-          await session.close().catch(() => undefined);
+          await session?.close().catch(() => undefined);
           throw e;
+        } finally {
+          await adminSession.close().catch(() => undefined);
         }
       },
       skips: (f) => SERVER_SKIPPED.has(f.statement_type),
       async runStatement(session: SandboxSession, sql, remainingMs, p, f) {
-        await runTimedStatement(session, sql, remainingMs);
-        if (f.statement_type === 'CREATE_ROLE') roles.push(String(nodeBody(p.stmt).role));
+        if (f.statement_type !== 'CREATE_ROLE') return runTimedStatement(session, sql, remainingMs);
+        const name = String(nodeBody(p.stmt).role);
+        // The run's role may not create roles: the configured role makes it (the name only).
+        if (run?.role) await createMigrationRole(admin!, name, run.role.name);
+        else await runTimedStatement(session, sql, remainingMs);
+        roles.push(name);
       },
       // The validations get the setup limit back.
       afterMigration: (session) => session.exec('RESET statement_timeout'),
@@ -176,8 +227,10 @@ export function runServerSandbox(
         // DROP ... WITH (FORCE) terminates the backend.
         await session?.close().catch(() => undefined);
         try {
-          if (name) await dropDatabase();
-          for (const r of roles) await admin?.query(`DROP ROLE IF EXISTS ${quoteIdent(r)}`).catch(() => undefined);
+          if (created) await dropDatabase();
+          // The migration's roles first: on 16+ the run's role may have granted them (grantor).
+          for (const r of roles) await dropRole(admin!, r).catch(() => undefined);
+          if (run?.role) await dropRole(admin!, run.role.name);
           if (admin) await dropOrphans(admin).catch(() => undefined);
         } catch {
           // Left for the orphan sweep of a later run; the result stands.
@@ -195,4 +248,6 @@ export function runServerSandbox(
     options.rollback,
     options.captureEndState,
   );
+  if (shared) result.validation_results.push({ check: SHARED_ROLE_CHECK, passed: true, detail: SHARED_ROLE_DETAIL });
+  return result;
 }
