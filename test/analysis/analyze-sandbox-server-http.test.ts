@@ -18,7 +18,8 @@ ANALYZE;
 
 describe('POST /connections/{id}/migrations/analyze with a sandbox server', () => {
   // The test server stands in for the dedicated sandbox server, through a CREATEDB role of its
-  // own: the databases that role owns are exactly those the sandbox created.
+  // own: the databases that role owns are exactly those the sandbox created. Without CREATEROLE
+  // there is no role per run (server-run-identity.test.ts covers that case).
   const role = `sbx_${randomBytes(5).toString('hex')}`;
   const password = `pw-${randomBytes(8).toString('hex')}`;
   const admin = targetServerUrl();
@@ -77,9 +78,12 @@ describe('POST /connections/{id}/migrations/analyze with a sandbox server', () =
         'object_exists',
         'row_counts_kept',
         'indexes_valid',
+        // A CREATEDB-only role cannot make a role per run: the run passes and says what stays shared.
+        'shared_role',
         'rollback_round_trip',
       ]);
       expect(s.validation_results.every((v) => v.passed)).toBe(true);
+      expect(res.body.warnings).toContainEqual(expect.stringMatching(/^Sandbox: the sandbox server's role cannot create roles/));
       expect(typeof res.body.approval_token).toBe('string');
       expect(res.text).not.toContain(password);
       // The run's database is gone and the user's database is untouched.

@@ -5,6 +5,7 @@ import { rollbackPlan } from './rollback/rollback-plan';
 import { applyRollbackProof } from './rollback/rollback-verdict';
 import { runSandbox, type SandboxOptions } from './sandbox/run-sandbox';
 import type { SandboxRunResult } from './sandbox/sandbox-run';
+import { SHARED_ROLE_CHECK } from './sandbox/server-sandbox';
 import { analyzeStatements, type LintSettings, nonTransactional, type StatementAnalysis } from './analyze-statements';
 import { businessNarrative } from './business-narrative';
 import { type ParsedStatement, parseStatements, parseStatementsSync, parserReady } from './parse-statements';
@@ -176,6 +177,9 @@ export async function analyzeMigrationDetailed(sql: string, snapshot: SchemaSnap
   if (plan.has_irreversible)
     warnings.push('The rollback plan has irreversible steps: data removed or changed by this migration cannot be restored automatically.');
   if (sandbox.migration_error && sandboxOpts !== false) warnings.push(`Sandbox: ${sandbox.migration_error}`);
+  // A sandbox server whose role cannot make a role per run passes the run, and the report says what that leaves shared.
+  const shared = sandbox.validation_results.find((v) => v.check === SHARED_ROLE_CHECK);
+  if (shared) warnings.push(`Sandbox: ${shared.detail}`);
 
   const narrative = businessNarrative(statements, affected, score, category, chunks);
   const report: AnalysisReport = {
