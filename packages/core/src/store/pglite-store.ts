@@ -2,7 +2,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { oneTripQuery } from './pglite-one-trip-query';
-import { createPgliteFromTemplate, pgliteExtensions } from './pglite-template';
+import { pgliteExtensions } from './pglite-extensions';
+import { createPgliteFromTemplate } from './pglite-template';
 import type { Queryable, QueryResult, Store } from './store';
 
 /**

@@ -1,53 +1,83 @@
 import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite/vector';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { captureDataDir, type DataDirImage, decodeImage, encodeImage, startFromImage } from './pglite-data-dir-image';
+import { pgliteExtensions } from './pglite-extensions';
 
-/** Extensions every embedded instance loads. */
-export const pgliteExtensions = { vector };
-
-const TEMPLATE_VERSION = 'pglite-0.4-vector-1';
+/** Names the cached images: a new PGlite or a new set of extensions must not read an old one. */
+const TEMPLATE_VERSION = 'pglite-0.4-vector-2';
 let cacheDir: string | undefined;
 
-/** Where the prepared data directory is cached (`DBOPS_PGLITE_CACHE`); set once at start, default the OS temp dir. */
+/** Where prepared data directories are cached (`DBOPS_PGLITE_CACHE`); set once at start, default the OS temp dir. */
 export function setPgliteCacheDir(dir: string | undefined): void {
   cacheDir = dir;
 }
 
-const templateFile = (): string => path.join(cacheDir ?? tmpdir(), `dbops-${TEMPLATE_VERSION}.tar`);
+const imageFile = (name: string): string => path.join(cacheDir ?? tmpdir(), `dbops-${TEMPLATE_VERSION}-${name}.image`);
 
-let cached: Promise<Blob> | undefined;
+/** Where the template image is cached now (tests damage it). */
+export const templateImageFile = (): string => imageFile('template');
 
-async function templateBlob(): Promise<Blob> {
-  try {
-    return new Blob([await readFile(templateFile())]);
-  } catch {
-    // No template yet: pay for initdb once, then keep the result for every later instance.
+const building = new Map<string, Promise<DataDirImage>>();
+
+/**
+ * The image named `name`, read from the cache directory, or built once by `build` and written
+ * there for every later process (test workers, sandbox threads, the next `npm start`). Written to
+ * a temporary name and renamed, so a concurrent reader never sees half a file; an unreadable
+ * file is rebuilt.
+ */
+export function cachedPgliteImage(name: string, build: () => Promise<DataDirImage>): Promise<DataDirImage> {
+  const file = imageFile(name);
+  let image = building.get(file);
+  if (image) return image;
+  image = (async () => {
+    try {
+      const { image: read, meta } = decodeImage(await readFile(file));
+      if (meta === TEMPLATE_VERSION) return read;
+    } catch {
+      // missing or unreadable: built below
+    }
+    const built = await build();
+    const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    await writeFile(tmp, encodeImage(built, TEMPLATE_VERSION));
+    await rename(tmp, file);
+    return built;
+  })();
+  building.set(file, image);
+  image.catch(() => building.delete(file)); // the next caller tries again
+  return image;
+}
+
+/** initdb with pgvector created, checkpointed: about 4 s in WASM, paid once per cache directory. */
+const templateImage = (): Promise<DataDirImage> =>
+  cachedPgliteImage('template', async () => {
     const db = await PGlite.create({ extensions: pgliteExtensions });
-    await db.exec('CREATE EXTENSION IF NOT EXISTS vector');
-    const dump = await db.dumpDataDir('none');
-    await db.close();
-    const bytes = Buffer.from(await dump.arrayBuffer());
-    const tmp = `${templateFile()}.${process.pid}.tmp`;
-    await writeFile(tmp, bytes);
-    await rename(tmp, templateFile()); // atomic, so concurrent test workers never read half a file
-    return new Blob([bytes]);
-  }
+    try {
+      await db.exec('CREATE EXTENSION IF NOT EXISTS vector; CHECKPOINT');
+      return captureDataDir(db);
+    } finally {
+      await db.close();
+    }
+  });
+
+/** Writes an image's directories and files into an empty directory on disk. */
+async function writeImage(image: DataDirImage, dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  for (const d of image.dirs) await mkdir(path.join(dir, d), { recursive: true, mode: 0o700 });
+  for (const f of image.files) await writeFile(path.join(dir, f.path), image.bytes.subarray(f.start, f.end), { mode: 0o600 });
 }
 
 /**
- * A fresh in-memory PGlite with pgvector installed. initdb takes about 4 s in WASM, so the
- * first call keeps a prepared data directory (in memory and in the temp dir) and later calls
- * start from a copy of it in well under a second. Used by tests, the migration sandbox and
- * the first start of an on-disk store (`dataDir` must then be new or empty).
+ * A fresh PGlite with pgvector installed, started from the prepared template image instead of
+ * running initdb: in memory when `dataDir` is omitted (tests, the sandbox's base), else the first
+ * start of an on-disk store (`dataDir` must then be new or empty). Starting from the image's
+ * files takes a fraction of a second; loading the same data directory as a tarball
+ * (`loadDataDir`) took seconds, which every test runtime and sandbox thread paid.
  */
 export async function createPgliteFromTemplate(dataDir?: string): Promise<PGlite> {
-  cached ??= templateBlob();
-  try {
-    return await PGlite.create({ ...(dataDir ? { dataDir } : {}), loadDataDir: await cached, extensions: pgliteExtensions });
-  } catch (error) {
-    cached = undefined;
-    throw error;
-  }
+  const image = await templateImage();
+  if (!dataDir) return startFromImage(image);
+  await writeImage(image, dataDir);
+  return PGlite.create({ dataDir, extensions: pgliteExtensions });
 }

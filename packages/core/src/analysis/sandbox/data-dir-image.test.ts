@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { captureDataDir, decodeImage, encodeImage, startFromImage } from './data-dir-image';
+import { captureDataDir, decodeImage, encodeImage, startFromImage } from '../../store/pglite-data-dir-image';
 import { sandboxBaseImage } from './sandbox-pool';
 
 const digest = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');

@@ -4,7 +4,7 @@ import type { StatementFacts } from '../statement-facts';
 import type { AffectedTable, SandboxResult } from '../types';
 import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
 import { cloneAndFill } from './clone-and-fill';
-import { captureDataDir, type DataDirImage } from './data-dir-image';
+import { captureDataDir, type DataDirImage } from '../../store/pglite-data-dir-image';
 import { type CloneState, type PreparedSandbox, type SandboxCacheOptions, type SandboxImageCache, sandboxCacheKey, sharedSandboxCache } from './sandbox-cache';
 import { prepareSandboxSpare, takeSandboxDatabase } from './sandbox-pool';
 import { catalogWrite, targetRefusesCatalogWrite } from './catalog-write';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { shopSnapshot } from '../test-schema';
 import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
-import type { DataDirImage } from './data-dir-image';
+import type { DataDirImage } from '../../store/pglite-data-dir-image';
 import { runSandbox } from './run-sandbox';
 import { type PreparedSandbox, SandboxImageCache, sandboxCacheKey, sandboxCacheOptions } from './sandbox-cache';
 import { closeSandboxSpare } from './sandbox-pool';

@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGzip, gunzip as gunzipCb } from 'node:zlib';
 import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
-import { type DataDirImage, decodeImage, encodeImageParts } from './data-dir-image';
+import { type DataDirImage, decodeImage, encodeImageParts } from '../../store/pglite-data-dir-image';
 import type { DdlStep } from './clone-ddl';
 import type { SkippedCloneObject } from './clone-skips';
 import type { SyntheticRowsResult } from './synthetic-rows';

@@ -1,17 +1,15 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { createPgliteFromTemplate } from '../../store/pglite-template';
-import { captureDataDir, type DataDirImage, startFromImage } from './data-dir-image';
-
-let base: Promise<DataDirImage> | undefined;
+import { cachedPgliteImage, createPgliteFromTemplate } from '../../store/pglite-template';
+import { captureDataDir, type DataDirImage, startFromImage } from '../../store/pglite-data-dir-image';
 
 /**
  * The prepared template's data directory without the template0 and template1 databases, built
- * once per process. A sandbox never creates a database (CREATE DATABASE is skipped), and the two
- * templates were two thirds of the files every instance had to load.
+ * once per cache directory (and kept there for every later thread and process). A sandbox never
+ * creates a database (CREATE DATABASE is skipped), and the two templates were two thirds of the
+ * files every instance had to load.
  */
 export function sandboxBaseImage(): Promise<DataDirImage> {
-  if (base) return base;
-  const building = (async () => {
+  return cachedPgliteImage('sandbox-base', async () => {
     const db = await createPgliteFromTemplate();
     try {
       for (const sql of [
@@ -26,12 +24,7 @@ export function sandboxBaseImage(): Promise<DataDirImage> {
     } finally {
       await db.close();
     }
-  })();
-  base = building;
-  building.catch(() => {
-    if (base === building) base = undefined; // the next caller tries again
   });
-  return building;
 }
 
 let spare: { image: DataDirImage | undefined; db: Promise<PGlite> } | undefined;

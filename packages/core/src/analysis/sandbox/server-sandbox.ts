@@ -5,7 +5,7 @@ import { quoteIdent } from '../../pg/quote';
 import type { StatementFacts } from '../statement-facts';
 import type { AffectedTable, SandboxResult } from '../types';
 import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
-import { pgliteExtensions } from '../../store/pglite-template';
+import { pgliteExtensions } from '../../store/pglite-extensions';
 import { cloneAndFill } from './clone-and-fill';
 import { pgSession } from './pg-session';
 import type { SandboxRollback } from './rollback-round-trip';

@@ -1,5 +1,5 @@
 import { MemoryFS, PGlite } from '@electric-sql/pglite';
-import { pgliteExtensions } from '../../store/pglite-template';
+import { pgliteExtensions } from './pglite-extensions';
 
 /**
  * A PGlite data directory held in memory: its directories, and its files as ranges of one
@@ -127,9 +127,9 @@ class ImageFs extends MemoryFS {
 }
 
 /**
- * Server settings of sandbox instances. PostgreSQL's default 128 MB of shared buffers made
- * PGlite grow and clear that much WASM memory at every start; a schema clone with a few rows per
- * table uses a fraction of 16 MB.
+ * Server settings of instances started from an image (sandboxes, in-memory stores). PostgreSQL's
+ * default 128 MB of shared buffers made PGlite grow and clear that much WASM memory at every
+ * start; a schema clone with a few rows per table uses a fraction of 16 MB.
  */
 const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 

@@ -1,0 +1,4 @@
+import { vector } from '@electric-sql/pglite/vector';
+
+/** Extensions every embedded instance loads. */
+export const pgliteExtensions = { vector };
