@@ -112,11 +112,13 @@ describe('safe plans through HTTP', () => {
         f.db.url,
         `CREATE TABLE orders_expected AS SELECT * FROM orders; ${update.replace('orders', 'orders_expected')}; ${del.replace('orders', 'orders_expected')}`,
       );
-      const [{ deleted }] = await sql<{ deleted: number }>(
+      const [{ deleted }] = (await sql<{ deleted: number }>(
         f.db.url,
         'SELECT (SELECT count(*) FROM orders)::int - (SELECT count(*) FROM orders_expected)::int AS deleted',
-      );
-      const [{ updated }] = await sql<{ updated: number }>(f.db.url, 'SELECT count(*)::int AS updated FROM orders WHERE customer_id % 3 = 0');
+      )) as [{ deleted: number }];
+      const [{ updated }] = (await sql<{ updated: number }>(f.db.url, 'SELECT count(*)::int AS updated FROM orders WHERE customer_id % 3 = 0')) as [
+        { updated: number },
+      ];
       const started = await f.t.request('POST', '/migrations/execute', {
         apiKey: f.apiKey,
         body: { approval_token: plan.approval_token, sql: plan.combined_script, connection_id: f.connectionId },

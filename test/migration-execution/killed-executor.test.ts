@@ -273,7 +273,7 @@ describe('a killed executor', () => {
     // Progress while it ran: rows counted at the step's start, and the batch in hand.
     expect(running).toMatchObject({ status: 'executing', rows_total: 3000 });
     expect(running!.progress).toMatch(/^statement 1 of 1: batch \d+ \(\d+ of 3000 rows done\)/);
-    const [{ partial }] = await sql<{ partial: number }>(db.url, 'SELECT count(*)::int AS partial FROM counters WHERE n = 1');
+    const [{ partial }] = (await sql<{ partial: number }>(db.url, 'SELECT count(*)::int AS partial FROM counters WHERE n = 1')) as [{ partial: number }];
     expect(partial).toBeLessThan(3000);
 
     // A fresh process: the poll that finds the lease expired puts the request back to run, and it finishes.

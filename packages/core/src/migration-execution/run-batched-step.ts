@@ -63,12 +63,16 @@ export async function runBatchedStep(o: BatchedStepOptions): Promise<BatchedStep
     throw new StatementFailure(statement, e, rolledBack, hint);
   };
 
+  const state = await store(() => ledger.load(idx));
+  // Checked again on a resumed run: the table may have changed while no executor ran.
   const problem = await batchTargetProblem(client, batched).catch((e: unknown) => fail(e, false, null));
   if (problem)
     fail(
       new ExecutorFault(EXECUTOR_CODES.BATCHING_REFUSED, `Statement ${idx + 1} is marked dbops:batched but cannot run in batches: ${problem}.`),
       false,
-      'Nothing of this statement ran. Fix the table or the statement and analyze again, or remove the dbops:batched comment to run it as one transaction.',
+      state
+        ? 'The batches committed before the executor was lost stay committed (rows_done). Fix the table, then analyze and run the rest of the statement.'
+        : 'Nothing of this statement ran. Fix the table or the statement and analyze again, or remove the dbops:batched comment to run it as one transaction.',
     );
   const xact = await xactFunctions(client).catch((e: unknown) => fail(e, false, null));
 
@@ -77,7 +81,6 @@ export async function runBatchedStep(o: BatchedStepOptions): Promise<BatchedStep
   let lower: string | null = null;
   let next = 1;
   let finished = false;
-  const state = await store(() => ledger.load(idx));
   if (!state) {
     const counted = await client.query<{ count: string }>({ text: batched.countSql, types: TEXT }).catch((e: unknown) => fail(e, false, null));
     rowsTotal = Number(counted.rows[0]?.count ?? 0);

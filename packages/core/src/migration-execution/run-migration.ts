@@ -151,7 +151,7 @@ export async function runMigration(options: RunMigrationOptions): Promise<RunOut
       await options.onApplied?.(indexes);
     }
   } catch (error) {
-    if (!(error instanceof StatementFailure)) throw error;
+    if (!(error instanceof StatementFailure)) throw error instanceof StateStoreFailure ? error.inner : error;
     const after = await readCatalog(db).catch(() => undefined);
     const invalid = after ? newInvalidIndexes(before, after) : [];
     const code = sqlState(error.pgError);
