@@ -4,7 +4,7 @@ import { splitStatements } from './parser';
 
 describe('leadingComments', () => {
   it('reads the comments a split statement keeps before its first token, block comments nested', async () => {
-    const sql = "BEGIN;\n-- dbops:batched key=id\n/* outer /* inner */ still outer */\nUPDATE t SET a = 1 -- not leading\n;COMMIT";
+    const sql = 'BEGIN;\n-- dbops:batched key=id\n/* outer /* inner */ still outer */\nUPDATE t SET a = 1 -- not leading\n;COMMIT';
     const [, update] = await splitStatements(sql);
     expect(leadingComments(update!.sql)).toEqual(['dbops:batched key=id', 'outer /* inner */ still outer']);
   });
