@@ -25,7 +25,13 @@ const analyze = (text: string) =>
 beforeAll(async () => {
   // The proof runs two more sandboxes and gives up when the gateway's window nears its end: a
   // wider window keeps a busy CI machine from turning these into 'did not finish' answers.
-  f = await startConnectedRuntime({ prefix: 'safeplan', user: 'safe-plan-user', setupSql: SETUP, env: { DBOPS_GATEWAY_TIMEOUT_SECONDS: '120' } });
+  // Batches of 20,000 rows: the batched plan below runs in a handful of them.
+  f = await startConnectedRuntime({
+    prefix: 'safeplan',
+    user: 'safe-plan-user',
+    setupSql: SETUP,
+    env: { DBOPS_GATEWAY_TIMEOUT_SECONDS: '120', DBOPS_SAFE_PLAN_BATCH_SIZE: '20000' },
+  });
   const intro = await f.t.request('POST', `/connections/${f.connectionId}/introspect`, { apiKey: f.apiKey });
   expect(intro.status, intro.text).toBe(200);
 }, SLOW);
@@ -83,6 +89,63 @@ describe('safe plans through HTTP', () => {
     );
     expect(con).toEqual({ valid: true, def: 'FOREIGN KEY (customer_id) REFERENCES customers(id)' });
   });
+
+  it(
+    'batches a large UPDATE and DELETE by key ranges, runs them through the executor in batches, and ends with the data of the original',
+    { timeout: SLOW },
+    async () => {
+      const update = 'UPDATE orders SET amount = amount + 1 WHERE customer_id % 3 = 0';
+      const del = 'DELETE FROM orders WHERE amount = 7';
+      const res = await analyze(`${update};\n${del};`);
+      expect(res.status, res.text).toBe(200);
+      const plan = res.body.safe_plan!;
+      expect(plan, res.body.safe_plan_reason ?? '').not.toBeNull();
+      expect(plan.equivalent).toBe(true);
+      expect(plan.steps).toEqual([
+        expect.objectContaining({ index: 0, sql: `-- dbops:batched key=id size=20000 pause_ms=0\n${update}`, transactional: true, batched: true }),
+        expect.objectContaining({ index: 1, sql: `-- dbops:batched key=id size=20000 pause_ms=0\n${del}`, transactional: true, batched: true }),
+      ]);
+      expect(plan.explanation).toMatch(/the UPDATE runs in batches of 20000 rows by ranges of id/);
+
+      // What the original would leave: the same statements on a copy.
+      await sql(
+        f.db.url,
+        `CREATE TABLE orders_expected AS SELECT * FROM orders; ${update.replace('orders', 'orders_expected')}; ${del.replace('orders', 'orders_expected')}`,
+      );
+      const [{ deleted }] = (await sql<{ deleted: number }>(
+        f.db.url,
+        'SELECT (SELECT count(*) FROM orders)::int - (SELECT count(*) FROM orders_expected)::int AS deleted',
+      )) as [{ deleted: number }];
+      const [{ updated }] = (await sql<{ updated: number }>(f.db.url, 'SELECT count(*)::int AS updated FROM orders WHERE customer_id % 3 = 0')) as [
+        { updated: number },
+      ];
+      const started = await f.t.request('POST', '/migrations/execute', {
+        apiKey: f.apiKey,
+        body: { approval_token: plan.approval_token, sql: plan.combined_script, connection_id: f.connectionId },
+      });
+      expect(started.status, started.text).toBe(202);
+      const done = await waitForRequest(f.t, f.apiKey, started.body.data.request_id, 120_000);
+      expect(done.status, JSON.stringify(done.error)).toBe('completed');
+      // The record keeps the last batched step's progress: the DELETE's rows, counted at its start.
+      expect(done).toMatchObject({ progress: null, rows_done: deleted, rows_total: deleted });
+      expect(deleted).toBeGreaterThan(0);
+      expect(updated).toBeGreaterThan(40_000);
+      const digest = (table: string) =>
+        sql<{ d: string; n: number }>(f.db.url, `SELECT md5(string_agg(${table}::text, ',' ORDER BY id)) AS d, count(*)::int AS n FROM ${table}`);
+      const [mine, expected] = await Promise.all([digest('orders'), digest('orders_expected')]);
+      expect(mine).toEqual(expected);
+      // Each step ran as several transactions of at most 20,000 rows, recorded in the state store.
+      const batches = await f.t.runtime.container.store.query<{ statement_index: number; rows: string }>(
+        "SELECT statement_index, rows::text AS rows FROM migration_request_batches WHERE request_id = $1 AND state = 'done' ORDER BY statement_index, batch_no",
+        [started.body.data.request_id],
+      );
+      const updateBatches = batches.rows.filter((b) => b.statement_index === 2);
+      expect(updateBatches.length).toBe(3);
+      expect(updateBatches.every((b) => Number(b.rows) <= 20_000)).toBe(true);
+      expect(updateBatches.reduce((n, b) => n + Number(b.rows), 0)).toBe(updated);
+      await sql(f.db.url, 'DROP TABLE orders_expected');
+    },
+  );
 
   it('never offers a plan it could not prove: a name PostgreSQL would have chosen differently', { timeout: SLOW }, async () => {
     const res = await analyze('CREATE INDEX ON orders (amount)');

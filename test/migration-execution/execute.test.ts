@@ -67,6 +67,8 @@ describe('migration execution through HTTP', () => {
       request_id: id,
       status: 'completed',
       progress: null,
+      rows_done: null,
+      rows_total: null,
       sql: migration,
       connection_id: conn,
       result: {

@@ -236,4 +236,75 @@ describe('a killed executor', () => {
       }
     },
   );
+
+  it('resumes a batched step after the executor is killed mid-backfill, repeating no batch and skipping none', { timeout: 240_000 }, async () => {
+    // n = n + 1 is not idempotent: a batch run twice leaves 2, a skipped one 0.
+    await sql(db.url, 'CREATE TABLE counters (id int PRIMARY KEY, n int NOT NULL DEFAULT 0); INSERT INTO counters (id) SELECT generate_series(1, 3000)');
+    const migration = '-- dbops:batched key=id size=100 pause_ms=50\nUPDATE counters SET n = n + 1;';
+    let setup = await inProcess(home);
+    const key = (await setup.t.request('POST', '/api-keys', { jwt: await setup.runtime.issuer.sign('carol'), body: { name: 'k' } })).body.data.key as string;
+    const conn = await setup.t.request('POST', '/connections', {
+      apiKey: key,
+      body: { name: 'db', db_type: 'postgresql_local', connection_string: withSslDisabled(db.url) },
+    });
+    const connectionId = conn.body.data.id as string;
+    const token = await issueToken(setup.t, connectionId, migration);
+    await setup.runtime.close();
+
+    const port = await freePort();
+    child = await startServiceProcess(home, port);
+    const base = `http://127.0.0.1:${port}/api/v1`;
+    const accepted = await fetch(`${base}/migrations/execute`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({ approval_token: token, sql: migration, connection_id: connectionId }),
+    });
+    expect(accepted.status).toBe(202);
+    const requestId = ((await accepted.json()) as { data: { request_id: string } }).data.request_id;
+    let running: { status: string; progress: string | null; rows_done: number | null; rows_total: number | null } | undefined;
+    for (let i = 0; ; i++) {
+      running = (await (await fetch(`${base}/migrations/requests/${requestId}`, { headers: { 'x-api-key': key } })).json()) as typeof running;
+      if ((running!.rows_done ?? 0) >= 500) break;
+      if (i > 600) throw new Error(`the batched step never got going: ${JSON.stringify(running)}`);
+      await new Promise((res) => setTimeout(res, 20));
+    }
+    child.kill('SIGKILL');
+    await new Promise((res) => child!.once('exit', res));
+    // Progress while it ran: rows counted at the step's start, and the batch in hand.
+    expect(running).toMatchObject({ status: 'executing', rows_total: 3000 });
+    expect(running!.progress).toMatch(/^statement 1 of 1: batch \d+ \(\d+ of 3000 rows done\)/);
+    const [{ partial }] = (await sql<{ partial: number }>(db.url, 'SELECT count(*)::int AS partial FROM counters WHERE n = 1')) as [{ partial: number }];
+    expect(partial).toBeLessThan(3000);
+
+    // A fresh process: the poll that finds the lease expired puts the request back to run, and it finishes.
+    setup = await inProcess(home);
+    try {
+      let record = (await setup.t.request('GET', `/migrations/requests/${requestId}`, { apiKey: key })).body;
+      const deadline = Date.now() + 60_000;
+      while (record.status !== 'completed' && record.status !== 'failed' && Date.now() < deadline) {
+        await new Promise((res) => setTimeout(res, 200));
+        record = (await setup.t.request('GET', `/migrations/requests/${requestId}`, { apiKey: key })).body;
+      }
+      expect(record, JSON.stringify(record.error)).toMatchObject({ status: 'completed', progress: null, rows_done: 3000, rows_total: 3000, error: null });
+      expect(await sql(db.url, 'SELECT n, count(*)::int AS rows FROM counters GROUP BY n')).toEqual([{ n: 1, rows: 3000 }]);
+
+      // The ledger: the done batches follow each other from the first key to the last; the
+      // killed run did some, the resumed one the rest.
+      const batches = (
+        await setup.runtime.container.store.query<{ lower_key: string | null; upper_key: string | null; rows: string; state: string; attempt_id: string }>(
+          'SELECT lower_key, upper_key, rows::text AS rows, state, attempt_id::text FROM migration_request_batches WHERE request_id = $1 ORDER BY batch_no',
+          [requestId],
+        )
+      ).rows;
+      const done = batches.filter((b) => b.state === 'done');
+      expect(done[0]!.lower_key).toBeNull();
+      expect(done.at(-1)!.upper_key).toBeNull();
+      for (let i = 1; i < done.length; i++) expect(done[i]!.lower_key).toBe(done[i - 1]!.upper_key);
+      expect(done.reduce((n, b) => n + Number(b.rows), 0)).toBe(3000);
+      expect(batches.every((b) => b.state !== 'pending')).toBe(true);
+      expect(new Set(done.map((b) => b.attempt_id)).size).toBe(2);
+    } finally {
+      await setup.runtime.close();
+    }
+  });
 });

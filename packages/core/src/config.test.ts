@@ -22,6 +22,16 @@ describe('loadSettings', () => {
     });
     expect(s.migrationExecution).toMatchObject({ leaseMs: 60_000, heartbeatMs: 15_000, pendingTimeoutMs: 900_000 });
     expect(s.sandbox.cacheDir).toBe(`${s.home}/sandbox-cache`);
+    expect(s.safePlan).toEqual({ batchSize: 5000, batchPauseMs: 0 });
+  });
+
+  it('bounds the batch size and pause a safe plan is offered with, as the executor bounds them', () => {
+    expect(loadSettings({ DBOPS_SAFE_PLAN_BATCH_SIZE: '250', DBOPS_SAFE_PLAN_BATCH_PAUSE_MS: '40' }).safePlan).toEqual({ batchSize: 250, batchPauseMs: 40 });
+    expect(loadSettings({ DBOPS_SAFE_PLAN_BATCH_SIZE: '5000000', DBOPS_SAFE_PLAN_BATCH_PAUSE_MS: '999999' }).safePlan).toEqual({
+      batchSize: 1_000_000,
+      batchPauseMs: 60_000,
+    });
+    expect(() => loadSettings({ DBOPS_SAFE_PLAN_BATCH_SIZE: '0' })).toThrow(SettingsError);
   });
 
   it('treats an empty value as unset and parses flags, lists and numbers', () => {

@@ -67,6 +67,14 @@ export interface SandboxSettings {
   concurrencyPerUser: number;
 }
 
+/** What a safe plan's batched step is offered with (docs/migration-analysis.md, Safe plans); the plan's text carries them to the executor. */
+export interface SafePlanSettings {
+  /** Rows per batch (`DBOPS_SAFE_PLAN_BATCH_SIZE`, default 5000, at most 1,000,000). */
+  batchSize: number;
+  /** Pause between batches in milliseconds (`DBOPS_SAFE_PLAN_BATCH_PAUSE_MS`, default 0, at most 60,000). */
+  batchPauseMs: number;
+}
+
 /** Settings every part of the service reads. Parsed once per process from the environment by {@link loadSettings}. */
 /** Bounds on one uploaded document and on a user's upload slots (docs/documents.md, "Hostile documents"). */
 export interface DocumentLimitSettings {
@@ -136,6 +144,7 @@ export interface ServiceSettings {
   executeMaxResultBytes: number;
   optimization: OptimizationSettings;
   sandbox: SandboxSettings;
+  safePlan: SafePlanSettings;
   /** Raw billing values, checked when a payment route needs them (billing-settings.ts). */
   billing: {
     stripeSecretKey: string | undefined;
@@ -249,6 +258,8 @@ export function loadSettings(env: Readonly<Record<string, string | undefined>> =
       memoryMb: e.DBOPS_SANDBOX_MEMORY_MB,
       concurrencyPerUser: e.DBOPS_ANALYSIS_CONCURRENCY_PER_USER,
     },
+    // The executor's bounds of the annotation's size and pause_ms (migration-execution/batched-annotation.ts).
+    safePlan: { batchSize: Math.min(e.DBOPS_SAFE_PLAN_BATCH_SIZE, 1_000_000), batchPauseMs: Math.min(e.DBOPS_SAFE_PLAN_BATCH_PAUSE_MS, 60_000) },
     billing: {
       stripeSecretKey: e.STRIPE_SECRET_KEY,
       stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,

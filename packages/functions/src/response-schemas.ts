@@ -197,6 +197,9 @@ export const migrationRequestResponse = z.object({
   request_id: z.uuid(),
   status: z.enum(['pending', 'executing', 'completed', 'failed']),
   progress: z.string().nullable(),
+  // Beyond the spec: a batched step's progress (docs/api-decisions.md).
+  rows_done: z.number().int().nullable(),
+  rows_total: z.number().int().nullable(),
   sql: z.string(),
   connection_id: z.uuid(),
   result: migrationResult.nullable(),

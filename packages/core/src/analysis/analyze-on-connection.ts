@@ -83,7 +83,8 @@ export async function analyzeOnConnection(
     const issue = (text: string) => issueApprovalToken({ userId, connectionId, sql: text }, { secret, now: deps.clock.now() }).token;
     report.approval_token = issue(sql);
     // A migration that blocks writes for long gets a rewrite that does not, once the sandbox proved it equivalent.
-    Object.assign(report, await offerSafePlan({ analysis, snapshot, connectionId, sandbox, proofBy, issueToken: async (text) => issue(text) }));
+    const batching = { size: deps.settings.safePlan.batchSize, pauseMs: deps.settings.safePlan.batchPauseMs };
+    Object.assign(report, await offerSafePlan({ analysis, snapshot, connectionId, sandbox, batching, proofBy, issueToken: async (text) => issue(text) }));
   }
   return report;
 }

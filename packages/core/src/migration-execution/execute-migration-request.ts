@@ -6,7 +6,9 @@ import type { CoreDeps } from '../deps';
 import { executionSettings } from './execution-settings';
 import { type PlannedStatement, planMigration } from './migration-plan';
 import { EXECUTOR_CODES, emptyFailure } from './migration-outcome';
-import { executorApplicationName, observePlan } from './lost-run-reconcile';
+import { endOrphans, executorApplicationName, observePlan } from './lost-run-reconcile';
+import { storeBatchLedger } from './batch-ledger';
+import { OwnershipLost } from './run-failures';
 import {
   type ClaimedRequest,
   claimRequest,
@@ -15,6 +17,7 @@ import {
   recordApplied,
   recordCatalogBefore,
   renewLease,
+  resumeLostRequests,
   setProgress,
 } from './request-store';
 import { type RunOutcome, runMigration } from './run-migration';
@@ -38,6 +41,9 @@ export type ExecutionDisposition = 'ignored' | 'completed' | 'failed';
  * nothing when it is not pending), keeps a lease alive with heartbeats, runs the migration on
  * the user's database and records `completed` or `failed`. Throws only when the state store
  * itself failed, so the queue redelivers; the redelivery then finds the request not pending.
+ * A request whose executor was lost inside a batched step is resumed instead (a redelivered
+ * message of the lost executor finds it so): the lost executor's sessions are ended first, then
+ * the run goes on from the last committed batch (`run-batched-step.ts`).
  */
 export async function executeMigrationRequest(
   deps: CoreDeps,
@@ -47,6 +53,7 @@ export async function executeMigrationRequest(
 ): Promise<ExecutionDisposition> {
   const settings = executionSettings(deps.settings);
   const now = () => deps.clock.now();
+  await resumeLostRequests(deps.store, now(), { requestId });
   await expireStaleRequests(deps.store, now(), settings.pendingTimeoutMs);
   const claim = await claimRequest(deps.store, requestId, now(), settings.leaseMs);
   if (!claim) return 'ignored';
@@ -66,7 +73,7 @@ export async function executeMigrationRequest(
   heartbeat.unref?.();
 
   let outcome: RunOutcome;
-  const applied: number[] = [];
+  const applied: number[] = claim.resume ? claim.resume.applied.map((a) => a.statement_index) : [];
   try {
     try {
       const target = await ports.loadTarget(claim);
@@ -92,13 +99,20 @@ export async function executeMigrationRequest(
       );
       const plan = await planMigration(claim.sql, version);
       byIndex = new Map(plan.map((s) => [s.index, s]));
-      // The catalog before the run, for the statements whose effect it shows: the record of a
-      // lost run is rebuilt by comparing with it (lost-run-reconcile.ts).
-      await recordCatalogBefore(deps.store, claim, await observePlan(pgQueryable(client), plan));
+      if (claim.resume) {
+        // The lost run's batch in flight must be final before its status is asked: no session of it may commit later.
+        await endOrphans(client, claim.requestId);
+      } else {
+        // The catalog before the run, for the statements whose effect it shows: the record of a
+        // lost run is rebuilt by comparing with it (lost-run-reconcile.ts).
+        await recordCatalogBefore(deps.store, claim, await observePlan(pgQueryable(client), plan));
+      }
       outcome = await runMigration({
         client,
         plan,
         settings,
+        ledger: storeBatchLedger(deps.store, claim, { now, leaseMs: settings.leaseMs }),
+        ...(claim.resume ? { resume: { applied: new Set(applied) } } : {}),
         ...(options.remainingMs ? { remainingMs: options.remainingMs } : {}),
         onProgress: (text, index) => setProgress(deps.store, claim, text, index, now(), settings.leaseMs),
         onApplied: async (indexes) => {
@@ -111,7 +125,7 @@ export async function executeMigrationRequest(
         },
       });
     } catch (error) {
-      if (leaseLost) return 'failed';
+      if (leaseLost || error instanceof OwnershipLost) return 'failed';
       // Not a statement's failure (the state store, most likely): details go to the log only.
       ports.log?.('migration run failed outside its statements', { requestId, error: String(error) });
       const message = isAppError(error) ? error.message : 'The executor failed outside the migration statements; any open transaction was rolled back.';

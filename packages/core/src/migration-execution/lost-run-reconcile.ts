@@ -118,15 +118,15 @@ export function rebuiltError(plan: readonly PlannedStatement[], previous: Migrat
   };
 }
 
-/** Ends what is left of the lost executor's sessions and waits (up to 5 s) until they are gone. */
-async function endOrphans(client: pg.Client, requestId: string): Promise<number> {
+/** Ends what is left of the lost executor's sessions (not the caller's own) and waits (up to 5 s) until they are gone. */
+export async function endOrphans(client: pg.Client, requestId: string): Promise<number> {
   const name = executorApplicationName(requestId);
   const ended = await client.query(
     'SELECT pg_catalog.pg_terminate_backend(pid) FROM pg_catalog.pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()',
     [name],
   );
   for (let i = 0; i < 100 && (ended.rowCount ?? 0) > 0; i++) {
-    const left = await client.query('SELECT 1 FROM pg_catalog.pg_stat_activity WHERE application_name = $1', [name]);
+    const left = await client.query('SELECT 1 FROM pg_catalog.pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()', [name]);
     if (left.rowCount === 0) break;
     await new Promise((r) => setTimeout(r, 50));
   }

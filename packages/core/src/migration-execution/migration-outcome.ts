@@ -61,6 +61,10 @@ export const EXECUTOR_CODES = {
   CONNECTION_FAILED: 'CONNECTION_FAILED',
   /** Anything else before or around the statements. */
   EXECUTOR_ERROR: 'EXECUTOR_ERROR',
+  /** A `-- dbops:batched` statement cannot run in batches (annotation, statement or table); nothing of it ran. */
+  BATCHING_REFUSED: 'BATCHING_REFUSED',
+  /** A resumed run found a lost run's batch neither committed nor rolled back on the database. */
+  BATCH_UNDECIDED: 'BATCH_UNDECIDED',
 } as const;
 
 export const emptyFailure = (code: string, message: string, hint: string | null = null): MigrationError => ({

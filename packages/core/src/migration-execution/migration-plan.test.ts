@@ -53,6 +53,20 @@ describe('migration plan', () => {
     ]);
   });
 
+  it('puts a dbops:batched statement in a segment of its own, with its annotation', async () => {
+    const plan = await planMigration(
+      'ALTER TABLE t ADD b int;\n-- dbops:batched key=id size=50\nUPDATE t SET b = a;\nDELETE FROM t WHERE a IS NULL;\n-- dbops:batched\nDELETE FROM t',
+      170000,
+    );
+    expect(plan.map((s) => s.batched)).toEqual([null, { key: 'id', size: 50, pauseMs: 0 }, null, { error: 'key=<column> is required' }]);
+    expect(segmentPlan(plan).map((s) => [s.transactional, s.statements.map((x) => x.index)])).toEqual([
+      [true, [0]],
+      [true, [1]],
+      [true, [2]],
+      [true, [3]],
+    ]);
+  });
+
   it('summarizes a statement on one short line', () => {
     expect(statementSummary('ALTER TABLE orders\n   ADD COLUMN note text')).toBe('ALTER TABLE orders ADD COLUMN note text');
     expect(statementSummary(`SELECT ${'x'.repeat(200)}`)).toHaveLength(80);

@@ -1,5 +1,6 @@
 import { ensureParser, parseTreeSync, statementsOf } from '../pg/parser';
 import { AppError } from '../errors/app-error';
+import { type BatchAnnotation, readBatchAnnotation } from './batched-annotation';
 import { type CatalogEffect, effectsOf } from './catalog-effects';
 
 /**
@@ -22,6 +23,12 @@ export interface PlannedStatement {
   concurrentIndexName: string | null;
   /** What the statement leaves in the catalog, when one look-up proves it (catalog-effects.ts); null otherwise. */
   effects: CatalogEffect[] | null;
+  /**
+   * The `-- dbops:batched` annotation before a transactional statement (`batched-annotation.ts`):
+   * the executor runs it in key-range batches, each its own transaction; `{error}` when the
+   * annotation cannot be read (the executor then refuses the step). Null for every other statement.
+   */
+  batched: BatchAnnotation | { error: string } | null;
 }
 
 /** Statements run together: one transaction, or one non-transactional statement. */
@@ -135,7 +142,8 @@ export function planStatements(statements: readonly StatementToPlan[], serverVer
     const raw = stmt[nodeType] as Node;
     const { mode, reason } = classify(nodeType, raw, serverVersionNum);
     const concurrentIndexName = nodeType === 'IndexStmt' && raw.concurrent === true && typeof raw.idxname === 'string' ? raw.idxname : null;
-    return { index, sql: text, nodeType, mode, reason, concurrentIndexName, effects: effectsOf(nodeType, raw) };
+    const batched = mode === 'transactional' ? readBatchAnnotation(text) : null;
+    return { index, sql: text, nodeType, mode, reason, concurrentIndexName, effects: effectsOf(nodeType, raw), batched };
   });
 }
 
@@ -145,7 +153,9 @@ export function planStatements(statements: readonly StatementToPlan[], serverVer
  * BEGIN or COMMIT ends a transaction (what follows starts the next one), as it does when the
  * script is run by hand: `ALTER TYPE ... ADD VALUE` needs a COMMIT before the new value can be
  * used. A script without non-transactional statements, BEGIN or COMMIT is therefore exactly
- * one transaction.
+ * one transaction. A batched statement (`-- dbops:batched`) is a segment of its own: the
+ * executor runs it as a series of transactions, and whatever runs the plan plainly (the
+ * sandbox) runs it as one transaction at the same place.
  */
 export function segmentPlan(plan: readonly PlannedStatement[]): PlanSegment[] {
   const segments: PlanSegment[] = [];
@@ -157,7 +167,8 @@ export function segmentPlan(plan: readonly PlannedStatement[]): PlanSegment[] {
       continue;
     }
     const last = segments.at(-1);
-    if (statement.mode === 'transactional' && last?.transactional && !boundary) last.statements.push(statement);
+    const alone = statement.batched !== null || (last?.statements.length === 1 && last.statements[0]!.batched !== null);
+    if (statement.mode === 'transactional' && last?.transactional && !boundary && !alone) last.statements.push(statement);
     else segments.push({ transactional: statement.mode === 'transactional', statements: [statement] });
     boundary = false;
   }

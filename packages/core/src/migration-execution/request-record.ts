@@ -9,6 +9,14 @@ export interface MigrationRequestRecord {
   request_id: string;
   status: RequestStatus;
   progress: string | null;
+  /**
+   * Rows the batched step running (or the last one run) has changed, in committed batches;
+   * null when the migration has no batched step or none has started. Beyond the spec
+   * (docs/api-decisions.md).
+   */
+  rows_done: number | null;
+  /** Rows that step changes, counted at its start; null like {@link rows_done}. */
+  rows_total: number | null;
   sql: string;
   connection_id: string;
   result: MigrationResult | null;
@@ -26,6 +34,8 @@ export interface RequestRow {
   sql: string;
   status: RequestStatus;
   progress: string | null;
+  rows_done: string | number | null;
+  rows_total: string | number | null;
   result: MigrationResult | string | null;
   error: MigrationError | string | null;
   created_at: unknown;
@@ -33,7 +43,10 @@ export interface RequestRow {
   completed_at: unknown;
 }
 
-export const REQUEST_COLUMNS = 'id, user_id, connection_id, sql, status, progress, result, error, created_at, started_at, completed_at';
+export const REQUEST_COLUMNS = 'id, user_id, connection_id, sql, status, progress, rows_done, rows_total, result, error, created_at, started_at, completed_at';
+
+// bigint arrives as text from pg.
+const count = (v: string | number | null): number | null => (v === null ? null : Number(v));
 
 // jsonb arrives parsed from pg and PGlite alike; text is tolerated for safety.
 const json = <T>(v: T | string | null): T | null => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
@@ -43,6 +56,8 @@ export function toRecord(row: RequestRow): MigrationRequestRecord {
     request_id: row.id,
     status: row.status,
     progress: row.progress,
+    rows_done: count(row.rows_done),
+    rows_total: count(row.rows_total),
     sql: row.sql,
     connection_id: row.connection_id,
     result: json(row.result),

@@ -8,7 +8,19 @@ import { PgStore } from '../store/pg-store';
 import { foundationMigrations } from '../store/migrations/foundation';
 import { executionMigrations } from '../store/migrations/execution';
 import { createScratchDatabase } from '../../../../test/support/scratch-database';
-import { claimRequest, createOrReplayRequest, expireStaleRequests, finishRequest, getRequest, recordApplied, renewLease, setProgress } from './request-store';
+import { storeBatchLedger } from './batch-ledger';
+import {
+  claimRequest,
+  createOrReplayRequest,
+  expireStaleRequests,
+  finishRequest,
+  getRequest,
+  MAX_RESUMES,
+  recordApplied,
+  renewLease,
+  resumeLostRequests,
+  setProgress,
+} from './request-store';
 
 const LEASE = 10_000;
 const PENDING = 60_000;
@@ -78,6 +90,75 @@ describe('migration request store', () => {
     expect((await getRequest(store, userId, row.id)).status).toBe('failed');
     // The connection is free again.
     expect((await create(conn, randomUUID(), at(17_000))).created).toBe(true);
+  });
+
+  it('puts a request lost inside a batched step back to pending, resumable with what it applied, a few times at most', async () => {
+    const conn = await newConnection();
+    const { row } = await create(conn);
+    let claim = (await claimRequest(store, row.id, t0, LEASE))!;
+    expect(claim.resume).toBeNull();
+    await recordApplied(store, claim, [{ statement_index: 0, sql: 'ALTER TABLE t ADD COLUMN b int', transactional: true }]);
+    await setProgress(store, claim, 'statement 2 of 2: batch 1', 1, at(1000), LEASE);
+    await storeBatchLedger(store, claim, { now: () => at(1000), leaseMs: LEASE }).start(1, 500);
+
+    expect(await resumeLostRequests(store, at(10_000), { connectionId: conn })).toEqual([]); // lease runs to 11 s
+    expect(await resumeLostRequests(store, at(11_001), { connectionId: conn })).toEqual([row.id]);
+    expect(await expireStaleRequests(store, at(11_001), PENDING, { connectionId: conn })).toBe(0);
+    expect(await getRequest(store, userId, row.id)).toMatchObject({
+      status: 'pending',
+      progress: 'waiting to resume after a lost executor',
+      rows_done: 0,
+      rows_total: 500,
+      started_at: t0.toISOString(),
+    });
+    // The lost attempt cannot write any more; the next claim resumes with what was applied.
+    expect(await renewLease(store, claim, at(11_002), LEASE)).toBe(false);
+    claim = (await claimRequest(store, row.id, at(12_000), LEASE))!;
+    expect(claim.resume).toEqual({ applied: [{ statement_index: 0, transactional: true }] });
+    expect(await getRequest(store, userId, row.id)).toMatchObject({
+      status: 'executing',
+      progress: 'resuming after a lost executor',
+      started_at: t0.toISOString(),
+    });
+
+    // Lost again and again: after MAX_RESUMES resumes the request fails as lost.
+    let now = 12_000;
+    for (let i = 1; i < MAX_RESUMES; i++) {
+      await setProgress(store, claim, 'statement 2 of 2: batch 2', 1, at(now), LEASE);
+      now += LEASE + 1;
+      expect(await resumeLostRequests(store, at(now), { requestId: row.id })).toEqual([row.id]);
+      claim = (await claimRequest(store, row.id, at(now), LEASE))!;
+    }
+    await setProgress(store, claim, 'statement 2 of 2: batch 3', 1, at(now), LEASE);
+    now += LEASE + 1;
+    expect(await resumeLostRequests(store, at(now), { requestId: row.id })).toEqual([]);
+    expect(await expireStaleRequests(store, at(now), PENDING, { requestId: row.id })).toBe(1);
+    expect((await getRequest(store, userId, row.id)).error).toMatchObject({ code: 'EXECUTOR_LOST', statement_index: 1, committed_transactional: [0] });
+  });
+
+  it('fails, not resumes, a request lost outside its batched step; and a resumed request no executor takes in time', async () => {
+    const conn = await newConnection();
+    const { row } = await create(conn);
+    const claim = (await claimRequest(store, row.id, t0, LEASE))!;
+    await setProgress(store, claim, 'statement 1 of 3: batch 1', 0, at(1000), LEASE);
+    await storeBatchLedger(store, claim, { now: () => at(1000), leaseMs: LEASE }).start(0, 10);
+    await recordApplied(store, claim, [{ statement_index: 0, sql: 'UPDATE t SET a = 1', transactional: true }]);
+    await setProgress(store, claim, 'statement 2 of 3: ALTER TABLE t ...', 1, at(2000), LEASE);
+    expect(await resumeLostRequests(store, at(12_001), { connectionId: conn })).toEqual([]);
+    expect(await expireStaleRequests(store, at(12_001), PENDING, { connectionId: conn })).toBe(1);
+
+    const other = await newConnection();
+    const { row: second } = await create(other);
+    const c2 = (await claimRequest(store, second.id, t0, LEASE))!;
+    await setProgress(store, c2, 'statement 1 of 1: batch 1', 0, at(1000), LEASE);
+    await storeBatchLedger(store, c2, { now: () => at(1000), leaseMs: LEASE }).start(0, 10);
+    expect(await resumeLostRequests(store, at(11_001), { connectionId: other })).toEqual([second.id]);
+    // A resumed request is not "never started": only the pending timeout after its lost lease fails it.
+    expect(await expireStaleRequests(store, at(11_000 + PENDING - 1), PENDING, { connectionId: other })).toBe(0);
+    expect(await expireStaleRequests(store, at(11_000 + PENDING + 1), PENDING, { connectionId: other })).toBe(1);
+    const failed = await getRequest(store, userId, second.id);
+    expect(failed.error).toMatchObject({ code: 'EXECUTOR_LOST', statement_index: 0 });
+    expect(failed.error!.message).toMatch(/no executor took it up in time/);
   });
 
   it('fails a request no executor picked up within the pending timeout', async () => {

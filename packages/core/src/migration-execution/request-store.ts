@@ -77,23 +77,42 @@ export interface ClaimedRequest {
   connectionId: string;
   sql: string;
   attemptId: string;
+  /** Set when the request was resumed after a lost executor (`resumeLostRequests`): the statements that run durably applied. */
+  resume: { applied: Array<{ statement_index: number; transactional: boolean }> } | null;
 }
 
 /**
  * Moves `pending -> executing` atomically and takes the lease. Null when the request is not
- * pending (already started, finished or failed): a redelivered message then does nothing.
+ * pending (already started, finished or failed): a redelivered message then does nothing. A
+ * resumed request keeps its first `started_at`.
  */
 export async function claimRequest(store: Store, requestId: string, now: Date, leaseMs: number): Promise<ClaimedRequest | null> {
   const attemptId = randomUUID();
-  const res = await store.query<{ user_id: string; connection_id: string; sql: string }>(
+  const res = await store.query<{
+    user_id: string;
+    connection_id: string;
+    sql: string;
+    resumes: number;
+    applied: Array<{ statement_index: number; transactional: boolean }> | string;
+  }>(
     `UPDATE migration_requests
-        SET status = 'executing', started_at = $2, attempt_id = $3, lease_expires_at = $4, progress = 'starting'
+        SET status = 'executing', started_at = COALESCE(started_at, $2), attempt_id = $3, lease_expires_at = $4,
+            progress = CASE WHEN resumes > 0 THEN 'resuming after a lost executor' ELSE 'starting' END
       WHERE id = $1 AND status = 'pending'
-      RETURNING user_id, connection_id, sql`,
+      RETURNING user_id, connection_id, sql, resumes, applied`,
     [requestId, now, attemptId, new Date(now.getTime() + leaseMs)],
   );
   const row = res.rows[0];
-  return row ? { requestId, userId: row.user_id, connectionId: row.connection_id, sql: row.sql, attemptId } : null;
+  if (!row) return null;
+  const applied = typeof row.applied === 'string' ? (JSON.parse(row.applied) as Array<{ statement_index: number; transactional: boolean }>) : row.applied;
+  return {
+    requestId,
+    userId: row.user_id,
+    connectionId: row.connection_id,
+    sql: row.sql,
+    attemptId,
+    resume: row.resumes > 0 ? { applied: applied.map((a) => ({ statement_index: a.statement_index, transactional: a.transactional })) } : null,
+  };
 }
 
 /** Renews the lease; false when this attempt no longer owns the request (it was expired). */
@@ -166,12 +185,43 @@ const LOST_MESSAGE =
   'listed in applied_non_transactional and committed_transactional are applied.';
 const LOST_HINT =
   'Check the schema (introspect the connection), look for INVALID indexes if the script used CREATE INDEX CONCURRENTLY, then analyze what remains.';
+const RESUME_NOT_STARTED_MESSAGE =
+  'The executor was lost inside a batched step and the run was put back to resume from its last committed batch, but no executor ' +
+  'took it up in time. Only statements listed in applied_non_transactional and committed_transactional, and the batches counted in rows_done, are applied.';
 const NOT_STARTED_MESSAGE = 'No executor picked up the request in time; nothing was run on the database.';
 
+/** A lost run is resumed at most this many times; then it fails as lost (an executor that keeps dying there would otherwise loop). */
+export const MAX_RESUMES = 3;
+
 /**
- * Fails requests whose executor is gone: `executing` with an expired lease (never re-run), and
- * `pending` older than the pending timeout. Optionally limited to one connection or request.
- * Returns how many requests it failed.
+ * A lost executor's request is resumable when it was inside a batched step (`current_statement`
+ * is the step that recorded its start): everything before that step is recorded applied, and the
+ * step's batches say where to go on (`run-batched-step.ts`).
+ */
+const RESUMABLE = `(batched_statement IS NOT NULL AND COALESCE(current_statement = batched_statement, false) AND resumes < ${MAX_RESUMES})`;
+
+/**
+ * Puts requests whose executor is gone inside a batched step back to `pending`, to be claimed by
+ * the next executor, which goes on from the last committed batch. Returns their ids: the caller
+ * enqueues them (a queue message is the only way an executor starts). Optionally limited to one
+ * connection or request. Call before {@link expireStaleRequests}, which fails the others.
+ */
+export async function resumeLostRequests(store: Store, now: Date, scope: { connectionId?: string; requestId?: string } = {}): Promise<string[]> {
+  const filter = scope.requestId ? 'AND id = $2' : scope.connectionId ? 'AND connection_id = $2' : 'AND $2::uuid IS NULL';
+  const res = await store.query<{ id: string }>(
+    `UPDATE migration_requests SET status = 'pending', attempt_id = NULL, resumes = resumes + 1, progress = 'waiting to resume after a lost executor'
+      WHERE status = 'executing' AND lease_expires_at < $1 AND ${RESUMABLE} ${filter}
+      RETURNING id`,
+    [now, scope.requestId ?? scope.connectionId ?? null],
+  );
+  return res.rows.map((r) => r.id);
+}
+
+/**
+ * Fails requests whose executor is gone: `executing` with an expired lease (never re-run) unless
+ * it is resumable (see {@link resumeLostRequests}), a resumed request no executor took within the
+ * pending timeout, and `pending` older than the pending timeout. Optionally limited to one
+ * connection or request. Returns how many requests it failed.
  */
 export async function expireStaleRequests(
   store: Store,
@@ -186,7 +236,7 @@ export async function expireStaleRequests(
         SET status = 'failed', progress = NULL, completed_at = $1, lease_expires_at = NULL,
             error = jsonb_build_object(
               'code', '${EXECUTOR_CODES.EXECUTOR_LOST}',
-              'message', $2::text,
+              'message', CASE WHEN status = 'pending' THEN $6::text ELSE $2::text END,
               'statement_index', current_statement,
               'applied_non_transactional', COALESCE((SELECT jsonb_agg(jsonb_build_object('statement_index', e->'statement_index', 'sql', e->'sql'))
                                                        FROM jsonb_array_elements(applied) e WHERE NOT (e->>'transactional')::boolean), '[]'::jsonb),
@@ -195,8 +245,9 @@ export async function expireStaleRequests(
               'rolled_back', true,
               'invalid_indexes', '[]'::jsonb,
               'hint', $4::text)
-      WHERE status = 'executing' AND lease_expires_at < $1 ${filter}`,
-    [now, LOST_MESSAGE, target, LOST_HINT],
+      WHERE ((status = 'executing' AND lease_expires_at < $1 AND NOT ${RESUMABLE})
+             OR (status = 'pending' AND resumes > 0 AND lease_expires_at < $5)) ${filter}`,
+    [now, LOST_MESSAGE, target, LOST_HINT, new Date(now.getTime() - pendingTimeoutMs), RESUME_NOT_STARTED_MESSAGE],
   );
   const stale = await store.query(
     `UPDATE migration_requests
@@ -204,7 +255,7 @@ export async function expireStaleRequests(
             error = jsonb_build_object('code', '${EXECUTOR_CODES.NOT_STARTED}', 'message', $2::text, 'statement_index', NULL,
               'applied_non_transactional', '[]'::jsonb, 'committed_transactional', '[]'::jsonb, 'rolled_back', false,
               'invalid_indexes', '[]'::jsonb, 'hint', 'Analyze the migration again and execute it with the new token.')
-      WHERE status = 'pending' AND created_at < $4 ${filter}`,
+      WHERE status = 'pending' AND resumes = 0 AND created_at < $4 ${filter}`,
     [now, NOT_STARTED_MESSAGE, target, new Date(now.getTime() - pendingTimeoutMs)],
   );
   return lost.rowCount + stale.rowCount;

@@ -1,11 +1,17 @@
+import { parseTreeSync } from '../pg/parser';
 import { quoteName } from '../pg/quote';
 import type pg from 'pg';
 import { pgQueryable } from '../store/pg-store';
 import type { Queryable } from '../store/store';
 import { type CatalogState, diffCatalog, newInvalidIndexes, readCatalog } from './catalog-diff';
 import { type ExecutionSettings, lockBackoffMs } from './execution-settings';
+import { type BatchLedger, memoryBatchLedger } from './batch-ledger';
+import type { BatchAnnotation } from './batched-annotation';
+import { type BatchedStatement, batchedStatement } from './batched-statement';
 import { type PlannedStatement, segmentPlan, statementSummary } from './migration-plan';
-import type { AppliedStatement, MigrationError, MigrationResult } from './migration-outcome';
+import { type AppliedStatement, EXECUTOR_CODES, type MigrationError, type MigrationResult } from './migration-outcome';
+import { runBatchedStep } from './run-batched-step';
+import { DeadlineReached, LOCK_NOT_AVAILABLE, messageOf, sqlState, StateStoreFailure, StatementFailure } from './run-failures';
 
 export type RunOutcome = { status: 'completed'; result: MigrationResult } | { status: 'failed'; error: MigrationError };
 
@@ -28,50 +34,20 @@ export interface RunMigrationOptions {
    * starts without a minimum budget: the run then fails cleanly (rolled back) instead.
    */
   remainingMs?(): number;
+  /** Where batched steps record their batches (`batch-ledger.ts`); in memory when absent (nothing can resume the run). */
+  ledger?: BatchLedger;
+  /**
+   * A run resumed after a lost executor: the statements that run had durably applied. Their
+   * segments are skipped, and the first segment left must be the batched step the lost run was
+   * in (its batches say where to go on); anything else is not resumed.
+   */
+  resume?: { applied: ReadonlySet<number> };
 }
 
 /** Kept back from the executor's remaining time to record the outcome. */
 export const DEADLINE_RESERVE_MS = 20_000;
 /** A statement is not started with less budget than this. */
 const MIN_STATEMENT_BUDGET_MS = 1_000;
-
-/** The state store failed while recording progress: not the statement's fault. */
-class StateStoreFailure extends Error {
-  constructor(readonly inner: unknown) {
-    super(messageOf(inner));
-  }
-}
-
-class DeadlineReached extends Error {
-  readonly code = 'EXECUTOR_DEADLINE';
-  constructor() {
-    super('The executor ran out of time before this statement could start; the migration was stopped and its open transaction rolled back.');
-  }
-}
-
-const LOCK_NOT_AVAILABLE = '55P03';
-
-interface PgErrorLike {
-  code?: string;
-  message?: string;
-}
-
-const sqlState = (e: unknown): string => {
-  if (e instanceof DeadlineReached) return e.code;
-  const code = (e as PgErrorLike | undefined)?.code;
-  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : '08006';
-};
-const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
-
-class StatementFailure extends Error {
-  constructor(
-    readonly statement: PlannedStatement,
-    readonly pgError: unknown,
-    readonly rolledBack: boolean,
-  ) {
-    super(messageOf(pgError));
-  }
-}
 
 /**
  * Runs a planned migration on the user's database: session `lock_timeout` and
@@ -86,6 +62,16 @@ export async function runMigration(options: RunMigrationOptions): Promise<RunOut
   const nowMs = options.nowMs ?? (() => performance.now());
   const db = pgQueryable(client);
   const total = plan.length;
+
+  // A batched step that cannot run as it says is refused before anything runs.
+  const batchedForms = new Map<number, { annotation: BatchAnnotation; statement: BatchedStatement }>();
+  for (const s of plan) {
+    if (!s.batched) continue;
+    const form = 'error' in s.batched ? s.batched.error : batchedStatement(parseTreeSync(s.sql).stmts[0]!.stmt, s.batched.key, s.batched.size);
+    if (typeof form === 'string') return { status: 'failed', error: batchingRefused(s, form) };
+    batchedForms.set(s.index, { annotation: s.batched as BatchAnnotation, statement: form });
+  }
+  const ledger = options.ledger ?? memoryBatchLedger();
 
   await client.query(`SET lock_timeout = ${Math.round(settings.lockTimeoutMs)}`);
   await client.query(`SET statement_timeout = ${Math.round(settings.statementTimeoutMs)}`);
@@ -108,8 +94,42 @@ export async function runMigration(options: RunMigrationOptions): Promise<RunOut
   };
 
   const started = nowMs();
+  let resuming = options.resume;
   try {
     for (const segment of segmentPlan(plan)) {
+      const indexes = segment.statements.map((s) => s.index);
+      const batched = segment.statements.length === 1 ? batchedForms.get(indexes[0]!) : undefined;
+      if (resuming) {
+        if (indexes.every((i) => resuming!.applied.has(i))) {
+          if (segment.transactional) committedTx.push(...indexes);
+          else appliedNonTx.push(...segment.statements.map((s) => ({ statement_index: s.index, sql: s.sql })));
+          continue;
+        }
+        if (!batched) return { status: 'failed', error: notResumable(segment.statements[0]!, appliedNonTx, committedTx) };
+        resuming = undefined;
+      }
+      if (batched) {
+        const s = segment.statements[0]!;
+        await runBatchedStep({
+          client,
+          statement: s,
+          annotation: batched.annotation,
+          batched: batched.statement,
+          ledger,
+          settings,
+          sleep,
+          ...(options.random ? { random: options.random } : {}),
+          prepare: async (text) => {
+            await options.onProgress(`statement ${s.index + 1} of ${total}: ${text}`, s.index).catch((e: unknown) => {
+              throw new StateStoreFailure(e);
+            });
+            await budget();
+          },
+        });
+        committedTx.push(s.index);
+        await options.onApplied?.(indexes);
+        continue;
+      }
       for (let attempt = 0; ; attempt++) {
         try {
           const prepare = async (s: PlannedStatement) => {
@@ -126,17 +146,17 @@ export async function runMigration(options: RunMigrationOptions): Promise<RunOut
           await sleep(lockBackoffMs(settings, attempt + 1, options.random));
         }
       }
-      const indexes = segment.statements.map((s) => s.index);
       if (segment.transactional) committedTx.push(...indexes);
       else appliedNonTx.push(...segment.statements.map((s) => ({ statement_index: s.index, sql: s.sql })));
       await options.onApplied?.(indexes);
     }
   } catch (error) {
-    if (!(error instanceof StatementFailure)) throw error;
+    if (!(error instanceof StatementFailure)) throw error instanceof StateStoreFailure ? error.inner : error;
     const after = await readCatalog(db).catch(() => undefined);
     const invalid = after ? newInvalidIndexes(before, after) : [];
     const code = sqlState(error.pgError);
     const hints: string[] = [];
+    if (error.hint) hints.push(error.hint);
     if (code === LOCK_NOT_AVAILABLE) hints.push(`The lock was still unavailable after ${settings.lockRetries} retries; retry when the table is less busy.`);
     if (code === '57014') hints.push('The statement exceeded the statement timeout.');
     if (code === 'EXECUTOR_DEADLINE') hints.push('Split the migration into smaller ones, or raise the executor timeout.');
@@ -160,6 +180,34 @@ export async function runMigration(options: RunMigrationOptions): Promise<RunOut
   const elapsed = Math.max(0, Math.round(nowMs() - started));
   const after = await readCatalog(db);
   return { status: 'completed', result: { ...diffCatalog(before, after), execution_time_ms: elapsed } };
+}
+
+/** A batched step the executor will not run in batches: refused before any statement runs. */
+function batchingRefused(s: PlannedStatement, why: string): MigrationError {
+  return {
+    code: EXECUTOR_CODES.BATCHING_REFUSED,
+    message: `Statement ${s.index + 1} is marked dbops:batched but cannot run in batches: ${why}.`,
+    statement_index: s.index,
+    applied_non_transactional: [],
+    committed_transactional: [],
+    rolled_back: false,
+    invalid_indexes: [],
+    hint: 'Nothing was run. Fix the statement or its dbops:batched comment and analyze again, or remove the comment to run it as one transaction.',
+  };
+}
+
+/** A resumed run whose first statement to run is not the batched step the lost run was in: its state is not known, so nothing runs. */
+function notResumable(s: PlannedStatement, appliedNonTx: AppliedStatement[], committedTx: number[]): MigrationError {
+  return {
+    code: EXECUTOR_CODES.EXECUTOR_LOST,
+    message: `The executor was lost and the run could not be resumed: whether statement ${s.index + 1} ran is not recorded.`,
+    statement_index: s.index,
+    applied_non_transactional: appliedNonTx,
+    committed_transactional: committedTx,
+    rolled_back: true,
+    invalid_indexes: [],
+    hint: 'Check the schema (introspect the connection), then analyze a migration of the statements not applied.',
+  };
 }
 
 async function runTransaction(client: pg.Client, statements: readonly PlannedStatement[], prepare: (s: PlannedStatement) => Promise<void>): Promise<void> {

@@ -4,7 +4,8 @@ import { AppError } from '../errors/app-error';
 import type { MigrationQueue } from '../queue/migration-queue';
 import { executionSettings } from './execution-settings';
 import type { RequestStatus } from './request-record';
-import { createOrReplayRequest, expireStaleRequests } from './request-store';
+import { createOrReplayRequest } from './request-store';
+import { sweepLostRequests } from './sweep-lost-requests';
 
 export interface SubmitInput {
   userId: string;
@@ -50,7 +51,7 @@ export async function submitMigration(
   await ports.assertConnection(input.userId, input.connectionId);
 
   const settings = executionSettings(deps.settings);
-  await expireStaleRequests(deps.store, now, settings.pendingTimeoutMs, { connectionId: input.connectionId });
+  await sweepLostRequests(deps.store, { now, pendingTimeoutMs: settings.pendingTimeoutMs, scope: { connectionId: input.connectionId }, queue: ports.queue });
   const { row, created } = await createOrReplayRequest(deps.store, {
     userId: input.userId,
     connectionId: input.connectionId,

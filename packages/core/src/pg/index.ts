@@ -4,6 +4,7 @@
  */
 export { type AstNode, nodeKind, type ParseTree, walkAst } from './ast';
 export { deparse } from './deparse';
+export { leadingComments } from './leading-comments';
 export {
   ensureParser,
   parsesCleanly,

@@ -1,19 +1,24 @@
 import { describe, expect, it } from 'vitest';
+import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
 import { analyzeMigrationDetailed } from '../analyze-migration';
 import { buildSchemaIndex } from '../schema-index';
 import { shopSnapshot } from '../test-schema';
 import { draftSafePlan } from './draft-safe-plan';
 
-async function draft(sql: string) {
+async function draft(sql: string, change?: (s: SchemaSnapshot) => void) {
   const snapshot = shopSnapshot();
+  change?.(snapshot);
   const a = await analyzeMigrationDetailed(sql, snapshot, { connectionId: 'c', sandbox: false });
   return draftSafePlan(
     a.parsed,
     a.items.map((i) => i.facts),
     a.report.statements,
     buildSchemaIndex(snapshot),
+    { size: 2000, pauseMs: 10 },
   );
 }
+
+const table = (s: SchemaSnapshot, name: string) => s.tables.find((t) => t.name === name)!;
 
 describe('safe plan drafts', () => {
   it('needs none for a migration that blocks no writes for long', async () => {
@@ -80,6 +85,94 @@ describe('safe plan drafts', () => {
       ['ALTER TABLE orders ADD COLUMN a int;\nALTER TABLE orders ADD COLUMN b int', true],
       ['CREATE INDEX CONCURRENTLY orders_a ON orders (a)', false],
     ]);
+  });
+
+  it('runs a large UPDATE or DELETE in batches by ranges of the primary key, the statement unchanged behind its annotation', async () => {
+    const u = (await draft("-- backfill\nUPDATE orders SET status = 'paid' WHERE total > 0")).draft;
+    expect(u?.steps).toEqual([
+      expect.objectContaining({
+        sql: "-- dbops:batched key=id size=2000 pause_ms=10\n-- backfill\nUPDATE orders SET status = 'paid' WHERE total > 0",
+        transactional: true,
+        lock_type: 'ROW EXCLUSIVE',
+        batched: true,
+      }),
+    ]);
+    expect(u?.combined_script).toBe(
+      "SET lock_timeout = '2s';\nBEGIN;\n-- dbops:batched key=id size=2000 pause_ms=10\n-- backfill\nUPDATE orders SET status = 'paid' WHERE total > 0;\nCOMMIT;\n",
+    );
+    expect(u?.rewrites).toEqual([
+      expect.stringMatching(/^statement 0: the UPDATE runs in batches of 2000 rows by ranges of id, each its own short transaction/),
+    ]);
+    const d = (await draft("DELETE FROM events WHERE created_at < now() - interval '1 year'")).draft;
+    expect(d?.steps.map((s) => [s.sql.split('\n')[0], s.batched])).toEqual([['-- dbops:batched key=id size=2000 pause_ms=10', true]]);
+  });
+
+  it('batches by a NOT NULL unique key when there is no single-column primary key', async () => {
+    const d = await draft('DELETE FROM customers WHERE name IS NULL', (s) => {
+      table(s, 'customers').primary_key = null;
+      table(s, 'customers').row_estimate = 500_000;
+    });
+    expect(d.draft?.steps[0]!.sql.split('\n')[0]).toBe('-- dbops:batched key=email size=2000 pause_ms=10');
+  });
+
+  it.each([
+    [
+      'a table without a single-column key',
+      'UPDATE orders SET total = 0',
+      (s: SchemaSnapshot) => {
+        const t = table(s, 'orders');
+        t.primary_key = ['id', 'customer_id'];
+        t.indexes = t.indexes.filter((i) => !i.is_unique);
+      },
+      /orders has no single-column primary key or NOT NULL unique key/,
+    ],
+    [
+      'a key whose ranges are not batched',
+      'UPDATE orders SET total = 0',
+      (s: SchemaSnapshot) => void Object.assign(table(s, 'orders').columns[0]!, { data_type: 'point', udt_name: 'point' }),
+      /key column id is of type point/,
+    ],
+    ['a statement that changes the key', 'UPDATE orders SET id = id + 1', undefined, /sets the key column id itself/],
+    ['a statement that reads its table again', 'DELETE FROM orders WHERE total < (SELECT avg(total) FROM orders)', undefined, /reads orders again/],
+  ])('offers no plan for %s, and says why', async (_, sql, change, why) => {
+    const d = await draft(sql, change);
+    expect(d.draft).toBeNull();
+    expect(d.reason).toMatch(
+      /^statement 0 \((UPDATE|DELETE)\) changes rows of public\.orders \(about 2,000,000 rows\) in one transaction, holding their row locks until it commits: /,
+    );
+    expect(d.reason).toMatch(why);
+  });
+
+  it('offers no plan when a statement-level trigger or a function of the schema would see each batch', async () => {
+    const model = (s: SchemaSnapshot, triggerDefinition: string) => {
+      s.model = {
+        schemas: [],
+        types: [],
+        routines: [{ id: 'pg_proc:1', schema: 'public', name: 'order_score', kind: 'function', identity_arguments: 'bigint', definition: '' }],
+        triggers: [{ id: 'pg_trigger:1', table_schema: 'public', table: 'orders', name: 'orders_audit', definition: triggerDefinition, enabled: 'O' }],
+        rules: [],
+        policies: [],
+        statistics: [],
+        uncaptured: [],
+        comments: [],
+        dependencies: [],
+      };
+    };
+    const statementTrigger = 'CREATE TRIGGER orders_audit AFTER INSERT OR DELETE ON public.orders FOR EACH STATEMENT EXECUTE FUNCTION audit()';
+    expect((await draft('DELETE FROM orders WHERE total = 0', (s) => model(s, statementTrigger))).reason).toMatch(
+      /statement-level trigger orders_audit fires on DELETE: batches would fire it once per batch instead of once$/,
+    );
+    // Not on UPDATE, and a row trigger fires per row either way.
+    const rowTrigger = 'CREATE TRIGGER orders_audit AFTER UPDATE ON public.orders FOR EACH ROW EXECUTE FUNCTION audit()';
+    expect((await draft('UPDATE orders SET total = 0', (s) => model(s, statementTrigger))).draft).not.toBeNull();
+    expect((await draft('UPDATE orders SET total = 0', (s) => model(s, rowTrigger))).draft).not.toBeNull();
+    expect((await draft('UPDATE orders SET total = order_score(id)', (s) => model(s, rowTrigger))).reason).toMatch(
+      /calls order_score, a function of the schema that may read orders while the batches change it$/,
+    );
+  });
+
+  it('needs none for a statement the script already runs in batches', async () => {
+    expect(await draft('-- dbops:batched key=id\nUPDATE orders SET total = 0')).toEqual({ draft: null, reason: null });
   });
 
   it('says why there is no plan: no known safe form, or a script with its own transactions', async () => {

@@ -1,9 +1,11 @@
+import { BATCH_DEFAULTS, readBatchAnnotation } from '../../migration-execution/batched-annotation';
 import { nodeKind } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 import type { SchemaIndex } from '../schema-index';
 import type { StatementFacts } from '../statement-facts';
 import type { StatementReport } from '../types';
 import { REWRITE_RULES } from './rewrites';
+import type { BatchingOptions } from './rewrites/rewrite-context';
 import type { DraftStep, SafePlanStep } from './types';
 import { writeBlockingReason } from './write-blocking';
 
@@ -39,10 +41,14 @@ export function draftSafePlan(
   facts: readonly StatementFacts[],
   statements: readonly StatementReport[],
   index: SchemaIndex,
+  batching: BatchingOptions = { size: BATCH_DEFAULTS.size, pauseMs: BATCH_DEFAULTS.pauseMs },
 ): DraftOutcome {
   const risky = parsed.map((p) => {
     const f = facts[p.index]!;
     const s = statements[p.index]!;
+    // A statement the script already runs in batches holds its row locks one batch at a time.
+    const annotation = readBatchAnnotation(p.sql);
+    if (annotation && !('error' in annotation)) return null;
     return writeBlockingReason(s, f, index.table(f.table)?.row_estimate ?? 0);
   });
   if (risky.every((r) => r === null)) return { draft: null, reason: null };
@@ -74,7 +80,7 @@ export function draftSafePlan(
       } else plain.push(p);
       continue;
     }
-    const ctx = { stmt: p, facts: f, report: s, table: index.table(f.table) };
+    const ctx = { stmt: p, facts: f, report: s, table: index.table(f.table), schema: index, batching };
     const rule = REWRITE_RULES.find((r) => r.applies(ctx));
     if (!rule) return { draft: null, reason: `statement ${p.index} (${s.statement_type}) ${why}, and dbops knows no safe form of it yet` };
     const out = rule.rewrite(ctx);

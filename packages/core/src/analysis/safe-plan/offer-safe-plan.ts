@@ -4,6 +4,7 @@ import type { SandboxOptions } from '../sandbox/run-sandbox';
 import { buildSchemaIndex } from '../schema-index';
 import { draftSafePlan, type SafePlanDraft } from './draft-safe-plan';
 import { type ProofOutcome, proveSafePlan } from './prove-safe-plan';
+import type { BatchingOptions } from './rewrites/rewrite-context';
 import type { SafePlan } from './types';
 
 /** The report's `safe_plan` and `safe_plan_reason`. */
@@ -23,6 +24,8 @@ export async function offerSafePlan(input: {
   snapshot: SchemaSnapshot;
   connectionId: string;
   sandbox: SandboxOptions;
+  /** What a batched UPDATE/DELETE step is offered with; the executor's defaults when absent. */
+  batching?: BatchingOptions;
   /** Epoch ms by which the proof must be over: past it the plan is not offered (the answer must fit the gateway's window). */
   proofBy?: number;
   issueToken(sql: string): Promise<string>;
@@ -33,6 +36,7 @@ export async function offerSafePlan(input: {
     analysis.items.map((i) => i.facts),
     analysis.report.statements,
     buildSchemaIndex(snapshot),
+    input.batching,
   );
   if (!out.draft) return { safe_plan: null, safe_plan_reason: out.reason };
   const draft = out.draft;

@@ -43,4 +43,29 @@ export const executionMigrations: readonly SchemaMigration[] = [
       `ALTER TABLE migration_requests ADD COLUMN catalog_before jsonb`,
     ],
   },
+  {
+    id: '0303_migration_request_batches',
+    statements: [
+      // A batched step's progress (migration-execution/batch-ledger.ts): the statement it belongs
+      // to, the rows it will change (counted at its start) and has changed, and how many times a
+      // lost executor's run was resumed.
+      `ALTER TABLE migration_requests ADD COLUMN batched_statement integer, ADD COLUMN rows_total bigint, ADD COLUMN rows_done bigint,
+         ADD COLUMN resumes integer NOT NULL DEFAULT 0`,
+      // Each batch's key range and target transaction id, recorded before its COMMIT and marked
+      // done after it: a resumed run asks the target whether a pending batch committed.
+      `CREATE TABLE migration_request_batches (
+        request_id uuid NOT NULL REFERENCES migration_requests(id) ON DELETE CASCADE,
+        statement_index integer NOT NULL,
+        batch_no integer NOT NULL,
+        lower_key text,
+        upper_key text,
+        xid text NOT NULL,
+        rows bigint NOT NULL,
+        state text NOT NULL CHECK (state IN ('pending', 'done', 'aborted')),
+        attempt_id uuid NOT NULL,
+        recorded_at timestamptz NOT NULL,
+        PRIMARY KEY (request_id, statement_index, batch_no)
+      )`,
+    ],
+  },
 ];

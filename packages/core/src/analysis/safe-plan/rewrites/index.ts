@@ -1,3 +1,4 @@
+import { batchedDml } from './batched-dml';
 import { constraintNotValid } from './constraint-not-valid';
 import { createIndexConcurrently } from './create-index-concurrently';
 import { dropIndexConcurrently } from './drop-index-concurrently';
@@ -6,4 +7,11 @@ import type { RewriteRule } from './rewrite-context';
 import { uniqueUsingIndex } from './unique-using-index';
 
 /** Every rewrite, tried in order; the first that applies to a statement decides. */
-export const REWRITE_RULES: readonly RewriteRule[] = [createIndexConcurrently, dropIndexConcurrently, constraintNotValid, notNullViaCheck, uniqueUsingIndex];
+export const REWRITE_RULES: readonly RewriteRule[] = [
+  createIndexConcurrently,
+  dropIndexConcurrently,
+  constraintNotValid,
+  notNullViaCheck,
+  uniqueUsingIndex,
+  batchedDml,
+];

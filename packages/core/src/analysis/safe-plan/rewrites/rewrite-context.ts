@@ -1,6 +1,7 @@
 import type { TableInfo } from '../../../introspection/schema-snapshot';
 import type { AstNode } from '../../ast';
 import type { ParsedStatement } from '../../parse-statements';
+import type { SchemaIndex } from '../../schema-index';
 import type { StatementFacts } from '../../statement-facts';
 import type { StatementReport } from '../../types';
 import type { Rewrite } from '../types';
@@ -12,6 +13,16 @@ export interface RewriteContext {
   report: StatementReport;
   /** The statement's table as the snapshot knows it (before the migration). */
   table: TableInfo | undefined;
+  /** The whole snapshot (triggers, rules, routines, other tables). */
+  schema: SchemaIndex;
+  /** What a batched step is offered with (`DBOPS_SAFE_PLAN_BATCH_SIZE`, `DBOPS_SAFE_PLAN_BATCH_PAUSE_MS`). */
+  batching: BatchingOptions;
+}
+
+/** Rows per batch and the pause between batches of a batched UPDATE/DELETE. */
+export interface BatchingOptions {
+  size: number;
+  pauseMs: number;
 }
 
 /**
