@@ -1,3 +1,4 @@
 export * from './runtime';
 export * from './local-issuer';
 export * from './gateway/emulator';
+export * from './announce';
