@@ -1,8 +1,9 @@
 // `npm run start:cloud`: the deployed shape on this machine. Same contract as `npm start` (PORT,
 // DBOPS_HOME, banner, `npm run -s token`, console), but every request runs in the built Lambda
-// bundles, one process per function instance, on PostgreSQL with pgvector and SQS-semantics
-// queues (docs/deploy.md, "The deployed shape on one machine"). This file is the composition
-// root joining infra/ (what SST would upload) and packages/local (the local AWS stand-ins).
+// bundles, one process per function instance, on PostgreSQL with pgvector, SQS-semantics
+// queues and a local S3 (docs/deploy.md, "The deployed shape on one machine"). This file is the
+// composition root joining infra/ (what SST would upload) and packages/local (the local AWS
+// stand-ins).
 import { loadSettings } from '@dbops/core/config';
 import { announceAndServe } from '@dbops/local';
 import { startCloudRuntime } from '@dbops/local/cloud';
@@ -21,4 +22,5 @@ const settings = loadSettings();
 await announceAndServe(runtime, `dbops is running in the cloud shape: ${set.functions.length} Lambda bundles, each in processes of its own.`, [
   ['State', `${settings.databaseUrl ? 'DBOPS_DATABASE_URL' : `PostgreSQL + pgvector for ${runtime.home}`} (migrated by the deploy-migrate bundle)`],
   ['Queues', `${runtime.sqs.origin} (SQS API; executor and ingestion through event source mappings)`],
+  ['Uploads', `${runtime.s3.origin}/${runtime.uploadBucket} (S3 API; upload slots are presigned POSTs to it)`],
 ]);
