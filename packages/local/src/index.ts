@@ -1,4 +1,3 @@
 export * from './runtime';
 export * from './local-issuer';
 export * from './gateway/emulator';
-export * from './announce';
