@@ -5,6 +5,9 @@
 // shape for the whole file, because a cloud-shape runtime pays a cold start per function. Why this
 // file rather than every journey file twice: docs/deploy.md ("The deployed shape on one machine").
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingEnv, type FakeStripe, noBillingEnv, sessionEvent, signPayload, startFakeStripe } from '../support/billing';
 import { cloudShapeUnavailable, localFunctions, stopStateServer } from '../support/cloud-state';
@@ -32,15 +35,19 @@ describe.each(shapes)('journeys on the %s shape', (shape) => {
   let jwt: string;
   let apiKey: string;
   let connectionId: string;
+  let consoleDir: string;
 
   beforeAll(async () => {
     fake = await startFakeStripe();
     target = await createScratchDatabase('journey');
     await sql(target.url, "CREATE TABLE items (id int PRIMARY KEY, name text NOT NULL); INSERT INTO items VALUES (1, 'bolt'), (2, 'nut')");
     shared = await createScratchDatabase('jshared');
+    consoleDir = await mkdtemp(path.join(tmpdir(), 'dbops-journey-console-'));
+    await writeFile(path.join(consoleDir, 'index.html'), '<!doctype html><title>console</title>');
     t = await startTestRuntime({
       shape,
       env: { ...noBillingEnv, ...billingEnv(fake), DBOPS_SHARED_INSTANCE_URL: `${shared.url}?sslmode=disable` },
+      runtime: { consoleDir },
     });
     jwt = await t.jwt('journey-user');
     apiKey = await t.apiKey('journey-user');
@@ -50,6 +57,7 @@ describe.each(shapes)('journeys on the %s shape', (shape) => {
     await fake?.close();
     await target?.drop();
     await shared?.drop();
+    if (consoleDir) await rm(consoleDir, { recursive: true, force: true });
   });
 
   it('serves the health check from the shape it claims', async () => {
@@ -128,6 +136,16 @@ describe.each(shapes)('journeys on the %s shape', (shape) => {
       expect(events).toEqual(['sent', 'received', 'deleted']);
       expect(await t.cloud.s3.store.list(t.cloud.uploadBucket)).toEqual([]);
     }
+  });
+
+  it("lets the console's page send files to the slots' origin (CSP connect-src), as the deployed console to its bucket", async () => {
+    const opened = await openBatch(t, { apiKey }, connectionId, [{ name: 'csp.txt', content: 'x' }]);
+    expect(opened.status, opened.text).toBe(201);
+    const slotOrigin = new URL((opened.body.data.slots[0] as UploadSlot).url).origin;
+    const page = await fetch(`${t.runtime.origin}/`);
+    const connect = /connect-src ([^;]*)/.exec(page.headers.get('content-security-policy') ?? '')![1]!.split(' ');
+    // Local slots are on the page's own origin; cloud slots on the local S3's.
+    expect(connect).toContain(slotOrigin === t.runtime.origin ? "'self'" : slotOrigin);
   });
 
   it('refuses a file that is not the one its slot was made for, and keeps nothing', async () => {

@@ -163,7 +163,8 @@ export async function startCloudRuntime(options: CloudRuntimeOptions): Promise<C
     },
     onError: (error) => log(`gateway error: ${(error as Error).message}`),
     ...(options.checkResponse ? { checkResponse: options.checkResponse } : {}),
-    ...(options.consoleDir === null ? {} : { staticFiles: createConsoleFiles(options.consoleDir ?? CONSOLE_DIST) }),
+    // The console's page sends files to its slots on the local S3, as the deployed one to the bucket.
+    ...(options.consoleDir === null ? {} : { staticFiles: createConsoleFiles(options.consoleDir ?? CONSOLE_DIST, [s3.origin]) }),
   });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
