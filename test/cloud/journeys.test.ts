@@ -5,10 +5,14 @@
 // shape for the whole file, because a cloud-shape runtime pays a cold start per function. Why this
 // file rather than every journey file twice: docs/deploy.md ("The deployed shape on one machine").
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingEnv, type FakeStripe, noBillingEnv, sessionEvent, signPayload, startFakeStripe } from '../support/billing';
 import { cloudShapeUnavailable, localFunctions, stopStateServer } from '../support/cloud-state';
 import { registerConnection } from '../support/connections';
+import { openBatch, sendToSlot, type UploadSlot, uploadThroughSlots, waitForBatch } from '../support/documents';
 import { connectAs } from '../support/provisioning';
 import { callTool, connectMcpHttp, EXPECTED_TOOLS } from '../support/mcp';
 import { waitForRequest } from '../support/migration-execution';
@@ -31,15 +35,19 @@ describe.each(shapes)('journeys on the %s shape', (shape) => {
   let jwt: string;
   let apiKey: string;
   let connectionId: string;
+  let consoleDir: string;
 
   beforeAll(async () => {
     fake = await startFakeStripe();
     target = await createScratchDatabase('journey');
     await sql(target.url, "CREATE TABLE items (id int PRIMARY KEY, name text NOT NULL); INSERT INTO items VALUES (1, 'bolt'), (2, 'nut')");
     shared = await createScratchDatabase('jshared');
+    consoleDir = await mkdtemp(path.join(tmpdir(), 'dbops-journey-console-'));
+    await writeFile(path.join(consoleDir, 'index.html'), '<!doctype html><title>console</title>');
     t = await startTestRuntime({
       shape,
       env: { ...noBillingEnv, ...billingEnv(fake), DBOPS_SHARED_INSTANCE_URL: `${shared.url}?sslmode=disable` },
+      runtime: { consoleDir },
     });
     jwt = await t.jwt('journey-user');
     apiKey = await t.apiKey('journey-user');
@@ -49,6 +57,7 @@ describe.each(shapes)('journeys on the %s shape', (shape) => {
     await fake?.close();
     await target?.drop();
     await shared?.drop();
+    if (consoleDir) await rm(consoleDir, { recursive: true, force: true });
   });
 
   it('serves the health check from the shape it claims', async () => {
@@ -108,6 +117,77 @@ describe.each(shapes)('journeys on the %s shape', (shape) => {
     const ctx = await t.request('POST', `/connections/${connectionId}/context/query`, { apiKey, body: { query: 'who approves refunds', max_chunks: 3 } });
     expect(ctx.status, ctx.text).toBe(200);
     expect(JSON.stringify(ctx.body.data)).toContain('warehouse lead');
+  });
+
+  it('uploads documents through upload slots, ingests the batch from the queue and finds it (S3 presigned POST in the cloud shape)', async () => {
+    const text = 'Damaged parcels go back to the Leeds depot with the night courier.';
+    const confirmed = await uploadThroughSlots(t, { apiKey }, connectionId, [{ name: 'returns.md', content: `# Returns\n\n${text}\n` }]);
+    expect(confirmed.status, confirmed.text).toBe(202);
+    const batch = await waitForBatch(t, { apiKey }, connectionId, confirmed.body.data.batch_id);
+    expect(batch).toMatchObject({ status: 'completed', error: null });
+    const ctx = await t.request('POST', `/connections/${connectionId}/context/query`, {
+      apiKey,
+      body: { query: 'where do damaged parcels go', max_chunks: 3 },
+    });
+    expect(JSON.stringify(ctx.body.data)).toContain('night courier');
+    if (t.cloud) {
+      // Through the bucket and the document queue; ingestion deleted the batch's objects.
+      const events = t.cloud.sqs.events.filter((e) => e.queue === t.cloud!.queues.documents.name).map((e) => e.type);
+      expect(events).toEqual(['sent', 'received', 'deleted']);
+      expect(await t.cloud.s3.store.list(t.cloud.uploadBucket)).toEqual([]);
+    }
+  });
+
+  it("lets the console's page send files to the slots' origin (CSP connect-src), as the deployed console to its bucket", async () => {
+    const opened = await openBatch(t, { apiKey }, connectionId, [{ name: 'csp.txt', content: 'x' }]);
+    expect(opened.status, opened.text).toBe(201);
+    const slotOrigin = new URL((opened.body.data.slots[0] as UploadSlot).url).origin;
+    const page = await fetch(`${t.runtime.origin}/`);
+    const connect = /connect-src ([^;]*)/.exec(page.headers.get('content-security-policy') ?? '')![1]!.split(' ');
+    // Local slots are on the page's own origin; cloud slots on the local S3's.
+    expect(connect).toContain(slotOrigin === t.runtime.origin ? "'self'" : slotOrigin);
+  });
+
+  it('refuses a file that is not the one its slot was made for, and keeps nothing', async () => {
+    const content = '# Holidays\n\nThe warehouse closes on the first Monday of August.\n';
+    const opened = await openBatch(t, { apiKey }, connectionId, [{ name: 'holidays.md', content }]);
+    expect(opened.status, opened.text).toBe(201);
+    const slot = opened.body.data.slots[0] as UploadSlot;
+    const larger = await sendToSlot(slot, `${content}and more`);
+    expect(larger.status).toBeGreaterThanOrEqual(400);
+    expect(larger.status).toBeLessThan(500);
+    if (t.cloud) {
+      expect(larger.text).toContain('<Code>EntityTooLarge</Code>');
+      const policy = JSON.parse(Buffer.from(slot.fields.Policy!, 'base64').toString('utf8'));
+      const refusals: { fields: Record<string, string>; code: string; status: number }[] = [
+        // Another key than the one signed for.
+        { fields: { key: `${slot.fields.key}-other` }, code: 'AccessDenied', status: 403 },
+        // A policy rewritten to allow any size: the signature no longer matches it.
+        {
+          fields: {
+            Policy: Buffer.from(
+              JSON.stringify({
+                ...policy,
+                conditions: policy.conditions.map((c: unknown) => (Array.isArray(c) && c[0] === 'content-length-range' ? [c[0], 0, 1e9] : c)),
+              }),
+            ).toString('base64'),
+          },
+          code: 'SignatureDoesNotMatch',
+          status: 403,
+        },
+        { fields: { 'X-Amz-Signature': '0'.repeat(64) }, code: 'SignatureDoesNotMatch', status: 403 },
+        // A field the policy does not name.
+        { fields: { acl: 'public-read' }, code: 'AccessDenied', status: 403 },
+      ];
+      for (const r of refusals) {
+        const res = await sendToSlot(slot, content, { fields: r.fields });
+        expect([res.status, res.text], JSON.stringify(r.fields).slice(0, 80)).toEqual([r.status, expect.stringContaining(`<Code>${r.code}</Code>`)]);
+      }
+      expect(await t.cloud.s3.store.list(t.cloud.uploadBucket)).toEqual([]);
+    }
+    // The untampered slot still takes the declared file.
+    const sent = await sendToSlot(slot, content);
+    expect(sent.status).toBeLessThan(300);
   });
 
   it('credits a purchase from a signed billing webhook', async () => {

@@ -71,8 +71,36 @@ export async function putToSlot(slot: UploadSlot, content: string | Uint8Array, 
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
+/**
+ * Sends a file to its slot as the console does, whatever the storage: a PUT of the bytes (the
+ * local runtime) or S3's presigned POST form (every field, then `file`). `fields` replaces or adds
+ * form fields (tests that tamper with a slot). Answers S3's or the endpoint's status and text.
+ */
+export async function sendToSlot(
+  slot: UploadSlot,
+  content: string | Uint8Array,
+  o: { type?: string; fields?: Record<string, string>; headers?: Record<string, string> } = {},
+): Promise<{ status: number; text: string; headers: Headers }> {
+  let res: Response;
+  if (slot.method === 'PUT') {
+    res = await fetch(slot.url, { method: 'PUT', headers: { ...slot.headers, ...o.headers }, body: bytesOf(content) });
+  } else {
+    const form = new FormData();
+    for (const [name, value] of Object.entries({ ...slot.fields, ...o.fields })) form.append(name, value);
+    form.append('file', new Blob([bytesOf(content)], { type: o.type ?? slot.fields['Content-Type'] ?? 'application/octet-stream' }), 'upload');
+    res = await fetch(slot.url, { method: 'POST', headers: o.headers ?? {}, body: form });
+  }
+  return { status: res.status, text: await res.text(), headers: res.headers };
+}
+
 /** Polls a batch until it is completed or failed. */
-export async function waitForBatch(t: TestRuntime, auth: { jwt?: string }, connectionId: string, batchId: string, timeoutMs = 120_000): Promise<any> {
+export async function waitForBatch(
+  t: TestRuntime,
+  auth: { jwt?: string; apiKey?: string },
+  connectionId: string,
+  batchId: string,
+  timeoutMs = 120_000,
+): Promise<any> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const res = await t.request('GET', `/connections/${connectionId}/documents/batches/${batchId}`, auth);
@@ -83,14 +111,19 @@ export async function waitForBatch(t: TestRuntime, auth: { jwt?: string }, conne
   }
 }
 
-/** Opens a batch, sends every file to its slot and confirms it; answers the confirmation. */
-export async function uploadThroughSlots(t: TestRuntime, auth: { jwt?: string }, connectionId: string, files: readonly UploadFile[]): Promise<ApiResponse> {
+/** Opens a batch, sends every file to its slot (PUT or S3's POST form) and confirms it; answers the confirmation. */
+export async function uploadThroughSlots(
+  t: TestRuntime,
+  auth: { jwt?: string; apiKey?: string },
+  connectionId: string,
+  files: readonly UploadFile[],
+): Promise<ApiResponse> {
   const opened = await openBatch(t, auth, connectionId, files);
   if (opened.status !== 201) throw new Error(`open batch: ${opened.status} ${opened.text}`);
   const slots = opened.body.data.slots as UploadSlot[];
   for (const [i, f] of files.entries()) {
-    const put = await putToSlot(slots[i]!, f.content);
-    if (put.status !== 200) throw new Error(`upload ${f.name}: ${put.status} ${JSON.stringify(put.body)}`);
+    const sent = await sendToSlot(slots[i]!, f.content);
+    if (sent.status < 200 || sent.status > 299) throw new Error(`upload ${f.name}: ${sent.status} ${sent.text}`);
   }
   return t.request('POST', `/connections/${connectionId}/documents/batches/${opened.body.data.batch_id}/confirm`, auth);
 }

@@ -1,17 +1,13 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { freePort } from '@dbops/local/free-port';
-
-const run = promisify(execFile);
+import { initCluster, startCluster, stopCluster } from '@dbops/local/pg-cluster';
 
 /** Debian's PostgreSQL 15 server binaries and the HypoPG extension files (`postgresql-15-hypopg`). */
 const BIN = process.env.DBOPS_HYPOPG_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const SHARE = process.env.DBOPS_HYPOPG_PG_SHARE ?? '/usr/share/postgresql/15';
-const OS_USER = 'postgres';
 
 export interface HypopgServer {
   /** Admin URL (database `postgres`, trust auth on 127.0.0.1). */
@@ -26,13 +22,6 @@ export function hypopgUnavailableReason(): string | null {
   return null;
 }
 
-/** Runs a server binary, as the `postgres` OS user when we are root (initdb refuses root). */
-async function pgBin(name: string, args: string[]): Promise<void> {
-  const exe = path.join(BIN, name);
-  if (process.getuid?.() === 0) await run('runuser', ['-u', OS_USER, '--', exe, ...args], { timeout: 60_000 });
-  else await run(exe, args, { timeout: 60_000 });
-}
-
 /**
  * A throwaway PostgreSQL 15 cluster with HypoPG available, in a temporary directory on a free
  * port, or null when the binaries or the extension are missing (tests then skip with the reason).
@@ -43,20 +32,10 @@ export async function startHypopgServer(): Promise<HypopgServer | null> {
   await chmod(dir, 0o777);
   const data = path.join(dir, 'data');
   const port = await freePort();
+  const cluster = { bin: BIN, data };
   try {
-    await pgBin('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-    await pgBin('pg_ctl', [
-      '-D',
-      data,
-      '-w',
-      '-t',
-      '60',
-      '-l',
-      path.join(dir, 'log'),
-      '-o',
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`,
-      'start',
-    ]);
+    await initCluster(cluster, { noSync: true });
+    await startCluster(cluster, { port, socketDir: dir, logFile: path.join(dir, 'log'), settings: { fsync: 'off', max_connections: 50 } });
   } catch (e) {
     await rm(dir, { recursive: true, force: true });
     throw e;
@@ -64,7 +43,7 @@ export async function startHypopgServer(): Promise<HypopgServer | null> {
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     async stop() {
-      await pgBin('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+      await stopCluster(cluster, 'immediate').catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
     },
   };

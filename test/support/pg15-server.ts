@@ -1,10 +1,11 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '@dbops/local/free-port';
+import { initCluster, startCluster, stopCluster } from '@dbops/local/pg-cluster';
 
 /** Debian's postgresql-15 binaries (`.ci/run` installs the package). */
 export const PG15_BIN = '/usr/lib/postgresql/15/bin';
@@ -14,9 +15,6 @@ export const pg15Unavailable = (): string | null =>
   ['initdb', 'pg_ctl', 'pg_dump'].every((b) => existsSync(path.join(PG15_BIN, b)))
     ? null
     : `PostgreSQL 15 binaries not found in ${PG15_BIN} (apt-get install postgresql-15)`;
-
-/** Runs a server binary as the postgres OS user when we are root (initdb refuses root). */
-const asPg = (args: string[]): [string, string[]] => (process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', ...args]] : [args[0]!, args.slice(1)]);
 
 export interface Pg15Server {
   /** Admin URL (database `postgres`, trust authentication on loopback). */
@@ -33,26 +31,15 @@ export async function startPg15(bin: string = PG15_BIN): Promise<Pg15Server> {
   await chmod(dir, 0o777);
   const data = path.join(dir, 'data');
   const port = await freePort();
+  const cluster = { bin, data };
   try {
-    execFileSync(...asPg([`${bin}/initdb`, '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']), {
-      stdio: 'ignore',
+    await initCluster(cluster, { noSync: true });
+    await startCluster(cluster, {
+      port,
+      socketDir: dir,
+      logFile: path.join(dir, 'log'),
+      settings: { fsync: 'off', max_locks_per_transaction: 256, max_connections: 300 },
     });
-    execFileSync(
-      ...asPg([
-        `${bin}/pg_ctl`,
-        '-D',
-        data,
-        '-w',
-        '-t',
-        '60',
-        '-l',
-        path.join(dir, 'log'),
-        '-o',
-        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_locks_per_transaction=256 -c max_connections=300`,
-        'start',
-      ]),
-      { stdio: 'ignore' },
-    );
   } catch (e) {
     await rm(dir, { recursive: true, force: true });
     throw e;
@@ -60,7 +47,7 @@ export async function startPg15(bin: string = PG15_BIN): Promise<Pg15Server> {
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     stop: async () => {
-      execFileSync(...asPg([`${bin}/pg_ctl`, '-D', data, '-m', 'fast', 'stop']), { stdio: 'ignore' });
+      await stopCluster(cluster);
       await rm(dir, { recursive: true, force: true });
     },
   };

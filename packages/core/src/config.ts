@@ -132,8 +132,11 @@ export interface ServiceSettings {
   textToSql: { valueSamples: boolean; valueSampleMax: number; minConfidence: number };
   migrationExecution: ExecutionSettings;
   migrationQueueUrl: string | undefined;
-  /** Upload slots in the cloud: the S3 bucket and the ingestion queue (unset locally). */
-  documentUploads: { bucket: string | undefined; queueUrl: string | undefined };
+  /**
+   * Upload slots in the cloud: the S3 bucket and the ingestion queue (unset locally), and the S3
+   * endpoint when it is not AWS's (`npm run start:cloud`'s local S3, addressed path-style).
+   */
+  documentUploads: { bucket: string | undefined; queueUrl: string | undefined; s3Endpoint: string | undefined };
   /** Bounds on one document's extraction and on a user's pending upload bytes (docs/documents.md). */
   documentLimits: DocumentLimitSettings;
   /** Sessions kept per connection by `/execute` (`DBOPS_EXECUTE_POOL_SIZE`, default 10, 0 = none). */
@@ -226,7 +229,7 @@ export function loadSettings(env: Readonly<Record<string, string | undefined>> =
       pendingTimeoutMs: e.DBOPS_MIGRATION_PENDING_TIMEOUT_SECONDS * 1000,
     },
     migrationQueueUrl: e.DBOPS_MIGRATION_QUEUE_URL,
-    documentUploads: { bucket: e.DBOPS_UPLOAD_BUCKET, queueUrl: e.DBOPS_DOCUMENT_QUEUE_URL },
+    documentUploads: { bucket: e.DBOPS_UPLOAD_BUCKET, queueUrl: e.DBOPS_DOCUMENT_QUEUE_URL, s3Endpoint: e.DBOPS_S3_ENDPOINT },
     documentLimits: {
       cpuMs: Math.round(e.DBOPS_DOCUMENT_CPU_SECONDS * 1000),
       documentDecodedBytes: e.DBOPS_DOCUMENT_MAX_DECODED_BYTES,

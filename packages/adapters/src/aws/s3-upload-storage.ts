@@ -6,13 +6,22 @@ const isMissing = (error: unknown): boolean =>
   error instanceof NoSuchKey || error instanceof NotFound || (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode === 404;
 
 /**
+ * The adapter's S3 client: AWS's regional endpoint, or another S3-compatible endpoint addressed
+ * path-style (`<endpoint>/<bucket>/<key>`, as the local S3 of `npm run start:cloud` serves it).
+ * Region and credentials come from the function's environment, as on Lambda.
+ */
+export function createS3Client(endpoint?: string): S3Client {
+  return new S3Client(endpoint ? { endpoint, forcePathStyle: true } : {});
+}
+
+/**
  * S3 behind the UploadStorage port. A slot is a presigned POST whose policy S3 enforces where the
  * bytes land: exactly this key, exactly the declared size (`content-length-range`), exactly the
  * declared Content-Type, and the slot's expiry. The console uploads from the browser, so the
  * bucket's CORS allows POST from its origin (infra/document-uploads.ts). Objects of batches
  * never confirmed are deleted by the bucket's lifecycle rule.
  */
-export function createS3UploadStorage(bucket: string, client: S3Client = new S3Client({})): UploadStorage {
+export function createS3UploadStorage(bucket: string, client: S3Client = createS3Client()): UploadStorage {
   return {
     name: 's3',
     async createTarget(slot) {

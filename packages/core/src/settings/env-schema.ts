@@ -34,6 +34,8 @@ export const envSchema = z.object({
   DBOPS_EMBEDDINGS_MODEL: text(),
   // Document upload slots (docs/documents.md): set in the cloud; locally, files under DBOPS_HOME and an in-process queue
   DBOPS_UPLOAD_BUCKET: text(),
+  // An S3-compatible endpoint instead of AWS's (path-style addressing): `npm run start:cloud`'s local S3
+  DBOPS_S3_ENDPOINT: text(),
   DBOPS_DOCUMENT_QUEUE_URL: text(),
   // Bounds on one document and on a user's pending uploads (docs/documents.md, "Hostile documents")
   DBOPS_DOCUMENT_CPU_SECONDS: number(120, 0.1),

@@ -2,6 +2,8 @@ import { loadSettings } from '@dbops/core/config';
 import type { HttpResult } from '@dbops/functions/http';
 import { type RouteDefinition, routes } from '@dbops/functions/routes';
 import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { CONSOLE_DIST } from '@dbops/web/build';
@@ -11,12 +13,15 @@ import { LOCAL_AUDIENCE, LOCAL_ISSUER, type LocalIssuer, loadLocalIssuer } from 
 import { createConsoleFiles } from '../static/console-files';
 import { InvokeError, type FunctionSpec, LocalLambdaService } from './lambda-service';
 import { EventSourceMapping, LocalSqs, type LocalQueue } from './local-sqs';
+import { type BucketOptions, LocalS3 } from './s3/local-s3';
 import { startStateServer, type StateServer } from './state-server';
 
-/** The functions of a deploy, as infra/local-cloud.ts builds them. */
+/** The functions of a deploy, as infra/local-cloud.ts builds them, with the upload bucket's rules. */
 export interface BuiltFunctions {
   functions: readonly FunctionSpec[];
   bootstrap: string;
+  /** CORS and lifecycle rules of the upload bucket (infra/upload-bucket.ts); none when absent. */
+  uploadBucket?: BucketOptions;
 }
 
 /** Options of {@link startCloudRuntime}; every field has a default. */
@@ -54,6 +59,9 @@ export interface CloudRuntime {
   databaseUrl: string;
   lambda: LocalLambdaService;
   sqs: LocalSqs;
+  /** The local S3 and the upload bucket the functions' slots point at. */
+  s3: LocalS3;
+  uploadBucket: string;
   queues: { migrations: LocalQueue; migrationsDeadLetter: LocalQueue; documents: LocalQueue; documentsDeadLetter: LocalQueue };
   mappings: { migrations: EventSourceMapping; documents: EventSourceMapping };
   /** What the deploy-time migrator answered. */
@@ -63,6 +71,8 @@ export interface CloudRuntime {
 
 /** infra/queue.ts and infra/document-uploads.ts: 3 receives, then the dead-letter queue. */
 const MAX_RECEIVES = 3;
+/** The upload bucket (SST names it after the app, stage and resource). */
+const UPLOAD_BUCKET = 'dbops-local-documentuploads';
 
 const envelope = (status: number, code: string, message: string): HttpResult => ({
   statusCode: status,
@@ -91,7 +101,9 @@ async function ensureDatabase(adminUrl: string, name: string): Promise<string> {
  * every request). State is PostgreSQL with pgvector through the RDS store, migrated by the
  * deploy-migrate bundle as a deploy does. The migration and document queues are SQS semantics
  * (local-sqs.ts): the functions' SQS adapter sends through the SDK, an event source mapping
- * hands batches to the consumer bundles and deletes only what they did not report failed.
+ * hands batches to the consumer bundles and deletes only what they did not report failed. Upload
+ * slots are presigned POSTs to a local S3 (s3/local-s3.ts) that the functions' S3 adapter reaches
+ * through the SDK, with the stack's CORS and lifecycle rules on the bucket.
  */
 export async function startCloudRuntime(options: CloudRuntimeOptions): Promise<CloudRuntime> {
   const env = options.env ?? process.env;
@@ -110,6 +122,12 @@ export async function startCloudRuntime(options: CloudRuntimeOptions): Promise<C
 
   const sqs = new LocalSqs();
   await sqs.listen();
+  // The functions' one AWS key, as their execution role would give them; the local S3 checks
+  // every signature with it (a new secret each start: nothing outside this runtime needs it).
+  const credentials = { accessKeyId: 'LOCALDBOPS', secretAccessKey: randomBytes(30).toString('base64url') };
+  const s3 = new LocalS3({ dir: path.join(home, 'cloud-s3'), credentials, log });
+  await s3.listen();
+  await s3.createBucket(UPLOAD_BUCKET, options.functions.uploadBucket ?? {});
 
   // The functions' environment needs the gateway's origin (the JWKS URL), so the service starts after it listens.
   const late: { lambda?: LocalLambdaService } = {};
@@ -145,7 +163,8 @@ export async function startCloudRuntime(options: CloudRuntimeOptions): Promise<C
     },
     onError: (error) => log(`gateway error: ${(error as Error).message}`),
     ...(options.checkResponse ? { checkResponse: options.checkResponse } : {}),
-    ...(options.consoleDir === null ? {} : { staticFiles: createConsoleFiles(options.consoleDir ?? CONSOLE_DIST) }),
+    // The console's page sends files to its slots on the local S3, as the deployed one to the bucket.
+    ...(options.consoleDir === null ? {} : { staticFiles: createConsoleFiles(options.consoleDir ?? CONSOLE_DIST, [s3.origin]) }),
   });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -185,9 +204,13 @@ export async function startCloudRuntime(options: CloudRuntimeOptions): Promise<C
     DBOPS_SHARED_INSTANCE_URL: env.DBOPS_SHARED_INSTANCE_URL ?? stateServer?.adminUrl ?? databaseUrl,
     DBOPS_LOG_LEVEL: settings.logLevel,
     AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
     AWS_ENDPOINT_URL_SQS: sqs.origin,
+    DBOPS_UPLOAD_BUCKET: UPLOAD_BUCKET,
+    DBOPS_S3_ENDPOINT: s3.origin,
+    // The deploy runs nodejs22.x; the SDK's warning about this machine's older Node says nothing of it.
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
   const consumers = new Set(['executor', 'documents-ingest']);
   const scale = options.apiTimeoutScale ?? 1;
@@ -211,6 +234,7 @@ export async function startCloudRuntime(options: CloudRuntimeOptions): Promise<C
     await lambda.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await sqs.close();
+    await s3.close();
     await stateServer?.stop();
     throw new Error(`the deploy migration failed: ${(error as Error).message}`, { cause: error });
   }
@@ -233,6 +257,8 @@ export async function startCloudRuntime(options: CloudRuntimeOptions): Promise<C
     databaseUrl,
     lambda,
     sqs,
+    s3,
+    uploadBucket: UPLOAD_BUCKET,
     queues: { migrations, migrationsDeadLetter, documents, documentsDeadLetter },
     mappings,
     deployMigration,
@@ -244,6 +270,7 @@ export async function startCloudRuntime(options: CloudRuntimeOptions): Promise<C
       await Promise.all([mappings.migrations.stop(), mappings.documents.stop()]);
       await lambda.close();
       await sqs.close();
+      await s3.close();
       await stateServer?.stop();
     },
   };

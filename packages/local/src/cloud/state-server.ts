@@ -1,9 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { freePort } from '../free-port';
+import { clusterRunning, initCluster, startCluster, stopCluster } from '../pg-cluster';
 
 /** Debian's PostgreSQL 15 (`apt-get install postgresql-15`; pgvector: scripts/install-pgvector.sh). */
 export const DEFAULT_PG_BIN = '/usr/lib/postgresql/15/bin';
@@ -15,8 +16,6 @@ export interface StateServer {
 }
 
 const isRoot = (): boolean => process.getuid?.() === 0;
-/** initdb and postgres refuse root: as root they run as the `postgres` OS user. */
-const asPg = (args: string[]): [string, string[]] => (isRoot() ? ['runuser', ['-u', 'postgres', '--', ...args]] : [args[0]!, args.slice(1)]);
 
 /** Why the state server cannot start here (missing binaries or pgvector), or null. */
 export function stateServerUnavailable(bin: string = DEFAULT_PG_BIN): string | null {
@@ -55,34 +54,17 @@ export async function startStateServer(home: string, bin: string = DEFAULT_PG_BI
   const portFile = path.join(path.resolve(home), 'cloud-state.port');
   const port = existsSync(portFile) ? Number(await readFile(portFile, 'utf8')) : await freePort();
   await writeFile(portFile, String(port), { mode: 0o600 });
-  if (!existsSync(path.join(data, 'PG_VERSION'))) {
-    execFileSync(...asPg([`${bin}/initdb`, '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']), { stdio: 'ignore' });
-  }
-  const running = spawnSync(...asPg([`${bin}/pg_ctl`, '-D', data, 'status']), { stdio: 'ignore' }).status === 0;
+  const cluster = { bin, data };
+  if (!existsSync(path.join(data, 'PG_VERSION'))) await initCluster(cluster);
   let startedHere = false;
-  if (!running) {
-    execFileSync(
-      ...asPg([
-        `${bin}/pg_ctl`,
-        '-D',
-        data,
-        '-w',
-        '-t',
-        '60',
-        '-l',
-        path.join(dir, 'log'),
-        '-o',
-        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=300`,
-        'start',
-      ]),
-      { stdio: 'ignore' },
-    );
+  if (!(await clusterRunning(cluster))) {
+    await startCluster(cluster, { port, socketDir: dir, logFile: path.join(dir, 'log'), settings: { max_connections: 300 } });
     startedHere = true;
   }
   return {
     adminUrl: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     async stop() {
-      if (startedHere) execFileSync(...asPg([`${bin}/pg_ctl`, '-D', data, '-m', 'fast', 'stop']), { stdio: 'ignore' });
+      if (startedHere) await stopCluster(cluster);
     },
   };
 }

@@ -27,6 +27,12 @@ describe('console static files', () => {
     expect(js.headers).toMatchObject({ 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable' });
   });
 
+  it('lets the page call the origins it is given besides its own (the upload bucket in the cloud shape)', () => {
+    const csp = createConsoleFiles(dir, ['http://127.0.0.1:9000'])('GET', '/')!.headers?.['content-security-policy'];
+    expect(csp).toContain("connect-src 'self' http://127.0.0.1:9000;");
+    expect(createConsoleFiles(dir)('GET', '/')!.headers?.['content-security-policy']).toContain("connect-src 'self';");
+  });
+
   it('falls back to index.html for app paths, not for missing files or other methods', () => {
     const serve = createConsoleFiles(dir);
     expect(decode(serve('GET', '/connections/x')?.body)).toContain('<title>c</title>');

@@ -48,9 +48,11 @@ const notBuilt = (dir: string): HttpResult => ({
  * Serves the built console from memory: files are read once at start (the whole build is
  * about 60 kB), so a request costs a map lookup. Unknown paths without an extension get
  * index.html (the single-page app routes in the hash, but a reload of any path still works);
- * unknown paths with an extension fall through to the gateway's 404.
+ * unknown paths with an extension fall through to the gateway's 404. `connectOrigins` are the
+ * origins besides its own the page may call (CSP `connect-src`): in the cloud shape, the local
+ * S3 its upload slots point at, as the deployed console lists the upload bucket (infra/console.ts).
  */
-export function createConsoleFiles(dir: string): (method: string, urlPath: string) => HttpResult | undefined {
+export function createConsoleFiles(dir: string, connectOrigins: readonly string[] = []): (method: string, urlPath: string) => HttpResult | undefined {
   const files = new Map<string, StaticFile>();
   const available = existsSync(path.join(dir, 'index.html')) && statSync(dir).isDirectory();
   if (available) readTree(dir, dir, files);
@@ -64,7 +66,7 @@ export function createConsoleFiles(dir: string): (method: string, urlPath: strin
       headers: {
         'content-type': file.type,
         'cache-control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-        ...consoleSecurityHeaders(),
+        ...consoleSecurityHeaders(connectOrigins),
       },
       body: method === 'HEAD' ? '' : file.body,
       isBase64Encoded: true,

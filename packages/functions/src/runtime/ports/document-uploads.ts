@@ -12,9 +12,9 @@ export function installDocumentUploads(container: Container, ports: { storage: U
 }
 
 const s3Storage = memoPer<Container, UploadStorage>((c) => {
-  const bucket = c.settings.documentUploads.bucket!;
+  const { bucket, s3Endpoint } = c.settings.documentUploads;
   // Loaded lazily so that handlers which never touch uploads do not pay for the S3 client.
-  const storage = import('@dbops/adapters/aws/s3-upload-storage').then((m) => m.createS3UploadStorage(bucket));
+  const storage = import('@dbops/adapters/aws/s3-upload-storage').then((m) => m.createS3UploadStorage(bucket!, m.createS3Client(s3Endpoint)));
   return {
     name: 's3',
     createTarget: async (slot) => (await storage).createTarget(slot),
