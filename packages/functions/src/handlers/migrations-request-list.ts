@@ -1,13 +1,10 @@
 import { loadConnectionTarget } from '@dbops/core/connections';
-import { executionSettings } from '@dbops/core/migration-execution';
-import { reconcileLostRequests } from '@dbops/core/migration-execution';
-import { listRequests, sweepLostRequests } from '@dbops/core/migration-execution';
+import { listRequests } from '@dbops/core/migration-execution';
 import { z } from 'zod';
 import { defineHandler, uuidParam } from '../http/define-handler';
 import { ok } from '../http/responses';
 import { domainDeps } from '../runtime/domain-deps';
-import { logger } from '../runtime/logger';
-import { getMigrationQueue } from '../runtime/ports/migration-queue';
+import { settleLostRequests } from '../runtime/settle-lost-requests';
 
 const query = z.object({ limit: z.coerce.number().int().min(1).max(100).default(100) });
 
@@ -17,14 +14,7 @@ export const handler = defineHandler('migrations-request-list', {
   query,
   async handle({ params, query, auth, container }) {
     await loadConnectionTarget(domainDeps(container), auth.userId, params.connection_id);
-    await sweepLostRequests(container.store, {
-      now: container.clock.now(),
-      pendingTimeoutMs: executionSettings(container.settings).pendingTimeoutMs,
-      scope: { connectionId: params.connection_id },
-      queue: getMigrationQueue(container),
-      log: (message, fields) => logger.warn(message, fields),
-    });
-    await reconcileLostRequests(domainDeps(container), auth.userId, { connectionId: params.connection_id });
+    await settleLostRequests(container, auth.userId, { connectionId: params.connection_id });
     return ok(await listRequests(container.store, auth.userId, params.connection_id, query.limit));
   },
 });
