@@ -176,6 +176,16 @@ describe('the sandbox proves the rollback in every analysis', () => {
     expect(r.rollback_plan.has_irreversible).toBe(true);
   }, 180_000);
 
+  it('does not claim back the rows an irreversible write to a partitioned table put in its partitions', async () => {
+    // pagila's 007_refund_a_payment (bench/rollback-chains.ts): the INSERT names the parent, the
+    // row lands in a partition, and the proof held that partition's count against the plan.
+    const r = await analyze(`INSERT INTO events (id, tenant, at, body) VALUES (999, 1, '2025-06-01', 'refund'); ALTER TABLE accounts ADD COLUMN note text;`);
+    expect(r.rollback_plan.steps[0]!.reversible).toBe(false);
+    expect(r.rollback_plan.verified).toBe(true);
+    expect(r.rollback_plan.verification).toMatch(/rows of tables written by the irreversible steps 0 are not claimed back/);
+    expect(r.rollback_plan.steps[1]!.reversible).toBe(true);
+  }, 180_000);
+
   it('is null, with the reason, when the migration does not apply', async () => {
     const r = await analyze(`ALTER TABLE accounts ADD COLUMN note text; ALTER TABLE nowhere ADD COLUMN x int;`);
     expect(r.sandbox_result.passed).toBe(false);
