@@ -28,6 +28,9 @@ CREATE TABLE events_2026 PARTITION OF events FOR VALUES FROM ('2026-01-01') TO (
 CREATE TABLE sessions (id bigint NOT NULL, user_id int) PARTITION BY HASH (id);
 CREATE TABLE sessions_0 PARTITION OF sessions FOR VALUES WITH (MODULUS 2, REMAINDER 0);
 CREATE TABLE sessions_1 PARTITION OF sessions FOR VALUES WITH (MODULUS 2, REMAINDER 1);
+CREATE FUNCTION fee(n integer) RETURNS numeric LANGUAGE sql IMMUTABLE AS $$ SELECT n * 0.5 $$;
+COMMENT ON FUNCTION fee(integer) IS 'late fee';
+CREATE DOMAIN birth_year AS integer DEFAULT 1990 CHECK (VALUE > 1900);
 INSERT INTO accounts (id, email) SELECT g, 'a' || g || '@example.com' FROM generate_series(1, 20) g;
 `;
 
@@ -112,6 +115,36 @@ describe('rollback plans restore the schema (real PostgreSQL)', () => {
       CREATE INDEX CONCURRENTLY sessions_0_user ON sessions_0 (user_id);
       CREATE INDEX sessions_user ON ONLY sessions (user_id);
       ALTER INDEX sessions_user ATTACH PARTITION sessions_0_user;`);
+    expect(plan.has_irreversible).toBe(false);
+    expect(differences).toEqual([]);
+  });
+
+  it('DROP FUNCTION and DROP TRIGGER put back what the snapshot holds (a changed signature: drop, then create)', async () => {
+    // hatchet's v1_0_60 and v1_0_108 (bench/rollback-chains.ts): a function dropped and created
+    // again with other arguments was "irreversible" although the snapshot held its definition.
+    const { plan, differences } = await roundTrip(`
+      DROP FUNCTION fee(integer);
+      CREATE OR REPLACE FUNCTION fee(n integer, rate numeric) RETURNS numeric LANGUAGE sql IMMUTABLE AS $$ SELECT n * rate $$;
+      DROP TRIGGER accounts_touch ON accounts;
+      DROP FUNCTION IF EXISTS no_such_function(integer);`);
+    expect(plan.has_irreversible).toBe(false);
+    expect(plan.steps[0]!.sql).toMatch(/^CREATE OR REPLACE FUNCTION public\.fee\(n integer\)/);
+    expect(plan.steps[0]!.sql).toContain(`COMMENT ON FUNCTION public.fee(n integer) IS 'late fee'`);
+    expect(plan.steps[3]!.sql).toMatch(/^-- nothing to undo: routine no_such_function did not exist/);
+    expect(differences).toEqual([]);
+  });
+
+  it('domains, range and composite types: created ones are dropped, ALTER DOMAIN goes back', async () => {
+    // pagila's 004_year_domain_narrower and 027_new_domain_column, hatchet's v1_0_113 (uuidrange).
+    const { plan, differences } = await roundTrip(`
+      ALTER DOMAIN birth_year ADD CONSTRAINT birth_year_past CHECK (VALUE < 2100);
+      ALTER DOMAIN birth_year DROP CONSTRAINT birth_year_check;
+      ALTER DOMAIN birth_year SET DEFAULT 2000;
+      ALTER DOMAIN birth_year SET NOT NULL;
+      CREATE DOMAIN positive_money AS numeric(6,2) CHECK (VALUE >= 0);
+      ALTER TABLE accounts ADD COLUMN late_fee positive_money DEFAULT 1.00;
+      CREATE TYPE span AS RANGE (subtype = date);
+      CREATE TYPE pair AS (a integer, b text);`);
     expect(plan.has_irreversible).toBe(false);
     expect(differences).toEqual([]);
   });

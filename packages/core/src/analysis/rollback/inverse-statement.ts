@@ -8,6 +8,7 @@ import type { RollbackStep } from '../types';
 import { columnDdl, createTableDdl, foreignKeyDdls, indexDdls } from './recreate-ddl';
 import { type RollbackContext, NO_CONTEXT } from './rollback-context';
 import { previousComment, previousRoutine, previousRule, previousTrigger } from './replaced-definitions';
+import { droppedRoutines, type Inverse, inverseAlterDomain } from './restore-definitions';
 import { dropRoutineSql } from './routine-match';
 import { enumValueManualUndo } from './manual-procedures';
 
@@ -31,12 +32,6 @@ function defaultConstraintName(table: string, con: AstNode, column?: string): st
     default:
       return null;
   }
-}
-
-interface Inverse {
-  sql: string | null;
-  reversible: boolean;
-  warning: string | null;
 }
 
 const irreversible = (warning: string): Inverse => ({ sql: null, reversible: false, warning });
@@ -223,6 +218,15 @@ function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex, 
       return { sql: `DROP ${b.objtype === 'OBJECT_MATVIEW' ? 'MATERIALIZED VIEW' : 'TABLE'} ${quoteQualified(f.table)}`, reversible: true, warning: null };
     case 'CreateEnumStmt':
       return { sql: `DROP TYPE ${quoteQualified(qualify(names(b.typeName).join('.')))}`, reversible: true, warning: null };
+    case 'CreateDomainStmt':
+      return { sql: `DROP DOMAIN ${quoteQualified(qualify(names(b.domainname).join('.')))}`, reversible: true, warning: null };
+    case 'CompositeTypeStmt':
+      return { sql: `DROP TYPE ${quoteQualified(rangeVarName(b.typevar))}`, reversible: true, warning: null };
+    case 'CreateRangeStmt':
+      // The range's multirange type (PostgreSQL 14+) goes with it.
+      return { sql: `DROP TYPE ${quoteQualified(qualify(names(b.typeName).join('.')))}`, reversible: true, warning: null };
+    case 'AlterDomainStmt':
+      return inverseAlterDomain(b, schema);
     case 'CreateSeqStmt':
       return { sql: `DROP SEQUENCE ${quoteQualified(rangeVarName(b.sequence))}`, reversible: true, warning: null };
     case 'CreateSchemaStmt':
@@ -335,6 +339,7 @@ function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex, 
           warning: mat ? 'the materialized view is recreated and refilled from its query' : null,
         };
       }
+      if (rt === 'OBJECT_FUNCTION' || rt === 'OBJECT_PROCEDURE' || rt === 'OBJECT_ROUTINE' || rt === 'OBJECT_TRIGGER') return droppedRoutines(b, schema);
       if (rt === 'OBJECT_TYPE') {
         const n = objectName(b);
         const e = schema.snapshot.enums.find((x) => `${x.schema}.${x.name}` === n);
