@@ -25,6 +25,7 @@ CREATE VIEW account_labels AS SELECT id, account_label(id) AS label FROM account
 CREATE TABLE events (id bigint NOT NULL, tenant int NOT NULL, at date NOT NULL, body text) PARTITION BY RANGE (at);
 CREATE TABLE events_2025 PARTITION OF events FOR VALUES FROM ('2025-01-01') TO ('2026-01-01');
 CREATE TABLE events_2026 PARTITION OF events FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
+CREATE INDEX events_at_tenant ON events (at, tenant);
 CREATE TABLE sessions (id bigint NOT NULL, user_id int) PARTITION BY HASH (id);
 CREATE TABLE sessions_0 PARTITION OF sessions FOR VALUES WITH (MODULUS 2, REMAINDER 0);
 CREATE TABLE sessions_1 PARTITION OF sessions FOR VALUES WITH (MODULUS 2, REMAINDER 1);
@@ -146,6 +147,15 @@ describe('rollback plans restore the schema (real PostgreSQL)', () => {
       CREATE TYPE span AS RANGE (subtype = date);
       CREATE TYPE pair AS (a integer, b text);`);
     expect(plan.has_irreversible).toBe(false);
+    expect(differences).toEqual([]);
+  });
+
+  it('DROP INDEX of a partitioned index rebuilds its partition indexes under their names and attaches them', async () => {
+    // hatchet's v1_0_94 (bench/rollback-chains.ts): the snapshot's definition reads ON ONLY the
+    // parent, so the undo built an invalid parent index and no partition index at all.
+    const { plan, differences } = await roundTrip(`DROP INDEX events_at_tenant;`);
+    expect(plan.has_irreversible).toBe(false);
+    expect(plan.steps[0]!.sql).toContain('ALTER INDEX public.events_at_tenant ATTACH PARTITION public.events_2025_at_tenant_idx');
     expect(differences).toEqual([]);
   });
 

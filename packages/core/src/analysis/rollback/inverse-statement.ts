@@ -5,7 +5,7 @@ import { quoteIdent, quoteLiteral, quoteQualified } from '../../pg/quote';
 import { deparse } from '../../pg/deparse';
 import type { StatementFacts } from '../statement-facts';
 import type { RollbackStep } from '../types';
-import { columnDdl, createTableDdl, foreignKeyDdls, indexDdls } from './recreate-ddl';
+import { columnDdl, createTableDdl, foreignKeyDdls, indexDdls, indexWithPartitionsDdl } from './recreate-ddl';
 import { type RollbackContext, NO_CONTEXT } from './rollback-context';
 import { previousComment, previousRoutine, previousRule, previousTrigger } from './replaced-definitions';
 import { droppedRoutines, type Inverse, inverseAlterDomain } from './restore-definitions';
@@ -326,8 +326,7 @@ function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex, 
         const ixName = objectName(b).split('.').pop();
         const ix = table?.indexes.find((i) => i.name === ixName);
         if (!ix) return irreversible(`index ${ixName} is not in the snapshot`);
-        const def = b.concurrent ? ix.definition.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX CONCURRENTLY ') : ix.definition;
-        return { sql: def, reversible: true, warning: null };
+        return { sql: indexWithPartitionsDdl(schema.snapshot, table!.schema, ix, !!b.concurrent).join(';\n'), reversible: true, warning: null };
       }
       if (rt === 'OBJECT_VIEW' || rt === 'OBJECT_MATVIEW') {
         const v = schema.table(objectName(b));
