@@ -159,6 +159,20 @@ describe('rollback plans restore the schema (real PostgreSQL)', () => {
     expect(differences).toEqual([]);
   });
 
+  it('IF NOT EXISTS on objects that were already there: nothing to undo (not a DROP of what existed)', async () => {
+    // hatchet's v1_0_68 and v1_0_73 (bench/rollback-chains.ts) add a column IF NOT EXISTS that an
+    // earlier migration had added: the undo dropped the column that was there before.
+    const { plan, differences } = await roundTrip(`
+      CREATE TABLE IF NOT EXISTS accounts (id bigint);
+      CREATE INDEX IF NOT EXISTS events_at_tenant ON events (at, tenant);
+      ALTER TABLE accounts ADD COLUMN IF NOT EXISTS email text, ADD COLUMN IF NOT EXISTS nickname text;
+      CREATE SCHEMA IF NOT EXISTS public;`);
+    expect(plan.has_irreversible).toBe(false);
+    expect(plan.steps[0]!.sql).toBe('-- nothing to undo: table public.accounts existed before the migration (IF NOT EXISTS left it as it was)');
+    expect(plan.steps[2]!.sql).toBe('ALTER TABLE public.accounts DROP COLUMN nickname');
+    expect(differences).toEqual([]);
+  });
+
   it('ALTER TYPE ... ADD VALUE is irreversible, with the manual procedure for this type', async () => {
     const report = await analyzeMigration(`ALTER TYPE mood ADD VALUE 'great'`, snapshot, { connectionId: 'rb', sandbox: false, rules: [] });
     expect(report.rollback_plan.has_irreversible).toBe(true);

@@ -36,6 +36,13 @@ function defaultConstraintName(table: string, con: AstNode, column?: string): st
 
 const irreversible = (warning: string): Inverse => ({ sql: null, reversible: false, warning });
 
+/** `IF NOT EXISTS` on an object the snapshot already has: PostgreSQL did nothing, so neither does the undo (dropping it would remove what was there before). */
+const alreadyThere = (what: string): Inverse => ({
+  sql: `${NOTHING}: ${what} existed before the migration (IF NOT EXISTS left it as it was)`,
+  reversible: true,
+  warning: null,
+});
+
 /** Inverse of one ALTER TABLE subcommand, from the table's pre-migration state in the snapshot. */
 function inverseSubcommand(table: string, cmd: AstNode, schema: SchemaIndex, ctx: RollbackContext, stmtIndex: number): Inverse {
   const t = schema.table(table);
@@ -44,6 +51,7 @@ function inverseSubcommand(table: string, cmd: AstNode, schema: SchemaIndex, ctx
   const prevCol = t?.columns.find((c) => c.name === col);
   switch (cmd.subtype as string) {
     case 'AT_AddColumn':
+      if (cmd.missing_ok && t?.columns.some((c) => c.name === String(cmd.def?.ColumnDef?.colname))) return { sql: NOTHING, reversible: true, warning: null };
       return { sql: `ALTER TABLE ${tq} DROP COLUMN ${quoteIdent(String(cmd.def?.ColumnDef?.colname))}`, reversible: true, warning: null };
     case 'AT_DropColumn':
       if (!prevCol) return irreversible(`column ${col} is not in the snapshot; it cannot be recreated`);
@@ -192,11 +200,13 @@ function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex, 
   const b = nodeBody(stmt.stmt);
   switch (kind) {
     case 'CreateStmt':
+      if (b.if_not_exists && schema.table(f.table)) return alreadyThere(`table ${f.table}`);
       return { sql: `DROP TABLE ${quoteQualified(f.table)}`, reversible: true, warning: null };
     case 'IndexStmt': {
       const absorbed = ctx.absorption.absorbed.get(stmt.index);
       if (absorbed) return { sql: `-- nothing to undo: ${absorbed}`, reversible: true, warning: null };
       if (!b.idxname) return irreversible('the index has no name; PostgreSQL chooses one, so drop it by the name it got');
+      if (b.if_not_exists && schema.tableOfIndex(`${rangeVarName(b.relation).split('.')[0]}.${b.idxname}`)) return alreadyThere(`index ${String(b.idxname)}`);
       const schemaName = b.relation?.schemaname ? `${quoteIdent(String(b.relation.schemaname))}.` : '';
       const drop = `DROP INDEX ${b.concurrent ? 'CONCURRENTLY ' : ''}${schemaName}${quoteIdent(String(b.idxname))}`;
       // Partition indexes of the snapshot that this one took over go with it: built again.
@@ -215,6 +225,7 @@ function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex, 
       return { sql: `DROP VIEW ${quoteQualified(f.table)}`, reversible: true, warning: null };
     }
     case 'CreateTableAsStmt':
+      if (b.if_not_exists && schema.table(f.table)) return alreadyThere(`relation ${f.table}`);
       return { sql: `DROP ${b.objtype === 'OBJECT_MATVIEW' ? 'MATERIALIZED VIEW' : 'TABLE'} ${quoteQualified(f.table)}`, reversible: true, warning: null };
     case 'CreateEnumStmt':
       return { sql: `DROP TYPE ${quoteQualified(qualify(names(b.typeName).join('.')))}`, reversible: true, warning: null };
@@ -228,10 +239,15 @@ function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex, 
     case 'AlterDomainStmt':
       return inverseAlterDomain(b, schema);
     case 'CreateSeqStmt':
+      if (b.if_not_exists && schema.snapshot.sequences.some((q) => `${q.schema}.${q.name}` === rangeVarName(b.sequence)))
+        return alreadyThere(`sequence ${rangeVarName(b.sequence)}`);
       return { sql: `DROP SEQUENCE ${quoteQualified(rangeVarName(b.sequence))}`, reversible: true, warning: null };
     case 'CreateSchemaStmt':
+      if (b.if_not_exists && (schema.snapshot.schemas.includes(String(b.schemaname)) || schema.snapshot.model?.schemas.some((x) => x.name === b.schemaname)))
+        return alreadyThere(`schema ${String(b.schemaname)}`);
       return { sql: `DROP SCHEMA ${quoteIdent(String(b.schemaname))}`, reversible: true, warning: null };
     case 'CreateExtensionStmt':
+      if (b.if_not_exists && schema.snapshot.extensions.some((e) => e.name === b.extname)) return alreadyThere(`extension ${String(b.extname)}`);
       return { sql: `DROP EXTENSION ${quoteIdent(String(b.extname))}`, reversible: true, warning: null };
     case 'CreateFunctionStmt': {
       // A routine this migration created before: its first text is what it goes back to.
