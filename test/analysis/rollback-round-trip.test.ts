@@ -16,7 +16,7 @@ import { closeSandboxSpare } from '../../packages/core/src/analysis/sandbox/sand
 /** Our own fixture: PL/pgSQL functions and a trigger, range and hash partitions, an enum, a view. */
 const FIXTURE = `
 CREATE TYPE mood AS ENUM ('ok', 'meh');
-CREATE TABLE accounts (id bigint, email text, balance numeric NOT NULL DEFAULT 0, feeling mood);
+CREATE TABLE accounts (id bigint, email text, balance numeric NOT NULL DEFAULT 0, feeling mood, memo text DEFAULT 'none');
 COMMENT ON TABLE accounts IS 'customer money';
 CREATE FUNCTION touch_balance() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.balance := coalesce(NEW.balance, 0); RETURN NEW; END $$;
 CREATE TRIGGER accounts_touch BEFORE INSERT ON accounts FOR EACH ROW EXECUTE FUNCTION touch_balance();
@@ -170,6 +170,22 @@ describe('rollback plans restore the schema (real PostgreSQL)', () => {
     expect(plan.has_irreversible).toBe(false);
     expect(plan.steps[0]!.sql).toBe('-- nothing to undo: table public.accounts existed before the migration (IF NOT EXISTS left it as it was)');
     expect(plan.steps[2]!.sql).toBe('ALTER TABLE public.accounts DROP COLUMN nickname');
+    expect(differences).toEqual([]);
+  });
+
+  it('each undo restores the column as it was just before its statement (renamed, retyped, default dropped earlier)', async () => {
+    // lemmy's rename-sidebar-again (a column renamed, then retyped under its new name) and
+    // show_downvotes_for_others_only (default dropped, type changed, new default set): the undo
+    // looked the column up in the snapshot, under the new name (not found) or with the old default.
+    const { plan, differences } = await roundTrip(`
+      ALTER TABLE accounts RENAME email TO login;
+      ALTER TABLE accounts ALTER login TYPE varchar(150);
+      ALTER TABLE accounts ALTER COLUMN memo DROP DEFAULT;
+      ALTER TABLE accounts ALTER COLUMN memo TYPE integer USING length(memo);
+      ALTER TABLE accounts ALTER COLUMN memo SET DEFAULT 5;`);
+    expect(plan.steps[1]!.sql).toBe('ALTER TABLE public.accounts ALTER COLUMN login TYPE text USING login::text');
+    expect(plan.steps[4]!.sql).toBe('ALTER TABLE public.accounts ALTER COLUMN memo DROP DEFAULT');
+    expect(plan.has_irreversible).toBe(false);
     expect(differences).toEqual([]);
   });
 

@@ -48,10 +48,17 @@ function inverseSubcommand(table: string, cmd: AstNode, schema: SchemaIndex, ctx
   const t = schema.table(table);
   const tq = quoteQualified(table);
   const col = cmd.name ? String(cmd.name) : '';
-  const prevCol = t?.columns.find((c) => c.name === col);
+  // As the column was just before this statement (earlier statements may have renamed or changed it).
+  const prevCol = ctx.columnBefore(stmtIndex, table, col) ?? (ctx === NO_CONTEXT ? t?.columns.find((c) => c.name === col) : undefined);
   switch (cmd.subtype as string) {
     case 'AT_AddColumn':
-      if (cmd.missing_ok && t?.columns.some((c) => c.name === String(cmd.def?.ColumnDef?.colname))) return { sql: NOTHING, reversible: true, warning: null };
+      if (
+        cmd.missing_ok &&
+        (ctx === NO_CONTEXT
+          ? t?.columns.some((c) => c.name === String(cmd.def?.ColumnDef?.colname))
+          : ctx.columnBefore(stmtIndex, table, String(cmd.def?.ColumnDef?.colname)))
+      )
+        return { sql: NOTHING, reversible: true, warning: null };
       return { sql: `ALTER TABLE ${tq} DROP COLUMN ${quoteIdent(String(cmd.def?.ColumnDef?.colname))}`, reversible: true, warning: null };
     case 'AT_DropColumn':
       if (!prevCol) return irreversible(`column ${col} is not in the snapshot; it cannot be recreated`);
