@@ -189,6 +189,21 @@ describe('rollback plans restore the schema (real PostgreSQL)', () => {
     expect(differences).toEqual([]);
   });
 
+  it('a constraint the migration adds and drops again: the undo puts it back before dropping it (the script runs to the end)', async () => {
+    // hatchet's v1_0_108 and v1_0_109 (bench/rollback-chains.ts): CHECK (x IS NOT NULL) NOT VALID,
+    // VALIDATE, SET NOT NULL, DROP CONSTRAINT. The undo of the drop was "not in the snapshot", so
+    // the undo of the ADD failed on a constraint that no longer existed.
+    const { plan, differences } = await roundTrip(`
+      ALTER TABLE accounts ADD CONSTRAINT accounts_email_nn CHECK (email IS NOT NULL) NOT VALID;
+      ALTER TABLE accounts VALIDATE CONSTRAINT accounts_email_nn;
+      ALTER TABLE accounts ALTER COLUMN email SET NOT NULL;
+      ALTER TABLE accounts DROP CONSTRAINT accounts_email_nn;
+      ALTER TABLE accounts DROP CONSTRAINT IF EXISTS no_such_constraint;`);
+    expect(plan.steps[3]!.sql).toBe('ALTER TABLE public.accounts ADD CONSTRAINT accounts_email_nn CHECK (email IS NOT NULL) NOT VALID');
+    expect(plan.has_irreversible).toBe(false);
+    expect(differences).toEqual([]);
+  });
+
   it('ALTER TYPE ... ADD VALUE is irreversible, with the manual procedure for this type', async () => {
     const report = await analyzeMigration(`ALTER TYPE mood ADD VALUE 'great'`, snapshot, { connectionId: 'rb', sandbox: false, rules: [] });
     expect(report.rollback_plan.has_irreversible).toBe(true);

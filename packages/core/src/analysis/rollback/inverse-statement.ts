@@ -114,6 +114,10 @@ function inverseSubcommand(table: string, cmd: AstNode, schema: SchemaIndex, ctx
       if (c) return { sql: `ALTER TABLE ${tq} ADD CONSTRAINT ${quoteIdent(col)} ${c.definition}`, reversible: true, warning: null };
       const fk = t?.foreign_keys.find((x) => x.name === col);
       if (fk) return { sql: `ALTER TABLE ${tq} ADD CONSTRAINT ${quoteIdent(col)} ${fk.definition}`, reversible: true, warning: null };
+      // Added by an earlier statement of this migration: put back as it added it (its own undo drops it again).
+      const added = ctx.constraintAddedEarlier(stmtIndex, table, col);
+      if (added) return { sql: `ALTER TABLE ${tq} ADD ${added}`, reversible: true, warning: null };
+      if (cmd.missing_ok) return { sql: NOTHING, reversible: true, warning: null };
       return irreversible(`constraint ${col} is not in the snapshot`);
     }
     case 'AT_ValidateConstraint':

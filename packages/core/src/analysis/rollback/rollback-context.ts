@@ -26,6 +26,8 @@ export interface RollbackContext {
    * default and NOT NULL changes, or a column an earlier statement added. Undefined when unknown.
    */
   columnBefore(stmtIndex: number, table: string, column: string): ColumnInfo | undefined;
+  /** The constraint `name` of `table` as an earlier statement of the migration added it (`CONSTRAINT name ...`), if one did. */
+  constraintAddedEarlier(stmtIndex: number, table: string, name: string): string | undefined;
 }
 
 export const NO_CONTEXT: RollbackContext = {
@@ -34,6 +36,7 @@ export const NO_CONTEXT: RollbackContext = {
   routineBefore: new Map(),
   createdEarlier: () => false,
   columnBefore: () => undefined,
+  constraintAddedEarlier: () => undefined,
 };
 
 /** The DEFAULT and NOT NULL a ColumnDef declares. */
@@ -187,9 +190,18 @@ export function rollbackContext(parsed: readonly ParsedStatement[], facts: reado
     if (n && !created.has(n)) created.set(n, p.index);
   }
   const lineage = columnLineage(parsed, facts, schema);
+  const addedConstraints: Array<{ index: number; key: string; def: string }> = [];
+  for (const p of parsed) {
+    if (nodeKind(p.stmt) !== 'AlterTableStmt') continue;
+    for (const cmd of facts[p.index]?.subcommands ?? []) {
+      const con = cmd.subtype === 'AT_AddConstraint' ? (cmd.def?.Constraint as AstNode | undefined) : undefined;
+      if (con?.conname) addedConstraints.push({ index: p.index, key: `${facts[p.index]!.table}|${String(con.conname)}`, def: deparse(cmd.def) });
+    }
+  }
   return {
     absorption: findAbsorptions(parsed, facts, schema),
     columnBefore: (stmtIndex, table, column) => lineage.get(`${stmtIndex}|${table}`)?.get(column),
+    constraintAddedEarlier: (stmtIndex, table, name) => addedConstraints.filter((c) => c.index < stmtIndex && c.key === `${table}|${name}`).pop()?.def,
     indexColumns,
     routineBefore,
     createdEarlier(stmtIndex, comment) {
