@@ -28,7 +28,9 @@ import pg from 'pg';
 import { startEmbeddedServer } from '../packages/core/src/analysis/sandbox/embedded/embedded-server';
 import { findPgBinaries } from '../packages/core/src/analysis/sandbox/embedded/pg-binaries';
 import { ensureParser, parseTreeSync } from '../packages/core/src/pg/parser';
+import { analyzeMigration } from '../packages/core/src/analysis/analyze-migration';
 import { registerConnection } from '../test/support/connections';
+import { snapshotOf } from '../test/support/schema-fidelity';
 import { firstDifferences, PG15_BIN, pg15Unavailable, schemaDump } from '../test/support/pg15-server';
 import { startTestRuntime } from '../test/support/test-runtime';
 import { applyScript, CHAINS, type ChainScript, exec, MIRROR_DIR, openMirror, psql, withDb } from './support/migration-chains';
@@ -366,14 +368,17 @@ try {
       before = await schemaDump(url);
     }
     const pct = (a: number, b: number): string => (b ? `${a}/${b} (${Math.round((100 * a) / b)} %)` : '-');
-    console.log(
-      `analysis per migration (introspected just before, rollback proof included): p50 ${p50(durations).toFixed(0)} ms, max ${Math.max(...durations).toFixed(0)} ms`,
-    );
+    if (durations.length)
+      console.log(
+        `analysis per migration (introspected just before, rollback proof included): p50 ${p50(durations).toFixed(0)} ms, max ${Math.max(...durations).toFixed(0)} ms`,
+      );
     console.log(`schema at the end: ${await schemaSize(url)}`);
-    const row = `| ${chain.name} (${chain.repo} @ ${commit}) | ${tally.analysed} | ${tally.applied} | ${tally.tokens} | ${tally.rejected} / ${tally.rejectedRefused} | ${tally.claimedReversible} | ${tally.confirmed} | ${tally.verifiedAgrees}/${tally.proved}${tally.verifiedNull ? ` (${tally.verifiedNull} null)` : ''} | **${tally.falseReversible}** | ${pct(tally.exactEqual, tally.exact)} | ${tally.pgEqual}/${tally.applied - tally.noPlan} |`;
-    rows.push(row);
-    console.log(row);
-    for (const n of notes) console.log(`  ${n}`);
+    if (tally.analysed) {
+      const row = `| ${chain.name} (${chain.repo} @ ${commit}) | ${tally.analysed} | ${tally.applied} | ${tally.tokens} | ${tally.rejected} / ${tally.rejectedRefused} | ${tally.claimedReversible} | ${tally.confirmed} | ${tally.verifiedAgrees}/${tally.proved}${tally.verifiedNull ? ` (${tally.verifiedNull} null)` : ''} | **${tally.falseReversible}** | ${pct(tally.exactEqual, tally.exact)} | ${tally.pgEqual}/${tally.applied - tally.noPlan} |`;
+      rows.push(row);
+      console.log(row);
+      for (const n of notes) console.log(`  ${n}`);
+    }
     // Warm: the same snapshot, a small migration again and again (clone cached), proof included.
     await t.request('POST', `/connections/${connection.id}/introspect`, { apiKey });
     const warm: number[] = [];
@@ -386,6 +391,20 @@ try {
     }
     console.log(
       `warm analysis of "${chain.probe}" on the full schema, rollback proof included: p50 ${p50(warm).toFixed(0)} ms, max ${Math.max(...warm).toFixed(0)} ms over ${WARM_RUNS} runs (rollback verified in ${verified} of ${WARM_RUNS + 1}); load ${load()}`,
+    );
+    // What the proof itself costs: the analysis library on the same snapshot and engine, with and
+    // without it, interleaved (no HTTP, no live checks on the target).
+    const snapshot = await snapshotOf(url);
+    const on: number[] = [];
+    const off: number[] = [];
+    for (let i = 0; i <= WARM_RUNS; i++)
+      for (const proof of [true, false]) {
+        const t0 = performance.now();
+        await analyzeMigration(chain.probe, snapshot, { connectionId: 'bench', sandbox: { engine: 'auto' }, rollbackProof: proof });
+        if (i > 0) (proof ? on : off).push(performance.now() - t0);
+      }
+    console.log(
+      `  library, same snapshot, interleaved: with the proof p50 ${p50(on).toFixed(0)} ms, without ${p50(off).toFixed(0)} ms (the proof: +${(p50(on) - p50(off)).toFixed(0)} ms); load ${load()}`,
     );
   }
   if (rows.length) {
