@@ -16,7 +16,7 @@ import { closeSandboxSpare } from '../../packages/core/src/analysis/sandbox/sand
 /** Our own fixture: PL/pgSQL functions and a trigger, range and hash partitions, an enum, a view. */
 const FIXTURE = `
 CREATE TYPE mood AS ENUM ('ok', 'meh');
-CREATE TABLE accounts (id bigint, email text, balance numeric NOT NULL DEFAULT 0, feeling mood);
+CREATE TABLE accounts (id bigint, email text, balance numeric NOT NULL DEFAULT 0, feeling mood, memo text DEFAULT 'none');
 COMMENT ON TABLE accounts IS 'customer money';
 CREATE FUNCTION touch_balance() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.balance := coalesce(NEW.balance, 0); RETURN NEW; END $$;
 CREATE TRIGGER accounts_touch BEFORE INSERT ON accounts FOR EACH ROW EXECUTE FUNCTION touch_balance();
@@ -25,9 +25,13 @@ CREATE VIEW account_labels AS SELECT id, account_label(id) AS label FROM account
 CREATE TABLE events (id bigint NOT NULL, tenant int NOT NULL, at date NOT NULL, body text) PARTITION BY RANGE (at);
 CREATE TABLE events_2025 PARTITION OF events FOR VALUES FROM ('2025-01-01') TO ('2026-01-01');
 CREATE TABLE events_2026 PARTITION OF events FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
+CREATE INDEX events_at_tenant ON events (at, tenant);
 CREATE TABLE sessions (id bigint NOT NULL, user_id int) PARTITION BY HASH (id);
 CREATE TABLE sessions_0 PARTITION OF sessions FOR VALUES WITH (MODULUS 2, REMAINDER 0);
 CREATE TABLE sessions_1 PARTITION OF sessions FOR VALUES WITH (MODULUS 2, REMAINDER 1);
+CREATE FUNCTION fee(n integer) RETURNS numeric LANGUAGE sql IMMUTABLE AS $$ SELECT n * 0.5 $$;
+COMMENT ON FUNCTION fee(integer) IS 'late fee';
+CREATE DOMAIN birth_year AS integer DEFAULT 1990 CHECK (VALUE > 1900);
 INSERT INTO accounts (id, email) SELECT g, 'a' || g || '@example.com' FROM generate_series(1, 20) g;
 `;
 
@@ -116,6 +120,90 @@ describe('rollback plans restore the schema (real PostgreSQL)', () => {
     expect(differences).toEqual([]);
   });
 
+  it('DROP FUNCTION and DROP TRIGGER put back what the snapshot holds (a changed signature: drop, then create)', async () => {
+    // hatchet's v1_0_60 and v1_0_108 (bench/rollback-chains.ts): a function dropped and created
+    // again with other arguments was "irreversible" although the snapshot held its definition.
+    const { plan, differences } = await roundTrip(`
+      DROP FUNCTION fee(integer);
+      CREATE OR REPLACE FUNCTION fee(n integer, rate numeric) RETURNS numeric LANGUAGE sql IMMUTABLE AS $$ SELECT n * rate $$;
+      DROP TRIGGER accounts_touch ON accounts;
+      DROP FUNCTION IF EXISTS no_such_function(integer);`);
+    expect(plan.has_irreversible).toBe(false);
+    expect(plan.steps[0]!.sql).toMatch(/^CREATE OR REPLACE FUNCTION public\.fee\(n integer\)/);
+    expect(plan.steps[0]!.sql).toContain(`COMMENT ON FUNCTION public.fee(n integer) IS 'late fee'`);
+    expect(plan.steps[3]!.sql).toMatch(/^-- nothing to undo: routine no_such_function did not exist/);
+    expect(differences).toEqual([]);
+  });
+
+  it('domains, range and composite types: created ones are dropped, ALTER DOMAIN goes back', async () => {
+    // pagila's 004_year_domain_narrower and 027_new_domain_column, hatchet's v1_0_113 (uuidrange).
+    const { plan, differences } = await roundTrip(`
+      ALTER DOMAIN birth_year ADD CONSTRAINT birth_year_past CHECK (VALUE < 2100);
+      ALTER DOMAIN birth_year DROP CONSTRAINT birth_year_check;
+      ALTER DOMAIN birth_year SET DEFAULT 2000;
+      ALTER DOMAIN birth_year SET NOT NULL;
+      CREATE DOMAIN positive_money AS numeric(6,2) CHECK (VALUE >= 0);
+      ALTER TABLE accounts ADD COLUMN late_fee positive_money DEFAULT 1.00;
+      CREATE TYPE span AS RANGE (subtype = date);
+      CREATE TYPE pair AS (a integer, b text);`);
+    expect(plan.has_irreversible).toBe(false);
+    expect(differences).toEqual([]);
+  });
+
+  it('DROP INDEX of a partitioned index rebuilds its partition indexes under their names and attaches them', async () => {
+    // hatchet's v1_0_94 (bench/rollback-chains.ts): the snapshot's definition reads ON ONLY the
+    // parent, so the undo built an invalid parent index and no partition index at all.
+    const { plan, differences } = await roundTrip(`DROP INDEX events_at_tenant;`);
+    expect(plan.has_irreversible).toBe(false);
+    expect(plan.steps[0]!.sql).toContain('ALTER INDEX public.events_at_tenant ATTACH PARTITION public.events_2025_at_tenant_idx');
+    expect(differences).toEqual([]);
+  });
+
+  it('IF NOT EXISTS on objects that were already there: nothing to undo (not a DROP of what existed)', async () => {
+    // hatchet's v1_0_68 and v1_0_73 (bench/rollback-chains.ts) add a column IF NOT EXISTS that an
+    // earlier migration had added: the undo dropped the column that was there before.
+    const { plan, differences } = await roundTrip(`
+      CREATE TABLE IF NOT EXISTS accounts (id bigint);
+      CREATE INDEX IF NOT EXISTS events_at_tenant ON events (at, tenant);
+      ALTER TABLE accounts ADD COLUMN IF NOT EXISTS email text, ADD COLUMN IF NOT EXISTS nickname text;
+      CREATE SCHEMA IF NOT EXISTS public;`);
+    expect(plan.has_irreversible).toBe(false);
+    expect(plan.steps[0]!.sql).toBe('-- nothing to undo: table public.accounts existed before the migration (IF NOT EXISTS left it as it was)');
+    expect(plan.steps[2]!.sql).toBe('ALTER TABLE public.accounts DROP COLUMN nickname');
+    expect(differences).toEqual([]);
+  });
+
+  it('each undo restores the column as it was just before its statement (renamed, retyped, default dropped earlier)', async () => {
+    // lemmy's rename-sidebar-again (a column renamed, then retyped under its new name) and
+    // show_downvotes_for_others_only (default dropped, type changed, new default set): the undo
+    // looked the column up in the snapshot, under the new name (not found) or with the old default.
+    const { plan, differences } = await roundTrip(`
+      ALTER TABLE accounts RENAME email TO login;
+      ALTER TABLE accounts ALTER login TYPE varchar(150);
+      ALTER TABLE accounts ALTER COLUMN memo DROP DEFAULT;
+      ALTER TABLE accounts ALTER COLUMN memo TYPE integer USING length(memo);
+      ALTER TABLE accounts ALTER COLUMN memo SET DEFAULT 5;`);
+    expect(plan.steps[1]!.sql).toBe('ALTER TABLE public.accounts ALTER COLUMN login TYPE text USING login::text');
+    expect(plan.steps[4]!.sql).toBe('ALTER TABLE public.accounts ALTER COLUMN memo DROP DEFAULT');
+    expect(plan.has_irreversible).toBe(false);
+    expect(differences).toEqual([]);
+  });
+
+  it('a constraint the migration adds and drops again: the undo puts it back before dropping it (the script runs to the end)', async () => {
+    // hatchet's v1_0_108 and v1_0_109 (bench/rollback-chains.ts): CHECK (x IS NOT NULL) NOT VALID,
+    // VALIDATE, SET NOT NULL, DROP CONSTRAINT. The undo of the drop was "not in the snapshot", so
+    // the undo of the ADD failed on a constraint that no longer existed.
+    const { plan, differences } = await roundTrip(`
+      ALTER TABLE accounts ADD CONSTRAINT accounts_email_nn CHECK (email IS NOT NULL) NOT VALID;
+      ALTER TABLE accounts VALIDATE CONSTRAINT accounts_email_nn;
+      ALTER TABLE accounts ALTER COLUMN email SET NOT NULL;
+      ALTER TABLE accounts DROP CONSTRAINT accounts_email_nn;
+      ALTER TABLE accounts DROP CONSTRAINT IF EXISTS no_such_constraint;`);
+    expect(plan.steps[3]!.sql).toBe('ALTER TABLE public.accounts ADD CONSTRAINT accounts_email_nn CHECK (email IS NOT NULL) NOT VALID');
+    expect(plan.has_irreversible).toBe(false);
+    expect(differences).toEqual([]);
+  });
+
   it('ALTER TYPE ... ADD VALUE is irreversible, with the manual procedure for this type', async () => {
     const report = await analyzeMigration(`ALTER TYPE mood ADD VALUE 'great'`, snapshot, { connectionId: 'rb', sandbox: false, rules: [] });
     expect(report.rollback_plan.has_irreversible).toBe(true);
@@ -174,6 +262,16 @@ describe('the sandbox proves the rollback in every analysis', () => {
     expect(r.rollback_plan.verification).toMatch(/column public\.accounts\.email differs/);
     expect(r.rollback_plan.verification).not.toMatch(/row\(s\) before the migration/);
     expect(r.rollback_plan.has_irreversible).toBe(true);
+  }, 180_000);
+
+  it('does not claim back the rows an irreversible write to a partitioned table put in its partitions', async () => {
+    // pagila's 007_refund_a_payment (bench/rollback-chains.ts): the INSERT names the parent, the
+    // row lands in a partition, and the proof held that partition's count against the plan.
+    const r = await analyze(`INSERT INTO events (id, tenant, at, body) VALUES (999, 1, '2025-06-01', 'refund'); ALTER TABLE accounts ADD COLUMN note text;`);
+    expect(r.rollback_plan.steps[0]!.reversible).toBe(false);
+    expect(r.rollback_plan.verified).toBe(true);
+    expect(r.rollback_plan.verification).toMatch(/rows of tables written by the irreversible steps 0 are not claimed back/);
+    expect(r.rollback_plan.steps[1]!.reversible).toBe(true);
   }, 180_000);
 
   it('is null, with the reason, when the migration does not apply', async () => {

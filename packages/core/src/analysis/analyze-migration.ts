@@ -74,7 +74,16 @@ export interface MigrationAnalysis {
   chunks: readonly RankedDocumentChunk[];
   /** The sandbox alone, again, on the same statements and facts with other options (e.g. no rows). */
   rerunSandbox(options: SandboxOptions): Promise<SandboxResult>;
+  /**
+   * {@link rerunSandbox} for a run that replaces the report's sandbox result (the live checks'
+   * empty clone): when the first run could not prove the rollback (its migration failed on the
+   * synthetic rows), this run proves it, folds the verdict into `rollback_plan` and the
+   * statements, and carries the `rollback_round_trip` entry.
+   */
+  rerunSandboxProvingRollback(options: SandboxOptions): Promise<SandboxResult>;
 }
+
+const IRREVERSIBLE_WARNING = 'The rollback plan has irreversible steps: data removed or changed by this migration cannot be restored automatically.';
 
 /**
  * The migration analysis of spec section 2 from SQL plus a schema snapshot. No access to the
@@ -160,22 +169,22 @@ export async function analyzeMigrationDetailed(sql: string, snapshot: SchemaSnap
 
   const proof = sandbox.rollback_proof;
   sandbox = withoutProof(sandbox);
+  const verdictStatements = items.map((i, k) => ({ index: i.report.index, sql: parsed[k]!.sql, facts: i.facts, affected: i.report.affected_tables }));
+  const notApplied = 'the migration did not apply in the sandbox, so its rollback could not be tried';
   const roundTrip = applyRollbackProof(
     plan,
     proof,
-    items.map((i, k) => ({ index: i.report.index, sql: parsed[k]!.sql, facts: i.facts, affected: i.report.affected_tables })),
-    sandboxOpts === false
-      ? 'the sandbox did not run'
-      : options.rollbackProof === false
-        ? 'the rollback proof was turned off'
-        : 'the migration did not apply in the sandbox, so its rollback could not be tried',
+    verdictStatements,
+    sandboxOpts === false ? 'the sandbox did not run' : options.rollbackProof === false ? 'the rollback proof was turned off' : notApplied,
   );
   if (roundTrip) sandbox.validation_results.push(roundTrip);
   // Each statement's step is the plan's (a step the round trip caught out reads the same in both).
-  for (const s of statements) s.rollback = plan.steps.find((x) => x.statement_index === s.index) ?? s.rollback;
+  const stepsToStatements = (): void => {
+    for (const s of statements) s.rollback = plan.steps.find((x) => x.statement_index === s.index) ?? s.rollback;
+  };
+  stepsToStatements();
   const { findings, warnings } = reportFindings(items);
-  if (plan.has_irreversible)
-    warnings.push('The rollback plan has irreversible steps: data removed or changed by this migration cannot be restored automatically.');
+  if (plan.has_irreversible) warnings.push(IRREVERSIBLE_WARNING);
   if (sandbox.migration_error && sandboxOpts !== false) warnings.push(`Sandbox: ${sandbox.migration_error}`);
   // A sandbox server whose role cannot make a role per run passes the run, and the report says what that leaves shared.
   const shared = sandbox.validation_results.find((v) => v.check === SHARED_ROLE_CHECK);
@@ -201,5 +210,15 @@ export async function analyzeMigrationDetailed(sql: string, snapshot: SchemaSnap
     safe_plan: null,
     safe_plan_reason: null,
   };
-  return { report, parsed, items, chunks, rerunSandbox };
+  const rerunSandboxProvingRollback = async (opts: SandboxOptions): Promise<SandboxResult> => {
+    if (plan.verified !== null || sandboxOpts === false || options.rollbackProof === false) return rerunSandbox(opts);
+    const run = await runOnce({ ...opts, rollback: { script: plan.combined_script } });
+    const again = applyRollbackProof(plan, run.rollback_proof, verdictStatements, notApplied);
+    const result = withoutProof(run);
+    if (again) result.validation_results.push(again);
+    stepsToStatements();
+    if (plan.has_irreversible && !report.warnings.includes(IRREVERSIBLE_WARNING)) report.warnings.push(IRREVERSIBLE_WARNING);
+    return result;
+  };
+  return { report, parsed, items, chunks, rerunSandbox, rerunSandboxProvingRollback };
 }

@@ -75,7 +75,7 @@ export async function analyzeOnConnection(
   await applyLiveChecksOnConnection(
     deps,
     { userId, connectionId, analysis },
-    { sandboxWithoutRows: () => analysis.rerunSandbox({ ...sandbox, rowsPerTable: 0 }) },
+    { sandboxWithoutRows: () => analysis.rerunSandboxProvingRollback({ ...sandbox, rowsPerTable: 0 }) },
   );
   const report = analysis.report;
   if (report.sandbox_result.passed) {

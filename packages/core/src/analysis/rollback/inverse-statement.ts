@@ -5,9 +5,10 @@ import { quoteIdent, quoteLiteral, quoteQualified } from '../../pg/quote';
 import { deparse } from '../../pg/deparse';
 import type { StatementFacts } from '../statement-facts';
 import type { RollbackStep } from '../types';
-import { columnDdl, createTableDdl, foreignKeyDdls, indexDdls } from './recreate-ddl';
+import { columnDdl, createTableDdl, foreignKeyDdls, indexDdls, indexWithPartitionsDdl } from './recreate-ddl';
 import { type RollbackContext, NO_CONTEXT } from './rollback-context';
 import { previousComment, previousRoutine, previousRule, previousTrigger } from './replaced-definitions';
+import { droppedRoutines, type Inverse, inverseAlterDomain } from './restore-definitions';
 import { dropRoutineSql } from './routine-match';
 import { enumValueManualUndo } from './manual-procedures';
 
@@ -33,22 +34,31 @@ function defaultConstraintName(table: string, con: AstNode, column?: string): st
   }
 }
 
-interface Inverse {
-  sql: string | null;
-  reversible: boolean;
-  warning: string | null;
-}
-
 const irreversible = (warning: string): Inverse => ({ sql: null, reversible: false, warning });
+
+/** `IF NOT EXISTS` on an object the snapshot already has: PostgreSQL did nothing, so neither does the undo (dropping it would remove what was there before). */
+const alreadyThere = (what: string): Inverse => ({
+  sql: `${NOTHING}: ${what} existed before the migration (IF NOT EXISTS left it as it was)`,
+  reversible: true,
+  warning: null,
+});
 
 /** Inverse of one ALTER TABLE subcommand, from the table's pre-migration state in the snapshot. */
 function inverseSubcommand(table: string, cmd: AstNode, schema: SchemaIndex, ctx: RollbackContext, stmtIndex: number): Inverse {
   const t = schema.table(table);
   const tq = quoteQualified(table);
   const col = cmd.name ? String(cmd.name) : '';
-  const prevCol = t?.columns.find((c) => c.name === col);
+  // As the column was just before this statement (earlier statements may have renamed or changed it).
+  const prevCol = ctx.columnBefore(stmtIndex, table, col) ?? (ctx === NO_CONTEXT ? t?.columns.find((c) => c.name === col) : undefined);
   switch (cmd.subtype as string) {
     case 'AT_AddColumn':
+      if (
+        cmd.missing_ok &&
+        (ctx === NO_CONTEXT
+          ? t?.columns.some((c) => c.name === String(cmd.def?.ColumnDef?.colname))
+          : ctx.columnBefore(stmtIndex, table, String(cmd.def?.ColumnDef?.colname)))
+      )
+        return { sql: NOTHING, reversible: true, warning: null };
       return { sql: `ALTER TABLE ${tq} DROP COLUMN ${quoteIdent(String(cmd.def?.ColumnDef?.colname))}`, reversible: true, warning: null };
     case 'AT_DropColumn':
       if (!prevCol) return irreversible(`column ${col} is not in the snapshot; it cannot be recreated`);
@@ -104,6 +114,10 @@ function inverseSubcommand(table: string, cmd: AstNode, schema: SchemaIndex, ctx
       if (c) return { sql: `ALTER TABLE ${tq} ADD CONSTRAINT ${quoteIdent(col)} ${c.definition}`, reversible: true, warning: null };
       const fk = t?.foreign_keys.find((x) => x.name === col);
       if (fk) return { sql: `ALTER TABLE ${tq} ADD CONSTRAINT ${quoteIdent(col)} ${fk.definition}`, reversible: true, warning: null };
+      // Added by an earlier statement of this migration: put back as it added it (its own undo drops it again).
+      const added = ctx.constraintAddedEarlier(stmtIndex, table, col);
+      if (added) return { sql: `ALTER TABLE ${tq} ADD ${added}`, reversible: true, warning: null };
+      if (cmd.missing_ok) return { sql: NOTHING, reversible: true, warning: null };
       return irreversible(`constraint ${col} is not in the snapshot`);
     }
     case 'AT_ValidateConstraint':
@@ -197,11 +211,13 @@ function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex, 
   const b = nodeBody(stmt.stmt);
   switch (kind) {
     case 'CreateStmt':
+      if (b.if_not_exists && schema.table(f.table)) return alreadyThere(`table ${f.table}`);
       return { sql: `DROP TABLE ${quoteQualified(f.table)}`, reversible: true, warning: null };
     case 'IndexStmt': {
       const absorbed = ctx.absorption.absorbed.get(stmt.index);
       if (absorbed) return { sql: `-- nothing to undo: ${absorbed}`, reversible: true, warning: null };
       if (!b.idxname) return irreversible('the index has no name; PostgreSQL chooses one, so drop it by the name it got');
+      if (b.if_not_exists && schema.tableOfIndex(`${rangeVarName(b.relation).split('.')[0]}.${b.idxname}`)) return alreadyThere(`index ${String(b.idxname)}`);
       const schemaName = b.relation?.schemaname ? `${quoteIdent(String(b.relation.schemaname))}.` : '';
       const drop = `DROP INDEX ${b.concurrent ? 'CONCURRENTLY ' : ''}${schemaName}${quoteIdent(String(b.idxname))}`;
       // Partition indexes of the snapshot that this one took over go with it: built again.
@@ -220,14 +236,29 @@ function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex, 
       return { sql: `DROP VIEW ${quoteQualified(f.table)}`, reversible: true, warning: null };
     }
     case 'CreateTableAsStmt':
+      if (b.if_not_exists && schema.table(f.table)) return alreadyThere(`relation ${f.table}`);
       return { sql: `DROP ${b.objtype === 'OBJECT_MATVIEW' ? 'MATERIALIZED VIEW' : 'TABLE'} ${quoteQualified(f.table)}`, reversible: true, warning: null };
     case 'CreateEnumStmt':
       return { sql: `DROP TYPE ${quoteQualified(qualify(names(b.typeName).join('.')))}`, reversible: true, warning: null };
+    case 'CreateDomainStmt':
+      return { sql: `DROP DOMAIN ${quoteQualified(qualify(names(b.domainname).join('.')))}`, reversible: true, warning: null };
+    case 'CompositeTypeStmt':
+      return { sql: `DROP TYPE ${quoteQualified(rangeVarName(b.typevar))}`, reversible: true, warning: null };
+    case 'CreateRangeStmt':
+      // The range's multirange type (PostgreSQL 14+) goes with it.
+      return { sql: `DROP TYPE ${quoteQualified(qualify(names(b.typeName).join('.')))}`, reversible: true, warning: null };
+    case 'AlterDomainStmt':
+      return inverseAlterDomain(b, schema);
     case 'CreateSeqStmt':
+      if (b.if_not_exists && schema.snapshot.sequences.some((q) => `${q.schema}.${q.name}` === rangeVarName(b.sequence)))
+        return alreadyThere(`sequence ${rangeVarName(b.sequence)}`);
       return { sql: `DROP SEQUENCE ${quoteQualified(rangeVarName(b.sequence))}`, reversible: true, warning: null };
     case 'CreateSchemaStmt':
+      if (b.if_not_exists && (schema.snapshot.schemas.includes(String(b.schemaname)) || schema.snapshot.model?.schemas.some((x) => x.name === b.schemaname)))
+        return alreadyThere(`schema ${String(b.schemaname)}`);
       return { sql: `DROP SCHEMA ${quoteIdent(String(b.schemaname))}`, reversible: true, warning: null };
     case 'CreateExtensionStmt':
+      if (b.if_not_exists && schema.snapshot.extensions.some((e) => e.name === b.extname)) return alreadyThere(`extension ${String(b.extname)}`);
       return { sql: `DROP EXTENSION ${quoteIdent(String(b.extname))}`, reversible: true, warning: null };
     case 'CreateFunctionStmt': {
       // A routine this migration created before: its first text is what it goes back to.
@@ -322,8 +353,7 @@ function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex, 
         const ixName = objectName(b).split('.').pop();
         const ix = table?.indexes.find((i) => i.name === ixName);
         if (!ix) return irreversible(`index ${ixName} is not in the snapshot`);
-        const def = b.concurrent ? ix.definition.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX CONCURRENTLY ') : ix.definition;
-        return { sql: def, reversible: true, warning: null };
+        return { sql: indexWithPartitionsDdl(schema.snapshot, table!.schema, ix, !!b.concurrent).join(';\n'), reversible: true, warning: null };
       }
       if (rt === 'OBJECT_VIEW' || rt === 'OBJECT_MATVIEW') {
         const v = schema.table(objectName(b));
@@ -335,6 +365,7 @@ function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex, 
           warning: mat ? 'the materialized view is recreated and refilled from its query' : null,
         };
       }
+      if (rt === 'OBJECT_FUNCTION' || rt === 'OBJECT_PROCEDURE' || rt === 'OBJECT_ROUTINE' || rt === 'OBJECT_TRIGGER') return droppedRoutines(b, schema);
       if (rt === 'OBJECT_TYPE') {
         const n = objectName(b);
         const e = schema.snapshot.enums.find((x) => `${x.schema}.${x.name}` === n);

@@ -1,5 +1,5 @@
 import { quoteIdent, quoteQualified } from '../../pg/quote';
-import type { ColumnInfo, TableInfo } from '../../introspection/schema-snapshot';
+import type { ColumnInfo, IndexInfo, SchemaSnapshot, TableInfo } from '../../introspection/schema-snapshot';
 import { qualifiedName } from '../../introspection/schema-snapshot';
 
 // The DDL a rollback step writes to recreate a dropped table, column, key or index from the
@@ -37,3 +37,23 @@ export const foreignKeyDdls = (t: TableInfo, only: readonly TableInfo['foreign_k
     (fk) =>
       `ALTER TABLE ${quoteQualified(qualifiedName(t))} ADD CONSTRAINT ${quoteIdent(fk.name)} ${fk.definition}${fk.validated || /NOT VALID/i.test(fk.definition) ? '' : ' NOT VALID'}`,
   );
+
+/**
+ * An index as the snapshot has it, with the partition indexes attached to it when it is a
+ * partitioned index: `pg_get_indexdef` gives such an index `ON ONLY` its table, which builds
+ * nothing on the partitions, so each attached partition index is created by its own definition
+ * (its name kept) and attached, as pg_dump does. Recursive for sub-partitioned tables.
+ */
+export function indexWithPartitionsDdl(snapshot: SchemaSnapshot, schema: string, ix: IndexInfo, concurrently = false): string[] {
+  const children: Array<{ schema: string; ix: IndexInfo }> = [];
+  for (const t of snapshot.tables)
+    for (const c of t.indexes) if (c.parent && c.parent.schema === schema && c.parent.name === ix.name) children.push({ schema: t.schema, ix: c });
+  const own = concurrently && !children.length ? ix.definition.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX CONCURRENTLY ') : ix.definition;
+  if (!children.length) return [own];
+  const out = [own];
+  for (const c of children) {
+    out.push(...indexWithPartitionsDdl(snapshot, c.schema, c.ix));
+    out.push(`ALTER INDEX ${quoteIdent(schema)}.${quoteIdent(ix.name)} ATTACH PARTITION ${quoteIdent(c.schema)}.${quoteIdent(c.ix.name)}`);
+  }
+  return out;
+}

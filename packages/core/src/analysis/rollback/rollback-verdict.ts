@@ -75,10 +75,12 @@ export function applyRollbackProof(
   }
   for (const c of proof.rowCounts) {
     const words = `table ${c.table} had ${c.before} row(s) before the migration and ${c.after ?? 'no table'} after the rollback`;
+    // A write to a partitioned table (or a parent) lands in its partitions (children).
+    const reaches = (s: VerdictStatement): boolean => touches(s, c.table) || (c.via ?? []).some((t) => touches(s, t));
     // Tables an irreversible step writes or drops are not claimed back.
-    if (irreversible.some((s) => touches(s, c.table))) continue;
+    if (irreversible.some(reaches)) continue;
     found.push(words);
-    const by = statements.filter((s) => touches(s, c.table));
+    const by = statements.filter(reaches);
     if (!by.length) unexplained.push(words);
     for (const s of by) demote(s.index, `the round trip in the sandbox did not restore its rows: ${words}`);
   }

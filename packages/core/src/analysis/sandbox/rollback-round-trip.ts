@@ -21,8 +21,11 @@ export interface RollbackProof {
   failure: { statement_index: number | null; message: string } | null;
   /** Objects that differ from the clone before the migration (empty when the script failed: its state is half undone). */
   differences: SchemaDifference[];
-  /** Tables whose row count differs from the clone before the migration. */
-  rowCounts: Array<{ table: string; before: number; after: number | null }>;
+  /**
+   * Tables whose row count differs from the clone before the migration, each with the tables it
+   * is a partition (or child) of, up the tree: a write to a parent lands in its partitions.
+   */
+  rowCounts: Array<{ table: string; before: number; after: number | null; via?: string[] }>;
   /** Objects and tables compared. */
   compared: { objects: number; tables: number };
 }
@@ -36,6 +39,23 @@ function undoIndexes(statements: readonly { sql: string }[]): Array<number | nul
     for (const m of s.sql.matchAll(UNDO_OF)) current = Number(m[1]);
     return current;
   });
+}
+
+/** The tables each of `tables` is a partition or child of, nearest first (pg_inherits, up the tree). */
+async function ancestorsOf(session: SandboxSession, tables: readonly string[]): Promise<Map<string, string[]>> {
+  const { rows } = await session.query<{ t: string; a: string }>(
+    `WITH RECURSIVE up AS (
+       SELECT n.nspname || '.' || c.relname AS t, c.oid, 0 AS depth FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname || '.' || c.relname = ANY($1)
+       UNION ALL
+       SELECT up.t, i.inhparent, up.depth + 1 FROM pg_inherits i JOIN up ON i.inhrelid = up.oid WHERE up.depth < 32)
+     SELECT up.t, n.nspname || '.' || c.relname AS a FROM up JOIN pg_class c ON c.oid = up.oid JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE up.depth > 0 ORDER BY up.t, up.depth`,
+    [[...tables]],
+  );
+  const out = new Map<string, string[]>();
+  for (const r of rows) out.set(r.t, [...(out.get(r.t) ?? []), r.a]);
+  return out;
 }
 
 /** Reads the schema fingerprint on a sandbox session (the catalog query of schema-compare). */
@@ -95,5 +115,12 @@ export async function runRollbackRoundTrip(
   const after = await rowCounts(session, [...countsBefore.keys()]);
   const counts: RollbackProof['rowCounts'] = [];
   for (const [table, n] of countsBefore) if (after.get(table) !== n) counts.push({ table, before: n, after: after.get(table) ?? null });
+  if (counts.length) {
+    const up = await ancestorsOf(
+      session,
+      counts.map((c) => c.table),
+    );
+    for (const c of counts) if (up.get(c.table)?.length) c.via = up.get(c.table);
+  }
   return { failure: null, differences, rowCounts: counts, compared: { objects: before.size, tables: countsBefore.size } };
 }

@@ -99,6 +99,20 @@ describe('runSandbox (PGlite)', () => {
     expect(r.migration_error).toMatch(/^Statement 0 \(ALTER_TABLE_ADD_COLUMN\) failed: .*contains null values/);
   }, 120_000);
 
+  it('accepts a partitioned index left invalid by CREATE INDEX ... ON ONLY (as PostgreSQL does), and says so', async () => {
+    // hatchet's v1_0_127: GIN indexes ON ONLY the parents, partitions indexed later. This and
+    // every later migration of its chain were refused while the invalid parent index was there.
+    const r = await sandbox(`
+      CREATE TABLE audit (id bigint NOT NULL, at date NOT NULL, meta jsonb) PARTITION BY RANGE (at);
+      CREATE TABLE audit_2026 PARTITION OF audit FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
+      CREATE INDEX audit_meta_gin ON ONLY audit USING gin (meta jsonb_path_ops);`);
+    expect(r.passed).toBe(true);
+    expect(r.validation_results.find((v) => v.check === 'indexes_valid')).toMatchObject({
+      passed: true,
+      detail: expect.stringMatching(/^all indexes of tables are valid; partitioned index\(es\) not valid until .*: audit_meta_gin$/),
+    });
+  }, 120_000);
+
   it('fails on a type mismatch', async () => {
     const r = await sandbox("ALTER TABLE orders ALTER COLUMN total TYPE int USING 'x'");
     expect(r.passed).toBe(false);
