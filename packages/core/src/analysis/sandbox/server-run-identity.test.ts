@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, sql, targetServerUrl } from '../../../../../test/support/scratch-database';
 import { sandboxOnText } from '../../../../../test/support/sandbox-on-text';
 import { buildSnapshot } from '../snapshot-builder';
 import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
+import { dropOrphans } from './server-run-identity';
 import type { SandboxServerOptions } from './server-sandbox';
 
 /**
@@ -77,7 +79,6 @@ describe('a role per run on the sandbox server', { timeout: 60_000 }, () => {
     await sql(admin, `DROP ROLE IF EXISTS ${sbxdb}`);
   });
 
-  // First in the file: its run's cleanup is this process's first orphan sweep, made as `sbx`.
   it("runs the migration as a role of its own, owner of the run's database and clone and of nothing else, dropped after the run with what a dead process left", async () => {
     const r = await sandbox(`DO $$ BEGIN RAISE EXCEPTION 'identity %', (
       SELECT json_build_object(
@@ -106,10 +107,20 @@ describe('a role per run on the sandbox server', { timeout: 60_000 }, () => {
       owns_tables: true,
       may_configured: false,
     });
-    // Gone after the run: its role and database, and the role and database a dead process left.
-    const names = [identity!.role as string, orphanRole];
-    expect(await sql(admin, `SELECT rolname FROM pg_roles WHERE rolname = ANY($1)`, [names])).toEqual([]);
-    expect(await sql(admin, `SELECT datname FROM pg_database WHERE datname = ANY($1)`, [[identity!.database as string, orphanDb]])).toEqual([]);
+    // Gone after the run: its role and database.
+    expect(await sql(admin, `SELECT rolname FROM pg_roles WHERE rolname = $1`, [identity!.role])).toEqual([]);
+    expect(await sql(admin, `SELECT datname FROM pg_database WHERE datname = $1`, [identity!.database])).toEqual([]);
+    // And a run's sweep, made as `sbx`, drops the role and database a dead process left (called
+    // here directly: the sweep's throttle is per process, and a test worker runs many files).
+    const sweeper = new pg.Client({ connectionString: urlAs(sbx) });
+    await sweeper.connect();
+    try {
+      await dropOrphans(sweeper, { force: true });
+    } finally {
+      await sweeper.end();
+    }
+    expect(await sql(admin, `SELECT rolname FROM pg_roles WHERE rolname = $1`, [orphanRole])).toEqual([]);
+    expect(await sql(admin, `SELECT datname FROM pg_database WHERE datname = $1`, [orphanDb])).toEqual([]);
   });
 
   it("a DO block's ALTER ROLE CURRENT_USER (read-only default, password, settings) reaches neither the next analysis nor the configured role", async () => {

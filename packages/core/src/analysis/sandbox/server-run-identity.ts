@@ -124,10 +124,11 @@ const olderThan = (base36: string | undefined, ms: number): boolean => {
  * Drops run databases and then run roles that other runs left behind (a process that died
  * mid-run), at most every few minutes per process. Only names in the run formats, older than
  * any run lasts, are touched; what the configured role may not drop stays (a later sweep, or
- * the server's owner, takes it).
+ * the server's owner, takes it). `force` sweeps regardless of the last sweep (tests: the
+ * throttle is module state, shared by every file a test worker runs).
  */
-export async function dropOrphans(admin: pg.Client): Promise<void> {
-  if (Date.now() - lastOrphanSweep < 5 * 60_000) return;
+export async function dropOrphans(admin: pg.Client, options: { force?: boolean } = {}): Promise<void> {
+  if (!options.force && Date.now() - lastOrphanSweep < 5 * 60_000) return;
   lastOrphanSweep = Date.now();
   const dbs = await admin.query<{ datname: string; owner: string }>(
     `SELECT datname, pg_catalog.pg_get_userbyid(datdba) AS owner FROM pg_catalog.pg_database WHERE datname LIKE 'dbops\\_sandbox\\_%'`,
