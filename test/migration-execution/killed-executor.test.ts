@@ -69,42 +69,55 @@ describe('a killed executor', () => {
     await rm(home, { recursive: true, force: true });
   });
 
-  it('leaves a request that is later marked failed, never re-run, with the transaction rolled back', { timeout: 240_000 }, async () => {
-    // 1. Set up the user, an API key, the connection and an approval token, then stop.
-    const migration = "INSERT INTO audit (note) VALUES ('should never be committed');\nSELECT pg_sleep(20);";
-    let setup = await inProcess(home);
-    const key = (await setup.t.request('POST', '/api-keys', { jwt: await setup.runtime.issuer.sign('alice'), body: { name: 'k' } })).body.data.key as string;
-    const conn = await setup.t.request('POST', '/connections', {
-      apiKey: key,
-      body: { name: 'db', db_type: 'postgresql_local', connection_string: withSslDisabled(db.url) },
-    });
-    expect(conn.status).toBe(201);
-    const connectionId = conn.body.data.id as string;
-    const token = await issueToken(setup.t, connectionId, migration);
-    await setup.runtime.close();
+  /** The user, an API key, the connection and an approval token for `migration`, made by a runtime in this process that is then stopped. */
+  async function prepare(user: string, migration: string): Promise<{ key: string; connectionId: string; token: string }> {
+    const setup = await inProcess(home);
+    try {
+      const key = (await setup.t.request('POST', '/api-keys', { jwt: await setup.runtime.issuer.sign(user), body: { name: 'k' } })).body.data.key as string;
+      const conn = await setup.t.request('POST', '/connections', {
+        apiKey: key,
+        body: { name: 'db', db_type: 'postgresql_local', connection_string: withSslDisabled(db.url) },
+      });
+      expect(conn.status).toBe(201);
+      const connectionId = conn.body.data.id as string;
+      return { key, connectionId, token: await issueToken(setup.t, connectionId, migration) };
+    } finally {
+      await setup.runtime.close();
+    }
+  }
 
-    // 2. The service in its own process accepts the migration; kill it mid-statement.
+  /** The service started in its own process (`child`, to be killed) and given the migration: its base URL and the request. */
+  async function submitInChild(run: { key: string; connectionId: string; token: string }, migration: string): Promise<{ base: string; requestId: string }> {
     const port = await freePort();
     child = await startServiceProcess(home, port);
     const base = `http://127.0.0.1:${port}/api/v1`;
     const accepted = await fetch(`${base}/migrations/execute`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': key },
-      body: JSON.stringify({ approval_token: token, sql: migration, connection_id: connectionId }),
+      headers: { 'content-type': 'application/json', 'x-api-key': run.key },
+      body: JSON.stringify({ approval_token: run.token, sql: migration, connection_id: run.connectionId }),
     });
     expect(accepted.status).toBe(202);
-    const requestId = ((await accepted.json()) as { data: { request_id: string } }).data.request_id;
+    return { base, requestId: ((await accepted.json()) as { data: { request_id: string } }).data.request_id };
+  }
+
+  it('leaves a request that is later marked failed, never re-run, with the transaction rolled back', { timeout: 240_000 }, async () => {
+    // 1. Set up the user, an API key, the connection and an approval token, then stop.
+    const migration = "INSERT INTO audit (note) VALUES ('should never be committed');\nSELECT pg_sleep(20);";
+    const { key, connectionId, token } = await prepare('alice', migration);
+
+    // 2. The service in its own process accepts the migration; kill it mid-statement.
+    const { base, requestId } = await submitInChild({ key, connectionId, token }, migration);
     for (let i = 0; ; i++) {
       const r = (await (await fetch(`${base}/migrations/requests/${requestId}`, { headers: { 'x-api-key': key } })).json()) as { progress: string | null };
       if (r.progress?.startsWith('statement 2 of 2')) break;
       if (i > 400) throw new Error('migration never reached statement 2');
       await new Promise((res) => setTimeout(res, 50));
     }
-    child.kill('SIGKILL');
+    child!.kill('SIGKILL');
     await new Promise((res) => child!.once('exit', res));
 
     // 3. A fresh process finds the request executing until the lease runs out, then failed.
-    setup = await inProcess(home);
+    const setup = await inProcess(home);
     try {
       const first = await setup.t.request('GET', `/migrations/requests/${requestId}`, { apiKey: key });
       expect(first.status).toBe(200);
@@ -145,15 +158,7 @@ describe('a killed executor', () => {
     async () => {
       await sql(db.url, 'CREATE TABLE items (id int); INSERT INTO items SELECT generate_series(1, 1000); CREATE TABLE other (x int)');
       const migration = 'ALTER TABLE items ADD COLUMN a int;\nCREATE INDEX CONCURRENTLY items_id_idx ON items (id);\nALTER TABLE items ADD COLUMN b int;';
-      let setup = await inProcess(home);
-      const key = (await setup.t.request('POST', '/api-keys', { jwt: await setup.runtime.issuer.sign('bob'), body: { name: 'k' } })).body.data.key as string;
-      const conn = await setup.t.request('POST', '/connections', {
-        apiKey: key,
-        body: { name: 'db', db_type: 'postgresql_local', connection_string: withSslDisabled(db.url) },
-      });
-      const connectionId = conn.body.data.id as string;
-      const token = await issueToken(setup.t, connectionId, migration);
-      await setup.runtime.close();
+      const { key, connectionId, token } = await prepare('bob', migration);
 
       // An open snapshot in the database: CREATE INDEX CONCURRENTLY waits for it before it finishes.
       const { default: pg } = await import('pg');
@@ -162,16 +167,7 @@ describe('a killed executor', () => {
       await blocker.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
       await blocker.query('SELECT count(*) FROM other');
 
-      const port = await freePort();
-      child = await startServiceProcess(home, port);
-      const base = `http://127.0.0.1:${port}/api/v1`;
-      const accepted = await fetch(`${base}/migrations/execute`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': key },
-        body: JSON.stringify({ approval_token: token, sql: migration, connection_id: connectionId }),
-      });
-      expect(accepted.status).toBe(202);
-      const requestId = ((await accepted.json()) as { data: { request_id: string } }).data.request_id;
+      const { base, requestId } = await submitInChild({ key, connectionId, token }, migration);
       for (let i = 0; ; i++) {
         const r = (await (await fetch(`${base}/migrations/requests/${requestId}`, { headers: { 'x-api-key': key } })).json()) as { progress: string | null };
         if (r.progress?.startsWith('statement 2 of 3')) break;
@@ -179,7 +175,7 @@ describe('a killed executor', () => {
         await new Promise((res) => setTimeout(res, 50));
       }
       await new Promise((res) => setTimeout(res, 300));
-      child.kill('SIGKILL');
+      child!.kill('SIGKILL');
       await new Promise((res) => child!.once('exit', res));
 
       // The executor is gone; its CREATE INDEX CONCURRENTLY goes on on the server and finishes.
@@ -195,7 +191,7 @@ describe('a killed executor', () => {
         await new Promise((res) => setTimeout(res, 50));
       }
 
-      setup = await inProcess(home);
+      const setup = await inProcess(home);
       try {
         let record = (await setup.t.request('GET', `/migrations/requests/${requestId}`, { apiKey: key })).body;
         const deadline = Date.now() + 15_000;
@@ -241,26 +237,9 @@ describe('a killed executor', () => {
     // n = n + 1 is not idempotent: a batch run twice leaves 2, a skipped one 0.
     await sql(db.url, 'CREATE TABLE counters (id int PRIMARY KEY, n int NOT NULL DEFAULT 0); INSERT INTO counters (id) SELECT generate_series(1, 3000)');
     const migration = '-- dbops:batched key=id size=100 pause_ms=50\nUPDATE counters SET n = n + 1;';
-    let setup = await inProcess(home);
-    const key = (await setup.t.request('POST', '/api-keys', { jwt: await setup.runtime.issuer.sign('carol'), body: { name: 'k' } })).body.data.key as string;
-    const conn = await setup.t.request('POST', '/connections', {
-      apiKey: key,
-      body: { name: 'db', db_type: 'postgresql_local', connection_string: withSslDisabled(db.url) },
-    });
-    const connectionId = conn.body.data.id as string;
-    const token = await issueToken(setup.t, connectionId, migration);
-    await setup.runtime.close();
+    const { key, connectionId, token } = await prepare('carol', migration);
 
-    const port = await freePort();
-    child = await startServiceProcess(home, port);
-    const base = `http://127.0.0.1:${port}/api/v1`;
-    const accepted = await fetch(`${base}/migrations/execute`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': key },
-      body: JSON.stringify({ approval_token: token, sql: migration, connection_id: connectionId }),
-    });
-    expect(accepted.status).toBe(202);
-    const requestId = ((await accepted.json()) as { data: { request_id: string } }).data.request_id;
+    const { base, requestId } = await submitInChild({ key, connectionId, token }, migration);
     let running: { status: string; progress: string | null; rows_done: number | null; rows_total: number | null } | undefined;
     for (let i = 0; ; i++) {
       running = (await (await fetch(`${base}/migrations/requests/${requestId}`, { headers: { 'x-api-key': key } })).json()) as typeof running;
@@ -268,7 +247,7 @@ describe('a killed executor', () => {
       if (i > 600) throw new Error(`the batched step never got going: ${JSON.stringify(running)}`);
       await new Promise((res) => setTimeout(res, 20));
     }
-    child.kill('SIGKILL');
+    child!.kill('SIGKILL');
     await new Promise((res) => child!.once('exit', res));
     // Progress while it ran: rows counted at the step's start, and the batch in hand.
     expect(running).toMatchObject({ status: 'executing', rows_total: 3000 });
@@ -277,7 +256,7 @@ describe('a killed executor', () => {
     expect(partial).toBeLessThan(3000);
 
     // A fresh process: the poll that finds the lease expired puts the request back to run, and it finishes.
-    setup = await inProcess(home);
+    const setup = await inProcess(home);
     try {
       let record = (await setup.t.request('GET', `/migrations/requests/${requestId}`, { apiKey: key })).body;
       const deadline = Date.now() + 60_000;
