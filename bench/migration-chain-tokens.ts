@@ -19,7 +19,7 @@ import { startEmbeddedServer } from '../packages/core/src/analysis/sandbox/embed
 import { findPgBinaries } from '../packages/core/src/analysis/sandbox/embedded/pg-binaries';
 import { registerConnection } from '../test/support/connections';
 import { startTestRuntime } from '../test/support/test-runtime';
-import { applyScript, CHAINS, exec, MIRROR_DIR, openMirror, withDb } from './support/migration-chains';
+import { applyScript, CHAINS, openChainDatabase } from './support/migration-chains';
 
 const { values } = parseArgs({
   options: { only: { type: 'string' }, last: { type: 'string' }, major: { type: 'string' }, warm: { type: 'string' }, why: { type: 'boolean' } },
@@ -46,18 +46,9 @@ console.log(
 try {
   for (const chain of CHAINS) {
     if (values.only && !values.only.split(',').includes(chain.name)) continue;
-    const mirror = openMirror(chain);
-    if (!mirror) {
-      console.log(`### ${chain.name}: no mirror of ${chain.repo} under ${MIRROR_DIR}; skipped`);
-      continue;
-    }
-    const { git, ref, commit } = mirror;
-    const db = `chain_${chain.name}`;
-    await exec(target.adminUrl(), `CREATE DATABASE ${db}`);
-    const url = withDb(target.adminUrl(), db);
-    const setupError = chain.setup ? await exec(url, chain.setup(git, ref)) : null;
-    if (setupError) throw new Error(`${chain.name}: set-up failed: ${setupError}`);
-    const scripts = chain.scripts(git, ref);
+    const opened = await openChainDatabase(chain, target.adminUrl(), `chain_${chain.name}`);
+    if (!opened) continue;
+    const { commit, url, scripts } = opened;
     const head = scripts.slice(0, Math.max(0, scripts.length - LAST));
     let refusedEarly = 0;
     for (const s of head) if (await applyScript(url, s)) refusedEarly++;

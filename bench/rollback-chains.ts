@@ -33,7 +33,7 @@ import { registerConnection } from '../test/support/connections';
 import { snapshotOf } from '../test/support/schema-fidelity';
 import { firstDifferences, PG15_BIN, pg15Unavailable, schemaDump } from '../test/support/pg15-server';
 import { startTestRuntime } from '../test/support/test-runtime';
-import { applyScript, CHAINS, type ChainScript, exec, MIRROR_DIR, openMirror, psql, withDb } from './support/migration-chains';
+import { applyScript, CHAINS, type ChainScript, exec, openChainDatabase, psql, withDb } from './support/migration-chains';
 
 const { values } = parseArgs({
   options: {
@@ -246,21 +246,12 @@ const rows: string[] = [];
 try {
   for (const chain of CHAINS) {
     if (values.only && !values.only.split(',').includes(chain.name)) continue;
-    const mirror = openMirror(chain);
-    if (!mirror) {
-      console.log(`### ${chain.name}: no mirror of ${chain.repo} under ${MIRROR_DIR}; skipped`);
-      continue;
-    }
-    const { git, ref, commit } = mirror;
     const db = `rb_${chain.name}`;
     const copy = `${db}_copy`;
-    await exec(target.adminUrl(), `DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
-    await exec(target.adminUrl(), `CREATE DATABASE ${db}`);
-    const url = withDb(target.adminUrl(), db);
+    const opened = await openChainDatabase(chain, target.adminUrl(), db);
+    if (!opened) continue;
+    const { git, ref, commit, url, scripts } = opened;
     const copyUrl = withDb(target.adminUrl(), copy);
-    const setupError = chain.setup ? await exec(url, chain.setup(git, ref)) : null;
-    if (setupError) throw new Error(`${chain.name}: set-up failed: ${setupError}`);
-    const scripts = chain.scripts(git, ref);
     const skipped = chain.skipped?.(git, ref) ?? [];
     const window = values['apply-only'] ? scripts.length : Math.min(LAST, scripts.length);
     const head = scripts.slice(0, scripts.length - window);

@@ -233,3 +233,26 @@ export function psql(bin: string, url: string, sql: string): Promise<string | nu
     child.stdin?.end(sql);
   });
 }
+
+/**
+ * The chain's mirror opened and a fresh database `db` made for it on the server of `adminUrl`,
+ * with the chain's set-up applied; null (said on the console) when no mirror of it is here.
+ */
+export async function openChainDatabase(
+  chain: Chain,
+  adminUrl: string,
+  db: string,
+): Promise<{ git: Git; ref: string; commit: string; url: string; scripts: ChainScript[] } | null> {
+  const mirror = openMirror(chain);
+  if (!mirror) {
+    console.log(`### ${chain.name}: no mirror of ${chain.repo} under ${MIRROR_DIR}; skipped`);
+    return null;
+  }
+  const { git, ref, commit } = mirror;
+  await exec(adminUrl, `DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+  await exec(adminUrl, `CREATE DATABASE ${db}`);
+  const url = withDb(adminUrl, db);
+  const setupError = chain.setup ? await exec(url, chain.setup(git, ref)) : null;
+  if (setupError) throw new Error(`${chain.name}: set-up failed: ${setupError}`);
+  return { git, ref, commit, url, scripts: chain.scripts(git, ref) };
+}
