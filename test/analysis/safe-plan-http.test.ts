@@ -22,6 +22,18 @@ let f: ConnectedRuntime;
 const analyze = (text: string) =>
   f.t.request<AnalysisReport>('POST', `/connections/${f.connectionId}/migrations/analyze`, { apiKey: f.apiKey, body: { sql: text } });
 
+/** Executes a safe plan with its own token, accepted (202), and waits for the request to end: completed. */
+async function executePlan(plan: { approval_token: string | null; combined_script: string }): Promise<Record<string, any>> {
+  const started = await f.t.request('POST', '/migrations/execute', {
+    apiKey: f.apiKey,
+    body: { approval_token: plan.approval_token, sql: plan.combined_script, connection_id: f.connectionId },
+  });
+  expect(started.status, started.text).toBe(202);
+  const done = await waitForRequest(f.t, f.apiKey, started.body.data.request_id, 120_000);
+  expect(done.status, JSON.stringify(done.error)).toBe('completed');
+  return done;
+}
+
 beforeAll(async () => {
   // The proof runs two more sandboxes and gives up when the gateway's window nears its end: a
   // wider window keeps a busy CI machine from turning these into 'did not finish' answers.
@@ -76,13 +88,7 @@ describe('safe plans through HTTP', () => {
       body: { approval_token: res.body.approval_token, sql: plan.combined_script, connection_id: f.connectionId },
     });
     expect(mismatch.status, mismatch.text).toBe(400);
-    const started = await f.t.request('POST', '/migrations/execute', {
-      apiKey: f.apiKey,
-      body: { approval_token: plan.approval_token, sql: plan.combined_script, connection_id: f.connectionId },
-    });
-    expect(started.status, started.text).toBe(202);
-    const done = await waitForRequest(f.t, f.apiKey, started.body.data.request_id, 120_000);
-    expect(done.status, JSON.stringify(done.error)).toBe('completed');
+    await executePlan(plan);
     const [con] = await sql<{ valid: boolean; def: string }>(
       f.db.url,
       `SELECT convalidated AS valid, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = 'orders_customer_id_fkey'`,
@@ -119,13 +125,7 @@ describe('safe plans through HTTP', () => {
       const [{ updated }] = (await sql<{ updated: number }>(f.db.url, 'SELECT count(*)::int AS updated FROM orders WHERE customer_id % 3 = 0')) as [
         { updated: number },
       ];
-      const started = await f.t.request('POST', '/migrations/execute', {
-        apiKey: f.apiKey,
-        body: { approval_token: plan.approval_token, sql: plan.combined_script, connection_id: f.connectionId },
-      });
-      expect(started.status, started.text).toBe(202);
-      const done = await waitForRequest(f.t, f.apiKey, started.body.data.request_id, 120_000);
-      expect(done.status, JSON.stringify(done.error)).toBe('completed');
+      const done = await executePlan(plan);
       // The record keeps the last batched step's progress: the DELETE's rows, counted at its start.
       expect(done).toMatchObject({ progress: null, rows_done: deleted, rows_total: deleted });
       expect(deleted).toBeGreaterThan(0);
@@ -137,7 +137,7 @@ describe('safe plans through HTTP', () => {
       // Each step ran as several transactions of at most 20,000 rows, recorded in the state store.
       const batches = await f.t.runtime.container.store.query<{ statement_index: number; rows: string }>(
         "SELECT statement_index, rows::text AS rows FROM migration_request_batches WHERE request_id = $1 AND state = 'done' ORDER BY statement_index, batch_no",
-        [started.body.data.request_id],
+        [done.request_id],
       );
       const updateBatches = batches.rows.filter((b) => b.statement_index === 2);
       expect(updateBatches.length).toBe(3);
