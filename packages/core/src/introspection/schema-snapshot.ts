@@ -34,6 +34,12 @@ export interface SchemaSnapshot {
    * snapshots taken before it was recorded: treated as not a superuser.
    */
   role_superuser?: boolean;
+  /**
+   * Roles of the target's cluster (not the predefined `pg_*` ones nor the bootstrap superuser),
+   * names only: the embedded sandbox makes those a migration names for its run
+   * (`sandbox/embedded/mirror-roles.ts`). Absent in snapshots taken before it was recorded.
+   */
+  role_names?: string[];
   /** Tables, partitioned tables, views, materialized views and foreign tables. */
   tables: TableInfo[];
   enums: EnumInfo[];

@@ -6,6 +6,8 @@ export interface ServerInfoRow {
   search_path: string[];
   /** `current_setting('is_superuser')`: 'on' or 'off'. */
   is_superuser: string;
+  /** Roles of the cluster besides the predefined ones and the bootstrap superuser, as text[]. */
+  role_names: string[];
 }
 
 /**
@@ -13,7 +15,10 @@ export interface ServerInfoRow {
  * or database's `search_path` (a managed database's tenant schema, say) decides where the
  * unqualified names of a migration live. Cast to text[]: `pg` parses text arrays, not name[].
  * Whether the role is a superuser decides what the target accepts that the sandbox role cannot
- * (writes to system catalogs: see docs/migration-analysis.md, "Catalog writes").
+ * (writes to system catalogs: see docs/migration-analysis.md, "Catalog writes"). The cluster's
+ * roles (names only; any role may read `pg_roles`) let the sandbox make those a migration grants
+ * to (docs/migration-analysis.md, "Roles of the target"); OIDs from 16384 leave out the bootstrap
+ * superuser and the predefined `pg_*` roles.
  */
 export const serverInfoQuery = (): string =>
-  `SELECT current_setting('server_version') AS server_version, current_setting('server_version_num') AS server_version_num, current_schemas(false)::text[] AS search_path, current_setting('is_superuser') AS is_superuser`;
+  `SELECT current_setting('server_version') AS server_version, current_setting('server_version_num') AS server_version_num, current_schemas(false)::text[] AS search_path, current_setting('is_superuser') AS is_superuser, ARRAY(SELECT rolname::text FROM pg_catalog.pg_roles WHERE oid >= 16384 ORDER BY rolname LIMIT 1000) AS role_names`;

@@ -22,6 +22,7 @@ CREATE INDEX post_title_trgm ON post USING gin (title gin_trgm_ops);
 CREATE FUNCTION touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.updated := now(); RETURN NEW; END $$;
 CREATE TRIGGER post_touch BEFORE UPDATE ON post FOR EACH ROW EXECUTE FUNCTION touch();
 CREATE TABLE audit_log (id bigint PRIMARY KEY, note text);
+DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'app_reader') THEN CREATE ROLE app_reader NOLOGIN; END IF; END $$;
 INSERT INTO person (handle, tier) SELECT 'p-' || g, 'gold' FROM generate_series(1, 50) g;
 INSERT INTO post (person_id, path, title) SELECT 1 + g % 50, 'top.child', 'title ' || g FROM generate_series(1, 200) g;
 ANALYZE;
@@ -97,6 +98,29 @@ describe.skipIf(!pg15)('the sandbox on a private PostgreSQL of the target versio
     const notSuper = await sandbox(flagsOff, {}, { ...snapshot, role_superuser: false });
     expect(notSuper.passed).toBe(false);
     expect(notSuper.migration_error).toMatch(/permission denied for table pg_index/);
+  }, 120_000);
+
+  it("makes the target's roles a migration names for its run only, and no role the target lacks", async () => {
+    expect(snapshot.role_names).toContain('app_reader');
+    // Dynamic SQL the statement-level skip of GRANT cannot see, and a policy naming the role.
+    const migration =
+      "DO $$ BEGIN EXECUTE 'GRANT SELECT ON person TO app_reader'; END $$; ALTER TABLE post ENABLE ROW LEVEL SECURITY; CREATE POLICY post_read ON post FOR SELECT TO app_reader USING (true)";
+    const withoutRoles = { ...snapshot, role_names: [] };
+    const before = await sandbox(migration, {}, withoutRoles);
+    expect(before.migration_error).toMatch(/role "app_reader" does not exist/);
+    const r = await sandbox(migration);
+    expect(r.migration_error).toBeNull();
+    expect(r.passed).toBe(true);
+    // A role the target does not have stays missing, as it is on the target.
+    const unknown = await sandbox("DO $$ BEGIN EXECUTE 'GRANT SELECT ON person TO no_such_reader'; END $$");
+    expect(unknown.migration_error).toMatch(/role "no_such_reader" does not exist/);
+    // Gone with the run (dropped off the answer's path, so give it a moment).
+    let after = await sandbox(migration, {}, withoutRoles);
+    for (let i = 0; i < 10 && after.migration_error === null; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      after = await sandbox(migration, {}, withoutRoles);
+    }
+    expect(after.migration_error).toMatch(/role "app_reader" does not exist/);
   }, 120_000);
 
   it('refuses what PostgreSQL 15 rejects though PostgreSQL 17 accepts it', async () => {

@@ -19,6 +19,7 @@ import { syntheticRowsScript } from '../synthetic-rows';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded-server';
 import { replayCatalogWrite } from './catalog-replay';
 import { MemoryWatch } from './memory-watch';
+import { createMirrorRoles, dropMirrorRoles, RoleNameLocks, rolesNamedBy } from './mirror-roles';
 import { DEFAULT_RUN_ROLE_LIMITS } from '../run-role-sql';
 import { type AdminConnect, createRunIdentity, dropRunIdentity, HAND_TEMPLATE_TO_CLONE_OWNER, type RunIdentity } from './run-role';
 import type { PgBinaries } from './pg-binaries';
@@ -79,6 +80,8 @@ interface WarmServer {
   /** Runs holding a slot, and runs waiting for one. */
   active: number;
   queue: Array<() => void>;
+  /** The target roles a run has made on this server (`mirror-roles.ts`), one run per name at a time. */
+  roleLocks: RoleNameLocks;
 }
 
 const servers = new Map<string, WarmServer>();
@@ -88,7 +91,7 @@ function warmServer(bin: PgBinaries, dir: string | undefined, seedDir: string | 
   let w = servers.get(key);
   if (!w) {
     const server = startEmbeddedServer(bin, dir, seedDir);
-    w = { server, running: 0, templates: new Map(), spares: new Map(), background: new Set(), active: 0, queue: [] };
+    w = { server, running: 0, templates: new Map(), spares: new Map(), background: new Set(), active: 0, queue: [], roleLocks: new RoleNameLocks() };
     servers.set(key, w);
     server.catch(() => servers.delete(key)); // a failed start is tried again by the next analysis
   }
@@ -276,6 +279,8 @@ export async function runEmbeddedSandbox(
   let giveSlot: (() => void) | undefined;
   let unwatch: (() => void) | undefined;
   let overMemory: string | undefined;
+  let mirrored: string[] = [];
+  let releaseRoleNames: (() => void) | undefined;
   const builderSession = async (): Promise<SandboxSession> =>
     (superuser ??= pgSession(await connect(server!.builderUrl(runIdentity!.database), SETUP_STATEMENT_TIMEOUT_MS)));
   const userTables = new Set(snapshot.tables.map((t) => `${t.schema}.${t.name}`));
@@ -287,6 +292,10 @@ export async function runEmbeddedSandbox(
     runIdentity = undefined;
     unwatch?.();
     if (server && run) await dropRunIdentity(adminConnect(server), run);
+    const roles = mirrored;
+    mirrored = [];
+    if (server) await dropMirrorRoles(adminConnect(server), roles).catch(() => undefined);
+    releaseRoleNames?.();
     giveSlot?.();
   };
   let timer: NodeJS.Timeout | undefined;
@@ -307,6 +316,11 @@ export async function runEmbeddedSandbox(
         w.memory ??= new MemoryWatch(() => connect(server!.adminUrl(), SETUP_STATEMENT_TIMEOUT_MS));
         giveSlot = await takeSlot(w);
         if (stopped) throw new Error('stopped at the deadline while waiting for a slot');
+        // The target's roles the migration (or its rollback) names exist for this run only.
+        const roleNames = rolesNamedBy(snapshot.role_names, [...parsed.map((p) => p.sql), options.rollback?.script ?? '']);
+        releaseRoleNames = await w.roleLocks.acquire(roleNames);
+        mirrored = await createMirrorRoles(adminConnect(server), roleNames);
+        if (stopped) throw new Error('stopped at the deadline');
         const template = await cloneTemplate(w, server, snapshot, options.rowsPerTable ?? 3);
         templateDb = template.db;
         runIdentity = await takeRunIdentity(w, server, template.db, deadlineMs);
