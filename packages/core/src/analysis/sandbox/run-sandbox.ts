@@ -18,6 +18,8 @@ import { chooseEngine, withEngineNote } from './engine-choice';
 import { cloneDdl } from './clone-ddl';
 import { syntheticRowsScript } from './synthetic-rows';
 import type { SandboxRollback } from './rollback-round-trip';
+import { rolesNamedBy } from './target-roles';
+import { quoteIdent } from '../../pg/quote';
 
 /** Sandbox settings. */
 export interface SandboxOptions {
@@ -171,6 +173,9 @@ export function runPgliteSandbox(
         const clone = await clonedDatabase(snapshot, options.rowsPerTable ?? 3, options);
         db = clone.db;
         nextImage = clone.image;
+        // The instance is this run's alone: the target's roles the migration names are simply made.
+        const roles = rolesNamedBy(snapshot.role_names, [...parsed.map((p) => p.sql), options.rollback?.script ?? '']);
+        for (const role of roles) await clone.db.exec(`CREATE ROLE ${quoteIdent(role)} NOLOGIN`);
         return { session: pgliteSession(clone.db), state: clone.state };
       },
       // PGlite's only role is a superuser (inside WebAssembly: no programs on the host). A write
