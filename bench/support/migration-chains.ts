@@ -12,7 +12,11 @@
  *     migrations cannot run here and are skipped (listed by the benches);
  *   - storage (supabase/storage): postgres-migrations, `migrations/tenant/<n>-<name>.sql` in the
  *     order of n, each in one transaction, after the `auth` schema its own tests load
- *     (`src/test/db/01-auth-schema.sql`).
+ *     (`src/test/db/01-auth-schema.sql`);
+ *   - harbor (goharbor/harbor): golang-migrate, `make/migrations/postgresql/<n>_<name>.up.sql`, each
+ *     file sent as one query (one implicit transaction);
+ *   - kratos (ory/kratos): pop, `persistence/sql/migrations/sql/<version>_<name>[.postgres].up.sql`
+ *     (the PostgreSQL file of a version, else the one for every dialect), each in one transaction.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -100,6 +104,25 @@ export function gooseUp(text: string): { sql: string; noTransaction: boolean; st
 
 const HATCHET_DIR = 'cmd/hatchet-migrate/migrate/migrations';
 const STORAGE_DIR = 'migrations/tenant';
+const HARBOR_DIR = 'make/migrations/postgresql';
+const KRATOS_DIR = 'persistence/sql/migrations/sql';
+
+/** pop's choice per version: the PostgreSQL file, else the dialect-free one; other dialects' files are not PostgreSQL's. */
+function popUpFiles(paths: string[]): string[] {
+  const byVersion = new Map<string, { specific?: string; generic?: string }>();
+  for (const p of paths) {
+    const m = /\/(\d+)_[^./]+(\.(postgres|cockroach|mysql|sqlite3|sqlite))?\.up\.sql$/.exec(p);
+    if (!m) continue;
+    const entry = byVersion.get(m[1]!) ?? {};
+    if (m[3] === 'postgres') entry.specific = p;
+    else if (!m[3]) entry.generic = p;
+    byVersion.set(m[1]!, entry);
+  }
+  return [...byVersion.entries()]
+    .sort(([a], [b]) => (BigInt(a) < BigInt(b) ? -1 : 1))
+    .map(([, e]) => e.specific ?? e.generic)
+    .filter((p): p is string => p !== undefined);
+}
 
 export const CHAINS: Chain[] = [
   {
@@ -169,6 +192,28 @@ export const CHAINS: Chain[] = [
           return { label: path.basename(p, '.sql'), sql: sql.includes('-- postgres-migrations ignore') ? 'SELECT 1;' : sql };
         }),
     probe: 'ALTER TABLE storage.objects ADD COLUMN bench_note text',
+  },
+  {
+    // A container registry: PL/pgSQL functions and DO blocks, triggers, large multi-statement
+    // release migrations.
+    name: 'harbor',
+    repo: 'goharbor/harbor',
+    // golang-migrate's own table, which the 2.0 migration reads.
+    setup: () => 'CREATE TABLE schema_migrations (version bigint NOT NULL PRIMARY KEY, dirty boolean NOT NULL)',
+    scripts: (git, ref) =>
+      files(git, ref, HARBOR_DIR)
+        .filter((p) => p.endsWith('.up.sql'))
+        .sort()
+        .map((p) => ({ label: path.basename(p, '.up.sql'), sql: git('show', `${ref}:${p}`) })),
+    probe: 'ALTER TABLE project ADD COLUMN bench_note text',
+  },
+  {
+    // An identity server: hundreds of small migrations, many of them rebuilding constraints and indexes.
+    name: 'kratos',
+    repo: 'ory/kratos',
+    scripts: (git, ref) =>
+      popUpFiles(files(git, ref, KRATOS_DIR)).map((p) => ({ label: path.basename(p).replace(/(\.postgres)?\.up\.sql$/, ''), sql: git('show', `${ref}:${p}`) })),
+    probe: 'ALTER TABLE identities ADD COLUMN bench_note text',
   },
 ];
 

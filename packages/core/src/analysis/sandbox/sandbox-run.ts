@@ -4,6 +4,7 @@ import type { StatementFacts } from '../statement-facts';
 import type { AffectedTable, SandboxResult, ValidationResult } from '../types';
 import { firstLine, searchPathSql } from './clone-and-fill';
 import type { CloneState } from './sandbox-cache';
+import type { SchemaFingerprint } from '../schema-compare/schema-compare';
 import type { SandboxSession } from './sandbox-session';
 import { runValidations, withInheritance } from './sandbox-validations';
 import { describeSkipped, skippedInUse, type SkippedCloneObject } from './clone-skips';
@@ -88,6 +89,26 @@ export type SandboxRunResult = SandboxResult & { rollback_proof?: RollbackProof 
 const DEFAULT_SERVER_VERSION = 170000;
 
 /**
+ * Fingerprints of clones before any migration, per clone state and search path. Every run of a
+ * cached clone starts from a copy of the same database (a template, or a data-directory image),
+ * and the fingerprint holds no owners, oids or grants, so the first run's reading stands for all
+ * of them; on a 170-table schema that is one catalog query of 80-270 ms less per analysis.
+ */
+const fingerprintsBefore = new WeakMap<CloneState, Map<string, Promise<SchemaFingerprint>>>();
+
+function cloneFingerprint(state: CloneState, session: SandboxSession, pathSql: string | null): Promise<SchemaFingerprint> {
+  const byPath = fingerprintsBefore.get(state) ?? new Map<string, Promise<SchemaFingerprint>>();
+  fingerprintsBefore.set(state, byPath);
+  const key = pathSql ?? '';
+  const known = byPath.get(key);
+  if (known) return known;
+  const reading = sessionFingerprint(session);
+  byPath.set(key, reading);
+  reading.catch(() => byPath.delete(key));
+  return reading;
+}
+
+/**
  * A sandbox run on `engine`: the clone's checks, the migration statement by statement within
  * `budgetMs` under the snapshot's `searchPath` (the user's database resolves its unqualified
  * names there), then the validations. Fills `sandbox_result` the same way whichever engine ran it.
@@ -159,8 +180,8 @@ export async function runInSandbox(
     // Partitions and children of the tables written, read before the migration: a dropped
     // partitioned table takes its partitions along, and afterwards no catalog row links them.
     const writtenBefore = dataChanged.size ? await withInheritance(session, dataChanged) : new Set<string>();
-    // The clone as it was, for the rollback's round trip (one catalog query).
-    const schemaBefore = rollback ? await sessionFingerprint(session) : undefined;
+    // The clone as it was, for the rollback's round trip: read once per cached clone.
+    const schemaBefore = rollback ? await cloneFingerprint(opened.state, session, setPath) : undefined;
     const migrationStarted = performance.now();
     const migrationElapsed = () => performance.now() - migrationStarted;
     const byIndex = new Map(parsed.map((p) => [p.index, p]));
