@@ -15,8 +15,9 @@
  *     (`src/test/db/01-auth-schema.sql`);
  *   - harbor (goharbor/harbor): golang-migrate, `make/migrations/postgresql/<n>_<name>.up.sql`, each
  *     file sent as one query (one implicit transaction);
- *   - kratos (ory/kratos): pop, `persistence/sql/migrations/sql/<version>_<name>[.postgres].up.sql`
- *     (the PostgreSQL file of a version, else the one for every dialect), each in one transaction.
+ *   - kratos (ory/kratos): pop, `persistence/sql/migrations/sql/<version>_<name>[.postgres][.autocommit].up.sql`
+ *     (the PostgreSQL file of a version, else the one for every dialect), each in one transaction
+ *     (an `autocommit` file outside one: sent as one query, as pop sends it).
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -111,7 +112,7 @@ const KRATOS_DIR = 'persistence/sql/migrations/sql';
 function popUpFiles(paths: string[]): string[] {
   const byVersion = new Map<string, { specific?: string; generic?: string }>();
   for (const p of paths) {
-    const m = /\/(\d+)_[^./]+(\.(postgres|cockroach|mysql|sqlite3|sqlite))?\.up\.sql$/.exec(p);
+    const m = /\/(\d+)_[^./]+(\.(postgres|cockroach|mysql|sqlite3|sqlite))?(\.autocommit)?\.up\.sql$/.exec(p);
     if (!m) continue;
     const entry = byVersion.get(m[1]!) ?? {};
     if (m[3] === 'postgres') entry.specific = p;
@@ -212,7 +213,7 @@ export const CHAINS: Chain[] = [
     name: 'kratos',
     repo: 'ory/kratos',
     scripts: (git, ref) =>
-      popUpFiles(files(git, ref, KRATOS_DIR)).map((p) => ({ label: path.basename(p).replace(/(\.postgres)?\.up\.sql$/, ''), sql: git('show', `${ref}:${p}`) })),
+      popUpFiles(files(git, ref, KRATOS_DIR)).map((p) => ({ label: path.basename(p).replace(/(\.postgres)?(\.autocommit)?\.up\.sql$/, ''), sql: git('show', `${ref}:${p}`) })),
     probe: 'ALTER TABLE identities ADD COLUMN bench_note text',
   },
 ];
