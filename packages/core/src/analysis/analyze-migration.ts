@@ -4,7 +4,7 @@ import type { SchemaSnapshot } from '../introspection/schema-snapshot';
 import { rollbackPlan } from './rollback/rollback-plan';
 import { applyRollbackProof } from './rollback/rollback-verdict';
 import { runSandbox, type SandboxOptions } from './sandbox/run-sandbox';
-import type { SandboxRunResult } from './sandbox/sandbox-run';
+import type { SandboxPhases, SandboxRunResult } from './sandbox/sandbox-run';
 import { SHARED_ROLE_CHECK } from './sandbox/server-sandbox';
 import { analyzeStatements, type LintSettings, nonTransactional, type StatementAnalysis } from './analyze-statements';
 import { businessNarrative } from './business-narrative';
@@ -36,10 +36,10 @@ const skippedSandbox = (): SandboxResult => ({
   duration_ms: 0,
 });
 
-/** `sandbox_result` as the report gives it: the rollback's round trip goes into `rollback_plan`. */
+/** `sandbox_result` as the report gives it: the rollback's round trip goes into `rollback_plan`, the phase timings to the caller. */
 function withoutProof(r: SandboxRunResult): SandboxResult {
-  if (!('rollback_proof' in r)) return r;
-  const { rollback_proof: _, ...rest } = r;
+  if (!('rollback_proof' in r) && !('phases' in r)) return r;
+  const { rollback_proof: _, phases: __, ...rest } = r;
   return rest;
 }
 
@@ -81,6 +81,8 @@ export interface MigrationAnalysis {
    * statements, and carries the `rollback_round_trip` entry.
    */
   rerunSandboxProvingRollback(options: SandboxOptions): Promise<SandboxResult>;
+  /** Where the sandbox run's time went (`sandbox-run.ts`), for the debug log and the benches; empty without a sandbox. */
+  sandboxPhases: SandboxPhases;
 }
 
 const IRREVERSIBLE_WARNING = 'The rollback plan has irreversible steps: data removed or changed by this migration cannot be restored automatically.';
@@ -168,6 +170,7 @@ export async function analyzeMigrationDetailed(sql: string, snapshot: SchemaSnap
   }
 
   const proof = sandbox.rollback_proof;
+  const sandboxPhases = sandbox.phases ?? [];
   sandbox = withoutProof(sandbox);
   const verdictStatements = items.map((i, k) => ({ index: i.report.index, sql: parsed[k]!.sql, facts: i.facts, affected: i.report.affected_tables }));
   const notApplied = 'the migration did not apply in the sandbox, so its rollback could not be tried';
@@ -220,5 +223,5 @@ export async function analyzeMigrationDetailed(sql: string, snapshot: SchemaSnap
     if (plan.has_irreversible && !report.warnings.includes(IRREVERSIBLE_WARNING)) report.warnings.push(IRREVERSIBLE_WARNING);
     return result;
   };
-  return { report, parsed, items, chunks, rerunSandbox, rerunSandboxProvingRollback };
+  return { report, parsed, items, chunks, rerunSandbox, rerunSandboxProvingRollback, sandboxPhases };
 }

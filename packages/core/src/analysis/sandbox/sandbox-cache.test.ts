@@ -38,7 +38,7 @@ const fakeEntry = (size: number, fill = 1): PreparedSandbox => ({
 
 const sandbox = (snapshot: SchemaSnapshot, sql: string, cache: SandboxImageCache) => sandboxOnText(snapshot, sql, { cache });
 
-const withoutDuration = ({ duration_ms: _, ...r }: Awaited<ReturnType<typeof runSandbox>>) => r;
+const withoutDuration = ({ duration_ms: _, phases: __, ...r }: Awaited<ReturnType<typeof runSandbox>> & { phases?: unknown }) => r;
 
 describe('sandbox clone cache', () => {
   afterAll(async () => {

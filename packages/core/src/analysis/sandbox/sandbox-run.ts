@@ -35,7 +35,7 @@ const isTimeout = (e: unknown): boolean => (e as { timeout?: boolean } | null)?.
 /** What differs between the engines a sandbox run can use. */
 export interface SandboxEngine {
   /** The throwaway database holding the clone of the snapshot with its synthetic rows, and what the clone produced. */
-  open(): Promise<{ session: SandboxSession; state: CloneState }>;
+  open(): Promise<{ session: SandboxSession; state: CloneState; phases?: SandboxPhases }>;
   /** Whether the engine also leaves out this statement (default: only the common skips). */
   skips?(f: StatementFacts): boolean;
   /**
@@ -83,7 +83,14 @@ function explicitBlocks(parsed: readonly ParsedStatement[]): Set<number> {
  * trip showed (`rollback_proof`, null when the proof itself could not run). The analysis folds
  * it into the rollback plan and removes it from `sandbox_result`.
  */
-export type SandboxRunResult = SandboxResult & { rollback_proof?: RollbackProof | null };
+export type SandboxRunResult = SandboxResult & { rollback_proof?: RollbackProof | null; phases?: SandboxPhases };
+
+/**
+ * Where a run's time went, in ms, phase by phase in order (the engine's own set-up phases first:
+ * slot, clone or cache hit, run identity, connect). Kept off the report; the analysis hands it to
+ * the debug log and the benches (issue #34: "find where the time goes").
+ */
+export type SandboxPhases = Array<[phase: string, ms: number]>;
 
 /** The PostgreSQL release the executor plans for when the target's is not known (only ADD VALUE before 12 differs). */
 const DEFAULT_SERVER_VERSION = 170000;
@@ -135,8 +142,20 @@ export async function runInSandbox(
     duration_ms: 0,
   };
   let session: SandboxSession | undefined;
+  const phases: SandboxPhases = [];
+  result.phases = phases;
+  let lap = started;
+  const phase = (name: string): void => {
+    const now = performance.now();
+    phases.push([name, Math.round(now - lap)]);
+    lap = now;
+  };
   try {
     const opened = await engine.open();
+    if (opened.phases) {
+      phases.push(...opened.phases);
+      lap = performance.now();
+    } else phase('open');
     session = opened.session;
     const { skipped, rows } = opened.state;
     const created = new Set(opened.state.created);
@@ -182,6 +201,7 @@ export async function runInSandbox(
     const writtenBefore = dataChanged.size ? await withInheritance(session, dataChanged) : new Set<string>();
     // The clone as it was, for the rollback's round trip: read once per cached clone.
     const schemaBefore = rollback ? await cloneFingerprint(opened.state, session, setPath) : undefined;
+    phase('before');
     const migrationStarted = performance.now();
     const migrationElapsed = () => performance.now() - migrationStarted;
     const byIndex = new Map(parsed.map((p) => [p.index, p]));
@@ -234,9 +254,11 @@ export async function runInSandbox(
       }
     }
     await engine.afterMigration?.(session);
+    phase('migration');
     result.migration_applied = true;
     result.validation_results.push({ check: 'migration_applied', passed: true, detail: `${parsed.length} statement(s) applied` });
     result.validation_results.push(...(await runValidations(session, parsed, facts, before, dataChanged, writtenBefore)));
+    phase('validations');
     if (migrationElapsed() > budgetMs) result.migration_error = `sandbox timeout: exceeded ${budgetMs} ms`;
     else if (blocking.length) result.migration_error = uncloned(blocking);
     // A refusal always says why: the first failed check becomes the error when no statement failed.
@@ -252,6 +274,7 @@ export async function runInSandbox(
     if (rollback && schemaBefore)
       result.rollback_proof =
         performance.now() - started < budgetMs ? await runRollbackRoundTrip(session, rollback, schemaBefore, before, serverVersionNum).catch(() => null) : null;
+    if (rollback && schemaBefore) phase('rollback_proof');
     return result;
   } catch (e) {
     result.migration_error ??= isTimeout(e) ? firstLine(e) : `Sandbox setup failed: ${firstLine(e)}`;

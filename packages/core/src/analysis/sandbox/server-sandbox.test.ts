@@ -31,7 +31,7 @@ const server = (extra: Partial<SandboxServerOptions> = {}): SandboxServerOptions
 
 const sandbox = sandboxOnText;
 
-const withoutDuration = ({ duration_ms: _, ...r }: Awaited<ReturnType<typeof runSandbox>>) => r;
+const withoutDuration = ({ duration_ms: _, phases: __, ...r }: Awaited<ReturnType<typeof runSandbox>> & { phases?: unknown }) => r;
 
 /**
  * Databases the sandbox role owns now, itself or through the run roles it made (it is a member

@@ -10,8 +10,9 @@ import { cloneAndFill } from '../clone-and-fill';
 import { cloneDdl } from '../clone-ddl';
 import { pgSession } from '../pg-session';
 import { type CloneState, sandboxCacheKey } from '../sandbox-cache';
-import type { SandboxRollback } from '../rollback-round-trip';
-import { runInSandbox } from '../sandbox-run';
+import { type SandboxRollback, sessionFingerprint } from '../rollback-round-trip';
+import { rowCounts } from '../sandbox-validations';
+import { runInSandbox, type SandboxPhases } from '../sandbox-run';
 import { deadlineResult, defaultDeadlineMs, memoryLimitResult } from '../stopped-result';
 import type { SandboxSession } from '../sandbox-session';
 import { runTimedStatement, SERVER_SKIPPED } from '../server-sandbox';
@@ -72,8 +73,11 @@ interface WarmServer {
   running: number;
   /** Clone templates by cache key, in use order (oldest first). */
   templates: Map<string, Promise<{ db: string; state: CloneState }>>;
-  /** Run identities (role and database copied from a template, by template name), made while the server was idle. */
-  spares: Map<string, Promise<RunIdentity | undefined>>;
+  /**
+   * Run identities (role and database copied from a template, by template name), made while the
+   * server was idle, each with a session of its role already open and warmed (`prepareSpare`).
+   */
+  spares: Map<string, Promise<SpareIdentity | undefined>>;
   /** Drops and copies under way in the background. */
   background: Set<Promise<unknown>>;
   /** The memory watch of this server's run roles, made with the server. */
@@ -84,6 +88,9 @@ interface WarmServer {
   /** The target roles a run has made on this server (`mirror-roles.ts`), one run per name at a time. */
   roleLocks: RoleNameLocks;
 }
+
+/** A spare run identity and the session of its role, opened and warmed ahead of the run. */
+type SpareIdentity = RunIdentity & { session?: pg.Client };
 
 const servers = new Map<string, WarmServer>();
 
@@ -201,6 +208,7 @@ async function cloneTemplate(
       .then(async (t) => {
         const spare = await w.spares.get(t.db);
         w.spares.delete(t.db);
+        await spare?.session?.end().catch(() => undefined);
         if (spare) await dropRunIdentity(adminConnect(server), spare);
         await adminQuery(server, `DROP DATABASE IF EXISTS ${quoteIdent(t.db)}`);
       })
@@ -216,7 +224,7 @@ const inBackground = (w: WarmServer, work: Promise<unknown>): void => {
 };
 
 /** A run's role and database copied from `template`: the spare made earlier when there is one, else new ones. */
-async function takeRunIdentity(w: WarmServer, server: EmbeddedServer, template: string, statementTimeoutMs: number): Promise<RunIdentity> {
+async function takeRunIdentity(w: WarmServer, server: EmbeddedServer, template: string, statementTimeoutMs: number): Promise<SpareIdentity> {
   const spare = w.spares.get(template);
   w.spares.delete(template);
   const ready = await spare?.catch(() => undefined);
@@ -224,10 +232,29 @@ async function takeRunIdentity(w: WarmServer, server: EmbeddedServer, template: 
   return createRunIdentity(adminConnect(server), template, { ...DEFAULT_RUN_ROLE_LIMITS, statementTimeoutMs });
 }
 
-/** Makes the next run's role and database while nothing waits for them (one spare per template). */
-function prepareSpare(w: WarmServer, server: EmbeddedServer, template: string, statementTimeoutMs: number): void {
+/**
+ * Makes the next run's role and database while nothing waits for them (one spare per template),
+ * and opens its session: a new database's first queries fill the backend's catalog caches (every
+ * table and index the validations count and the rollback proof fingerprints), some hundreds of ms
+ * on a schema of 200 tables, paid here off the answer's path instead of by the next run.
+ */
+function prepareSpare(w: WarmServer, server: EmbeddedServer, template: string, tables: readonly string[], statementTimeoutMs: number): void {
   if (w.spares.has(template)) return;
-  const made = createRunIdentity(adminConnect(server), template, { ...DEFAULT_RUN_ROLE_LIMITS, statementTimeoutMs }).catch(() => undefined);
+  const made = (async (): Promise<SpareIdentity> => {
+    const run = await createRunIdentity(adminConnect(server), template, { ...DEFAULT_RUN_ROLE_LIMITS, statementTimeoutMs });
+    let session: pg.Client | undefined;
+    try {
+      session = await connect(server.roleUrl(run.role, run.password, run.database), SETUP_STATEMENT_TIMEOUT_MS);
+      const s = pgSession(session);
+      await rowCounts(s, tables);
+      await sessionFingerprint(s);
+      return { ...run, session };
+    } catch {
+      // Warming is an optimisation: a spare without its session is still a spare.
+      await session?.end().catch(() => undefined);
+      return run;
+    }
+  })().catch(() => undefined);
   w.spares.set(template, made);
   inBackground(w, made);
 }
@@ -274,6 +301,7 @@ export async function runEmbeddedSandbox(
   let server: EmbeddedServer | undefined;
   let runIdentity: RunIdentity | undefined;
   let templateDb: string | undefined;
+  let templateTables: readonly string[] = [];
   let inTransaction = false;
   let superuser: SandboxSession | undefined;
   let stopped = false;
@@ -313,22 +341,42 @@ export async function runEmbeddedSandbox(
   const run = runInSandbox(
     {
       async open() {
+        const phases: SandboxPhases = [];
+        let lap = performance.now();
+        const phase = (name: string): void => {
+          const now = performance.now();
+          phases.push([name, Math.round(now - lap)]);
+          lap = now;
+        };
         server = await w.server;
         w.memory ??= new MemoryWatch(() => connect(server!.adminUrl(), SETUP_STATEMENT_TIMEOUT_MS));
+        phase('server');
         giveSlot = await takeSlot(w);
         if (stopped) throw new Error('stopped at the deadline while waiting for a slot');
+        phase('slot');
         // The target's roles the migration (or its rollback) names exist for this run only.
         const roleNames = rolesNamedBy(snapshot.role_names, [...parsed.map((p) => p.sql), options.rollback?.script ?? '']);
         releaseRoleNames = await w.roleLocks.acquire(roleNames);
         mirrored = await createMirrorRoles(adminConnect(server), roleNames);
         if (stopped) throw new Error('stopped at the deadline');
+        if (roleNames.length) phase('target_roles');
         const template = await cloneTemplate(w, server, snapshot, options.rowsPerTable ?? 3);
         templateDb = template.db;
-        runIdentity = await takeRunIdentity(w, server, template.db, deadlineMs);
-        if (stopped) throw new Error('stopped at the deadline');
+        templateTables = template.state.created;
+        phase('clone');
+        const taken = await takeRunIdentity(w, server, template.db, deadlineMs);
+        runIdentity = { role: taken.role, password: taken.password, database: taken.database };
+        if (stopped) {
+          await taken.session?.end().catch(() => undefined);
+          throw new Error('stopped at the deadline');
+        }
+        phase('run_identity');
         unwatch = w.memory.watch(runIdentity.role, memoryBytes, memoryStop);
-        const session = pgSession(await connect(server.roleUrl(runIdentity.role, runIdentity.password, runIdentity.database), SETUP_STATEMENT_TIMEOUT_MS));
-        return { session, state: template.state };
+        const session = pgSession(
+          taken.session ?? (await connect(server.roleUrl(runIdentity.role, runIdentity.password, runIdentity.database), SETUP_STATEMENT_TIMEOUT_MS)),
+        );
+        phase(taken.session ? 'connect (warmed ahead)' : 'connect');
+        return { session, state: template.state, phases };
       },
       skips: (f) => EMBEDDED_SKIPPED.has(f.statement_type),
       // The two kinds of statement the builder applies below, in its own session.
@@ -360,7 +408,7 @@ export async function runEmbeddedSandbox(
         await superuser?.close().catch(() => undefined);
         // Off the answer's path: the drop, and the copy the next run of this schema will take.
         inBackground(w, dropRun());
-        if (server && templateDb && !stopped) prepareSpare(w, server, templateDb, deadlineMs);
+        if (server && templateDb && !stopped) prepareSpare(w, server, templateDb, templateTables, deadlineMs);
       },
     },
     parsed,
