@@ -14,7 +14,7 @@ import { pgliteSession } from './sandbox-session';
 import { runOnSandboxThread, type SandboxJob, sandboxThreadsAvailable } from './sandbox-threads';
 import { extensionsPgliteLacks, runServerSandbox, type SandboxServerOptions } from './server-sandbox';
 import { runEmbeddedSandbox } from './embedded/embedded-sandbox';
-import { chooseEngine, withEngineNote } from './engine-choice';
+import { chooseEngine, PGLITE_MAJOR, withEngineNote } from './engine-choice';
 import { cloneDdl } from './clone-ddl';
 import { syntheticRowsScript } from './synthetic-rows';
 import type { SandboxRollback } from './rollback-round-trip';
@@ -237,6 +237,23 @@ async function runPglite(
 }
 
 /** Whether the clone lacked an object the migration touches (the `schema_cloned` check failed). */
+/**
+ * A migration that creates roles from code (`EXECUTE 'CREATE ROLE ' || name` in a DO block: a
+ * top-level CREATE ROLE is skipped) failed on the shared server only because its run role may not
+ * create roles, on a target whose role may (a superuser), with a schema PGlite clones whole.
+ */
+function createsRolesFromCode(r: SandboxResult, snapshot: SchemaSnapshot): boolean {
+  return (
+    !r.passed &&
+    /permission denied to create role/.test(r.migration_error ?? '') &&
+    snapshot.role_superuser === true &&
+    extensionsPgliteLacks(snapshot).length === 0
+  );
+}
+
+const rolesNote = (major: number): string =>
+  `The migration creates roles from code, which a run on the shared PostgreSQL ${major} server may not do; it ran in a private PostgreSQL ${PGLITE_MAJOR} (PGlite) instead, where it may, which may accept syntax ${major} rejects or the reverse`;
+
 const cloneBlocked = (r: SandboxResult): boolean => r.validation_results.some((v) => v.check === 'schema_cloned' && !v.passed);
 
 /**
@@ -258,7 +275,14 @@ export async function runSandbox(
   // A configured server keeps its role for schemas PGlite cannot clone.
   if (server && extensionsPgliteLacks(snapshot).length) return runServerSandbox(snapshot, parsed, facts, affected, server, options);
   const engine = chooseEngine(snapshot, options.engine ?? 'auto');
-  if (engine.kind === 'embedded') return withEngineNote(await runEmbeddedSandbox(engine.binaries, snapshot, parsed, facts, affected, options), engine.note);
+  if (engine.kind === 'embedded') {
+    const result = withEngineNote(await runEmbeddedSandbox(engine.binaries, snapshot, parsed, facts, affected, options), engine.note);
+    if (!createsRolesFromCode(result, snapshot)) return result;
+    // The run's role on the shared server may not create roles (on 15 and older CREATEROLE could
+    // grant itself pg_execute_server_program); a PGlite instance is the run's alone, so there it may.
+    const privateRun = withEngineNote(await runPglite(snapshot, parsed, facts, affected, options), rolesNote(engine.binaries.major));
+    return { ...privateRun, duration_ms: privateRun.duration_ms + result.duration_ms };
+  }
   const local = withEngineNote(await runPglite(snapshot, parsed, facts, affected, options), engine.note);
   if (!server || !cloneBlocked(local)) return local;
   // PGlite could not clone an object the migration uses (an unsupported type, collation...):

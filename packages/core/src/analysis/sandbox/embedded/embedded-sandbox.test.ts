@@ -126,6 +126,33 @@ describe.skipIf(!pg15)('the sandbox on a private PostgreSQL of the target versio
     expect(after.migration_error).toMatch(/role "app_reader" does not exist/);
   }, 120_000);
 
+  it('runs a migration that creates roles from code in a private instance, on a target whose role may create them', async () => {
+    // A schema PGlite clones whole (no extension it lacks).
+    const admin = new pg.Client(target.adminUrl());
+    await admin.connect();
+    await admin.query('CREATE DATABASE plain');
+    await admin.end();
+    const [a, b] = [new pg.Client(target.adminUrl('plain')), new pg.Client(target.adminUrl('plain'))];
+    await Promise.all([a.connect(), b.connect()]);
+    await a.query('CREATE TABLE audit_log (id bigint PRIMARY KEY, note text)');
+    const plain: SchemaSnapshot = {
+      snapshot_id: 'p',
+      connection_id: 'embedded-plain',
+      introspected_at: new Date().toISOString(),
+      ...(await readTargetSchema(a, undefined, b)),
+    };
+    await Promise.all([a.end(), b.end()]);
+    const migration = "DO $$ BEGIN EXECUTE 'CREATE ROLE ' || 'new_reader' || ' NOLOGIN'; EXECUTE 'GRANT SELECT ON audit_log TO new_reader'; END $$";
+    const r = await sandbox(migration, {}, plain);
+    expect(r.migration_error).toBeNull();
+    expect(r.passed).toBe(true);
+    expect(r.validation_results).toContainEqual({ check: 'engine_version', passed: true, detail: expect.stringMatching(/creates roles from code/) });
+    // A target role that may not create roles would be refused there: so it is here.
+    const limited = await sandbox(migration, {}, { ...plain, role_superuser: false });
+    expect(limited.passed).toBe(false);
+    expect(limited.migration_error).toMatch(/permission denied to create role/);
+  }, 120_000);
+
   it('refuses what PostgreSQL 15 rejects though PostgreSQL 17 accepts it', async () => {
     const migration = 'CREATE TABLE person_copy AS SELECT * FROM (SELECT id, handle FROM person)';
     const r = await sandbox(migration);
