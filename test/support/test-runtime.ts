@@ -71,7 +71,14 @@ export async function startTestRuntime(
 ): Promise<TestRuntime> {
   const home = await mkdtemp(path.join(tmpdir(), 'dbops-home-'));
   const shape = options.shape ?? defaultShape;
-  const env: Record<string, string | undefined> = { ...process.env, DBOPS_HOME: home, DBOPS_LOG_LEVEL: process.env.TEST_LOG ?? 'silent', ...options.env };
+  // No sandbox prewarm after each introspection unless a test asks: it would add a clone build per test runtime.
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    DBOPS_HOME: home,
+    DBOPS_LOG_LEVEL: process.env.TEST_LOG ?? 'silent',
+    DBOPS_SANDBOX_PREWARM: 'false',
+    ...options.env,
+  };
   let cloud: CloudRuntime | undefined;
   let runtime: LocalRuntime;
   if (shape === 'local') {

@@ -65,6 +65,8 @@ export interface SandboxSettings {
   memoryMb: number;
   /** `DBOPS_ANALYSIS_CONCURRENCY_PER_USER`: analyses one user may have running at once in one process (default 4); more answer 429. */
   concurrencyPerUser: number;
+  /** `DBOPS_SANDBOX_PREWARM` (default true): in local mode, build the clone for the next analysis right after each introspection. */
+  prewarm: boolean;
 }
 
 /** What a safe plan's batched step is offered with (docs/migration-analysis.md, Safe plans); the plan's text carries them to the executor. */
@@ -260,6 +262,7 @@ export function loadSettings(env: Readonly<Record<string, string | undefined>> =
       pgSeedDir: e.DBOPS_SANDBOX_PG_SEED_DIR,
       memoryMb: e.DBOPS_SANDBOX_MEMORY_MB,
       concurrencyPerUser: e.DBOPS_ANALYSIS_CONCURRENCY_PER_USER,
+      prewarm: e.DBOPS_SANDBOX_PREWARM ?? true,
     },
     // The executor's bounds of the annotation's size and pause_ms (migration-execution/batched-annotation.ts).
     safePlan: { batchSize: Math.min(e.DBOPS_SAFE_PLAN_BATCH_SIZE, 1_000_000), batchPauseMs: Math.min(e.DBOPS_SAFE_PLAN_BATCH_PAUSE_MS, 60_000) },

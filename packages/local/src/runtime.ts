@@ -10,7 +10,8 @@ import { handler as apiKeyOrJwt } from '@dbops/functions/authorizers/api-key-or-
 import { handler as jwtOnly } from '@dbops/functions/authorizers/jwt-only';
 import { handlerLoaders } from '@dbops/functions/handlers';
 import { responseMismatch } from '@dbops/functions/openapi/check-response';
-import { applyProcessSettings, type Container, setContainer } from '@dbops/functions/runtime';
+import { applyProcessSettings, type Container, domainDeps, setContainer } from '@dbops/functions/runtime';
+import { prewarmAnalysis } from '@dbops/core/analysis';
 import { registerHandlerLoaders } from '@dbops/functions/runtime';
 import { errorFields, logger } from '@dbops/functions/runtime';
 import { type HandlerName, routes } from '@dbops/functions/routes';
@@ -83,6 +84,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     clock: options.clock ?? systemClock,
     verifyJwt: createJwtVerifier({ issuer: LOCAL_ISSUER, audience: LOCAL_AUDIENCE }, createLocalJWKSet(issuer.jwks)),
     background: new Set(),
+  };
+  // The clone the next analysis needs, built while the user reads the introspection's answer.
+  container.afterIntrospection = (input) => {
+    const work = prewarmAnalysis(domainDeps(container), input).catch((e: unknown) => logger.debug('sandbox prewarm failed', { error: String(e) }));
+    container.background.add(work);
+    void work.finally(() => container.background.delete(work));
   };
   setContainer(container);
   registerHandlerLoaders(handlerLoaders);

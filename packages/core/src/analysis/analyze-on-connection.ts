@@ -11,7 +11,8 @@ import { offerSafePlan } from './safe-plan/offer-safe-plan';
 
 /** Kept back from the gateway's window for the answer after the safe plan's proof gave up. */
 const SAFE_PLAN_ANSWER_MARGIN_MS = 5_000;
-import type { SandboxOptions } from './sandbox/run-sandbox';
+import { runSandbox, type SandboxOptions } from './sandbox/run-sandbox';
+import type { SchemaSnapshot } from '../introspection/schema-snapshot';
 import { sandboxCacheOptions } from './sandbox/sandbox-cache';
 import { sandboxRunSettings, sandboxServerSettings } from './sandbox/sandbox-server-settings';
 import { warmSandboxThread } from './sandbox/sandbox-threads';
@@ -19,6 +20,51 @@ import type { AnalysisReport } from './types';
 
 /** What an analysis of a registered connection needs from its host process. */
 export type AnalyzeOnConnectionDeps = IntrospectionDeps & { embedder: Embedder; secrets: SecretStore };
+
+/**
+ * The sandbox options of an analysis of this connection, `elapsedMs` into its request: the
+ * run's deadline is inside the gateway's window from the request's start.
+ */
+function sandboxOptionsFor(deps: AnalyzeOnConnectionDeps, userId: string, connectionId: string, elapsedMs: number): SandboxOptions {
+  const limits = sandboxRunSettings(deps.settings);
+  const server = sandboxServerSettings(deps.settings);
+  const run: SandboxOptions = {
+    ...limits,
+    deadlineMs: Math.max(1_000, limits.deadlineMs - elapsedMs),
+    engine: deps.settings.sandbox.engine,
+    ...(deps.settings.sandbox.pgDir ? { pgDir: deps.settings.sandbox.pgDir } : {}),
+    ...(deps.settings.sandbox.pgSeedDir ? { pgSeedDir: deps.settings.sandbox.pgSeedDir } : {}),
+    // Bounds, not a cache instance: they travel with the job to the sandbox thread.
+    cacheBounds: sandboxCacheOptions(deps.settings.sandbox),
+  };
+  return server
+    ? {
+        ...run,
+        server: {
+          ...server,
+          // The sandbox server's address is compared with this connection's before use.
+          analysedDatabase: async () => {
+            const c = await getConnection(deps, userId, connectionId);
+            return { host: c.host, port: c.port, database: c.database_name };
+          },
+        },
+      }
+    : run;
+}
+
+/**
+ * Builds the clone the next analysis of this snapshot needs (its template and a run identity
+ * on the embedded engine, its image on PGlite) right after an introspection, so the first
+ * analysis of a new connection finds it ready (issue #34). Only in a long-lived process (`local`
+ * mode): a Lambda's work after its answer is frozen, and the analysis runs in another function.
+ * An empty migration through the sandbox builds exactly what a real one would look up.
+ */
+export async function prewarmAnalysis(deps: AnalyzeOnConnectionDeps, input: { userId: string; connectionId: string; snapshot: SchemaSnapshot }): Promise<void> {
+  if (deps.settings.mode !== 'local' || !deps.settings.sandbox.prewarm) return;
+  const options = sandboxOptionsFor(deps, input.userId, input.connectionId, 0);
+  if (options.server?.mode === 'always') return;
+  await runSandbox(input.snapshot, [], [], [], options);
+}
 
 /**
  * `POST /connections/{id}/migrations/analyze` in one call: the connection's current snapshot
@@ -39,31 +85,7 @@ export async function analyzeOnConnection(
   // The proof of a safe plan is the one optional part: it gives up before the gateway's window closes.
   const proofBy = Date.now() + deps.settings.gatewayTimeoutSeconds * 1000 - SAFE_PLAN_ANSWER_MARGIN_MS;
   const snapshot = await ensureSnapshot(deps, userId, connectionId);
-  const server = sandboxServerSettings(deps.settings);
-  const run: SandboxOptions = {
-    ...limits,
-    // The deadline is inside the gateway's window from the request's start: an introspection
-    // before the sandbox leaves it that much less.
-    deadlineMs: Math.max(1_000, limits.deadlineMs - (Date.now() - started)),
-    engine: deps.settings.sandbox.engine,
-    ...(deps.settings.sandbox.pgDir ? { pgDir: deps.settings.sandbox.pgDir } : {}),
-    ...(deps.settings.sandbox.pgSeedDir ? { pgSeedDir: deps.settings.sandbox.pgSeedDir } : {}),
-    // Bounds, not a cache instance: they travel with the job to the sandbox thread.
-    cacheBounds: sandboxCacheOptions(deps.settings.sandbox),
-  };
-  const sandbox: SandboxOptions = server
-    ? {
-        ...run,
-        server: {
-          ...server,
-          // The sandbox server's address is compared with this connection's before use.
-          analysedDatabase: async () => {
-            const c = await getConnection(deps, userId, connectionId);
-            return { host: c.host, port: c.port, database: c.database_name };
-          },
-        },
-      }
-    : run;
+  const sandbox = sandboxOptionsFor(deps, userId, connectionId, Date.now() - started);
   const analysis = await analyzeMigrationDetailed(sql, snapshot, {
     connectionId,
     sandbox,

@@ -1,5 +1,5 @@
 export { analyzeMigration, analyzeMigrationDetailed, type MigrationAnalysis } from './analyze-migration';
-export { analyzeOnConnection } from './analyze-on-connection';
+export { analyzeOnConnection, prewarmAnalysis } from './analyze-on-connection';
 export { takeAnalysisSlot } from './analysis-slots';
 export { analyzeStatements } from './analyze-statements';
 export { approvalSigningKey } from './approval/approval-key';

@@ -77,6 +77,7 @@ export const envSchema = z.object({
   DBOPS_SANDBOX_PG_DIR: text(),
   DBOPS_SANDBOX_PG_SEED_DIR: text(),
   DBOPS_SANDBOX_MEMORY_MB: integer(1024, 1),
+  DBOPS_SANDBOX_PREWARM: flag(),
   DBOPS_ANALYSIS_CONCURRENCY_PER_USER: integer(4, 1),
   // Safe plans: the batch size and pause a batched UPDATE/DELETE is offered with (docs/migration-analysis.md)
   DBOPS_SAFE_PLAN_BATCH_SIZE: integer(5000, 1),

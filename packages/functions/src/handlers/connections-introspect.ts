@@ -8,6 +8,7 @@ export const handler = defineHandler('connections-introspect', {
   params: uuidParam('connection_id'),
   async handle({ params, auth, container }) {
     const snapshot = await introspectConnection(domainDeps(container), auth.userId, params.connection_id);
+    container.afterIntrospection?.({ userId: auth.userId, connectionId: params.connection_id, snapshot });
     return ok(summarizeSnapshot(snapshot));
   },
 });

@@ -7,6 +7,7 @@ import { type Store } from '@dbops/core/store';
 import { type Clock, systemClock } from '@dbops/core/util';
 import path from 'node:path';
 import { sandboxServerSettings, sweepSandboxRunDirs } from '@dbops/core/analysis';
+import type { SchemaSnapshot } from '@dbops/core/introspection';
 import { setLogLevel } from './logger';
 
 /**
@@ -21,6 +22,11 @@ export interface Container {
   verifyJwt: JwtVerifier;
   /** Background work started by a request that must finish before the process may stop. */
   background: Set<Promise<unknown>>;
+  /**
+   * Called with each new snapshot of `POST /connections/{id}/introspect`: the local runtime
+   * builds the sandbox clone the next analysis needs (`prewarmAnalysis`); absent in Lambda.
+   */
+  afterIntrospection?: (input: { userId: string; connectionId: string; snapshot: SchemaSnapshot }) => void;
 }
 
 let current: Promise<Container> | undefined;
