@@ -32,18 +32,26 @@ describe.skipIf(!pg15)('the sandbox on a private PostgreSQL of the target versio
   let target: EmbeddedServer;
   let snapshot: SchemaSnapshot;
 
+  /** A database of the target server made from `schema`, and its snapshot as the service reads it. */
+  const databaseWith = async (name: string, schema: string): Promise<SchemaSnapshot> => {
+    const admin = new pg.Client(target.adminUrl());
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const [a, b] = [new pg.Client(target.adminUrl(name)), new pg.Client(target.adminUrl(name))];
+    await Promise.all([a.connect(), b.connect()]);
+    try {
+      await a.query(schema);
+      return { snapshot_id: name, connection_id: `embedded-${name}`, introspected_at: new Date().toISOString(), ...(await readTargetSchema(a, undefined, b)) };
+    } finally {
+      await Promise.all([a.end(), b.end()]);
+    }
+  };
+
   beforeAll(async () => {
     // The "user's database": a PostgreSQL 15 server of its own.
     target = await startEmbeddedServer(pg15!);
-    const admin = new pg.Client(target.adminUrl());
-    await admin.connect();
-    await admin.query('CREATE DATABASE app');
-    await admin.end();
-    const [a, b] = [new pg.Client(target.adminUrl('app')), new pg.Client(target.adminUrl('app'))];
-    await Promise.all([a.connect(), b.connect()]);
-    await a.query(SOURCE);
-    snapshot = { snapshot_id: 's', connection_id: 'embedded-test', introspected_at: new Date().toISOString(), ...(await readTargetSchema(a, undefined, b)) };
-    await Promise.all([a.end(), b.end()]);
+    snapshot = await databaseWith('app', SOURCE);
   }, 120_000);
   afterAll(() => target?.stop());
 
@@ -128,20 +136,7 @@ describe.skipIf(!pg15)('the sandbox on a private PostgreSQL of the target versio
 
   it('runs a migration that creates roles from code in a private instance, on a target whose role may create them', async () => {
     // A schema PGlite clones whole (no extension it lacks).
-    const admin = new pg.Client(target.adminUrl());
-    await admin.connect();
-    await admin.query('CREATE DATABASE plain');
-    await admin.end();
-    const [a, b] = [new pg.Client(target.adminUrl('plain')), new pg.Client(target.adminUrl('plain'))];
-    await Promise.all([a.connect(), b.connect()]);
-    await a.query('CREATE TABLE audit_log (id bigint PRIMARY KEY, note text)');
-    const plain: SchemaSnapshot = {
-      snapshot_id: 'p',
-      connection_id: 'embedded-plain',
-      introspected_at: new Date().toISOString(),
-      ...(await readTargetSchema(a, undefined, b)),
-    };
-    await Promise.all([a.end(), b.end()]);
+    const plain = await databaseWith('plain', 'CREATE TABLE audit_log (id bigint PRIMARY KEY, note text)');
     const migration = "DO $$ BEGIN EXECUTE 'CREATE ROLE ' || 'new_reader' || ' NOLOGIN'; EXECUTE 'GRANT SELECT ON audit_log TO new_reader'; END $$";
     const r = await sandbox(migration, {}, plain);
     expect(r.migration_error).toBeNull();
