@@ -342,6 +342,12 @@ describe('safe plan drafts', () => {
       /trigger events_touch fires on UPDATE or before INSERT/,
     ],
     [
+      'an index definition the parser cannot read',
+      'ALTER TABLE events ALTER COLUMN id TYPE numeric',
+      (s: SchemaSnapshot) => void table(s, 'events').indexes.push({ ...table(s, 'events').indexes[0]!, name: 'odd', definition: 'CREATE INDEX odd ON (' }),
+      /a definition of an index or constraint of events could not be read/,
+    ],
+    [
       'a USING expression with a subquery',
       'ALTER TABLE events ALTER COLUMN id TYPE numeric USING (SELECT max(id) FROM orders)',
       undefined,

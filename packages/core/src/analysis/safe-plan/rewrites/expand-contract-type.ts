@@ -144,9 +144,16 @@ export const expandContractType: RewriteRule = {
     const newExpr = conversion(def.raw_default as AstNode | undefined, columnName, table!.name, 'new');
     if (typeof rowExpr !== 'string') return rowExpr.why;
     if (typeof newExpr !== 'string') return newExpr.why;
-    const indexes = indexRebuilds(table!, columnName, shadow);
+    let indexes: IndexRebuild[] | string;
+    let constraints: ConstraintRebuild[];
+    try {
+      indexes = indexRebuilds(table!, columnName, shadow);
+      constraints = constraintRebuilds(table!, t, columnName, shadow);
+    } catch (e) {
+      // A definition the snapshot holds that the parser cannot read: no plan rather than a guess.
+      return `a definition of an index or constraint of ${table!.name} could not be read (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`;
+    }
     if (typeof indexes === 'string') return indexes;
-    const constraints = constraintRebuilds(table!, t, columnName, shadow);
     const notNull = !column.nullable;
     const helperCheck = quoteIdent(helperName('dbops_not_null_', `${table!.name}_${columnName}`));
     const sequence = snapshot.sequences.find((q) =>
