@@ -1,7 +1,7 @@
 /**
  * Safe plans against the originals, with writers running (issue #30).
  *
- *   npx tsx bench/safe-plan.ts [--rows 2000000] [--only create-index,set-not-null]
+ *   npx tsx bench/safe-plan.ts [--rows 2000000] [--only create-index,set-not-null] [--batch-size 5000] [--pause-ms 0]
  *
  * Builds `orders` (default 2,000,000 rows, an int serial primary key, a text column, a nullable amount) and
  * `customers` (10,000 rows) on a throwaway PostgreSQL 15, then for each pattern: two writers on
@@ -30,7 +30,16 @@ import { runMigration } from '../packages/core/src/migration-execution/run-migra
 import { splitStatements } from '../packages/core/src/pg/parser';
 import { PG15_BIN, pg15Unavailable, startPg15 } from '../test/support/pg15-server';
 
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '2000000' }, only: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '2000000' },
+    only: { type: 'string' },
+    // What a plan's batched steps are offered with (DBOPS_SAFE_PLAN_BATCH_SIZE / _PAUSE_MS); the executor's defaults when absent.
+    'batch-size': { type: 'string', default: '5000' },
+    'pause-ms': { type: 'string', default: '0' },
+  },
+});
+const BATCHING = { size: Number(values['batch-size']), pauseMs: Number(values['pause-ms']) };
 const ROWS = Number(values.rows);
 
 interface Pattern {
@@ -198,7 +207,7 @@ async function main(): Promise<void> {
   await admin.connect();
   try {
     console.log(
-      `# safe plans vs originals, ${ROWS.toLocaleString('en-US')} rows, ${os.cpus().length} cores (${os.cpus()[0]?.model}), load ${os
+      `# safe plans vs originals, ${ROWS.toLocaleString('en-US')} rows, batches of ${BATCHING.size} rows, pause ${BATCHING.pauseMs} ms, ${os.cpus().length} cores (${os.cpus()[0]?.model}), load ${os
         .loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')}, ${new Date().toISOString()}`,
@@ -218,6 +227,7 @@ async function main(): Promise<void> {
         a.items.map((i) => i.facts),
         a.report.statements,
         buildSchemaIndex(snapshot),
+        BATCHING,
       );
       if (!out.draft) {
         console.log(`${p.name} | plan | - | - | - | - | no plan: ${out.reason ?? 'not needed'}`);
