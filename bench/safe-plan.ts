@@ -1,16 +1,19 @@
 /**
  * Safe plans against the originals, with writers running (issue #30).
  *
- *   npx tsx bench/safe-plan.ts [--rows 2000000] [--only create-index,set-not-null]
+ *   npx tsx bench/safe-plan.ts [--rows 2000000] [--only create-index,set-not-null] [--batch-size 5000] [--pause-ms 0]
  *
- * Builds `orders` (default 2,000,000 rows, a primary key, a text column, a nullable amount) and
+ * Builds `orders` (default 2,000,000 rows, an int serial primary key, a text column, a nullable amount) and
  * `customers` (10,000 rows) on a throwaway PostgreSQL 15, then for each pattern: two writers on
  * their own connections (one INSERT, one UPDATE of a random row, each every 5 ms) run while the
  * original migration is applied in one transaction, then again while the safe plan dbops drafts
  * for it (`draftSafePlan`, on a snapshot read from the server as the service reads it) is applied
  * statement by statement as the executor applies it (each BEGIN ... COMMIT its own transaction,
- * CONCURRENTLY alone). Prints, for each, the worst single write wait, the p99 and the total time,
- * and whether the two end schemas (pg_dump -s) are the same. The schema is reset between runs.
+ * CONCURRENTLY alone); a plan with a batched step (`-- dbops:batched`) is run by the executor's
+ * own `runMigration`, batches and lock retries included. Prints, for each, the worst single write
+ * wait, the p99 and the total time, and whether the two end schemas (pg_dump -s) are the same
+ * (for an expand/contract swap, which moves the column last: the same modulo column order). The
+ * schema is reset between runs.
  * Needs Debian's postgresql-15 (`/usr/lib/postgresql/15/bin`).
  */
 import { execFileSync } from 'node:child_process';
@@ -22,10 +25,21 @@ import { draftSafePlan } from '../packages/core/src/analysis/safe-plan/draft-saf
 import { buildSchemaIndex } from '../packages/core/src/analysis/schema-index';
 import { readTargetSchema } from '../packages/core/src/introspection/catalog-read';
 import type { SchemaSnapshot } from '../packages/core/src/introspection/schema-snapshot';
+import { planMigration } from '../packages/core/src/migration-execution/migration-plan';
+import { runMigration } from '../packages/core/src/migration-execution/run-migration';
 import { splitStatements } from '../packages/core/src/pg/parser';
 import { PG15_BIN, pg15Unavailable, startPg15 } from '../test/support/pg15-server';
 
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '2000000' }, only: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '2000000' },
+    only: { type: 'string' },
+    // What a plan's batched steps are offered with (DBOPS_SAFE_PLAN_BATCH_SIZE / _PAUSE_MS); the executor's defaults when absent.
+    'batch-size': { type: 'string', default: '5000' },
+    'pause-ms': { type: 'string', default: '0' },
+  },
+});
+const BATCHING = { size: Number(values['batch-size']), pauseMs: Number(values['pause-ms']) };
 const ROWS = Number(values.rows);
 
 interface Pattern {
@@ -33,6 +47,8 @@ interface Pattern {
   migration: string;
   /** Brings the schema back to the starting point after either run. */
   reset: string;
+  /** The plan moves a column last (expand/contract): the end schemas are compared modulo column order. */
+  reorders?: boolean;
 }
 
 const PATTERNS: Pattern[] = [
@@ -57,9 +73,23 @@ const PATTERNS: Pattern[] = [
     migration: 'ALTER TABLE orders ADD CONSTRAINT orders_ref_key UNIQUE (ref)',
     reset: 'ALTER TABLE orders DROP CONSTRAINT IF EXISTS orders_ref_key; DROP INDEX IF EXISTS orders_ref_key',
   },
+  {
+    name: 'int-to-bigint',
+    migration: 'ALTER TABLE orders ALTER COLUMN id TYPE bigint',
+    // Back to int (a rewrite, with no writers running); after the plan the column stays last.
+    reset: 'ALTER TABLE orders ALTER COLUMN id TYPE int',
+    reorders: true,
+  },
+  {
+    name: 'volatile-default',
+    migration: 'ALTER TABLE orders ADD COLUMN token uuid NOT NULL DEFAULT gen_random_uuid()',
+    reset: 'ALTER TABLE orders DROP COLUMN IF EXISTS token',
+  },
 ];
 
 interface Waits {
+  /** When the worst write started (performance.now()). */
+  worstAt: number;
   worst: number;
   p99: number;
   count: number;
@@ -69,6 +99,7 @@ interface Waits {
 function startWriters(url: string): { stop(): Promise<Waits> } {
   let running = true;
   const times: number[] = [];
+  let [worst, worstAt] = [0, 0];
   const loop = async (kind: 'insert' | 'update') => {
     const c = new pg.Client({ connectionString: url });
     await c.connect();
@@ -78,7 +109,9 @@ function startWriters(url: string): { stop(): Promise<Waits> } {
         if (kind === 'insert')
           await c.query(`INSERT INTO orders (customer_id, amount, note, ref) VALUES (1 + (random() * 9999)::int, 1, 'w', nextval('orders_ref_seq'))`);
         else await c.query(`UPDATE orders SET amount = amount + 1 WHERE id = 1 + (random() * ${ROWS - 1})::int`);
-        times.push(performance.now() - t0);
+        const took = performance.now() - t0;
+        if (took > worst) [worst, worstAt] = [took, t0];
+        times.push(took);
         await new Promise((r) => setTimeout(r, 5));
       }
     } finally {
@@ -91,7 +124,7 @@ function startWriters(url: string): { stop(): Promise<Waits> } {
       running = false;
       await Promise.all(loops);
       const sorted = [...times].sort((a, b) => a - b);
-      return { worst: sorted[sorted.length - 1] ?? 0, p99: sorted[Math.floor(sorted.length * 0.99)] ?? 0, count: sorted.length };
+      return { worstAt, worst: sorted[sorted.length - 1] ?? 0, p99: sorted[Math.floor(sorted.length * 0.99)] ?? 0, count: sorted.length };
     },
   };
 }
@@ -110,6 +143,39 @@ async function applyScript(url: string, script: string, oneTransaction: boolean)
     await c.end();
   }
 }
+
+/** Runs a plan through the executor's own loop (batched steps in batches, lock retries), as the service does. */
+async function executePlan(url: string, script: string, serverVersionNum: number, steps: Array<{ at: number; text: string }>): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  const t0 = performance.now();
+  try {
+    const out = await runMigration({
+      client: c,
+      plan: await planMigration(script, serverVersionNum),
+      settings: { lockTimeoutMs: 5000, statementTimeoutMs: 3_600_000, lockRetries: 3, lockRetryBaseMs: 500, lockRetryMaxMs: 8000 },
+      onProgress: async (text) => void steps.push({ at: performance.now(), text }),
+    });
+    if (out.status !== 'completed') throw new Error(`the plan failed: ${JSON.stringify(out.error)}`);
+    return performance.now() - t0;
+  } finally {
+    await c.end();
+  }
+}
+
+/** A pg_dump with the lines of each statement sorted: column order does not count. */
+const orderFree = (dump: string): string =>
+  dump
+    .split(/;\n/)
+    .map((stmt) =>
+      stmt
+        .split('\n')
+        .map((l) => l.replace(/,$/, ''))
+        .sort()
+        .join('\n'),
+    )
+    .sort()
+    .join(';\n');
 
 function dumpSchema(url: string): string {
   return execFileSync(`${PG15_BIN}/pg_dump`, ['--schema-only', '--no-owner', url], { encoding: 'utf8' })
@@ -141,14 +207,14 @@ async function main(): Promise<void> {
   await admin.connect();
   try {
     console.log(
-      `# safe plans vs originals, ${ROWS.toLocaleString('en-US')} rows, ${os.cpus().length} cores (${os.cpus()[0]?.model}), load ${os
+      `# safe plans vs originals, ${ROWS.toLocaleString('en-US')} rows, batches of ${BATCHING.size} rows, pause ${BATCHING.pauseMs} ms, ${os.cpus().length} cores (${os.cpus()[0]?.model}), load ${os
         .loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')}, ${new Date().toISOString()}`,
     );
     await admin.query(`CREATE TABLE customers (id int PRIMARY KEY); INSERT INTO customers SELECT generate_series(1, 10000);
       CREATE SEQUENCE orders_ref_seq START ${ROWS + 1};
-      CREATE TABLE orders (id bigserial PRIMARY KEY, customer_id int NOT NULL, amount int, note text NOT NULL, ref bigint NOT NULL);
+      CREATE TABLE orders (id serial PRIMARY KEY, customer_id int NOT NULL, amount int, note text NOT NULL, ref bigint NOT NULL);
       INSERT INTO orders (customer_id, amount, note, ref) SELECT 1 + g % 10000, g % 1000, md5(g::text), g FROM generate_series(1, ${ROWS}) g`);
     await admin.query('VACUUM ANALYZE');
     const only = values.only ? new Set(values.only.split(',')) : null;
@@ -161,11 +227,13 @@ async function main(): Promise<void> {
         a.items.map((i) => i.facts),
         a.report.statements,
         buildSchemaIndex(snapshot),
+        BATCHING,
       );
       if (!out.draft) {
         console.log(`${p.name} | plan | - | - | - | - | no plan: ${out.reason ?? 'not needed'}`);
         continue;
       }
+      const batched = out.draft.steps.some((st) => st.batched);
       const runs: Array<[string, string, boolean]> = [
         ['original', p.migration, true],
         ['plan', out.draft.combined_script, false],
@@ -175,7 +243,8 @@ async function main(): Promise<void> {
         await admin.query('CHECKPOINT');
         const writers = startWriters(url);
         await new Promise((r) => setTimeout(r, 300));
-        const total = await applyScript(url, script, oneTx);
+        const steps: Array<{ at: number; text: string }> = [];
+        const total = run === 'plan' && batched ? await executePlan(url, script, snapshot.server_version_num, steps) : await applyScript(url, script, oneTx);
         await new Promise((r) => setTimeout(r, 300));
         const w = await writers.stop();
         dumps.push(dumpSchema(url));
@@ -190,9 +259,11 @@ async function main(): Promise<void> {
               .join('\n'),
           );
         }
-        console.log(
-          `${p.name} | ${run} | ${w.worst.toFixed(0)} | ${w.p99.toFixed(1)} | ${w.count} | ${total.toFixed(0)} | ${run === 'plan' ? dumps[0] === dumps[1] : ''}`,
-        );
+        const same = p.reorders ? `${orderFree(dumps[0]!) === orderFree(dumps[1] ?? '')} (modulo column order)` : String(dumps[0] === dumps[1]);
+        console.log(`${p.name} | ${run} | ${w.worst.toFixed(0)} | ${w.p99.toFixed(1)} | ${w.count} | ${total.toFixed(0)} | ${run === 'plan' ? same : ''}`);
+        // Where the worst write began: the executor's step (or batch) in progress then.
+        const during = steps.filter((st) => st.at <= w.worstAt).at(-1);
+        if (during) console.log(`  worst write began during: ${during.text.slice(0, 140)}`);
         await admin.query(p.reset);
       }
     }

@@ -9,6 +9,12 @@ import { issueToken } from '../support/migration-execution';
 import { createScratchDatabase, sql } from '../support/scratch-database';
 import type { TestRuntime } from '../support/test-runtime';
 import { freePort } from '@dbops/local/free-port';
+import pg from 'pg';
+import { analyzeMigrationDetailed } from '../../packages/core/src/analysis/analyze-migration';
+import { draftSafePlan } from '../../packages/core/src/analysis/safe-plan/draft-safe-plan';
+import { buildSchemaIndex } from '../../packages/core/src/analysis/schema-index';
+import { readTargetSchema } from '../../packages/core/src/introspection/catalog-read';
+import type { SchemaSnapshot } from '../../packages/core/src/introspection/schema-snapshot';
 
 const LEASE_SECONDS = '2';
 const repoRoot = path.resolve(__dirname, '../..');
@@ -100,6 +106,46 @@ describe('a killed executor', () => {
     return { base, requestId: ((await accepted.json()) as { data: { request_id: string } }).data.request_id };
   }
 
+  type Running = { status: string; progress: string | null; rows_done: number | null; rows_total: number | null };
+
+  /** Polls the child's request until its batched step has done at least `rows` rows: the record then. */
+  async function whenRowsDone(base: string, key: string, requestId: string, rows: number): Promise<Running> {
+    for (let i = 0; ; i++) {
+      const running = (await (await fetch(`${base}/migrations/requests/${requestId}`, { headers: { 'x-api-key': key } })).json()) as Running;
+      if ((running.rows_done ?? 0) >= rows) return running;
+      if (i > 600) throw new Error(`the batched step never got going: ${JSON.stringify(running)}`);
+      await new Promise((res) => setTimeout(res, 20));
+    }
+  }
+
+  /** Polls the request from `setup` until it ends (the poll that finds the lease expired puts it back to run): its record. */
+  async function whenEnded(setup: { t: TestRuntime }, key: string, requestId: string): Promise<Record<string, any>> {
+    let record = (await setup.t.request('GET', `/migrations/requests/${requestId}`, { apiKey: key })).body;
+    const deadline = Date.now() + 60_000;
+    while (record.status !== 'completed' && record.status !== 'failed' && Date.now() < deadline) {
+      await new Promise((res) => setTimeout(res, 200));
+      record = (await setup.t.request('GET', `/migrations/requests/${requestId}`, { apiKey: key })).body;
+    }
+    return record;
+  }
+
+  /** The ledger of a resumed batched step: the done batches follow each other from the first key to the last, `rows` in all, done by two attempts (the killed one and the resumed one). */
+  async function expectBatchesOnce(runtime: LocalRuntime, requestId: string, rows: number): Promise<void> {
+    const batches = (
+      await runtime.container.store.query<{ lower_key: string | null; upper_key: string | null; rows: string; state: string; attempt_id: string }>(
+        'SELECT lower_key, upper_key, rows::text AS rows, state, attempt_id::text FROM migration_request_batches WHERE request_id = $1 ORDER BY batch_no',
+        [requestId],
+      )
+    ).rows;
+    const done = batches.filter((b) => b.state === 'done');
+    expect(done[0]!.lower_key).toBeNull();
+    expect(done.at(-1)!.upper_key).toBeNull();
+    for (let i = 1; i < done.length; i++) expect(done[i]!.lower_key).toBe(done[i - 1]!.upper_key);
+    expect(done.reduce((n, b) => n + Number(b.rows), 0)).toBe(rows);
+    expect(batches.every((b) => b.state !== 'pending')).toBe(true);
+    expect(new Set(done.map((b) => b.attempt_id)).size).toBe(2);
+  }
+
   it('leaves a request that is later marked failed, never re-run, with the transaction rolled back', { timeout: 240_000 }, async () => {
     // 1. Set up the user, an API key, the connection and an approval token, then stop.
     const migration = "INSERT INTO audit (note) VALUES ('should never be committed');\nSELECT pg_sleep(20);";
@@ -161,7 +207,6 @@ describe('a killed executor', () => {
       const { key, connectionId, token } = await prepare('bob', migration);
 
       // An open snapshot in the database: CREATE INDEX CONCURRENTLY waits for it before it finishes.
-      const { default: pg } = await import('pg');
       const blocker = new pg.Client({ connectionString: db.url });
       await blocker.connect();
       await blocker.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
@@ -240,50 +285,84 @@ describe('a killed executor', () => {
     const { key, connectionId, token } = await prepare('carol', migration);
 
     const { base, requestId } = await submitInChild({ key, connectionId, token }, migration);
-    let running: { status: string; progress: string | null; rows_done: number | null; rows_total: number | null } | undefined;
-    for (let i = 0; ; i++) {
-      running = (await (await fetch(`${base}/migrations/requests/${requestId}`, { headers: { 'x-api-key': key } })).json()) as typeof running;
-      if ((running!.rows_done ?? 0) >= 500) break;
-      if (i > 600) throw new Error(`the batched step never got going: ${JSON.stringify(running)}`);
-      await new Promise((res) => setTimeout(res, 20));
-    }
+    const running = await whenRowsDone(base, key, requestId, 500);
     child!.kill('SIGKILL');
     await new Promise((res) => child!.once('exit', res));
     // Progress while it ran: rows counted at the step's start, and the batch in hand.
     expect(running).toMatchObject({ status: 'executing', rows_total: 3000 });
-    expect(running!.progress).toMatch(/^statement 1 of 1: batch \d+ \(\d+ of 3000 rows done\)/);
+    expect(running.progress).toMatch(/^statement 1 of 1: batch \d+ \(\d+ of 3000 rows done\)/);
     const [{ partial }] = (await sql<{ partial: number }>(db.url, 'SELECT count(*)::int AS partial FROM counters WHERE n = 1')) as [{ partial: number }];
     expect(partial).toBeLessThan(3000);
 
     // A fresh process: the poll that finds the lease expired puts the request back to run, and it finishes.
     const setup = await inProcess(home);
     try {
-      let record = (await setup.t.request('GET', `/migrations/requests/${requestId}`, { apiKey: key })).body;
-      const deadline = Date.now() + 60_000;
-      while (record.status !== 'completed' && record.status !== 'failed' && Date.now() < deadline) {
-        await new Promise((res) => setTimeout(res, 200));
-        record = (await setup.t.request('GET', `/migrations/requests/${requestId}`, { apiKey: key })).body;
-      }
+      const record = await whenEnded(setup, key, requestId);
       expect(record, JSON.stringify(record.error)).toMatchObject({ status: 'completed', progress: null, rows_done: 3000, rows_total: 3000, error: null });
       expect(await sql(db.url, 'SELECT n, count(*)::int AS rows FROM counters GROUP BY n')).toEqual([{ n: 1, rows: 3000 }]);
 
-      // The ledger: the done batches follow each other from the first key to the last; the
-      // killed run did some, the resumed one the rest.
-      const batches = (
-        await setup.runtime.container.store.query<{ lower_key: string | null; upper_key: string | null; rows: string; state: string; attempt_id: string }>(
-          'SELECT lower_key, upper_key, rows::text AS rows, state, attempt_id::text FROM migration_request_batches WHERE request_id = $1 ORDER BY batch_no',
-          [requestId],
-        )
-      ).rows;
-      const done = batches.filter((b) => b.state === 'done');
-      expect(done[0]!.lower_key).toBeNull();
-      expect(done.at(-1)!.upper_key).toBeNull();
-      for (let i = 1; i < done.length; i++) expect(done[i]!.lower_key).toBe(done[i - 1]!.upper_key);
-      expect(done.reduce((n, b) => n + Number(b.rows), 0)).toBe(3000);
-      expect(batches.every((b) => b.state !== 'pending')).toBe(true);
-      expect(new Set(done.map((b) => b.attempt_id)).size).toBe(2);
+      // The ledger: the killed run did some batches, the resumed one the rest, none twice.
+      await expectBatchesOnce(setup.runtime, requestId, 3000);
     } finally {
       await setup.runtime.close();
     }
   });
+
+  it(
+    'resumes an expand/contract backfill after the executor is killed mid-way; the trigger keeps the shadow in step meanwhile; the swap completes',
+    { timeout: 240_000 },
+    async () => {
+      await sql(db.url, 'CREATE TABLE tallies (id int PRIMARY KEY, n int NOT NULL); INSERT INTO tallies SELECT g, g * 7 FROM generate_series(1, 3000) g');
+      // The safe plan dbops drafts for the type change, on the table as introspection reads it (its
+      // size set to a large table's, so that the change needs a plan), in batches of 100 rows.
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      const content = await readTargetSchema(client).finally(() => client.end());
+      const snapshot = { ...content, snapshot_id: 's', connection_id: 'c', introspected_at: new Date().toISOString() } as SchemaSnapshot;
+      snapshot.tables.find((t) => t.name === 'tallies')!.row_estimate = 2_000_000;
+      const analysis = await analyzeMigrationDetailed('ALTER TABLE tallies ALTER COLUMN n TYPE bigint', snapshot, { connectionId: 'c', sandbox: false });
+      const drafted = draftSafePlan(
+        analysis.parsed,
+        analysis.items.map((i) => i.facts),
+        analysis.report.statements,
+        buildSchemaIndex(snapshot),
+        { size: 100, pauseMs: 50 },
+      );
+      expect(drafted.reason).toBeNull();
+      const migration = drafted.draft!.combined_script;
+      expect(migration).toContain('-- dbops:batched key=id size=100 pause_ms=50\nUPDATE public.tallies SET dbops_new_n = n WHERE dbops_new_n IS NULL;');
+      const { key, connectionId, token } = await prepare('dave', migration);
+      const { base, requestId } = await submitInChild({ key, connectionId, token }, migration);
+      const running = await whenRowsDone(base, key, requestId, 500);
+      child!.kill('SIGKILL');
+      await new Promise((res) => child!.once('exit', res));
+      expect(running.rows_total).toBe(3000);
+      // While no executor runs, writers go on: the trigger fills the shadow of what they write.
+      await sql(db.url, 'INSERT INTO tallies VALUES (3001, 5); UPDATE tallies SET n = n + 1 WHERE id = 2999');
+
+      const setup = await inProcess(home);
+      try {
+        const record = await whenEnded(setup, key, requestId);
+        expect(record, JSON.stringify(record.error)).toMatchObject({ status: 'completed', error: null });
+        // 2999 rows: the row updated meanwhile already had its shadow value, so no batch touched it again.
+        await expectBatchesOnce(setup.runtime, requestId, 2999);
+        const columns = await sql<{ name: string; type: string; notnull: boolean }>(
+          db.url,
+          "SELECT attname AS name, format_type(atttypid, atttypmod) AS type, attnotnull AS notnull FROM pg_attribute WHERE attrelid = 'tallies'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum",
+        );
+        expect(columns).toEqual([
+          { name: 'id', type: 'integer', notnull: true },
+          { name: 'n', type: 'bigint', notnull: true },
+        ]);
+        expect(
+          await sql(
+            db.url,
+            'SELECT count(*)::int AS wrong FROM tallies WHERE n IS DISTINCT FROM (CASE id WHEN 3001 THEN 5 WHEN 2999 THEN 2999 * 7 + 1 ELSE id * 7 END)',
+          ),
+        ).toEqual([{ wrong: 0 }]);
+      } finally {
+        await setup.runtime.close();
+      }
+    },
+  );
 });

@@ -112,11 +112,24 @@ export interface SandboxResult {
   end_state?: SandboxEndState;
 }
 
+/** What a proof asks of the end state beyond the defaults (`captureEndState`). */
+export interface EndStateRequest {
+  /**
+   * Columns (`schema.table.column`) whose values are left out of their table's checksum, which
+   * counts their non-null values instead: a volatile DEFAULT's values differ between any two runs.
+   */
+  volatileColumns?: readonly string[];
+}
+
 /** A sandbox clone after the migration: its schema fingerprint and a checksum of each table's rows. */
 export interface SandboxEndState {
   /** `[kind name, definition]` pairs of `schema-compare`'s fingerprint. */
   schema: Array<[string, string]>;
-  /** `schema.table` -> md5 of its rows (synthetic rows, so small). */
+  /**
+   * `schema.table` -> md5 of its rows (synthetic rows, so small), each row as jsonb so that the
+   * checksum does not depend on the order of the columns; with `volatileColumns` left out of it
+   * and their non-null counts appended.
+   */
   rows: Record<string, string>;
 }
 

@@ -105,6 +105,34 @@ describe('runMigration on a real PostgreSQL database', () => {
     expect(outcome.error.hint).toContain('DROP INDEX CONCURRENTLY public.orders_email');
   });
 
+  it('names what a failed expand/contract plan left in place, with the SQL that removes it, before and after its swap', async () => {
+    const expand = `ALTER TABLE orders ADD COLUMN dbops_new_id bigint;
+      CREATE FUNCTION dbops_sync_orders_id() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN NEW.dbops_new_id := NEW.id; RETURN NEW; END $f$;
+      CREATE TRIGGER dbops_sync_id BEFORE INSERT OR UPDATE ON orders FOR EACH ROW EXECUTE FUNCTION dbops_sync_orders_id();
+      COMMIT;`;
+    const before = await run(`${expand} UPDATE orders SET dbops_new_id = id; SELECT 1 / 0;`);
+    expect(before.status).toBe('failed');
+    if (before.status !== 'failed') return;
+    expect(before.error.hint).toContain(
+      "Left in place by the expand/contract plan on orders: column dbops_new_id, trigger dbops_sync_id calling dbops_sync_orders_id() (the column's indexes and constraints go with it). To start over, remove them: DROP TRIGGER dbops_sync_id ON public.orders; ALTER TABLE public.orders DROP COLUMN dbops_new_id; DROP FUNCTION dbops_sync_orders_id(); Then analyze the migration again.",
+    );
+    await sql(db.url, before.error.hint!.slice(before.error.hint!.indexOf('remove them: ') + 13, before.error.hint!.indexOf(' Then analyze')));
+    const [left] = await sql<{ n: number }>(
+      db.url,
+      "SELECT (SELECT count(*) FROM pg_proc WHERE proname LIKE 'dbops%') + (SELECT count(*) FROM pg_attribute WHERE attrelid = 'orders'::regclass AND attname LIKE 'dbops%') AS n",
+    );
+    expect(Number(left!.n)).toBe(0);
+
+    const after = await run(
+      `${expand} UPDATE orders SET dbops_new_id = id; DROP TRIGGER dbops_sync_id ON orders; ALTER TABLE orders DROP CONSTRAINT orders_pkey; ALTER TABLE orders RENAME COLUMN id TO id_dbops_old; ALTER TABLE orders RENAME COLUMN dbops_new_id TO id; COMMIT; SELECT 1 / 0;`,
+    );
+    expect(after.status).toBe('failed');
+    if (after.status !== 'failed') return;
+    expect(after.error.hint).toContain(
+      'The expand/contract swap of orders is done (its column has the new type); left in place: id_dbops_old and dbops_sync_orders_id(). Finish with: ALTER TABLE public.orders DROP COLUMN id_dbops_old; DROP FUNCTION dbops_sync_orders_id();',
+    );
+  });
+
   it('runs under the configured lock_timeout and statement_timeout', async () => {
     const outcome = await run('SELECT pg_sleep(2);', { settings: { ...settings, statementTimeoutMs: 200 } });
     expect(outcome.status === 'failed' && outcome.error.code).toBe('57014');

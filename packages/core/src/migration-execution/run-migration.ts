@@ -10,6 +10,7 @@ import type { BatchAnnotation } from './batched-annotation';
 import { type BatchedStatement, batchedStatement } from './batched-statement';
 import { type PlannedStatement, segmentPlan, statementSummary } from './migration-plan';
 import { type AppliedStatement, EXECUTOR_CODES, type MigrationError, type MigrationResult } from './migration-outcome';
+import { expandContractLeftovers } from './plan-leftovers';
 import { runBatchedStep } from './run-batched-step';
 import { DeadlineReached, LOCK_NOT_AVAILABLE, messageOf, sqlState, StateStoreFailure, StatementFailure } from './run-failures';
 
@@ -161,6 +162,8 @@ export async function runMigration(options: RunMigrationOptions): Promise<RunOut
     if (code === '57014') hints.push('The statement exceeded the statement timeout.');
     if (code === 'EXECUTOR_DEADLINE') hints.push('Split the migration into smaller ones, or raise the executor timeout.');
     if (invalid.length > 0) hints.push(`Drop the INVALID index left behind (DROP INDEX CONCURRENTLY ${invalid.join(', ')}) before retrying.`);
+    const leftovers = after ? await expandContractLeftovers(db, before, after).catch(() => null) : null;
+    if (leftovers) hints.push(leftovers);
     if (appliedNonTx.length > 0 || committedTx.length > 0)
       hints.push('Some statements stay applied (see applied_non_transactional and committed_transactional); analyze a migration of the remaining statements.');
     return {

@@ -17,6 +17,10 @@ export interface SafePlanDraft {
   combined_script: string;
   /** The rewrites applied, one sentence each. */
   rewrites: string[];
+  /** Tables whose column order the plan changes (`Rewrite.reordered`): the proof tolerates and reports that, for these tables only. */
+  reordered: string[];
+  /** Columns whose values the plan computes at another time (`Rewrite.volatile`): the proof compares their non-null counts. */
+  volatile: string[];
 }
 
 /** A draft to prove, or why there is none (`reason` null: the migration needs no safe plan). */
@@ -56,6 +60,8 @@ export function draftSafePlan(
     return { draft: null, reason: 'the migration manages its own transactions (BEGIN/COMMIT); a safe plan sets its own, so it is not rewritten' };
   const steps: DraftStep[] = [];
   const rewrites: string[] = [];
+  const reordered: string[] = [];
+  const volatile: string[] = [];
   let plain: ParsedStatement[] = [];
   const flush = () => {
     if (!plain.length) return;
@@ -88,10 +94,12 @@ export function draftSafePlan(
     flush();
     steps.push(...out.steps);
     rewrites.push(out.explanation);
+    reordered.push(...(out.reordered ?? []));
+    volatile.push(...(out.volatile ?? []));
   }
   flush();
   return {
-    draft: { steps: steps.map((s, i) => ({ index: i, ...s })), combined_script: combinedScript(steps), rewrites },
+    draft: { steps: steps.map((s, i) => ({ index: i, ...s })), combined_script: combinedScript(steps), rewrites, reordered, volatile },
     reason: null,
   };
 }

@@ -39,3 +39,12 @@ export function indexColumnNames(params: readonly AstNode[]): string[] {
     return el.name ? String(el.name) : 'expr';
   });
 }
+
+/**
+ * A name for a dbops helper object (a shadow column, a trigger and its function, an index or
+ * constraint built ahead of a swap): `dbops_` first or `_dbops_old` last so that anyone reading
+ * the catalog mid-plan knows whose it is, cut to the 63 bytes PostgreSQL keeps.
+ */
+export function helperName(prefix: string, name: string, suffix = ''): string {
+  return `${cut(`${prefix}${name}`, MAX_NAME_BYTES - bytes(suffix))}${suffix}`;
+}

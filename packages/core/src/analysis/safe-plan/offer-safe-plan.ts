@@ -76,9 +76,10 @@ async function proveDraft(
       analysis.rerunSandbox(options),
       analyzeMigrationDetailed(draft.combined_script, snapshot, { connectionId: input.connectionId, sandbox: options }).then((a) => a.report.sandbox_result),
     ]);
-  let [original, plan] = await runBoth({ ...input.sandbox, captureEndState: true });
+  const captureEndState = { volatileColumns: draft.volatile };
+  let [original, plan] = await runBoth({ ...input.sandbox, captureEndState });
   // The analysis passed, so where the original fails on the synthetic rows the preflight proved
   // the live rows and the analysis judged an empty clone (live-checks.ts): the proof does the same.
-  if (!original.passed) [original, plan] = await runBoth({ ...input.sandbox, captureEndState: true, rowsPerTable: 0 });
-  return proveSafePlan(original, plan);
+  if (!original.passed) [original, plan] = await runBoth({ ...input.sandbox, captureEndState, rowsPerTable: 0 });
+  return proveSafePlan(original, plan, { reordered: draft.reordered });
 }

@@ -10,4 +10,12 @@ export interface Rewrite {
   steps: DraftStep[];
   /** One sentence: the pattern applied. */
   explanation: string;
+  /** Tables (`schema.table`) whose column order the plan changes (an expand/contract swap puts the swapped column last). */
+  reordered?: string[];
+  /**
+   * Columns (`schema.table.column`) whose values the plan computes at another time than the
+   * original (a volatile DEFAULT evaluated by the backfill): the proof compares their non-null
+   * counts, not their values.
+   */
+  volatile?: string[];
 }

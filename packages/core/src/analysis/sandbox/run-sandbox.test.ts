@@ -78,6 +78,20 @@ describe('runSandbox (PGlite)', () => {
     ]);
   }, 120_000);
 
+  it("follows an index renamed by ALTER INDEX and by ADD CONSTRAINT ... USING INDEX (a safe plan's swap)", async () => {
+    const r = await sandbox(
+      'CREATE INDEX orders_total_tmp ON orders (total); ALTER INDEX orders_total_tmp RENAME TO orders_total_idx; CREATE UNIQUE INDEX products_sku_tmp ON products (sku); ALTER TABLE products ADD CONSTRAINT products_sku_key UNIQUE USING INDEX products_sku_tmp',
+    );
+    expect(r.migration_error).toBeNull();
+    expect(r.passed).toBe(true);
+    expect(r.validation_results.filter((v) => v.check.startsWith('object_')).map((v) => v.detail)).toEqual([
+      'public.orders_total_tmp is gone after statement 1 (RENAME_INDEX)',
+      'public.orders_total_idx exists after statement 1 (RENAME_INDEX)',
+      'public.products_sku_tmp is gone after statement 3 (ALTER_TABLE_ADD_UNIQUE_CONSTRAINT)',
+      'public.products_sku_key exists after statement 3 (ALTER_TABLE_ADD_UNIQUE_CONSTRAINT)',
+    ]);
+  }, 120_000);
+
   it('follows a table renamed after its column was (what earlier statements expect moves with it)', async () => {
     const r = await sandbox(
       'ALTER TABLE products RENAME sku TO code; ALTER TABLE products RENAME TO items; ALTER TABLE shipments ADD COLUMN note text; DROP TABLE shipments',

@@ -1,7 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { ParsedStatement } from '../parse-statements';
 import type { StatementFacts } from '../statement-facts';
-import type { AffectedTable, SandboxResult } from '../types';
+import type { AffectedTable, EndStateRequest, SandboxResult } from '../types';
 import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
 import { cloneAndFill } from './clone-and-fill';
 import { captureDataDir, type DataDirImage } from '../../store/pglite-data-dir-image';
@@ -56,7 +56,7 @@ export interface SandboxOptions {
    * (`end_state` of the result, taken off the report by the analysis): the proof of a safe plan
    * compares two runs' end states.
    */
-  captureEndState?: boolean;
+  captureEndState?: boolean | EndStateRequest;
   /** Sandbox threads at most (default 2). */
   maxThreads?: number;
   /**

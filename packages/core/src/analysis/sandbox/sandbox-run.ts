@@ -1,7 +1,7 @@
 import { rangeVarName } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 import type { StatementFacts } from '../statement-facts';
-import type { AffectedTable, SandboxResult, ValidationResult } from '../types';
+import type { AffectedTable, EndStateRequest, SandboxResult, ValidationResult } from '../types';
 import { firstLine, searchPathSql } from './clone-and-fill';
 import type { CloneState } from './sandbox-cache';
 import type { SchemaFingerprint } from '../schema-compare/schema-compare';
@@ -129,7 +129,7 @@ export async function runInSandbox(
   searchPath?: readonly string[],
   serverVersionNum: number = DEFAULT_SERVER_VERSION,
   rollback?: SandboxRollback,
-  captureEndState = false,
+  captureEndState: boolean | EndStateRequest = false,
 ): Promise<SandboxRunResult> {
   const started = performance.now();
   const result: SandboxRunResult = {
@@ -267,7 +267,7 @@ export async function runInSandbox(
       result.migration_error = `Check ${failedChecks[0]!.check} failed: ${failedChecks[0]!.detail}${failedChecks.length > 1 ? ` (and ${failedChecks.length - 1} more failed check(s))` : ''}`;
     result.passed = result.migration_error === null && failedChecks.length === 0;
     // The end state before the rollback proof, which takes the clone back to where it started.
-    if (captureEndState && result.passed) result.end_state = await readEndState(session);
+    if (captureEndState && result.passed) result.end_state = await readEndState(session, captureEndState === true ? {} : captureEndState);
     // After the verdict: the rollback's own time and outcome never decide whether the migration passes.
     // Only with time to spare: a run's hard deadline (budget + 30 s by default) covers the whole
     // run, and the proof must never be what stops a migration's run.

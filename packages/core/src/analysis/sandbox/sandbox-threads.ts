@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ParsedStatement } from '../parse-statements';
 import type { StatementFacts } from '../statement-facts';
-import type { AffectedTable, SandboxResult } from '../types';
+import type { AffectedTable, EndStateRequest, SandboxResult } from '../types';
 import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
 
 /** What a sandbox thread is given: everything a PGlite run needs, all of it cloneable. */
@@ -16,7 +16,13 @@ export interface SandboxJob {
   parsed: readonly ParsedStatement[];
   facts: readonly StatementFacts[];
   affected: readonly AffectedTable[][];
-  options: { timeoutMs?: number; rowsPerTable?: number; cacheBounds?: SandboxCacheOptions; rollback?: SandboxRollback; captureEndState?: boolean | undefined };
+  options: {
+    timeoutMs?: number;
+    rowsPerTable?: number;
+    cacheBounds?: SandboxCacheOptions;
+    rollback?: SandboxRollback;
+    captureEndState?: boolean | EndStateRequest | undefined;
+  };
 }
 
 /** How a run on a sandbox thread ended. */

@@ -27,10 +27,22 @@ export function expectedObjects(
       }
     }
     if (kind === 'AlterTableStmt') {
+      const schema = f.table.slice(0, f.table.indexOf('.'));
       for (const c of f.subcommands) {
         if (c.subtype === 'AT_AddColumn') out.push({ relation: f.table, column: String(c.def?.ColumnDef?.colname), exists: true, why });
         if (c.subtype === 'AT_DropColumn') out.push({ relation: f.table, column: String(c.name), exists: false, why });
+        // ADD CONSTRAINT ... USING INDEX renames the index to the constraint's name.
+        const con = c.subtype === 'AT_AddConstraint' ? c.def?.Constraint : undefined;
+        if (con?.indexname && con.conname && con.conname !== con.indexname) {
+          out.push({ relation: `${schema}.${con.indexname}`, exists: false, why });
+          out.push({ relation: `${schema}.${con.conname}`, exists: true, why });
+        }
       }
+    }
+    if (kind === 'RenameStmt' && b.renameType === 'OBJECT_INDEX') {
+      const from = rangeVarName(b.relation);
+      out.push({ relation: from, exists: false, why });
+      out.push({ relation: `${from.slice(0, from.indexOf('.'))}.${b.newname}`, exists: true, why });
     }
     if (kind === 'RenameStmt' && b.renameType === 'OBJECT_COLUMN') {
       out.push({ relation: rangeVarName(b.relation), column: String(b.newname), exists: true, why });

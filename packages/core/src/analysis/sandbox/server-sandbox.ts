@@ -3,7 +3,7 @@ import { nodeBody } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 import { quoteIdent } from '../../pg/quote';
 import type { StatementFacts } from '../statement-facts';
-import type { AffectedTable, SandboxResult } from '../types';
+import type { AffectedTable, EndStateRequest, SandboxResult } from '../types';
 import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
 import { pgliteExtensions } from '../../store/pglite-extensions';
 import { cloneAndFill } from './clone-and-fill';
@@ -124,7 +124,7 @@ export async function runServerSandbox(
   facts: readonly StatementFacts[],
   affected: readonly AffectedTable[][],
   server: SandboxServerOptions,
-  options: { timeoutMs?: number; rowsPerTable?: number; rollback?: SandboxRollback; captureEndState?: boolean } = {},
+  options: { timeoutMs?: number; rowsPerTable?: number; rollback?: SandboxRollback; captureEndState?: boolean | EndStateRequest } = {},
 ): Promise<SandboxResult> {
   const connectTimeoutMs = server.connectTimeoutMs ?? 10_000;
   const adminConnect = (database?: string): Promise<pg.Client> =>

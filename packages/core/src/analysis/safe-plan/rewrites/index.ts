@@ -2,9 +2,11 @@ import { batchedDml } from './batched-dml';
 import { constraintNotValid } from './constraint-not-valid';
 import { createIndexConcurrently } from './create-index-concurrently';
 import { dropIndexConcurrently } from './drop-index-concurrently';
+import { expandContractType } from './expand-contract-type';
 import { notNullViaCheck } from './not-null-via-check';
 import type { RewriteRule } from './rewrite-context';
 import { uniqueUsingIndex } from './unique-using-index';
+import { volatileDefaultBackfill } from './volatile-default-backfill';
 
 /** Every rewrite, tried in order; the first that applies to a statement decides. */
 export const REWRITE_RULES: readonly RewriteRule[] = [
@@ -13,5 +15,7 @@ export const REWRITE_RULES: readonly RewriteRule[] = [
   constraintNotValid,
   notNullViaCheck,
   uniqueUsingIndex,
+  expandContractType,
+  volatileDefaultBackfill,
   batchedDml,
 ];

@@ -4,7 +4,7 @@ import type { SchemaSnapshot } from '../../../introspection/schema-snapshot';
 import { quoteIdent } from '../../../pg/quote';
 import type { ParsedStatement } from '../../parse-statements';
 import type { StatementFacts } from '../../statement-facts';
-import type { AffectedTable, SandboxResult } from '../../types';
+import type { AffectedTable, EndStateRequest, SandboxResult } from '../../types';
 import { catalogWrite } from '../catalog-write';
 import { cloneAndFill } from '../clone-and-fill';
 import { cloneDdl } from '../clone-ddl';
@@ -273,7 +273,7 @@ export interface EmbeddedSandboxOptions {
   /** The rollback to prove on the migrated clone. */
   rollback?: SandboxRollback;
   /** Read the end state after the migration (see `SandboxOptions.captureEndState`). */
-  captureEndState?: boolean;
+  captureEndState?: boolean | EndStateRequest;
 }
 
 /**
