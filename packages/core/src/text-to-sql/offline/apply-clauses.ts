@@ -18,6 +18,12 @@ function pick(plan: Plan, cms: readonly ColumnMention[], tableHint?: IndexedTabl
   );
 }
 
+const phrase = (words: readonly Word[], a: number, b: number): string =>
+  words
+    .slice(a, b)
+    .map((w) => w.text)
+    .join(' ');
+
 const isStar = (plan: Plan): boolean => plan.select[0] === `${plan.main.alias}.*` && plan.select.slice(1).every((x) => / AS /.test(x));
 
 const ARITHMETIC: Record<string, string> = { divided: '/', over: '/', times: '*', multiplied: '*', minus: '-', plus: '+' };
@@ -43,7 +49,7 @@ export function applyClauses(plan: Plan, clauses: QuestionClauses, words: readon
   const columns: Array<{ t: IndexedTable; c: IndexedColumn }> = [];
   const expressions: string[] = [];
   let exact = true;
-  for (const [a, b] of clauses.outputs) {
+  for (const [n, [a, b]] of clauses.outputs.entries()) {
     const cms = found.columns.filter((c) => c.start >= a && c.end <= b);
     const tms = found.tables.filter((t) => t.start >= a && t.end <= b);
     const aggregate = words.slice(a, b).some((w) => AGGREGATE_ITEM.test(w.lower));
@@ -88,8 +94,17 @@ export function applyClauses(plan: Plan, clauses: QuestionClauses, words: readon
         exact = false;
       }
     }
-    if (!ok) exact = false;
-    if (!ok) for (let i = a; i < b; i++) if (words[i]!.kind === 'word' && !STOP_WORDS.has(words[i]!.lower)) used.delete(i);
+    // "the line total, calculated as quantity times unit price": the next item defines this one.
+    const next = clauses.outputs[n + 1];
+    const definedNext =
+      next !== undefined && /^(calculated|computed|defined|given|worked)$/.test(words[next[0]]?.lower ?? '') && words[next[0] + 1]?.lower === 'as';
+    if (!ok) {
+      exact = false;
+      for (let i = a; i < b; i++) if (words[i]!.kind === 'word' && !STOP_WORDS.has(words[i]!.lower)) used.delete(i);
+      // Its words may all be stop words or columns a `*` happens to show ("the number of days
+      // between the due date and the return date"): the item itself is still not given.
+      if (!definedNext) plan.ambiguous(`the output "${phrase(words, a, b)}" was not understood; the SQL may not give it`);
+    }
   }
 
   // A plain list (`t.*`) with named output columns shows those columns; tables they live in are joined.
@@ -136,6 +151,11 @@ export function applyClauses(plan: Plan, clauses: QuestionClauses, words: readon
       }
     } else if (!aggregate) {
       for (let i = a; i < b; i++) if (words[i]!.kind === 'word' && !STOP_WORDS.has(words[i]!.lower)) used.delete(i);
+      // Unless it names an output a later step makes ("ordered by month" and `... AS month`).
+      const named = words.slice(a, b).map((w) => w.lower);
+      plan.finalChecks.push(() =>
+        plan.orderBy.some((o) => named.includes(o.replace(/ (ASC|DESC)$/, ''))) ? undefined : `the ordering "${phrase(words, a, b)}" was not understood`,
+      );
     }
   }
 

@@ -224,6 +224,28 @@ describe('offline SQL generator', () => {
     expect((await rows(line.sql)).sort()).toEqual(['[1,"20.00"]', '[2,"250.00"]']);
   });
 
+  it('is never confident when "the name of" a joined table is not in the SQL', () => {
+    // "name" is a stop word, yet here it names products.name, which the SQL does not give.
+    const name = generateOffline(request('Return the quantity of every order item together with the name of its product.'));
+    expect(name.confidence).toBeLessThan(0.8);
+    expect(name.warnings.join(' ')).toMatch(/I did not use: name\./);
+  });
+
+  it('is never confident when an output item was not understood, even if all its words are stop words or columns', () => {
+    const item = generateOffline(request('List the orders with a total above 100. Return the id and the number of days between the creation and today.'));
+    expect(item.confidence).toBeLessThan(0.8);
+    expect(item.warnings.join(' ')).toMatch(/the output "number of days between the creation" was not understood/);
+  });
+
+  it('is never confident when an operation the question asks for ("not") is not in the SQL', () => {
+    const not = generateOffline({
+      ...request('Show the customers that are not from Berlin'),
+      values: [{ schema: 'public', table: 'customers', column: 'city', values: ['Berlin', 'Paris'] }],
+    });
+    expect(not.confidence).toBeLessThan(0.8);
+    expect(not.warnings.join(' ')).toMatch(/I did not use: not\./);
+  });
+
   it('only uses names from the schema it was given', () => {
     const out = generateOffline(request('How many orders per customer in the last 30 days?'));
     expect(out.referenced_tables.sort()).toEqual(['public.customers', 'public.orders']);

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { ambiguousColumns } from './ambiguity';
+import { findMentions } from './mentions';
+import { Plan } from './plan';
+import { shopTables } from './shapes-filters.fixture';
+import { questionWords } from './words';
+
+// sellers(seller_id, shop_name, country) <- products(product_id, seller_id, name, category, unit_price),
+// with a second table holding `country`: buyers of the sellers' products.
+const guesses = (q: string, selectCountryOf: 'sellers' | 'products'): string[] => {
+  const tables = shopTables();
+  const [sellers, products] = [tables.find((t) => t.table.name === 'sellers')!, tables.find((t) => t.table.name === 'products')!];
+  // products has no country column; give it one so that "country" names a column of both tables.
+  products.columns.push({ ...sellers.columns.find((c) => c.column.name === 'country')! });
+  const words = questionWords(q);
+  const m = findMentions(words, tables);
+  const plan = new Plan(products, tables);
+  plan.join(sellers);
+  const owner = selectCountryOf === 'sellers' ? sellers : products;
+  return ambiguousColumns(plan, m.columns, m.tables, words, `SELECT ${owner.alias}.country FROM x`);
+};
+
+describe('a column named in two joined tables', () => {
+  it('is a guess when no table is named beside the column', () => {
+    expect(guesses('products and their sellers, with the country', 'products').join(' ')).toMatch(/"country" names a column of .* was taken/);
+  });
+
+  it('is no guess when the table is named beside it: "the country of the seller", "the seller\'s country"', () => {
+    expect(guesses('products with the country of the seller', 'sellers')).toEqual([]);
+    expect(guesses("products with the seller's country", 'sellers')).toEqual([]);
+  });
+});
