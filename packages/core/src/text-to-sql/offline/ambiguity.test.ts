@@ -29,4 +29,23 @@ describe('a column named in two joined tables', () => {
     expect(guesses('products with the country of the seller', 'sellers')).toEqual([]);
     expect(guesses("products with the seller's country", 'sellers')).toEqual([]);
   });
+
+  it('is a guess when the column taken is of a table the question does not name and another table holds it too', () => {
+    const tables = shopTables();
+    const [sellers, products] = [tables.find((t) => t.table.name === 'sellers')!, tables.find((t) => t.table.name === 'products')!];
+    // buyers(country), not part of the query: "country" could as well be the buyers'.
+    const buyers = { ...sellers, table: { ...sellers.table, name: 'buyers' }, alias: 'b' };
+    const all = [...tables, buyers];
+    const words = questionWords('the products with their country');
+    const m = findMentions(words, all);
+    const plan = new Plan(products, all);
+    plan.join(sellers);
+    plan.named = new Set([products]);
+    expect(ambiguousColumns(plan, m.columns, m.tables, words, `SELECT ${sellers.alias}.country`).join(' ')).toMatch(
+      /"country" names a column of (sellers and of buyers|buyers and of sellers)/,
+    );
+    // Had the question named the sellers (plan.named), their column is the one meant.
+    plan.named = new Set([products, sellers]);
+    expect(ambiguousColumns(plan, m.columns, m.tables, words, `SELECT ${sellers.alias}.country`)).toEqual([]);
+  });
 });

@@ -13,9 +13,11 @@ function adjacentTables(words: readonly Word[], tables: readonly TableMention[],
 }
 
 /**
- * Column words of the question that name a column in two or more of the joined tables (`country`
- * of buyers and of sellers, `unit_price` of products and of order lines) where the SQL uses one
- * of them and no table named beside the words says which: the choice was a guess between equals.
+ * Column words of the question that name a column in two or more tables where the SQL uses one
+ * of them and no table named beside the words says which: `country` of buyers and of sellers,
+ * both joined; or a column of a table joined for it alone when another table holds one as well.
+ * The main table's own column, or that of a table the question names, is the reading meant when
+ * the other holders are not part of the query; otherwise the choice was a guess between equals.
  */
 export function ambiguousColumns(
   plan: Plan,
@@ -26,13 +28,16 @@ export function ambiguousColumns(
 ): string[] {
   const joined = plan.joined();
   const bySpan = new Map<string, ColumnMention[]>();
-  for (const c of columns) if (joined.includes(c.table)) bySpan.set(`${c.start}:${c.end}`, [...(bySpan.get(`${c.start}:${c.end}`) ?? []), c]);
+  for (const c of columns) bySpan.set(`${c.start}:${c.end}`, [...(bySpan.get(`${c.start}:${c.end}`) ?? []), c]);
   const out: string[] = [];
-  for (const group of bySpan.values()) {
+  for (const all of bySpan.values()) {
+    const usedIn = all.filter((c) => joined.includes(c.table) && sql.includes(columnRef(c.table, c.column)));
+    if (usedIn.length === 0) continue;
+    const expected = usedIn.every((c) => c.table === plan.main || plan.named.has(c.table));
+    // The holders that compete: the joined ones, or all of them when the one taken was not expected.
+    const group = expected ? all.filter((c) => joined.includes(c.table)) : all;
     const holders = [...new Set(group.map((c) => c.table))];
-    if (holders.length < 2) continue;
-    const usedIn = group.filter((c) => sql.includes(columnRef(c.table, c.column)));
-    if (usedIn.length === 0 || usedIn.length === group.length) continue;
+    if (holders.length < 2 || usedIn.length === group.length) continue;
     const { start, end } = group[0]!;
     const beside = adjacentTables(words, tables, start, end).map((t) => t.table);
     if (usedIn.some((c) => beside.includes(c.table))) continue;

@@ -237,6 +237,14 @@ describe('offline SQL generator', () => {
     expect(item.warnings.join(' ')).toMatch(/the output "number of days between the creation" was not understood/);
   });
 
+  it('is never confident when an output item is a column several unnamed tables hold, or carries a word it did not read', () => {
+    // "the first name": customers.name and products.name both fit "name", neither is part of the query, and "first" named nothing.
+    const out = generateOffline(request('List the orders that were shipped. Return the id and the first name.'));
+    expect(out.confidence).toBeLessThan(0.8);
+    expect(out.warnings.join(' ')).toMatch(/I did not use: first\./);
+    expect(out.warnings.join(' ')).toMatch(/the output "first name" names a column of customers and of products/);
+  });
+
   it('is never confident when an operation the question asks for ("not") is not in the SQL', () => {
     const not = generateOffline({
       ...request('Show the customers that are not from Berlin'),

@@ -12,7 +12,7 @@ import { findTextPatterns } from './text-patterns';
 import { type ColumnMention, findMentions } from './mentions';
 import { unusedLiterals } from './literal-accounting';
 import { ambiguousColumns } from './ambiguity';
-import { unperformedOperatorWords } from './operator-words';
+import { performedOperatorWords, unperformedOperatorWords } from './operator-words';
 import { findRowReferences } from './row-references';
 import { columnRef, type IndexedTable, indexSchema } from './schema-index';
 import { unsupportedConstructs } from './unsupported-constructs';
@@ -252,12 +252,17 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
   const placedElsewhere = new Set([...mentions.used, ...valueWords, ...hidden]);
   // "the average fee" with no avg(), "not in Leeds" with no negation: an operation asked for and not done.
   const unperformed = new Set(unperformedOperatorWords(original, (i) => placedElsewhere.has(i), sqlText).map((w) => w.index));
-  const unplaced = words.filter(
-    (w) =>
-      unperformed.has(w.index) ||
-      unusedNames.has(w.index) ||
-      (w.kind === 'word' && !used.has(w.index) && !STOP_WORDS.has(w.lower) && !STOP_WORDS.has(w.stem) && w.lower.length > 2),
-  );
+  // ... and one whose operation is there ("fewest" and `ORDER BY ... ASC`) is placed by it.
+  for (const w of performedOperatorWords(original, (i) => placedElsewhere.has(i), sqlText)) used.add(w.index);
+  // Words the clauses hid are judged as written: an output item's word it could not read counts.
+  const unplaced = words
+    .map((w) => (hidden.has(w.index) && original[w.index]!.kind === 'word' ? original[w.index]! : w))
+    .filter(
+      (w) =>
+        unperformed.has(w.index) ||
+        unusedNames.has(w.index) ||
+        (w.kind === 'word' && !used.has(w.index) && !STOP_WORDS.has(w.lower) && !STOP_WORDS.has(w.stem) && w.lower.length > 2),
+    );
   for (const a of ambiguousColumns(plan, mentions.columns, mentions.tables, words, sqlText)) plan.ambiguous(a);
   // A construct word that names a column ("the percentage column") is not the construct.
   const unsupported = unsupportedConstructs(freeText).filter(

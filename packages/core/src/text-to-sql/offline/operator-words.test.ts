@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unperformedOperatorWords } from './operator-words';
+import { performedOperatorWords, unperformedOperatorWords } from './operator-words';
 import { questionWords } from './words';
 
 const left = (q: string, sql: string, skip: number[] = []): string[] =>
@@ -20,5 +20,13 @@ describe('operator words the SQL must perform', () => {
     expect(left('doctors with at least 3 visits', 'SELECT d.* FROM doctors d')).toEqual([]);
     // "min" names the column min_price here (word 1), not a minimum.
     expect(left('the min price of each product', 'SELECT p.min_price FROM products p', [1])).toEqual([]);
+  });
+
+  it('checks the direction of a plain superlative, and counts a performed one as placed', () => {
+    const sql = 'SELECT b.name, count(*) FROM branches b JOIN loans l USING (branch_id) GROUP BY b.name ORDER BY count DESC LIMIT 1';
+    expect(left('the branch with the fewest loans', sql)).toEqual(['fewest']);
+    expect(left('the branch with the most loans', sql)).toEqual([]);
+    const words = questionWords('the branch with the fewest loans');
+    expect(performedOperatorWords(words, () => false, sql.replace('DESC', 'ASC')).map((w) => w.text)).toEqual(['fewest']);
   });
 });

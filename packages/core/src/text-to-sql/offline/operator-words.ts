@@ -6,12 +6,12 @@ import type { Word } from './words';
  * did what they ask; a question whose "average" produced no avg() was answered as another question.
  */
 const OPERATORS: Array<{ word: RegExp; evidence: RegExp }> = [
+  // Superlatives whose direction is plain: the SQL must sort or aggregate that way.
+  { word: /^(most|highest|largest|biggest|priciest|dearest|maximum|max|longest|best)$/, evidence: /\bdesc\b|\bmax\(/ },
+  { word: /^(least|lowest|smallest|fewest|cheapest|minimum|min|shortest|worst)$/, evidence: /\basc\b|\bmin\(|\border by (?![^\n]*\bdesc\b)/ },
   { word: /^(average|mean|avg)$/, evidence: /\bavg\(/ },
   { word: /^(sum|summed|altogether|combined)$/, evidence: /\bsum\(/ },
-  {
-    word: /^(most|least|highest|lowest|largest|smallest|biggest|fewest|cheapest|priciest|dearest|maximum|minimum|max|min|longest|shortest|oldest|newest|youngest|latest|earliest|best|worst)$/,
-    evidence: /\border by\b|\bmax\(|\bmin\(|\brank\(\)/,
-  },
+  { word: /^(oldest|newest|youngest|latest|earliest)$/, evidence: /\border by\b|\bmax\(|\bmin\(|\brank\(\)/ },
   {
     word: /^(not|no|never|without|none|nobody|nothing|neither|nor|isn|aren|wasn|weren|don|doesn|didn|hasn|haven)$/,
     evidence: /\bnot\b|\bis null\b|<>|!=|= false\b|= 0\b|\bexcept\b/,
@@ -26,11 +26,20 @@ const OPERATORS: Array<{ word: RegExp; evidence: RegExp }> = [
  * most" are comparisons, checked with their number.
  */
 export function unperformedOperatorWords(words: readonly Word[], skip: (i: number) => boolean, sql: string): Word[] {
+  return operatorWords(words, skip, sql, false);
+}
+
+/** Operator words whose operation the SQL does contain ("fewest" and `ORDER BY ... ASC`): placed. */
+export function performedOperatorWords(words: readonly Word[], skip: (i: number) => boolean, sql: string): Word[] {
+  return operatorWords(words, skip, sql, true);
+}
+
+function operatorWords(words: readonly Word[], skip: (i: number) => boolean, sql: string, performed: boolean): Word[] {
   const s = sql.toLowerCase();
   return words.filter((w) => {
     if (w.kind !== 'word' || skip(w.index)) return false;
     if (/^(least|most)$/.test(w.lower) && words[w.index - 1]?.lower === 'at') return false;
     const op = OPERATORS.find((o) => o.word.test(w.lower));
-    return op !== undefined && !op.evidence.test(s);
+    return op !== undefined && op.evidence.test(s) === performed;
   });
 }
