@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ambiguousColumns } from './ambiguity';
+import { aggregateForRow, ambiguousColumns } from './ambiguity';
 import { findMentions } from './mentions';
 import { Plan } from './plan';
 import { shopTables } from './shapes-filters.fixture';
@@ -47,5 +47,19 @@ describe('a column named in two joined tables', () => {
     // Had the question named the sellers (plan.named), their column is the one meant.
     plan.named = new Set([products, sellers]);
     expect(ambiguousColumns(plan, m.columns, m.tables, words, `SELECT ${sellers.alias}.country`)).toEqual([]);
+  });
+
+  it('calls a max() for "the most recent <table>" a guess between the value and the row', () => {
+    const tables = shopTables();
+    const products = tables.find((t) => t.table.name === 'products')!;
+    const ask = (q: string): string | undefined => {
+      const words = questionWords(q);
+      const plan = new Plan(products, tables);
+      plan.select.push('max(p.unit_price)');
+      return aggregateForRow(plan, findMentions(words, tables).tables, words);
+    };
+    expect(ask('the most expensive product')).toMatch(/read as the largest value, not as the products row/);
+    expect(ask('the highest unit price of the products')).toBeUndefined();
+    expect(ask('the unit price of the most expensive product')).toBeUndefined();
   });
 });

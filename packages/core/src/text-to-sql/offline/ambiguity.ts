@@ -51,3 +51,23 @@ export function ambiguousColumns(
   }
   return out;
 }
+
+const EXTREME = /^(maximum|max|highest|largest|biggest|expensive|latest|recent|minimum|min|lowest|smallest|cheapest|earliest|newest|oldest)$/;
+
+/**
+ * "the most recent trip", "the cheapest book": a superlative right before a table's name asks for
+ * that row, yet the plan answered with a max() or min() of a column. Both readings are common
+ * ("the cheapest price" is the min), so the choice is a guess.
+ */
+export function aggregateForRow(plan: Plan, tables: readonly TableMention[], words: readonly Word[]): string | undefined {
+  if (plan.groupBy.length > 0 || plan.select.length !== 1 || !/^(max|min)\(/.test(plan.select[0]!)) return undefined;
+  for (const w of words) {
+    if (!EXTREME.test(w.lower)) continue;
+    const row = tables.find((t) => t.start === w.index + 1);
+    // "the date of the most recent trip", "the price of the cheapest book": a value of that row.
+    const valueOf = words.slice(Math.max(0, w.index - 4), w.index).some((x) => x.lower === 'of');
+    if (row && !valueOf)
+      return `"${w.text} ${words[row.start]!.text}" was read as the ${plan.select[0]!.startsWith('max') ? 'largest' : 'smallest'} value, not as the ${row.table.table.name} row that has it`;
+  }
+  return undefined;
+}

@@ -11,7 +11,7 @@ import { applyMonthGroups, applyNever, applySelfJoin } from './related-rows';
 import { findTextPatterns } from './text-patterns';
 import { type ColumnMention, findMentions } from './mentions';
 import { unusedLiterals } from './literal-accounting';
-import { ambiguousColumns } from './ambiguity';
+import { aggregateForRow, ambiguousColumns } from './ambiguity';
 import { performedOperatorWords, unperformedOperatorWords } from './operator-words';
 import { findRowReferences } from './row-references';
 import { columnRef, type IndexedTable, indexSchema } from './schema-index';
@@ -264,6 +264,8 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
         (w.kind === 'word' && !used.has(w.index) && !STOP_WORDS.has(w.lower) && !STOP_WORDS.has(w.stem) && w.lower.length > 2),
     );
   for (const a of ambiguousColumns(plan, mentions.columns, mentions.tables, words, sqlText)) plan.ambiguous(a);
+  const rowOrValue = aggregateForRow(plan, mentions.tables, words);
+  if (rowOrValue) plan.ambiguous(rowOrValue);
   // A construct word that names a column ("the percentage column") is not the construct.
   const unsupported = unsupportedConstructs(freeText).filter(
     (u) => !(u === 'a negation over related rows' && (plan.nullTested.length > 0 || none !== undefined)) && !(u === 'grouping by time period' && monthly),
