@@ -234,6 +234,9 @@ export function applyValueFilters(plan: Plan, words: readonly Word[], cms: reado
     plan.where.push(caseInsensitiveEquals(columnRef(target.t, target.c), phrase));
     plan.notes.push(`"${phrase}" is compared with ${target.t.table.name}.${target.c.column.name}.`);
     plan.doubt(`"${phrase}" is not a value seen in the database; it was compared with ${target.t.table.name}.${target.c.column.name}`, cost);
+    // Put on a column the question did not name (a table's label, a guessed column of the main
+    // table): the name may as well belong to another column ("sellers from France" and shop_name).
+    if (!col) plan.ambiguous(`"${phrase}" was taken for a value of ${target.t.table.name}.${target.c.column.name}, a column the question did not name`);
     for (let k = i; k < end; k++) used.add(k);
     i = end - 1;
   }

@@ -188,6 +188,23 @@ describe('offline SQL generator', () => {
     expect(out.warnings.join(' ')).toMatch(/"Lisbon" is not a value seen/);
   });
 
+  it('is never confident when a name no sampled value knows is put on a column the question did not name', () => {
+    const out = generateOffline({
+      ...request('Show the orders of customers from Lisbon'),
+      values: [{ schema: 'public', table: 'customers', column: 'city', values: ['Berlin', 'Paris'] }],
+    });
+    expect(out.sql).toMatch(/ILIKE 'Lisbon'/);
+    expect(out.confidence).toBeLessThan(0.8);
+    expect(out.warnings.join(' ')).toMatch(/"Lisbon" was taken for a value of customers\.\w+, a column the question did not name/);
+  });
+
+  it('is never confident when a step failed and was replaced', () => {
+    // No measure to rank customers by: ordered by the key instead, an answer to another question.
+    const out = generateOffline(request('Which are the top 2 customers?'), { answerThreshold: 0 });
+    expect(out.warnings.join(' ')).toMatch(/No measure to rank by was found; ordered by the primary key/);
+    expect(out.confidence).toBeLessThan(0.8);
+  });
+
   it('declines below its threshold, saying what it did not understand, unless told to always answer', () => {
     const question = 'What share of the customers moved house twice?';
     const declined = generateOffline(request(question));
@@ -243,6 +260,12 @@ describe('offline SQL generator', () => {
     expect(out.confidence).toBeLessThan(0.8);
     expect(out.warnings.join(' ')).toMatch(/I did not use: first\./);
     expect(out.warnings.join(' ')).toMatch(/the output "first name" names a column of customers and of products/);
+  });
+
+  it('is never confident when "how much ... in total" is answered with rows', () => {
+    const out = generateOffline(request('How much did customer 1 spend in total?'), { answerThreshold: 0 });
+    expect(out.confidence).toBeLessThan(0.8);
+    expect(out.warnings.join(' ')).toMatch(/I did not use: .*\b(much|total)\b/);
   });
 
   it('is never confident when an operation the question asks for ("not") is not in the SQL', () => {

@@ -275,7 +275,8 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
   let confidence = Math.max(0.1, Math.min(1, 1 - 0.12 * unplaced.length - (plan.warnings.length > 0 ? 0.15 : 0) - doubts));
   if (unsupported.length > 0) confidence = Math.min(confidence, 0.4);
   // A choice between near-equal readings is never a confident answer, however sure the rest is.
-  if (plan.ambiguities.length > 0) confidence = Math.min(confidence, UNPLACED_WORD_CAP);
+  // So is one where a step failed and was replaced ("counting rows instead" of a sum).
+  if (plan.ambiguities.length > 0 || plan.warnings.length > 0) confidence = Math.min(confidence, UNPLACED_WORD_CAP);
   const threshold = options.answerThreshold ?? OFFLINE_ANSWER_THRESHOLD;
   // An answer that ignores a number, a quoted string, a date or a value of the question answers
   // another question ("rentals of customer 100" answered with all rentals): never given.

@@ -39,6 +39,10 @@ function operatorWords(words: readonly Word[], skip: (i: number) => boolean, sql
   return words.filter((w) => {
     if (w.kind !== 'word' || skip(w.index)) return false;
     if (/^(least|most)$/.test(w.lower) && words[w.index - 1]?.lower === 'at') return false;
+    // "how much", "in total": an amount, so an aggregate (or a measure picked out), never bare rows.
+    if ((w.lower === 'much' && words[w.index - 1]?.lower === 'how') || (w.lower === 'total' && words[w.index - 1]?.lower === 'in')) {
+      return /\b(sum|avg|count|max|min)\(|^select (?!\w+\.\*)/im.test(s) === performed;
+    }
     const op = OPERATORS.find((o) => o.word.test(w.lower));
     return op !== undefined && op.evidence.test(s) === performed;
   });
