@@ -198,6 +198,13 @@ describe('offline SQL generator', () => {
     expect(out.warnings.join(' ')).toMatch(/"Lisbon" was taken for a value of customers\.\w+, a column the question did not name/);
   });
 
+  it('is never confident when "by" after a verb was read as groups', () => {
+    const out = generateOffline(request('Orders created in 2024 by customers'));
+    expect(out.sql).toMatch(/GROUP BY/);
+    expect(out.confidence).toBeLessThan(0.8);
+    expect(out.warnings.join(' ')).toMatch(/"by" was read as groups of customers, though it may name who did/);
+  });
+
   it('is never confident when a step failed and was replaced', () => {
     // No measure to rank customers by: ordered by the key instead, an answer to another question.
     const out = generateOffline(request('Which are the top 2 customers?'), { answerThreshold: 0 });

@@ -224,6 +224,10 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
   } else {
     buildList(plan, groupTarget, text);
   }
+  if (groupTarget?.agentLike && plan.groupBy.length > 0) {
+    const by = groupTarget.column ? `${groupTarget.table.table.name}.${groupTarget.column.column.name}` : groupTarget.table.table.name;
+    plan.ambiguous(`"by" was read as groups of ${by}, though it may name who did what the verb before it says`);
+  }
   applyComparisons(plan, comparisons, words, mentions, used);
   applyClauses(plan, clauses, original, mentions.columns, used);
   const none = applyNever(plan, words, mentions.tables, used);
