@@ -169,6 +169,7 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
     plan,
     findRowReferences(words, mentions.tables, (i) => !used.has(i)),
     used,
+    words,
   );
   const isNumber = (i: number): boolean => words[i]?.kind === 'number' && !used.has(i);
   const explicit = findComparisons(lower, isNumber);
