@@ -275,6 +275,15 @@ describe('offline SQL generator', () => {
     expect(out.warnings.join(' ')).toMatch(/I did not use: .*\b(much|total)\b/);
   });
 
+  it('is never confident when an output item asks for an aggregate the SQL does not compute', () => {
+    const out = generateOffline(request('For each status, return the status and the average total.'));
+    expect(out.sql).not.toMatch(/avg\(/);
+    expect(out.confidence).toBeLessThan(0.8);
+    expect(out.warnings.join(' ')).toMatch(/I did not use: average\./);
+    const shown = generateOffline(request('List the customers in Berlin, without duplicates. Return the city.'));
+    expect(shown.warnings.join(' ')).not.toMatch(/without/);
+  });
+
   it('is never confident when an operation the question asks for ("not") is not in the SQL', () => {
     const not = generateOffline({
       ...request('Show the customers that are not from Berlin'),

@@ -254,7 +254,14 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
         .map((w) => w.index),
     ),
   );
-  const placedElsewhere = new Set([...mentions.used, ...valueWords, ...hidden]);
+  // The output sentence is read here too ("return the status and the average shipping fee" must
+  // have an avg()); only "without duplicates" there is the clause's own.
+  const placedElsewhere = new Set([
+    ...mentions.used,
+    ...valueWords,
+    ...clauses.dismissed,
+    ...[...clauses.masked].filter((i) => /^(without|duplicates|distinct|unique)$/.test(original[i]!.lower)),
+  ]);
   // "the average fee" with no avg(), "not in Leeds" with no negation: an operation asked for and not done.
   const unperformed = new Set(unperformedOperatorWords(original, (i) => placedElsewhere.has(i), sqlText).map((w) => w.index));
   // ... and one whose operation is there ("fewest" and `ORDER BY ... ASC`) is placed by it.
