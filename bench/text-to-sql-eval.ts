@@ -14,11 +14,12 @@
  * order, extra columns allowed: bench/text-to-sql/compare-results.ts), and precision at
  * confidence >= 0.8 (of the answers given with confidence >= 0.8, how many match).
  *
- *   npx tsx bench/text-to-sql-eval.ts [--split tuning|heldout|all] [--set plain|exercise|all]
+ *   npx tsx bench/text-to-sql-eval.ts [--split tuning|heldout|all] [--set plain|exercise|validation|all]
  *                                     [--only chinook,world] [--generator offline|openai]
  *                                     [--verbose] [--out results.jsonl]
  *
  * `--set exercise` is the exercise-style set over our own schemas (bench/text-to-sql-eval/fixtures/),
+ * `--set validation` the calibration check over our own `care` schema (every question, any split),
  * `--generator openai` the same evaluation through DBOPS_LLM=openai against DBOPS_LLM_BASE_URL.
  */
 import { getLatestSnapshot } from '@dbops/core/introspection';
@@ -47,8 +48,8 @@ const { values } = parseArgs({
 const split = values.split as 'tuning' | 'heldout' | 'all';
 if (!['tuning', 'heldout', 'all'].includes(split)) throw new Error('--split is tuning, heldout or all');
 const only = values.only ? new Set(values.only.split(',')) : null;
-const set = values.set as 'plain' | 'exercise' | 'all';
-if (!['plain', 'exercise', 'all'].includes(set)) throw new Error('--set is plain, exercise or all');
+const set = values.set as 'plain' | 'exercise' | 'validation' | 'all';
+if (!['plain', 'exercise', 'validation', 'all'].includes(set)) throw new Error('--set is plain, exercise, validation or all');
 const HIGH = 0.8;
 // `--generator openai` runs the same questions through an OpenAI-compatible chat server
 // (DBOPS_LLM=openai; DBOPS_LLM_BASE_URL, DBOPS_LLM_API_KEY, DBOPS_LLM_MODEL as for the service).

@@ -17,9 +17,12 @@ export interface Corpus {
   ref: string;
   /** Questions file in bench/text-to-sql-eval/questions/ (plain set) or exercises/ (exercise set). */
   questions: string;
-  /** `plain`: the 161 plain business questions; `exercise`: the exercise-style set over our own schemas. */
-  set: 'plain' | 'exercise';
-  /** True for pagila: reported on its own, never part of the tuning or held-out figures. */
+  /**
+   * `plain`: the 161 plain business questions; `exercise`: the exercise-style set over our own
+   * schemas; `validation`: the calibration check over `care` (casual user phrasing, never tuned on).
+   */
+  set: 'plain' | 'exercise' | 'validation';
+  /** True for pagila and the validation set: reported on their own, never part of the tuning or held-out figures. */
   independent: boolean;
   /** Loads the schema and its rows into `database` (created empty beforehand). */
   load(gitDir: string, psql: (database: string, script: string) => void, database: string): Promise<void>;
@@ -106,8 +109,17 @@ const fixture = (name: string): Corpus => ({
 });
 CORPORA.push(fixture('lending'), fixture('fleet'), fixture('market'));
 
+/**
+ * The calibration check (questions in bench/text-to-sql-eval/validation/): short, casual questions
+ * as a user types them ("the 5 priciest appointments", "break down appointments by status") over
+ * `care`, a schema of our own outside `public` with two join paths to a clinic. Written and
+ * committed before the generator's confidence was reworked for it; only its aggregates are read,
+ * so it measures whether confidence >= 0.8 holds on phrasing nobody tuned for.
+ */
+CORPORA.push({ ...fixture('care'), set: 'validation', independent: true });
+
 /** Where a corpus's questions file is. */
 export const questionsPathOf = (corpus: Corpus): string =>
-  path.join(import.meta.dirname, corpus.set === 'exercise' ? 'exercises' : 'questions', corpus.questions);
+  path.join(import.meta.dirname, { plain: 'questions', exercise: 'exercises', validation: 'validation' }[corpus.set], corpus.questions);
 
 export const gitDirOf = (corpus: Corpus): string => path.join(MIRROR, corpus.repo.replace('/', '+'), 'repo');

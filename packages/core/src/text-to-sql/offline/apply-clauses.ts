@@ -4,6 +4,9 @@ import type { QuestionClauses } from './question-clauses';
 import { columnRef, type IndexedColumn, type IndexedTable, keyColumn, labelColumn } from './schema-index';
 import { STOP_WORDS, type Word } from './words';
 
+/** Words an output item may carry besides the column it names ("its", "each"). */
+const ITEM_STOP = new Set(['its', 'their', 'his', 'her', 'each', 'every', 'both', 'also', 's', 'value', 'values']);
+
 const AGGREGATE_ITEM = /^(count|number|total|sum|average|avg|mean|minimum|maximum|min|max|rank|lowest|highest|cheapest|dearest)$/;
 
 /** Only the words in `keep` can match a table or column. */
@@ -17,6 +20,12 @@ function pick(plan: Plan, cms: readonly ColumnMention[], tableHint?: IndexedTabl
     cms[0]
   );
 }
+
+const phrase = (words: readonly Word[], a: number, b: number): string =>
+  words
+    .slice(a, b)
+    .map((w) => w.text)
+    .join(' ');
 
 const isStar = (plan: Plan): boolean => plan.select[0] === `${plan.main.alias}.*` && plan.select.slice(1).every((x) => / AS /.test(x));
 
@@ -43,7 +52,11 @@ export function applyClauses(plan: Plan, clauses: QuestionClauses, words: readon
   const columns: Array<{ t: IndexedTable; c: IndexedColumn }> = [];
   const expressions: string[] = [];
   let exact = true;
-  for (const [a, b] of clauses.outputs) {
+  for (const [n, [a, b]] of clauses.outputs.entries()) {
+    // "the line total, calculated as quantity times unit price": the next item defines this one.
+    const next = clauses.outputs[n + 1];
+    const definedNext =
+      next !== undefined && /^(calculated|computed|defined|given|worked)$/.test(words[next[0]]?.lower ?? '') && words[next[0] + 1]?.lower === 'as';
     const cms = found.columns.filter((c) => c.start >= a && c.end <= b);
     const tms = found.tables.filter((t) => t.start >= a && t.end <= b);
     const aggregate = words.slice(a, b).some((w) => AGGREGATE_ITEM.test(w.lower));
@@ -79,6 +92,32 @@ export function applyClauses(plan: Plan, clauses: QuestionClauses, words: readon
       if (c) {
         columns.push({ t: c.table, c: c.column });
         ok = true;
+        // "the first name" read as `authors.name`: a word of the item that named nothing was not read.
+        const inMention = (i: number): boolean => [...cms, ...tms].some((m) => i >= m.start && i < m.end);
+        // ("the title of the book borrowed": a participle after the last name is how, not what.)
+        const lastMention = Math.max(...[...cms, ...tms].map((m) => m.end));
+        const trailingParticiple = (i: number): boolean =>
+          i === b - 1 && i === lastMention && /(ed|used|sold|made|held|taken|given|written|bought|paid)$/.test(words[i]!.lower);
+        for (let i = a; i < b; i++) {
+          const w = words[i]!;
+          if (
+            w.kind === 'word' &&
+            !definedNext &&
+            !inMention(i) &&
+            !trailingParticiple(i) &&
+            !STOP_WORDS.has(w.lower) &&
+            !STOP_WORDS.has(w.stem) &&
+            !ITEM_STOP.has(w.lower)
+          )
+            used.delete(i);
+        }
+        // Several tables hold the column and neither the item nor the query says which.
+        const rivals = new Set(cms.filter((m) => m.start === c.start).map((m) => m.table));
+        if (!tms[0] && rivals.size > 1 && c.table !== plan.main && !plan.named.has(c.table)) {
+          plan.ambiguous(
+            `the output "${phrase(words, a, b)}" names a column of ${[...rivals].map((t) => t.table.name).join(' and of ')}; ${c.table.table.name} was taken`,
+          );
+        }
       }
     } else if (tms[0]) {
       const label = labelColumn(tms[0].table);
@@ -88,8 +127,12 @@ export function applyClauses(plan: Plan, clauses: QuestionClauses, words: readon
         exact = false;
       }
     }
-    if (!ok) exact = false;
-    if (!ok) for (let i = a; i < b; i++) if (words[i]!.kind === 'word' && !STOP_WORDS.has(words[i]!.lower)) used.delete(i);
+    if (!ok) {
+      exact = false;
+      // Named as a whole (its words may all be stop words or columns a `*` happens to show: "the
+      // number of days between the due date and the return date"), not word by word.
+      if (!definedNext) plan.ambiguous(`the output "${phrase(words, a, b)}" was not understood; the SQL may not give it`);
+    }
   }
 
   // A plain list (`t.*`) with named output columns shows those columns; tables they live in are joined.
@@ -136,6 +179,11 @@ export function applyClauses(plan: Plan, clauses: QuestionClauses, words: readon
       }
     } else if (!aggregate) {
       for (let i = a; i < b; i++) if (words[i]!.kind === 'word' && !STOP_WORDS.has(words[i]!.lower)) used.delete(i);
+      // Unless it names an output a later step makes ("ordered by month" and `... AS month`).
+      const named = words.slice(a, b).map((w) => w.lower);
+      plan.finalChecks.push(() =>
+        plan.orderBy.some((o) => named.includes(o.replace(/ (ASC|DESC)$/, ''))) ? undefined : `the ordering "${phrase(words, a, b)}" was not understood`,
+      );
     }
   }
 

@@ -156,13 +156,25 @@ export function applyEnumAndBooleanFilters(plan: Plan, words: readonly Word[], c
  * (no join needed); a row of the main table itself, or of a table only reachable by joins, is
  * compared on that table's key.
  */
-export function applyRowReferences(plan: Plan, refs: readonly RowReference[], used: Set<number>): void {
+export function applyRowReferences(plan: Plan, refs: readonly RowReference[], used: Set<number>, words: readonly Word[] = []): void {
   for (const r of refs) {
     const key = keyColumn(r.table);
     if (!key) continue;
+    // "the member recommended by member 3", "drivers managed by driver 2": a row of the main table
+    // named after "by"/"to" is the other end of its foreign key to itself, not the row itself.
+    const selfFk = plan.main.table.foreign_keys.filter(
+      (f) => f.referenced_schema === plan.main.table.schema && f.referenced_table === plan.main.table.name && f.columns.length === 1,
+    );
+    const relation = r.table === plan.main && /^(by|to|under)$/.test(words[r.start - 1]?.lower ?? '');
+    if (relation && selfFk.length > 1)
+      plan.ambiguous(
+        `${r.table.table.name} ${r.values.join(', ')} was compared with ${selfFk[0]!.columns[0]}; ${selfFk[1]!.columns[0]} refers to the same table`,
+      );
     const fk =
       r.table === plan.main
-        ? undefined
+        ? relation
+          ? selfFk[0]
+          : undefined
         : plan.main.table.foreign_keys.find(
             (f) => f.referenced_schema === r.table.table.schema && f.referenced_table === r.table.table.name && f.columns.length === 1,
           );
@@ -234,6 +246,9 @@ export function applyValueFilters(plan: Plan, words: readonly Word[], cms: reado
     plan.where.push(caseInsensitiveEquals(columnRef(target.t, target.c), phrase));
     plan.notes.push(`"${phrase}" is compared with ${target.t.table.name}.${target.c.column.name}.`);
     plan.doubt(`"${phrase}" is not a value seen in the database; it was compared with ${target.t.table.name}.${target.c.column.name}`, cost);
+    // Put on a column the question did not name (a table's label, a guessed column of the main
+    // table): the name may as well belong to another column ("sellers from France" and shop_name).
+    if (!col) plan.ambiguous(`"${phrase}" was taken for a value of ${target.t.table.name}.${target.c.column.name}, a column the question did not name`);
     for (let k = i; k < end; k++) used.add(k);
     i = end - 1;
   }

@@ -52,3 +52,43 @@ export function joinPath(tables: readonly IndexedTable[], from: IndexedTable, to
   }
   return null;
 }
+
+/** Both steps follow a key of their `from` table (or both a key pointing at it). */
+const sameDirection = (a: JoinStep, b: JoinStep): boolean => {
+  const own = (s: JoinStep): boolean =>
+    s.from.table.foreign_keys.some(
+      (fk) => fk.referenced_table === s.to.table.name && fk.referenced_schema === s.to.table.schema && fk.columns[0] === s.on[0]![0],
+    );
+  return own(a) === own(b);
+};
+
+/** The tables and columns a path goes through, to tell two paths apart. */
+const signature = (p: readonly JoinStep[]): string => p.map((s) => `${key(s.to)}(${s.on.map((o) => o.join('=')).join(',')})`).join('>');
+
+/**
+ * Another foreign-key path from `from` to `to` as short as `chosen` but through other tables
+ * (trips -> drivers -> depots beside trips -> vehicles -> depots), or for one step another key in
+ * the same direction (flights to airports by origin or by destination); null when `chosen` is the
+ * only such path. A key the other way round (country.capital -> city beside city.country_code ->
+ * country) is not an equal: joinPath's own preference for the table's keys, or for the keys
+ * pointing at it, decides that one.
+ */
+export function sameLengthAlternative(tables: readonly IndexedTable[], from: IndexedTable, to: IndexedTable, chosen: readonly JoinStep[]): JoinStep[] | null {
+  if (chosen.length === 0) return null;
+  const mine = signature(chosen);
+  // Depth-first over paths of exactly chosen.length steps that never revisit a table.
+  const walk = (at: IndexedTable, path: JoinStep[], seen: Set<string>): JoinStep[] | null => {
+    if (path.length === chosen.length) {
+      if (at !== to || signature(path) === mine) return null;
+      if (path.length > 1) return path.slice(0, -1).some((s, i) => s.to !== chosen[i]!.to) ? path : null;
+      return path[0]!.on[0]![0] !== chosen[0]!.on[0]![0] && sameDirection(path[0]!, chosen[0]!) ? path : null;
+    }
+    for (const step of edges(tables, at, false)) {
+      if (seen.has(key(step.to)) || (step.to === to && path.length + 1 < chosen.length)) continue;
+      const found = walk(step.to, [...path, step], new Set([...seen, key(step.to)]));
+      if (found) return found;
+    }
+    return null;
+  };
+  return walk(from, [], new Set([key(from)]));
+}

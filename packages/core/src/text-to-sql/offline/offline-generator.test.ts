@@ -188,6 +188,30 @@ describe('offline SQL generator', () => {
     expect(out.warnings.join(' ')).toMatch(/"Lisbon" is not a value seen/);
   });
 
+  it('is never confident when a name no sampled value knows is put on a column the question did not name', () => {
+    const out = generateOffline({
+      ...request('Show the orders of customers from Lisbon'),
+      values: [{ schema: 'public', table: 'customers', column: 'city', values: ['Berlin', 'Paris'] }],
+    });
+    expect(out.sql).toMatch(/ILIKE 'Lisbon'/);
+    expect(out.confidence).toBeLessThan(0.8);
+    expect(out.warnings.join(' ')).toMatch(/"Lisbon" was taken for a value of customers\.\w+, a column the question did not name/);
+  });
+
+  it('is never confident when "by" after a verb was read as groups', () => {
+    const out = generateOffline(request('Orders created in 2024 by customers'));
+    expect(out.sql).toMatch(/GROUP BY/);
+    expect(out.confidence).toBeLessThan(0.8);
+    expect(out.warnings.join(' ')).toMatch(/"by" was read as groups of customers, though it may name who did/);
+  });
+
+  it('is never confident when a step failed and was replaced', () => {
+    // No measure to rank customers by: ordered by the key instead, an answer to another question.
+    const out = generateOffline(request('Which are the top 2 customers?'), { answerThreshold: 0 });
+    expect(out.warnings.join(' ')).toMatch(/No measure to rank by was found; ordered by the primary key/);
+    expect(out.confidence).toBeLessThan(0.8);
+  });
+
   it('declines below its threshold, saying what it did not understand, unless told to always answer', () => {
     const question = 'What share of the customers moved house twice?';
     const declined = generateOffline(request(question));
@@ -222,6 +246,51 @@ describe('offline SQL generator', () => {
     const line = generateOffline(request('For the order items of order 1, return the id and the quantity times the price.'));
     expect(line.sql).toMatch(/oi\.quantity \* p\.price/);
     expect((await rows(line.sql)).sort()).toEqual(['[1,"20.00"]', '[2,"250.00"]']);
+  });
+
+  it('is never confident when "the name of" a joined table is not in the SQL', () => {
+    // "name" is a stop word, yet here it names products.name, which the SQL does not give.
+    const name = generateOffline(request('Return the quantity of every order item together with the name of its product.'));
+    expect(name.confidence).toBeLessThan(0.8);
+    expect(name.warnings.join(' ')).toMatch(/I did not use: name\./);
+  });
+
+  it('is never confident when an output item was not understood, even if all its words are stop words or columns', () => {
+    const item = generateOffline(request('List the orders with a total above 100. Return the id and the number of days between the creation and today.'));
+    expect(item.confidence).toBeLessThan(0.8);
+    expect(item.warnings.join(' ')).toMatch(/the output "number of days between the creation" was not understood/);
+  });
+
+  it('is never confident when an output item is a column several unnamed tables hold, or carries a word it did not read', () => {
+    // "the first name": customers.name and products.name both fit "name", neither is part of the query, and "first" named nothing.
+    const out = generateOffline(request('List the orders that were shipped. Return the id and the first name.'));
+    expect(out.confidence).toBeLessThan(0.8);
+    expect(out.warnings.join(' ')).toMatch(/I did not use: first\./);
+    expect(out.warnings.join(' ')).toMatch(/the output "first name" names a column of customers and of products/);
+  });
+
+  it('is never confident when "how much ... in total" is answered with rows', () => {
+    const out = generateOffline(request('How much did customer 1 spend in total?'), { answerThreshold: 0 });
+    expect(out.confidence).toBeLessThan(0.8);
+    expect(out.warnings.join(' ')).toMatch(/I did not use: .*\b(much|total)\b/);
+  });
+
+  it('is never confident when an output item asks for an aggregate the SQL does not compute', () => {
+    const out = generateOffline(request('For each status, return the status and the average total.'));
+    expect(out.sql).not.toMatch(/avg\(/);
+    expect(out.confidence).toBeLessThan(0.8);
+    expect(out.warnings.join(' ')).toMatch(/I did not use: average\./);
+    const shown = generateOffline(request('List the customers in Berlin, without duplicates. Return the city.'));
+    expect(shown.warnings.join(' ')).not.toMatch(/without/);
+  });
+
+  it('is never confident when an operation the question asks for ("not") is not in the SQL', () => {
+    const not = generateOffline({
+      ...request('Show the customers that are not from Berlin'),
+      values: [{ schema: 'public', table: 'customers', column: 'city', values: ['Berlin', 'Paris'] }],
+    });
+    expect(not.confidence).toBeLessThan(0.8);
+    expect(not.warnings.join(' ')).toMatch(/I did not use: not\./);
   });
 
   it('only uses names from the schema it was given', () => {

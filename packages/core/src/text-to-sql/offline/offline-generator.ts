@@ -11,6 +11,8 @@ import { applyMonthGroups, applyNever, applySelfJoin } from './related-rows';
 import { findTextPatterns } from './text-patterns';
 import { type ColumnMention, findMentions } from './mentions';
 import { unusedLiterals } from './literal-accounting';
+import { aggregateForRow, ambiguousColumns } from './ambiguity';
+import { performedOperatorWords, unperformedOperatorWords } from './operator-words';
 import { findRowReferences } from './row-references';
 import { columnRef, type IndexedTable, indexSchema } from './schema-index';
 import { unsupportedConstructs } from './unsupported-constructs';
@@ -55,6 +57,9 @@ export interface OfflineOptions {
  * Calibrated on the tuning part of bench/text-to-sql-eval (docs/text-to-sql.md).
  */
 export const OFFLINE_ANSWER_THRESHOLD = 0.5;
+
+/** Stop words that can still name a column ("the name of its depot"): counted when that column goes unused. */
+const NAME_WORDS = new Set(['name', 'named', 'value', 'amount']);
 
 /** Confidence an answer keeps at most while a content word of the question was placed nowhere: below "confident" (0.8). */
 const UNPLACED_WORD_CAP = 0.79;
@@ -135,6 +140,7 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
     };
   }
   const plan = new Plan(main, tables);
+  plan.named = new Set([...mentions.tables.map((t) => t.table), ...valueTables]);
   // Read as a verb, but a value of the data too: the other reading stays possible.
   for (const v of participleValues) plan.doubt(`"${v}" was read as a verb, though it is also a value in the data`, 0.25);
   // "the average number of pages": an average of the pages column, not a count.
@@ -163,6 +169,7 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
     plan,
     findRowReferences(words, mentions.tables, (i) => !used.has(i)),
     used,
+    words,
   );
   const isNumber = (i: number): boolean => words[i]?.kind === 'number' && !used.has(i);
   const explicit = findComparisons(lower, isNumber);
@@ -218,12 +225,17 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
   } else {
     buildList(plan, groupTarget, text);
   }
+  if (groupTarget?.agentLike && plan.groupBy.length > 0) {
+    const by = groupTarget.column ? `${groupTarget.table.table.name}.${groupTarget.column.column.name}` : groupTarget.table.table.name;
+    plan.ambiguous(`"by" was read as groups of ${by}, though it may name who did what the verb before it says`);
+  }
   applyComparisons(plan, comparisons, words, mentions, used);
   applyClauses(plan, clauses, original, mentions.columns, used);
   const none = applyNever(plan, words, mentions.tables, used);
   for (const t of mentions.tables) if (t.table !== main && t !== none) plan.join(t.table);
   const selfJoined = applySelfJoin(plan, words, plan.nullTested, used);
   const monthly = applyMonthGroups(plan, words, used);
+  plan.settle();
 
   // "fewer units in stock than their reorder level": a comparison with no number the rules place.
   if (/\bthan\b/.test(text) && comparisons.length === 0) plan.doubt('a comparison ("than") that was not applied', 0.3);
@@ -232,7 +244,40 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
   // unanswered ("fewer units in stock than their reorder level" with no comparison of the two).
   const unused = unusedMentions(plan, mentions.columns, sqlText);
   for (const m of unused) for (let i = m.start; i < m.end; i++) used.delete(i);
-  const unplaced = words.filter((w) => w.kind === 'word' && !used.has(w.index) && !STOP_WORDS.has(w.lower) && !STOP_WORDS.has(w.stem) && w.lower.length > 2);
+  // "the name of its depot" where the SQL shows no depot name: "name" is a stop word, but here it
+  // named a column the answer does not give.
+  const unusedNames = new Set(
+    unused.flatMap((m) =>
+      words
+        .slice(m.start, m.end)
+        .filter((w) => NAME_WORDS.has(w.lower))
+        .map((w) => w.index),
+    ),
+  );
+  // The output sentence is read here too ("return the status and the average shipping fee" must
+  // have an avg()); only "without duplicates" there is the clause's own.
+  const placedElsewhere = new Set([
+    ...mentions.used,
+    ...valueWords,
+    ...clauses.dismissed,
+    ...[...clauses.masked].filter((i) => /^(without|duplicates|distinct|unique)$/.test(original[i]!.lower)),
+  ]);
+  // "the average fee" with no avg(), "not in Leeds" with no negation: an operation asked for and not done.
+  const unperformed = new Set(unperformedOperatorWords(original, (i) => placedElsewhere.has(i), sqlText).map((w) => w.index));
+  // ... and one whose operation is there ("fewest" and `ORDER BY ... ASC`) is placed by it.
+  for (const w of performedOperatorWords(original, (i) => placedElsewhere.has(i), sqlText)) used.add(w.index);
+  // Words the clauses hid are judged as written: an output item's word it could not read counts.
+  const unplaced = words
+    .map((w) => (hidden.has(w.index) && original[w.index]!.kind === 'word' ? original[w.index]! : w))
+    .filter(
+      (w) =>
+        unperformed.has(w.index) ||
+        unusedNames.has(w.index) ||
+        (w.kind === 'word' && !used.has(w.index) && !STOP_WORDS.has(w.lower) && !STOP_WORDS.has(w.stem) && w.lower.length > 2),
+    );
+  for (const a of ambiguousColumns(plan, mentions.columns, mentions.tables, words, sqlText)) plan.ambiguous(a);
+  const rowOrValue = aggregateForRow(plan, mentions.tables, words);
+  if (rowOrValue) plan.ambiguous(rowOrValue);
   // A construct word that names a column ("the percentage column") is not the construct.
   const unsupported = unsupportedConstructs(freeText).filter(
     (u) => !(u === 'a negation over related rows' && (plan.nullTested.length > 0 || none !== undefined)) && !(u === 'grouping by time period' && monthly),
@@ -241,6 +286,9 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
   const doubts = plan.doubts.reduce((a, d) => a + d.cost, 0);
   let confidence = Math.max(0.1, Math.min(1, 1 - 0.12 * unplaced.length - (plan.warnings.length > 0 ? 0.15 : 0) - doubts));
   if (unsupported.length > 0) confidence = Math.min(confidence, 0.4);
+  // A choice between near-equal readings is never a confident answer, however sure the rest is.
+  // So is one where a step failed and was replaced ("counting rows instead" of a sum).
+  if (plan.ambiguities.length > 0 || plan.warnings.length > 0) confidence = Math.min(confidence, UNPLACED_WORD_CAP);
   const threshold = options.answerThreshold ?? OFFLINE_ANSWER_THRESHOLD;
   // An answer that ignores a number, a quoted string, a date or a value of the question answers
   // another question ("rentals of customer 100" answered with all rentals): never given.
@@ -260,10 +308,12 @@ export function generateOffline(request: GenerationRequest, options: OfflineOpti
     ...(ignored.length > 0 ? [`${ignored.map((l) => `"${l.text}"`).join(', ')} (not used by the SQL)`] : []),
     ...(unplaced.length > 0 ? [`the words ${unplaced.map((w) => `"${w.text}"`).join(', ')}`] : []),
     ...plan.doubts.map((d) => d.what),
+    ...plan.ambiguities,
     ...unsupported,
   ];
   if (unplaced.length > 0) plan.warnings.push(`Not matched to the schema: ${unplaced.map((w) => w.text).join(', ')}.`);
   for (const d of plan.doubts) plan.warnings.push(`Assumed: ${d.what}.`);
+  for (const a of plan.ambiguities) plan.warnings.push(`Assumed: ${a}.`);
   if (unsupported.length > 0)
     plan.warnings.push(`The question asks for ${unsupported.join(' and ')}, which the offline generator cannot express; the SQL is a partial answer.`);
   confidence = Number(confidence.toFixed(2));

@@ -1,4 +1,4 @@
-import { type JoinStep, joinPath } from './join-paths';
+import { type JoinStep, joinPath, sameLengthAlternative } from './join-paths';
 import type { IndexedTable } from './schema-index';
 
 /** A SELECT under construction. */
@@ -30,6 +30,30 @@ export class Plan {
     this.doubts.push({ what, cost });
   }
 
+  /**
+   * Choices the plan made among near-equal readings (two tables holding the column the question
+   * names, two join paths of the same length, an output item it could not read): each keeps the
+   * answer below "confident" (0.8), however little else was guessed.
+   */
+  readonly ambiguities: string[] = [];
+  /** Tables the question names (set by the generator): a join through one of them is the one meant. */
+  named: ReadonlySet<IndexedTable> = new Set();
+
+  ambiguous(what: string): void {
+    if (!this.ambiguities.includes(what)) this.ambiguities.push(what);
+  }
+
+  /** Ambiguities that only the finished plan can settle (an ordering by a column added later). */
+  readonly finalChecks: Array<() => string | undefined> = [];
+
+  /** Runs the final checks once the plan is complete. */
+  settle(): void {
+    for (const check of this.finalChecks.splice(0)) {
+      const what = check();
+      if (what) this.ambiguous(what);
+    }
+  }
+
   constructor(
     readonly main: IndexedTable,
     readonly tables: readonly IndexedTable[],
@@ -43,14 +67,37 @@ export class Plan {
   join(t: IndexedTable, preferIncoming = false): boolean {
     if (this.joined().includes(t)) return true;
     for (const start of this.joined()) {
-      const path = joinPath(this.tables, start, t, preferIncoming);
-      if (path) {
+      const shortest = joinPath(this.tables, start, t, preferIncoming);
+      if (shortest) {
+        const path = this.chooseAmongEquals(start, t, shortest);
         for (const step of path) if (!this.joined().includes(step.to)) this.joins.push(step);
         return true;
       }
     }
     this.warnings.push(`No foreign-key path joins ${this.main.table.name} to ${t.table.name}; that part of the question was ignored.`);
     return false;
+  }
+
+  /**
+   * "trips from the Dockside depot": trips reach depots through vehicles and through drivers, two
+   * paths of two steps. A path through tables the question names (or already joined) is the one
+   * meant; otherwise the choice is a guess between equals.
+   */
+  private chooseAmongEquals(start: IndexedTable, t: IndexedTable, path: JoinStep[]): JoinStep[] {
+    const other = sameLengthAlternative(this.tables, start, t, path);
+    if (!other) return path;
+    const known = (p: readonly JoinStep[]): boolean => p.slice(0, -1).every((s) => this.named.has(s.to) || this.joined().includes(s.to));
+    if (known(path) && !known(other)) return path;
+    if (known(other) && !known(path) && other.length > 1) return other;
+    const through = (p: readonly JoinStep[]): string =>
+      p.length > 1
+        ? `through ${p
+            .slice(0, -1)
+            .map((s) => s.to.table.name)
+            .join(', ')}`
+        : `on ${p[0]!.on.map(([a]) => a).join(', ')}`;
+    this.ambiguous(`${start.table.name} was joined to ${t.table.name} ${through(path)}; ${through(other)} is as short`);
+    return path;
   }
 
   /** True when a join may repeat rows of the main table. */

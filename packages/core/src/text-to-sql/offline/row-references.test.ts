@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TableInfo } from '../../introspection/schema-snapshot';
+import { applyRowReferences } from './filters';
 import { findMentions } from './mentions';
+import { Plan } from './plan';
 import { findRowReferences } from './row-references';
 import { indexSchema } from './schema-index';
 import { questionWords } from './words';
@@ -41,5 +43,35 @@ describe('row references', () => {
 
   it('needs a numeric key', () => {
     expect(refs('country 5', [table('country', 'code', 'text')])).toEqual([]);
+  });
+
+  it('reads a row of the main table after "by" as the other end of its foreign key to itself', () => {
+    const members = table('members', 'member_id');
+    members.columns.push({ ...members.columns[0]!, name: 'recommended_by', ordinal: 2 });
+    members.foreign_keys.push({
+      name: 'members_recommended_by_fk',
+      columns: ['recommended_by'],
+      referenced_schema: 'public',
+      referenced_table: 'members',
+      referenced_columns: ['member_id'],
+      on_delete: 'no_action',
+      on_update: 'no_action',
+      validated: true,
+      definition: '',
+    });
+    const where = (q: string): string[] => {
+      const words = questionWords(q);
+      const indexed = indexSchema([members], []);
+      const plan = new Plan(indexed[0]!, indexed);
+      applyRowReferences(
+        plan,
+        findRowReferences(words, findMentions(words, indexed).tables, () => true),
+        new Set(),
+        words,
+      );
+      return plan.where;
+    };
+    expect(where('the members recommended by member 3')).toEqual(['m.recommended_by = 3']);
+    expect(where('the member with id 3')).toEqual(['m.member_id = 3']);
   });
 });

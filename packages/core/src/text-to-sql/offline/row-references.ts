@@ -9,6 +9,8 @@ export interface RowReference {
   values: string[];
   /** Word indexes the reference covers (the numbers and "id"/"ids"/"number"). */
   words: number[];
+  /** Where the table's name starts ("member" in "recommended by member 3"). */
+  start: number;
 }
 
 const ID_WORDS = new Set(['id', 'ids', 'number', 'no', '#']);
@@ -41,7 +43,7 @@ export function findRowReferences(words: readonly Word[], tms: readonly TableMen
         i += 2;
       } else i += 1;
     }
-    if (values.length > 0) out.push({ table: m.table, values, words: covered });
+    if (values.length > 0) out.push({ table: m.table, values, words: covered, start: m.start });
   }
   return out;
 }

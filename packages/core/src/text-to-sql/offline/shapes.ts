@@ -89,21 +89,39 @@ export function findGroupTarget(
   cms: readonly ColumnMention[],
   main: IndexedTable,
   tables: readonly IndexedTable[],
-): { table: IndexedTable; column?: IndexedColumn } | undefined {
+): { table: IndexedTable; column?: IndexedColumn; agentLike?: boolean } | undefined {
+  const target = findGroupTargetWord(words, tms, cms, main, tables);
+  if (!target) return undefined;
+  // "products listed in 2022 by sellers from France": a participle a few words before "by" may
+  // take it as its agent as well as the question asking for groups.
+  const { by, ...found } = target;
+  const before = by === undefined ? [] : words.slice(Math.max(0, by - 4), by);
+  const agentLike = before.some((x) => PARTICIPLE.test(x.lower) && !x.afterComma) && !before.some((x) => x.afterComma);
+  return agentLike ? { ...found, agentLike } : found;
+}
+
+function findGroupTargetWord(
+  words: readonly Word[],
+  tms: readonly TableMention[],
+  cms: readonly ColumnMention[],
+  main: IndexedTable,
+  tables: readonly IndexedTable[],
+): { table: IndexedTable; column?: IndexedColumn; by?: number } | undefined {
   for (const w of words) {
     if (!['per', 'by', 'each'].includes(w.lower)) continue;
     // "written by authors from Canada", "placed by buyers": the agent of a verb, not a grouping.
     if (w.lower === 'by' && PARTICIPLE.test(words[w.index - 1]?.lower ?? '')) continue;
+    const by = w.lower === 'by' ? w.index : undefined;
     const next = w.index + 1 + (words[w.index + 1]?.lower === 'each' ? 1 : 0);
     const at = cms.filter((c) => c.start === next || c.start === next + 1);
     // The same words may name a column of several tables: the main table's, else one it can join.
     const col = at.find((c) => c.table === main) ?? at.find((c) => joinPath(tables, main, c.table) !== null) ?? at[0];
-    if (col && !(col.column.kind === 'number' && col.table === main)) return { table: col.table, column: col.column };
+    if (col && !(col.column.kind === 'number' && col.table === main)) return { table: col.table, column: col.column, by };
     const t = tms.find((m) => m.start === next || m.start === next + 1);
-    if (t && t.table !== main) return { table: t.table };
+    if (t && t.table !== main) return { table: t.table, by };
     // "average rating per product" over products: the measure lives in a related table, so
     // the rows of the main table itself are the groups.
-    if (t && cms.some((c) => c.table !== main && c.column.kind === 'number')) return { table: main };
+    if (t && cms.some((c) => c.table !== main && c.column.kind === 'number')) return { table: main, by };
   }
   return undefined;
 }
