@@ -213,7 +213,10 @@ export const CHAINS: Chain[] = [
     name: 'kratos',
     repo: 'ory/kratos',
     scripts: (git, ref) =>
-      popUpFiles(files(git, ref, KRATOS_DIR)).map((p) => ({ label: path.basename(p).replace(/(\.postgres)?(\.autocommit)?\.up\.sql$/, ''), sql: git('show', `${ref}:${p}`) })),
+      popUpFiles(files(git, ref, KRATOS_DIR)).map((p) => ({
+        label: path.basename(p).replace(/(\.postgres)?(\.autocommit)?\.up\.sql$/, ''),
+        sql: git('show', `${ref}:${p}`),
+      })),
     probe: 'ALTER TABLE identities ADD COLUMN bench_note text',
   },
 ];
