@@ -32,6 +32,7 @@ CREATE TABLE sessions_1 PARTITION OF sessions FOR VALUES WITH (MODULUS 2, REMAIN
 CREATE FUNCTION fee(n integer) RETURNS numeric LANGUAGE sql IMMUTABLE AS $$ SELECT n * 0.5 $$;
 COMMENT ON FUNCTION fee(integer) IS 'late fee';
 CREATE DOMAIN birth_year AS integer DEFAULT 1990 CHECK (VALUE > 1900);
+CREATE TABLE tickets (id serial PRIMARY KEY, title text);
 INSERT INTO accounts (id, email) SELECT g, 'a' || g || '@example.com' FROM generate_series(1, 20) g;
 `;
 
@@ -202,6 +203,20 @@ describe('rollback plans restore the schema (real PostgreSQL)', () => {
     expect(plan.steps[3]!.sql).toBe('ALTER TABLE public.accounts ADD CONSTRAINT accounts_email_nn CHECK (email IS NOT NULL) NOT VALID');
     expect(plan.has_irreversible).toBe(false);
     expect(differences).toEqual([]);
+  });
+
+  it('ALTER SEQUENCE ... AS bigint goes back to the type, bounds and owner the snapshot holds; a RESTART is data, not undone', async () => {
+    const { plan, differences } = await roundTrip(`
+      ALTER TABLE tickets ALTER COLUMN id TYPE bigint;
+      ALTER SEQUENCE tickets_id_seq AS bigint MAXVALUE 9007199254740991 OWNED BY NONE;`);
+    expect(plan.has_irreversible).toBe(false);
+    expect(plan.steps.find((s) => s.statement_index === 1)!.sql).toMatch(
+      /^ALTER SEQUENCE public\.tickets_id_seq AS integer .*MAXVALUE 2147483647 .*OWNED BY public\.tickets\.id$/,
+    );
+    expect(differences).toEqual([]);
+    const restart = await roundTrip('ALTER SEQUENCE tickets_id_seq AS bigint; ALTER SEQUENCE tickets_id_seq RESTART WITH 100');
+    expect(restart.plan.steps.find((s) => s.statement_index === 1)).toMatchObject({ reversible: false, warning: expect.stringMatching(/position/) });
+    expect(restart.differences).toEqual([]);
   });
 
   it('ALTER TYPE ... ADD VALUE is irreversible, with the manual procedure for this type', async () => {

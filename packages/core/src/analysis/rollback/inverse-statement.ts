@@ -11,6 +11,7 @@ import { previousComment, previousRoutine, previousRule, previousTrigger } from 
 import { droppedRoutines, type Inverse, inverseAlterDomain } from './restore-definitions';
 import { dropRoutineSql } from './routine-match';
 import { enumValueManualUndo } from './manual-procedures';
+import { inverseAlterSequence } from './sequence-options';
 
 const NOTHING = '-- nothing to undo';
 
@@ -286,6 +287,12 @@ function inverse(stmt: ParsedStatement, f: StatementFacts, schema: SchemaIndex, 
         return { sql: `${NOTHING}: the object is created by this migration, and its undo drops the comment with it`, reversible: true, warning: null };
       return irreversible('the previous comment is not in the snapshot; set it back by hand');
     }
+    case 'AlterSeqStmt':
+      return inverseAlterSequence(
+        b,
+        schema,
+        ctx.createdEarlier(stmt.index, { objtype: 'OBJECT_SEQUENCE', object: { String: { sval: String(b.sequence?.relname ?? '') } } }),
+      );
     case 'CreatePolicyStmt':
       return { sql: `DROP POLICY ${quoteIdent(String(b.policy_name))} ON ${quoteQualified(f.table)}`, reversible: true, warning: null };
     case 'AlterTableStmt': {
