@@ -4,6 +4,8 @@
  * without oids, owners, grants, sizes or sequence positions: two databases holding the same
  * schema give the same rows, whatever order the objects were created in. Runs on PostgreSQL 13+
  * and PGlite. Objects that belong to an extension are left out (the extension row covers them).
+ * The first branch types the UNION's columns: its name is cast to text, or every key would be cut
+ * at `name`'s 63 bytes and two objects of a long-named table could share one.
  */
 export const SCHEMA_FINGERPRINT_SQL = `
 WITH ns AS (
@@ -18,7 +20,7 @@ rel AS (
    WHERE c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f', 'c', 'i', 'I')
      AND NOT EXISTS (SELECT 1 FROM ext WHERE ext.classid = 'pg_class'::regclass AND ext.objid = c.oid)
 )
-SELECT 'schema' AS kind, nspname AS name, coalesce(obj_description(oid, 'pg_namespace'), '') AS def FROM ns
+SELECT 'schema' AS kind, nspname::text AS name, coalesce(obj_description(oid, 'pg_namespace'), '') AS def FROM ns
 UNION ALL
 SELECT 'extension', extname, extversion FROM pg_extension WHERE extname <> 'plpgsql'
 UNION ALL
