@@ -55,6 +55,12 @@ export interface ExecuteOptions {
    * timeout then needs no settings round trip.
    */
   sessionDefaults?: { statementTimeoutMs: number };
+  /**
+   * The session is given back through the pool's release, which rolls back an open transaction
+   * before anyone else may use it: a strict agent's transaction (read-only, always rolled back)
+   * is then left to it, off the answer's path.
+   */
+  rollbackOnRelease?: boolean;
 }
 
 /** Startup `options` that give a session the output settings json-values.ts expects. */
@@ -166,7 +172,7 @@ export async function executeSql(client: pg.Client, req: ExecuteRequest, options
       enforceGuardrail({ findings: [] }, await catalogFindings(client, current, classification!), req.guardrail, req.allowOpaque);
       if (strict && probes) await client.query('SET TRANSACTION READ ONLY');
       const result = await runStatement(client, current.text, req.rowLimit, DML_TYPES.has(current.type), req.maxResultBytes);
-      await client.query(strict ? 'ROLLBACK' : 'COMMIT');
+      if (!strict || !options.rollbackOnRelease) await client.query(strict ? 'ROLLBACK' : 'COMMIT');
       inTransaction = false;
       return done(result);
     }
