@@ -79,7 +79,8 @@ export async function executeOnConnection(
   const session = await acquireSession(target, settings);
   let reusable = true;
   try {
-    return await executeSql(session.client, req, session.defaults ? { ...options, sessionDefaults: session.defaults, rollbackOnRelease: true } : options);
+    const pooled = session.defaults ? { sessionDefaults: session.defaults, rollbackOnRelease: true, catalogVerdicts: session.catalogVerdicts } : {};
+    return await executeSql(session.client, req, { ...options, ...pooled });
   } catch (error) {
     reusable = keepsSession(error);
     throw error;
