@@ -18,11 +18,22 @@ describe('loadSettings', () => {
       blockPrivateHosts: undefined,
       allowedHosts: [],
       secretCacheTtlMs: 300_000,
+      targetCacheTtlMs: 10_000,
       introspectionTimeoutMs: 60_000,
     });
+    expect(s).toMatchObject({ rateLimitLease: 100, authCacheTtlMs: 10_000 });
     expect(s.migrationExecution).toMatchObject({ leaseMs: 60_000, heartbeatMs: 15_000, pendingTimeoutMs: 900_000 });
     expect(s.sandbox.cacheDir).toBe(`${s.home}/sandbox-cache`);
     expect(s.safePlan).toEqual({ batchSize: 5000, batchPauseMs: 0 });
+  });
+
+  it('caches nothing across processes in cloud mode unless told to: auth, connections, rate-limit leases', () => {
+    const cloud = loadSettings({ DBOPS_MODE: 'cloud' });
+    expect(cloud).toMatchObject({ rateLimitLease: 1, authCacheTtlMs: 0 });
+    expect(cloud.connections.targetCacheTtlMs).toBe(0);
+    const set = loadSettings({ DBOPS_MODE: 'cloud', DBOPS_AUTH_CACHE_SECONDS: '5', DBOPS_RATE_LIMIT_LEASE: '20', DBOPS_CONNECTION_CACHE_SECONDS: '2' });
+    expect(set).toMatchObject({ rateLimitLease: 20, authCacheTtlMs: 5000 });
+    expect(set.connections.targetCacheTtlMs).toBe(2000);
   });
 
   it('bounds the batch size and pause a safe plan is offered with, as the executor bounds them', () => {

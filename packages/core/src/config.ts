@@ -101,6 +101,17 @@ export interface ServiceSettings {
   rateLimit: number;
   /** Window of the rate limit in seconds (`DBOPS_RATE_LIMIT_WINDOW_SECONDS`, default 60). */
   rateLimitWindowSeconds: number;
+  /**
+   * Most requests a process counts at once in a user's window and hands out from memory
+   * (`DBOPS_RATE_LIMIT_LEASE`; default 100 locally, 1 in cloud mode: every request counted in the store).
+   */
+  rateLimitLease: number;
+  /**
+   * How long an authorizer remembers an active API key's owner (`DBOPS_AUTH_CACHE_SECONDS`;
+   * default 10 s locally, where a revoke forgets the key at once, 0 in cloud mode, where the
+   * authorizer is another function than the revoke).
+   */
+  authCacheTtlMs: number;
   /** Port of the local runtime (`PORT`, default 4000). */
   port: number;
   /** Local gateway body limit (`DBOPS_MAX_BODY_BYTES`, default 10 MB as API Gateway). */
@@ -124,6 +135,8 @@ export interface ServiceSettings {
     blockPrivateHosts: boolean | undefined;
     allowedHosts: readonly string[];
     secretCacheTtlMs: number;
+    /** `DBOPS_CONNECTION_CACHE_SECONDS`: default 10 s locally, 0 in cloud mode (connections/target-cache.ts). */
+    targetCacheTtlMs: number;
     introspectionTimeoutMs: number;
   };
   embeddings: { provider: 'hashing' | 'openai'; model: string | undefined };
@@ -190,6 +203,8 @@ export function loadSettings(env: Readonly<Record<string, string | undefined>> =
     databaseUrl: e.DBOPS_DATABASE_URL,
     rateLimit: e.DBOPS_RATE_LIMIT,
     rateLimitWindowSeconds: e.DBOPS_RATE_LIMIT_WINDOW_SECONDS,
+    rateLimitLease: e.DBOPS_RATE_LIMIT_LEASE ?? (e.DBOPS_MODE === 'cloud' ? 1 : 100),
+    authCacheTtlMs: (e.DBOPS_AUTH_CACHE_SECONDS ?? (e.DBOPS_MODE === 'cloud' ? 0 : 10)) * 1000,
     port: e.PORT,
     maxBodyBytes: e.DBOPS_MAX_BODY_BYTES,
     logLevel: e.DBOPS_LOG_LEVEL,
@@ -204,6 +219,7 @@ export function loadSettings(env: Readonly<Record<string, string | undefined>> =
       blockPrivateHosts: e.DBOPS_BLOCK_PRIVATE_HOSTS,
       allowedHosts: e.DBOPS_ALLOWED_HOSTS,
       secretCacheTtlMs: e.DBOPS_SECRET_CACHE_SECONDS * 1000,
+      targetCacheTtlMs: (e.DBOPS_CONNECTION_CACHE_SECONDS ?? (e.DBOPS_MODE === 'cloud' ? 0 : 10)) * 1000,
       introspectionTimeoutMs: e.DBOPS_INTROSPECTION_TIMEOUT_MS,
     },
     embeddings: { provider: e.DBOPS_EMBEDDINGS, model: e.DBOPS_EMBEDDINGS_MODEL },

@@ -30,6 +30,20 @@ export const countRequestSql = (user: string, windowStart: string): string =>
      ON CONFLICT (user_id, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
      RETURNING count`;
 
+/** Counts `$3` requests at once in the user's window (a lease, rate-limit-leases.ts); returns the window's new `count`. */
+export const leaseRequestsSql = `INSERT INTO rate_limit_windows (user_id, window_start, count) VALUES ($1, $2, $3)
+     ON CONFLICT (user_id, window_start) DO UPDATE SET count = rate_limit_windows.count + $3
+     RETURNING count`;
+
+/** RATE_LIMITED with Retry-After: the seconds until `window` ends. */
+export function rateLimited(settings: RateLimitSettings, window: RateWindow): AppError {
+  const retryAfter = Math.max(1, Math.ceil((window.startMs + settings.windowMs - window.nowMs) / 1000));
+  return new AppError('RATE_LIMITED', `Rate limit of ${settings.limit} requests per ${settings.windowMs / 1000} s exceeded; retry after ${retryAfter} s.`, {
+    headers: { 'Retry-After': String(retryAfter) },
+    details: { limit: settings.limit, window_seconds: settings.windowMs / 1000, retry_after_seconds: retryAfter },
+  });
+}
+
 /**
  * What follows counting: on the first request of a window the user's older windows go (they are
  * of no further use), and over the limit the request is refused with Retry-After.
@@ -38,13 +52,7 @@ export async function settleRateCount(db: Queryable, userId: string, count: numb
   if (count === 1) {
     await db.query('DELETE FROM rate_limit_windows WHERE user_id = $1 AND window_start < $2', [userId, new Date(window.startMs)]);
   }
-  if (count > settings.limit) {
-    const retryAfter = Math.max(1, Math.ceil((window.startMs + settings.windowMs - window.nowMs) / 1000));
-    throw new AppError('RATE_LIMITED', `Rate limit of ${settings.limit} requests per ${settings.windowMs / 1000} s exceeded; retry after ${retryAfter} s.`, {
-      headers: { 'Retry-After': String(retryAfter) },
-      details: { limit: settings.limit, window_seconds: settings.windowMs / 1000, retry_after_seconds: retryAfter },
-    });
-  }
+  if (count > settings.limit) throw rateLimited(settings, window);
 }
 
 /**

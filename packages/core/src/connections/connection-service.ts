@@ -8,6 +8,7 @@ import type { DbType } from './db-types';
 import { parseConnectionStringInput } from './parse-registration';
 import { probeConnection } from './probe-connection';
 import { isConnectionId } from './connection-id';
+import { forgetConnectionTarget } from './load-connection-target';
 
 type Deps = CoreDeps & { keyProvider: KeyProvider };
 
@@ -118,6 +119,8 @@ export async function updateConnection(deps: Deps, userId: string, connectionId:
     `UPDATE connections SET ${sets.join(', ')} WHERE id = $1 AND user_id = $2 AND is_active RETURNING ${CONNECTION_VIEW_COLUMNS}`,
     params,
   );
+  // After the write: a load that read the old row meanwhile is not kept either (target-cache.ts).
+  forgetConnectionTarget(connectionId);
   if (!res.rows[0]) throw new AppError('CONNECTION_INACTIVE', 'Connection is deactivated and cannot be changed.');
   return toConnectionView(res.rows[0]);
 }
@@ -133,6 +136,7 @@ export async function deactivateConnection(deps: CoreDeps, userId: string, conne
      WHERE id = $1 AND user_id = $2 RETURNING ${CONNECTION_VIEW_COLUMNS}`,
     [connectionId, userId, deps.clock.now()],
   );
+  forgetConnectionTarget(connectionId);
   if (!res.rows[0]) throw notFound('Connection');
   return toConnectionView(res.rows[0]);
 }

@@ -6,9 +6,16 @@ import { decryptConnectionString } from './connection-secret';
 import { assertHostAllowed, hostPolicy } from './host-policy';
 import { isConnectionId } from './connection-id';
 import { SecretCache } from './secret-cache';
+import { TargetCache } from './target-cache';
 
 let cache: SecretCache | undefined;
 const secretCache = (ttlMs: number): SecretCache => (cache ??= new SecretCache(ttlMs));
+let targets: TargetCache | undefined;
+
+/** Called when a connection changes or is deactivated in this process: its next use reads it again. */
+export function forgetConnectionTarget(connectionId: string): void {
+  targets?.forget(connectionId);
+}
 
 interface TargetRow {
   id: string;
@@ -31,6 +38,15 @@ interface TargetRow {
  */
 export async function loadConnectionTarget(deps: CoreDeps & { keyProvider: KeyProvider }, userId: string, connectionId: string): Promise<ConnectionTarget> {
   if (!isConnectionId(connectionId)) throw notFound('Connection');
+  const ttlMs = deps.settings.connections.targetCacheTtlMs;
+  if (targets?.ttlMs !== ttlMs) targets = new TargetCache(ttlMs);
+  const target = await targets.get(userId, connectionId, deps.clock.now().getTime(), () => readTarget(deps, userId, connectionId));
+  // Checked on every use, cached or not: a name may resolve elsewhere than it did before.
+  await assertHostAllowed(hostPolicy(deps.settings), target.host);
+  return target;
+}
+
+async function readTarget(deps: CoreDeps & { keyProvider: KeyProvider }, userId: string, connectionId: string): Promise<ConnectionTarget> {
   const res = await deps.store.query<TargetRow>(
     `SELECT id, user_id, name, db_type, host, port, database_name, sslmode, prefer_plain, secret_ciphertext, encrypted_data_key
      FROM connections WHERE id = $1 AND user_id = $2 AND is_active`,
@@ -44,7 +60,6 @@ export async function loadConnectionTarget(deps: CoreDeps & { keyProvider: KeyPr
     deps.clock.now().getTime(),
     () => decryptConnectionString(deps.keyProvider, row.id, row.user_id, record),
   );
-  await assertHostAllowed(hostPolicy(deps.settings), row.host);
   return {
     id: row.id,
     userId: row.user_id,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createConnection, deactivateConnection } from '../connections/connection-service';
 import { isConnectionId } from '../connections/connection-id';
+import { forgetConnectionTarget } from '../connections/load-connection-target';
 import type { KeyProvider } from '../crypto/key-provider';
 import type { CoreDeps } from '../deps';
 import { AppError, notFound } from '../errors/app-error';
@@ -105,6 +106,7 @@ async function undo(
   if (done.connectionId) {
     await deps.store.query('UPDATE provisioned_databases SET connection_id = NULL WHERE id = $1', [id]).catch(() => undefined);
     await deps.store.query('DELETE FROM connections WHERE id = $1 AND user_id = $2', [done.connectionId, userId]).catch(() => undefined);
+    forgetConnectionTarget(done.connectionId);
   }
   if (done.tenantCreated) {
     const admin = await connectSharedInstance(done.adminUrl).catch(() => undefined);

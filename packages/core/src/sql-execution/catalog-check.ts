@@ -43,9 +43,14 @@ export async function catalogFindings(
   statement: Pick<ParsedStatement, 'type' | 'node' | 'text'>,
   c: Pick<Classification, 'functions' | 'operators' | 'relations' | 'reachesCatalog'>,
   serverVersionNum?: number,
+  /** Runs while the probe function exists (catalog-verdict-cache.ts reads its transaction ids then). */
+  whileProbing?: () => Promise<void>,
 ): Promise<Finding[]> {
   if (!c.reachesCatalog) return [];
-  const probed = await withStatementProbe(db, statement, serverVersionNum, (name) => resolve(db, c, name));
+  const probed = await withStatementProbe(db, statement, serverVersionNum, async (name) => {
+    await whileProbing?.();
+    return resolve(db, c, name);
+  });
   if (probed) return probed.value;
   return resolve(db, c, '');
 }

@@ -7,6 +7,8 @@ import { type ParsedStatement, parseSql, SqlSyntaxError } from './parse-sql';
 import { PortalReader, type StatementResult, type TruncatedReason } from './portal-reader';
 import { mapExecutionError, sqlError } from './sql-errors';
 import { catalogFindings } from './catalog-check';
+import { type CatalogVerdictCache, OWN_XIDS_SQL, SNAPSHOT_SQL } from './catalog-verdict-cache';
+import type { Finding } from './guardrail';
 import { type AnswerBudget, applyBudget, type TimeoutNotice, timeoutNotice } from './time-budget';
 import { assertStatementLimit, MAX_STATEMENTS } from '../pg/statement-limit';
 
@@ -55,6 +57,14 @@ export interface ExecuteOptions {
    * timeout then needs no settings round trip.
    */
   sessionDefaults?: { statementTimeoutMs: number };
+  /**
+   * The session is given back through the pool's release, which rolls back an open transaction
+   * before anyone else may use it: a strict agent's transaction (read-only, always rolled back)
+   * is then left to it, off the answer's path.
+   */
+  rollbackOnRelease?: boolean;
+  /** The connection's kept catalog-check verdicts (pooled sessions of one target share them). */
+  catalogVerdicts?: CatalogVerdictCache;
 }
 
 /** Startup `options` that give a session the output settings json-values.ts expects. */
@@ -70,6 +80,12 @@ function runStatement(client: pg.Client, text: string, keep: number, drain: bool
   const reader = new PortalReader(text, keep, drain, maxBytes);
   client.query(reader as unknown as pg.Submittable);
   return reader.promise;
+}
+
+/** The last result's first row of a simple query that may hold several statements. */
+function lastRow<R>(res: pg.QueryResult | pg.QueryResult[]): R | undefined {
+  const last = Array.isArray(res) ? res[res.length - 1] : res;
+  return last?.rows[0] as R | undefined;
 }
 
 function toResult(r: StatementResult, maxBytes: number | undefined): ExecuteResult {
@@ -150,9 +166,13 @@ export async function executeSql(client: pg.Client, req: ExecuteRequest, options
   try {
     if (agent) {
       // The catalog check creates (and rolls back) a probe function, so a strict transaction
-      // becomes READ ONLY only after it; a statement that reaches no catalog object needs none.
+      // becomes READ ONLY only after it; a statement that reaches no catalog object needs none,
+      // nor does one whose kept verdict the server's snapshot confirms (catalog-verdict-cache.ts).
       const probes = classification!.reachesCatalog;
-      const begin = strict ? `BEGIN ISOLATION LEVEL READ COMMITTED${probes ? '' : ' READ ONLY'}` : 'BEGIN';
+      const verdicts = probes ? options.catalogVerdicts : undefined;
+      const kept = verdicts?.lookup(current.text);
+      let readOnly = strict && (!probes || kept !== undefined);
+      const beginWith = (ro: boolean) => (strict ? `BEGIN ISOLATION LEVEL READ COMMITTED${ro ? ' READ ONLY' : ''}` : 'BEGIN');
       // standard_conforming_strings as the parser assumes it, so the server lexes quotes and
       // backslashes of the statement exactly as the classifier did.
       const locals = [
@@ -160,13 +180,33 @@ export async function executeSql(client: pg.Client, req: ExecuteRequest, options
         `idle_in_transaction_session_timeout = ${timeoutMs + 5000}`,
         'standard_conforming_strings = on',
         ...OUTPUT_SETTINGS,
-      ];
-      await client.query(`${begin}; ${locals.map((s) => `SET LOCAL ${s}`).join('; ')}`);
+      ]
+        .map((s) => `SET LOCAL ${s}`)
+        .join('; ');
+      const opened = await client.query(`${beginWith(readOnly)}; ${locals}${verdicts ? `; ${SNAPSHOT_SQL}` : ''}`);
       inTransaction = true;
-      enforceGuardrail({ findings: [] }, await catalogFindings(client, current, classification!), req.guardrail, req.allowOpaque);
-      if (strict && probes) await client.query('SET TRANSACTION READ ONLY');
+      const snapshot = verdicts ? lastRow<{ snap: string }>(opened)?.snap : undefined;
+      let findings: readonly Finding[] | undefined = kept && snapshot ? verdicts!.confirmed(current.text, kept, snapshot) : undefined;
+      if (probes && !findings && readOnly) {
+        // The kept verdict is stale and the probe must write: a read-write transaction again.
+        await client.query(`ROLLBACK; ${beginWith(false)}; ${locals}`);
+        readOnly = false;
+      }
+      if (!findings) {
+        const readOwn =
+          verdicts && snapshot
+            ? async () => {
+                const own = (await client.query<{ top: string | null; xids: string[] }>(OWN_XIDS_SQL)).rows[0];
+                if (own) verdicts.rememberOwn(own.top, own.xids, strict, snapshot);
+              }
+            : undefined;
+        findings = await catalogFindings(client, current, classification!, undefined, readOwn);
+        if (verdicts && snapshot) verdicts.remember(current.text, findings, snapshot);
+      }
+      enforceGuardrail({ findings: [] }, [...findings], req.guardrail, req.allowOpaque);
+      if (strict && !readOnly) await client.query('SET TRANSACTION READ ONLY');
       const result = await runStatement(client, current.text, req.rowLimit, DML_TYPES.has(current.type), req.maxResultBytes);
-      await client.query(strict ? 'ROLLBACK' : 'COMMIT');
+      if (!strict || !options.rollbackOnRelease) await client.query(strict ? 'ROLLBACK' : 'COMMIT');
       inTransaction = false;
       return done(result);
     }

@@ -79,13 +79,17 @@ export async function executeOnConnection(
   const session = await acquireSession(target, settings);
   let reusable = true;
   try {
-    return await executeSql(session.client, req, session.defaults ? { ...options, sessionDefaults: session.defaults } : options);
+    const pooled = session.defaults ? { sessionDefaults: session.defaults, rollbackOnRelease: true, catalogVerdicts: session.catalogVerdicts } : {};
+    return await executeSql(session.client, req, { ...options, ...pooled });
   } catch (error) {
     reusable = keepsSession(error);
     throw error;
   } finally {
     // Always reset, strict agents included: a function hidden in a view can still take a
-    // session-level advisory lock, which survives the rollback.
-    await session.release(reusable);
+    // session-level advisory lock, which survives the rollback. The reset (and a strict agent's
+    // rollback) runs after the answer is sent: the session goes back to the pool only once it
+    // is done, so no other request sees what this one left, and the answer does not wait for
+    // that round trip. release() never throws (a session it cannot reset is closed).
+    void session.release(reusable);
   }
 }

@@ -5,6 +5,7 @@ import { connectPg } from '../connections/connect-pg';
 import { parseConnectionString } from '../connections/connection-string';
 import type { ConnectionTarget } from '../connections/connection-target';
 import { pgClientConfig } from '../connections/pg-client-config';
+import { CatalogVerdictCache } from './catalog-verdict-cache';
 import { SESSION_STARTUP_OPTIONS } from './execute-sql';
 
 /** A session on the user's database for one request. */
@@ -12,6 +13,8 @@ export interface Session {
   client: pg.Client;
   /** The session's settings as opened (pooled sessions); undefined for a plain session. */
   defaults: { statementTimeoutMs: number } | undefined;
+  /** The agent guardrail's kept catalog verdicts for this target (pooled sessions only). */
+  catalogVerdicts: CatalogVerdictCache | undefined;
   /**
    * Gives the session back. With `reusable`, an open transaction is rolled back and `DISCARD ALL`
    * clears everything a request may have left (settings, temporary tables, prepared statements,
@@ -33,6 +36,8 @@ export interface SessionPoolSettings {
 interface Entry {
   fingerprint: string;
   pool: pg.Pool;
+  /** Kept per exact target, like the pool: a re-pointed connection starts with none. */
+  verdicts: CatalogVerdictCache;
 }
 
 const pools = new Map<string, Entry>();
@@ -43,10 +48,10 @@ const fingerprintOf = (t: ConnectionTarget): string =>
     .update(`${t.userId}\0${t.connectionString}\0${t.sslmode}\0${t.preferPlain ? 1 : 0}`)
     .digest('hex');
 
-function poolFor(target: ConnectionTarget, settings: SessionPoolSettings): pg.Pool {
+function poolFor(target: ConnectionTarget, settings: SessionPoolSettings): Entry {
   const fingerprint = fingerprintOf(target);
   const existing = pools.get(target.id);
-  if (existing?.fingerprint === fingerprint) return existing.pool;
+  if (existing?.fingerprint === fingerprint) return existing;
   if (existing) void existing.pool.end().catch(() => undefined);
   const pool = new pg.Pool({
     ...pgClientConfig(target, { applicationName: settings.applicationName, statementTimeoutMs: settings.defaultStatementTimeoutMs }),
@@ -59,8 +64,9 @@ function poolFor(target: ConnectionTarget, settings: SessionPoolSettings): pg.Po
   pool.on('error', () => undefined);
   // Once per session (not per request, or listeners pile up): a dying session must not throw.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  pools.set(target.id, { fingerprint, pool });
-  return pool;
+  const entry = { fingerprint, pool, verdicts: new CatalogVerdictCache() };
+  pools.set(target.id, entry);
+  return entry;
 }
 
 type TxStatus = { _txStatus?: string | null };
@@ -72,14 +78,14 @@ type TxStatus = { _txStatus?: string | null };
  * `prefer` after a plain retry, through {@link connectPg}, on an unpooled session).
  */
 export async function acquireSession(target: ConnectionTarget, settings: SessionPoolSettings): Promise<Session> {
-  const pool = poolFor(target, settings);
+  const { pool, verdicts } = poolFor(target, settings);
   let client: pg.PoolClient;
   try {
     client = await pool.connect();
   } catch (error) {
     if (target.sslmode === 'prefer') {
       const { client: plain } = await connectPg(target, { applicationName: settings.applicationName });
-      return { client: plain, defaults: undefined, release: async () => void (await plain.end().catch(() => undefined)) };
+      return { client: plain, defaults: undefined, catalogVerdicts: undefined, release: async () => void (await plain.end().catch(() => undefined)) };
     }
     const p = parseConnectionString(target.connectionString);
     throw connectFailure(error, { host: p.host, port: p.port, database: p.database, user: p.user, timedOut: false });
@@ -87,6 +93,7 @@ export async function acquireSession(target: ConnectionTarget, settings: Session
   return {
     client,
     defaults: { statementTimeoutMs: settings.defaultStatementTimeoutMs },
+    catalogVerdicts: verdicts,
     async release(reusable, reset = true) {
       if (!reusable) {
         client.release(true);

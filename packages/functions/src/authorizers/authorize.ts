@@ -1,8 +1,8 @@
-import { findApiKeyOwner } from '@dbops/core/accounts';
 import { ensureUser } from '@dbops/core/accounts';
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
 import type { AuthContext } from '../http/auth-context';
 import { getContainer } from '../runtime/container';
+import { requestCachesOf } from '../runtime/request-caches';
 import { errorFields, logger } from '../runtime/logger';
 
 /**
@@ -24,8 +24,9 @@ const headerOf = (event: APIGatewayRequestAuthorizerEventV2, name: string): stri
 };
 
 /**
- * Decides a request for an authorizer. Nothing is cached (API Gateway TTL 0), so a revoked key
- * fails on its very next request.
+ * Decides a request for an authorizer. An API key's owner is remembered for
+ * `DBOPS_AUTH_CACHE_SECONDS` (api-key-cache.ts): 0 in cloud mode, so a revoked key fails on its
+ * very next request there; locally the revoke, in the same process, forgets the key at once.
  */
 export async function authorize(event: APIGatewayRequestAuthorizerEventV2, options: { acceptApiKey: boolean }): Promise<AuthorizerResult> {
   try {
@@ -35,7 +36,7 @@ export async function authorize(event: APIGatewayRequestAuthorizerEventV2, optio
     const bearer = authorization && /^Bearer\s+/i.test(authorization) ? authorization.replace(/^Bearer\s+/i, '').trim() : undefined;
 
     if (apiKey && options.acceptApiKey) {
-      const owner = await findApiKeyOwner(container.store, apiKey);
+      const owner = await requestCachesOf(container).apiKeys.find(container.store, apiKey, container.clock.now().getTime());
       if (!owner) return deny('Invalid or revoked API key');
       const context: AuthContext = { userId: owner.userId, authMethod: 'api_key', keyId: owner.keyId };
       if (owner.policy) context.keyPolicy = JSON.stringify(owner.policy);

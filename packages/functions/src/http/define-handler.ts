@@ -1,10 +1,10 @@
-import { consumeRateLimit } from '@dbops/core/accounts';
-import { chargeWithinRateLimit } from '@dbops/core/billing';
+import { chargeRequest, chargeWithinRateLimit } from '@dbops/core/billing';
 import { AppError } from '@dbops/core/errors';
 import middy from '@middy/core';
 import { z } from 'zod';
 import { type HandlerName, routeOf } from '../routes';
 import { type Container, getContainer } from '../runtime/container';
+import { requestCachesOf } from '../runtime/request-caches';
 import { type AuthContext, isAuthContext } from './auth-context';
 import { errorToResponse } from './error-response';
 import { enforceKeyPolicyOnRoute, keyPolicyOf } from './key-policy';
@@ -76,10 +76,11 @@ function build<BS, PS, QS, A>(name: HandlerName, spec: HandlerSpec<BS, PS, QS, A
     // other request (free, or failing validation) is counted on its own first. Either way the
     // rate limit is checked before validation errors and before the charge.
     const billable = route.billable && authenticated;
+    const leases = requestCachesOf(container).rateLimits;
     if (authenticated) {
       if (!isAuthContext(lambdaCtx)) throw new AppError('UNAUTHORIZED', 'Missing or invalid credentials');
       auth = lambdaCtx;
-      if (!billable) await consumeRateLimit(container.store, auth.userId, rateLimit, container.clock);
+      if (!billable) await leases.consume(container.store, auth.userId, rateLimit, container.clock);
     }
     let params: unknown;
     let query: unknown;
@@ -91,7 +92,7 @@ function build<BS, PS, QS, A>(name: HandlerName, spec: HandlerSpec<BS, PS, QS, A
       // Refused before the charge, like invalid input: the key may not make this request at all.
       enforceKeyPolicyOnRoute(name, keyPolicyOf(auth), params, body);
     } catch (error) {
-      if (billable && auth) await consumeRateLimit(container.store, auth.userId, rateLimit, container.clock);
+      if (billable && auth) await leases.consume(container.store, auth.userId, rateLimit, container.clock);
       throw error;
     }
 
@@ -101,7 +102,11 @@ function build<BS, PS, QS, A>(name: HandlerName, spec: HandlerSpec<BS, PS, QS, A
     try {
       if (billable && auth) {
         const request = { method: event.requestContext.http.method, path: event.rawPath };
-        remaining = await chargeWithinRateLimit(container.store, auth.userId, request, rateLimit, container.clock);
+        // A request this process already counted (a lease) is only charged; otherwise it is
+        // counted and charged in one statement.
+        remaining = leases.takeLeased(auth.userId, rateLimit, container.clock)
+          ? await chargeRequest(container.store, auth.userId, request)
+          : await chargeWithinRateLimit(container.store, auth.userId, request, rateLimit, container.clock);
       }
       try {
         result = await spec.handle({ body, params, query, auth, event, lambda, container } as HandlerRequest<Out<BS>, Out<PS>, Out<QS>, A>);
