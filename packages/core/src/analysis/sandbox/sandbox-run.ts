@@ -92,6 +92,23 @@ export type SandboxRunResult = SandboxResult & { rollback_proof?: RollbackProof 
  */
 export type SandboxPhases = Array<[phase: string, ms: number]>;
 
+/** Records phases as laps: `mark(name)` closes the phase that began at the previous mark (or `from`). */
+export function phaseClock(from = performance.now()): { phases: SandboxPhases; mark(name: string): void; restart(): void } {
+  const phases: SandboxPhases = [];
+  let lap = from;
+  return {
+    phases,
+    mark(name) {
+      const now = performance.now();
+      phases.push([name, Math.round(now - lap)]);
+      lap = now;
+    },
+    restart() {
+      lap = performance.now();
+    },
+  };
+}
+
 /** The PostgreSQL release the executor plans for when the target's is not known (only ADD VALUE before 12 differs). */
 const DEFAULT_SERVER_VERSION = 170000;
 
@@ -142,19 +159,14 @@ export async function runInSandbox(
     duration_ms: 0,
   };
   let session: SandboxSession | undefined;
-  const phases: SandboxPhases = [];
-  result.phases = phases;
-  let lap = started;
-  const phase = (name: string): void => {
-    const now = performance.now();
-    phases.push([name, Math.round(now - lap)]);
-    lap = now;
-  };
+  const clock = phaseClock(started);
+  result.phases = clock.phases;
+  const phase = clock.mark;
   try {
     const opened = await engine.open();
     if (opened.phases) {
-      phases.push(...opened.phases);
-      lap = performance.now();
+      clock.phases.push(...opened.phases);
+      clock.restart();
     } else phase('open');
     session = opened.session;
     const { skipped, rows } = opened.state;

@@ -12,7 +12,7 @@ import { pgSession } from '../pg-session';
 import { type CloneState, sandboxCacheKey } from '../sandbox-cache';
 import { type SandboxRollback, sessionFingerprint } from '../rollback-round-trip';
 import { rowCounts } from '../sandbox-validations';
-import { runInSandbox, type SandboxPhases } from '../sandbox-run';
+import { phaseClock, runInSandbox } from '../sandbox-run';
 import { deadlineResult, defaultDeadlineMs, memoryLimitResult } from '../stopped-result';
 import type { SandboxSession } from '../sandbox-session';
 import { runTimedStatement, SERVER_SKIPPED } from '../server-sandbox';
@@ -341,13 +341,7 @@ export async function runEmbeddedSandbox(
   const run = runInSandbox(
     {
       async open() {
-        const phases: SandboxPhases = [];
-        let lap = performance.now();
-        const phase = (name: string): void => {
-          const now = performance.now();
-          phases.push([name, Math.round(now - lap)]);
-          lap = now;
-        };
+        const { phases, mark: phase } = phaseClock();
         server = await w.server;
         w.memory ??= new MemoryWatch(() => connect(server!.adminUrl(), SETUP_STATEMENT_TIMEOUT_MS));
         phase('server');

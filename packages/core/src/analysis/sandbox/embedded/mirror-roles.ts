@@ -1,5 +1,5 @@
 import { quoteIdent } from '../../../pg/quote';
-import type { AdminConnect } from './run-role';
+import { type AdminConnect, withAdmin } from './run-role';
 
 /**
  * Roles of the target a migration names, made on the embedded server for the length of one run
@@ -46,19 +46,10 @@ export class RoleNameLocks {
   }
 }
 
-async function onAdmin<T>(connect: AdminConnect, work: (c: Awaited<ReturnType<AdminConnect>>) => Promise<T>): Promise<T> {
-  const c = await connect();
-  try {
-    return await work(c);
-  } finally {
-    await c.end().catch(() => undefined);
-  }
-}
-
 /** Makes the names that do not exist on the server yet; returns those it made (the ones to drop after the run). */
 export async function createMirrorRoles(connect: AdminConnect, names: readonly string[]): Promise<string[]> {
   if (!names.length) return [];
-  return onAdmin(connect, async (c) => {
+  return withAdmin(connect, undefined, async (c) => {
     const existing = await c.query<{ rolname: string }>('SELECT rolname FROM pg_catalog.pg_roles WHERE rolname = ANY($1::text[])', [names]);
     const have = new Set(existing.rows.map((r) => r.rolname));
     const made: string[] = [];
@@ -78,7 +69,7 @@ export async function createMirrorRoles(connect: AdminConnect, names: readonly s
  */
 export async function dropMirrorRoles(connect: AdminConnect, names: readonly string[]): Promise<void> {
   if (!names.length) return;
-  await onAdmin(connect, async (c) => {
+  await withAdmin(connect, undefined, async (c) => {
     for (const name of names) await c.query(`DROP ROLE IF EXISTS ${quoteIdent(name)}`).catch(() => undefined);
   });
 }

@@ -15,14 +15,20 @@ export interface RunIdentity {
 /** A session as the server's superuser on `database` (the maintenance database when omitted). */
 export type AdminConnect = (database?: string) => Promise<pg.Client>;
 
-async function onAdmin(connect: AdminConnect, database: string | undefined, sql: string): Promise<void> {
+/** `work` on a superuser session of `database` (the maintenance database when undefined), closed after. */
+export async function withAdmin<T>(connect: AdminConnect, database: string | undefined, work: (c: pg.Client) => Promise<T>): Promise<T> {
   const c = await connect(database);
   try {
-    await c.query(sql);
+    return await work(c);
   } finally {
     await c.end().catch(() => undefined);
   }
 }
+
+const onAdmin = (connect: AdminConnect, database: string | undefined, sql: string): Promise<void> =>
+  withAdmin(connect, database, async (c) => {
+    await c.query(sql);
+  });
 
 /**
  * Makes a run's role and its database copied from `template`: a login role without superuser,
