@@ -1,48 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import type { ColumnInfo, TableInfo } from '../../introspection/schema-snapshot';
+import type { TableInfo } from '../../introspection/schema-snapshot';
+import { testColumn, testTable } from './test-tables.fixture';
 import { joinPath, sameLengthAlternative } from './join-paths';
 import { Plan } from './plan';
 import { type IndexedTable, indexSchema } from './schema-index';
 
-const col = (name: string): ColumnInfo => ({
-  name,
-  ordinal: 1,
-  data_type: 'integer',
-  udt_name: 'int4',
-  nullable: false,
-  default: null,
-  identity: null,
-  generated: null,
-  comment: null,
-});
-const table = (name: string, key: string, fks: Array<[string, string, string]> = []): TableInfo => ({
-  schema: 'public',
-  name,
-  kind: 'table',
-  columns: [col(key), ...fks.map(([c]) => col(c))],
-  primary_key: [key],
-  constraints: [],
-  foreign_keys: fks.map(([column, to, toKey]) => ({
-    name: `${name}_${column}_fk`,
-    columns: [column],
-    referenced_schema: 'public',
-    referenced_table: to,
-    referenced_columns: [toKey],
-    on_delete: 'no_action',
-    on_update: 'no_action',
-    validated: true,
-    definition: '',
-  })),
-  indexes: [],
-  row_estimate: 1,
-  pages: 1,
-  total_bytes: 1,
-  comment: null,
-  partition_of: null,
-  partition_bound: null,
-  partition_key: null,
-  view_definition: null,
-});
+const table = (name: string, key: string, fks: Array<[string, string, string]> = []): TableInfo =>
+  testTable(name, [testColumn(key), ...fks.map(([c]) => testColumn(c))], {
+    primary_key: [key],
+    foreign_keys: fks.map(([column, to, toKey]) => ({
+      name: `${name}_${column}_fk`,
+      columns: [column],
+      referenced_schema: 'public',
+      referenced_table: to,
+      referenced_columns: [toKey],
+      on_delete: 'no_action',
+      on_update: 'no_action',
+      validated: true,
+      definition: '',
+    })),
+  });
 
 // A trip reaches its depot through its vehicle and through its driver: two paths of two steps.
 const fleet = (): IndexedTable[] =>

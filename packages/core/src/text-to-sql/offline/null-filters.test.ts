@@ -1,40 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ColumnInfo, TableInfo } from '../../introspection/schema-snapshot';
+import { testColumn, testTable } from './test-tables.fixture';
 import { findMentions } from './mentions';
 import { findNullFilters } from './null-filters';
 import { indexSchema } from './schema-index';
 import { relatedStems } from './related-stems';
 import { questionWords } from './words';
 
-const col = (name: string, udt: string, nullable = true): ColumnInfo => ({
-  name,
-  ordinal: 1,
-  data_type: udt,
-  udt_name: udt,
-  nullable,
-  default: null,
-  identity: null,
-  generated: null,
-  comment: null,
-});
-const table = (name: string, columns: ColumnInfo[]): TableInfo => ({
-  schema: 'public',
-  name,
-  kind: 'table',
-  columns,
-  primary_key: ['id'],
-  constraints: [],
-  foreign_keys: [],
-  indexes: [],
-  row_estimate: 1,
-  pages: 1,
-  total_bytes: 1,
-  comment: null,
-  partition_of: null,
-  partition_bound: null,
-  partition_key: null,
-  view_definition: null,
-});
+const col = (name: string, udt: string, nullable = true): ColumnInfo => testColumn(name, { data_type: udt, udt_name: udt, nullable });
+const table = (name: string, columns: ColumnInfo[]): TableInfo => testTable(name, columns);
 const tables = indexSchema(
   [
     table('rental', [col('id', 'int4', false), col('return_date', 'timestamptz'), col('rental_date', 'timestamptz', false)]),

@@ -6,26 +6,9 @@ import { Plan } from './plan';
 import { findRowReferences } from './row-references';
 import { indexSchema } from './schema-index';
 import { questionWords } from './words';
+import { testColumn, testTable } from './test-tables.fixture';
 
-const table = (name: string, key: string, udt = 'int4'): TableInfo =>
-  ({
-    schema: 'public',
-    name,
-    kind: 'table',
-    columns: [{ name: key, ordinal: 1, data_type: 'integer', udt_name: udt, nullable: false, default: null, identity: null, generated: null, comment: null }],
-    primary_key: [key],
-    constraints: [],
-    foreign_keys: [],
-    indexes: [],
-    row_estimate: 1,
-    pages: 1,
-    total_bytes: 1,
-    comment: null,
-    partition_of: null,
-    partition_bound: null,
-    partition_key: null,
-    view_definition: null,
-  }) as TableInfo;
+const table = (name: string, key: string, udt = 'int4'): TableInfo => testTable(name, [testColumn(key, { udt_name: udt })], { primary_key: [key] });
 
 const refs = (q: string, tables: TableInfo[]) => {
   const words = questionWords(q);
