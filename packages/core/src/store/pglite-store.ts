@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { oneTripQuery } from './pglite-one-trip-query';
 import { pgliteExtensions } from './pglite-extensions';
+import { PgliteStatementCache } from './pglite-statement-cache';
 import { createPgliteFromTemplate } from './pglite-template';
 import type { Queryable, QueryResult, Store } from './store';
 
@@ -16,13 +17,16 @@ export class PgliteStore implements Store {
   readonly #db: PGlite;
   readonly #q: Queryable;
 
+  readonly #statements = new PgliteStatementCache();
+
   private constructor(db: PGlite) {
     this.#db = db;
+    const statements = this.#statements;
     // Outside a transaction a statement takes both of PGlite's locks, as PGlite.query does, so
     // it never lands between the statements of someone else's transaction.
     this.#q = {
       query: <R extends object>(sql: string, params: readonly unknown[] = []) =>
-        db._runExclusiveTransaction(() => db._runExclusiveQuery(() => oneTripQuery<R>(db, sql, params, true))),
+        db._runExclusiveTransaction(() => db._runExclusiveQuery(() => oneTripQuery<R>(db, sql, params, statements))),
     };
   }
 
@@ -39,13 +43,14 @@ export class PgliteStore implements Store {
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const db = this.#db;
+    const statements = this.#statements;
     // PGlite.transaction holds the transaction lock for the whole callback; each statement in it
-    // takes only the query lock, and the file-system sync waits for COMMIT.
+    // takes only the query lock, as outside one.
     return db.transaction((tx) =>
       fn({
         query: <R extends object>(sql: string, params: readonly unknown[] = []) => {
           if (tx.closed) throw new Error('Transaction is closed');
-          return db._runExclusiveQuery(() => oneTripQuery<R>(db, sql, params, false));
+          return db._runExclusiveQuery(() => oneTripQuery<R>(db, sql, params, statements));
         },
       }),
     );
