@@ -3,7 +3,7 @@
 // and its .wasm copied beside the chunks, so dist/ needs no node_modules at all: importing the
 // package through Node's CommonJS interop cost a module-lexer pass and a package resolution on
 // every start (see docs/benchmarks.md, #19).
-import { copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +22,7 @@ const parserWasm = path.join(path.dirname(createRequire(import.meta.url).resolve
  */
 export async function buildCli(outdir = `${root}dist`, entry = `${root}src/entry.ts`): Promise<string> {
   rmSync(outdir, { recursive: true, force: true });
-  await build({
+  const result = await build({
     entryPoints: { dbops: entry },
     outdir,
     outExtension: { '.js': '.mjs' },
@@ -46,9 +46,15 @@ export async function buildCli(outdir = `${root}dist`, entry = `${root}src/entry
     },
     legalComments: 'none',
     logLevel: 'warning',
-    metafile: false,
+    metafile: true,
   });
   copyFileSync(parserWasm, path.join(outdir, 'libpg-query.wasm'));
+  // The workspace's own sources in the bundle, for bin/dbops.js to tell a bundle older than
+  // an edit (it then runs the sources). Dependencies change only with an install, which builds.
+  const sources = Object.keys(result.metafile.inputs)
+    .filter((input) => !input.includes('node_modules/'))
+    .map((input) => path.relative(outdir, path.resolve(input)));
+  writeFileSync(path.join(outdir, 'sources.json'), JSON.stringify(sources));
   return `${outdir}/dbops.mjs`;
 }
 
