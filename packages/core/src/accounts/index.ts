@@ -4,3 +4,4 @@ export { type ApiKeyOwner, ApiKeyOwnerCache } from './api-key-cache';
 export { consumeRateLimit } from './rate-limiter';
 export { RateLimitLeases } from './rate-limit-leases';
 export { ensureUser } from './users';
+export { UserIdCache } from './user-id-cache';

@@ -1,4 +1,3 @@
-import { ensureUser } from '@dbops/core/accounts';
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
 import type { AuthContext } from '../http/auth-context';
 import { getContainer } from '../runtime/container';
@@ -45,7 +44,7 @@ export async function authorize(event: APIGatewayRequestAuthorizerEventV2, optio
     if (bearer) {
       const identity = await container.verifyJwt(bearer);
       if (!identity) return deny('Invalid or expired JWT');
-      const userId = await ensureUser(container.store, identity.issuer, identity.subject);
+      const userId = await requestCachesOf(container).users.find(container.store, identity.issuer, identity.subject);
       return allow({ userId, authMethod: 'jwt' });
     }
     if (apiKey) return deny('API keys cannot manage API keys; authenticate with a JWT (Authorization: Bearer <JWT>)');
