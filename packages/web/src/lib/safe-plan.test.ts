@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SafePlan, SafePlanStep, StatementReport } from '../api/types';
 import { layoutTimeline } from './lock-timeline';
-import { batchProgress, compareTimelines, stepOfStatement, stepTable, UNNAMED_TABLE, writeBlockingMs } from './safe-plan';
+import { batchProgress, compareTimelines, progressStatement, stepOfStatement, stepTable, UNNAMED_TABLE, writeBlockingMs } from './safe-plan';
 import { statementEnds } from './script-statements';
 
 const stmt = (index: number, table: string, lock: StatementReport['lock_type'], ms: number): StatementReport => ({
@@ -54,6 +54,13 @@ describe('safe plan steps and the executor numbering', () => {
   it('maps each statement of combined_script (SET, BEGIN, the step, COMMIT) to its step', () => {
     // 0 SET, 1 BEGIN, 2 step 0, 3 COMMIT, 4 BEGIN, 5 step 1, 6 COMMIT, 7 step 2, 8 BEGIN, 9-10 step 3, 11 COMMIT
     expect([...Array(13).keys()].map((i) => stepOfStatement(plan, i))).toEqual([null, 0, 0, 0, 1, 1, 1, 2, 3, 3, 3, 3, null]);
+  });
+
+  it('reads the running statement from the progress text (1-based there)', () => {
+    expect(progressStatement('statement 8 of 12: batch 4 (15000 of 150000 rows done): UPDATE orders by id')).toBe(7);
+    expect(stepOfStatement(plan, progressStatement('statement 8 of 12: CREATE INDEX CONCURRENTLY orders_note_idx ...')!)).toBe(2);
+    expect(progressStatement('re-introspecting the schema')).toBeNull();
+    expect(progressStatement(null)).toBeNull();
   });
 
   it('gives no step when the script does not hold the steps (a plan edited by hand)', () => {

@@ -107,3 +107,9 @@ export function batchProgress(request: Pick<MigrationRequest, 'rows_done' | 'row
   const done = Math.min(Math.max(0, request.rows_done), total);
   return { done, total, percent: total === 0 ? 100 : Math.floor((done / total) * 100) };
 }
+
+/** The 0-based script statement the request's progress names (`statement 3 of 9: ...`, 1-based), or null. */
+export function progressStatement(progress: string | null): number | null {
+  const m = /^statement (\d+) of \d+/.exec(progress ?? '');
+  return m ? Number(m[1]) - 1 : null;
+}
