@@ -26,7 +26,9 @@ export function PlanOutcome({ request, plan }: { request: MigrationRequest; plan
     return s === null ? `script statement ${i}` : `step ${s}`;
   };
   const leftInvalid = error.catalog_check?.statements.filter((s) => s.state === 'left_invalid' || s.state === 'unknown') ?? [];
-  const leftovers = error.invalid_indexes.length + error.applied_non_transactional.length + error.committed_transactional.length + leftInvalid.length;
+  // The script's leading SET (no step) commits too; it leaves nothing behind, so it is not listed.
+  const committed = [...new Set(error.committed_transactional.map((i) => stepOfStatement(plan, i)).filter((i): i is number => i !== null))];
+  const leftovers = error.invalid_indexes.length + error.applied_non_transactional.length + committed.length + leftInvalid.length;
   return (
     <div class="plan-failure" data-testid="plan-failure">
       <h4>Where the safe plan stopped</h4>
@@ -54,7 +56,7 @@ export function PlanOutcome({ request, plan }: { request: MigrationRequest; plan
               {stepOf(a.statement_index)} applied outside a transaction: <code>{a.sql}</code>
             </li>
           ))}
-          {error.committed_transactional.length > 0 && <li>committed transactions: {[...new Set(error.committed_transactional.map(stepOf))].join(', ')}</li>}
+          {committed.length > 0 && <li>committed: {committed.map((i) => `step ${i}`).join(', ')}</li>}
           {leftInvalid.map((s) => (
             <li key={`c${s.statement_index}`}>
               {stepOf(s.statement_index)}: {s.state === 'left_invalid' ? 'left INVALID' : 'state unknown'} ({s.evidence})
