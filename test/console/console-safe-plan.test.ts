@@ -58,6 +58,20 @@ describe.skipIf(!chromiumPath)('safe plans in the web console', () => {
     return (await sent).postDataJSON() as { approval_token: string; sql: string; connection_id: string };
   }
 
+  /** The page logged no error, and every control (the safe plan's and its status's included) has a label or a name. */
+  async function expectCleanPage(): Promise<void> {
+    expect(consoleErrors).toEqual([]);
+    // Runs in the page (a string: this file is type-checked without DOM types).
+    const unlabelled = await page.evaluate(`[...document.querySelectorAll('input, select, textarea, button, progress')]
+      .filter((e) => {
+        if (e.type === 'hidden') return false;
+        const labelled = (e.labels?.length ?? 0) > 0 || e.getAttribute('aria-label') || e.getAttribute('aria-labelledby');
+        return e.tagName === 'BUTTON' ? !(e.textContent ?? '').trim() && !labelled : !labelled;
+      })
+      .map((e) => e.outerHTML.slice(0, 80))`);
+    expect(unlabelled).toEqual([]);
+  }
+
   beforeAll(async () => {
     await mkdir(SHOTS, { recursive: true });
     // The proof runs two more sandboxes: a wider gateway window keeps a busy machine from
@@ -131,6 +145,12 @@ describe.skipIf(!chromiumPath)('safe plans in the web console', () => {
     expect(Math.abs(a!.y - b!.y)).toBeLessThan(5); // beside, not below
     expect(b!.x).toBeGreaterThan(a!.x + a!.width / 2);
     await page.locator('#safe-plan').screenshot({ path: path.join(SHOTS, 'safe-plan.png') });
+    // A laptop screen and a bit below: the timelines stay side by side or stack, nothing scrolls sideways.
+    for (const width of [1280, 1024]) {
+      await page.setViewportSize({ width, height: 720 });
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    }
+    await page.setViewportSize({ width: 1366, height: 768 });
 
     // The rows the UPDATE changes, counted before the run.
     const [{ updated }] = (await sql<{ updated: number }>(f.db.url, 'SELECT count(*)::int AS updated FROM orders WHERE customer_id % 3 = 0')) as [
@@ -156,6 +176,7 @@ describe.skipIf(!chromiumPath)('safe plans in the web console', () => {
       { valid: true },
     ]);
     expect(await sql(f.db.url, 'SELECT count(*)::int AS n FROM orders WHERE customer_id % 3 = 0 AND amount <> (id % 50) + 1')).toEqual([{ n: 0 }]);
+    await expectCleanPage();
   });
 
   it('names the failed step, what it left and the cleanup SQL when the plan fails', { timeout: SLOW }, async () => {
@@ -180,17 +201,6 @@ describe.skipIf(!chromiumPath)('safe plans in the web console', () => {
     await page.getByRole('button', { name: 'Copy cleanup' }).waitFor();
     await page.locator('#execute').screenshot({ path: path.join(SHOTS, 'safe-plan-failed.png') });
     expect(await sql(f.db.url, "SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = 'public.orders_code_key'::regclass")).toEqual([{ valid: false }]);
-  });
-
-  it('logged no error in the page and left no control unlabelled', async () => {
-    expect(consoleErrors).toEqual([]);
-    const unlabelled = await page.evaluate(`[...document.querySelectorAll('input, select, textarea, button, progress')]
-      .filter((e) => {
-        if (e.type === 'hidden') return false;
-        const labelled = (e.labels?.length ?? 0) > 0 || e.getAttribute('aria-label') || e.getAttribute('aria-labelledby');
-        return e.tagName === 'BUTTON' ? !(e.textContent ?? '').trim() && !labelled : !labelled;
-      })
-      .map((e) => e.outerHTML.slice(0, 80))`);
-    expect(unlabelled).toEqual([]);
+    await expectCleanPage();
   });
 });

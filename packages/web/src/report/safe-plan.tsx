@@ -43,7 +43,7 @@ export function SafePlanSection({ report, chosen, locked, onUse }: { report: Ana
         Both on one time scale ({formatMs(c.scaleMs)} across). Writes wait behind table locks for {formatMs(c.originalWriteBlockingMs)} in the original and{' '}
         {formatMs(c.planWriteBlockingMs)} in the safe plan.
       </p>
-      <div class="grid two compare" aria-labelledby="safe-plan-timelines-h">
+      <div class="grid two compare" role="group" aria-labelledby="safe-plan-timelines-h">
         <div>
           <h5>Original: {formatMs(c.original.totalMs)}</h5>
           <TimelineChart timeline={c.original} label="Original: locks by table" />
