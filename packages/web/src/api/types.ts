@@ -24,9 +24,12 @@ export type SandboxResult = AnalysisReport['sandbox_result'];
 export type ValidationResult = SandboxResult['validation_results'][number];
 export type NonTransactionalStatement = AnalysisReport['non_transactional_statements'][number];
 export type Finding = AnalysisReport['findings'][number];
+export type SafePlan = NonNullable<AnalysisReport['safe_plan']>;
+export type SafePlanStep = SafePlan['steps'][number];
 
 export type MigrationRequest = ResponseOf<'migrations-request-get'>;
 export type RequestStatus = MigrationRequest['status'];
+export type MigrationError = NonNullable<MigrationRequest['error']>;
 
 export type OptimizationResult = ResponseOf<'queries-optimize'>;
 export type PlanNode = OptimizationResult['execution_plan']['root'];

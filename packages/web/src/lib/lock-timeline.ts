@@ -22,6 +22,9 @@ export interface Timeline {
   lanes: TimelineLane[];
 }
 
+/** What the timeline needs of a statement (or of a safe plan's step). */
+export type TimelineItem = Pick<StatementReport, 'index' | 'lock_type' | 'lock_duration_ms' | 'table'>;
+
 /** Narrowest bar, in percent, so that an instant lock is still visible and clickable. */
 const MIN_WIDTH = 1.5;
 
@@ -30,14 +33,16 @@ const MIN_WIDTH = 1.5;
  * table a lane: the reviewer sees which table is locked, how hard and for how long. Statements
  * that lock no table share the "(no table lock)" lane.
  */
-export function layoutTimeline(statements: readonly StatementReport[]): Timeline {
+export function layoutTimeline(statements: readonly TimelineItem[], options: { scaleMs?: number } = {}): Timeline {
   const totalMs = statements.reduce((sum, s) => sum + Math.max(0, s.lock_duration_ms), 0);
+  // A shared scale (two timelines side by side) keeps the shorter one short on screen too.
+  const scale = Math.max(totalMs, options.scaleMs ?? 0);
   const lanes = new Map<string, TimelineBar[]>();
   let at = 0;
   statements.forEach((s, i) => {
     const duration = Math.max(0, s.lock_duration_ms);
-    const left = totalMs > 0 ? (at / totalMs) * 100 : (i / statements.length) * 100;
-    const rawWidth = totalMs > 0 ? (duration / totalMs) * 100 : 100 / statements.length;
+    const left = scale > 0 ? (at / scale) * 100 : (i / statements.length) * 100;
+    const rawWidth = scale > 0 ? (duration / scale) * 100 : 100 / statements.length;
     const width = Math.min(100 - Math.min(left, 100 - MIN_WIDTH), Math.max(MIN_WIDTH, rawWidth));
     const lane = s.lock_type === 'NONE' || !s.table ? '(no table lock)' : s.table;
     const bar: TimelineBar = {

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { endpoints } from '../api/endpoints';
-import type { AnalysisReport, MigrationRequest } from '../api/types';
+import type { AnalysisReport, MigrationRequest, SafePlan } from '../api/types';
 import { useAsync } from '../lib/use-async';
 import { formatCountdown, tokenExpiry } from '../lib/token-expiry';
 import { ErrorNote, Section } from '../views/common';
+import { PlanOutcome } from './plan-outcome';
 import { RequestOutcome } from './request-outcome';
 
 const POLL_MS = 500;
@@ -47,23 +48,61 @@ export function useRequest(requestId: string | null): { request: MigrationReques
   return { request, pollError };
 }
 
-/** Approve and run: the analyzed SQL read-only, the token's time left, then the live request. */
-export function ExecutePanel({ report, sql }: { report: AnalysisReport; sql: string }) {
+/**
+ * Approve and run: the analyzed SQL read-only, the token's time left, then the live request.
+ * With `plan` (the user chose "Use the safe plan") it runs the plan instead, with the plan's own
+ * token and exactly its `combined_script`, through the same approval and the same request.
+ */
+export function ExecutePanel({
+  report,
+  sql,
+  plan = null,
+  onUseOriginal,
+  onSubmitted,
+}: {
+  report: AnalysisReport;
+  sql: string;
+  plan?: SafePlan | null;
+  onUseOriginal?: () => void;
+  onSubmitted?: () => void;
+}) {
   const now = useNow(1000);
   const [confirmed, setConfirmed] = useState(false);
   const [submit, run] = useAsync(endpoints.execute);
+  const submitted = submit.data !== null;
+  useEffect(() => {
+    if (submitted) onSubmitted?.();
+  }, [submitted, onSubmitted]);
   const { request, pollError } = useRequest(submit.data?.request_id ?? null);
-  const token = report.approval_token;
+  const token = plan ? plan.approval_token : report.approval_token;
+  const script = plan ? plan.combined_script : sql;
   const expiry = token ? tokenExpiry(token, now) : null;
 
   return (
-    <Section title="Approve and run" id="execute">
+    <Section title={plan ? 'Approve and run the safe plan' : 'Approve and run'} id="execute">
+      {plan && !submit.data && (
+        <div class="row">
+          <span class="small">This runs the safe plan, not the original migration.</span>
+          {onUseOriginal && (
+            <button type="button" class="secondary" onClick={onUseOriginal}>
+              Run the original instead
+            </button>
+          )}
+        </div>
+      )}
       {!token ? (
         <p class="note error">No approval token: the sandbox run did not pass, so this migration cannot be executed. Fix it and analyze again.</p>
       ) : (
         <>
-          <label for="approved-sql">SQL to run, exactly as analyzed (read-only)</label>
-          <textarea id="approved-sql" readOnly rows={Math.min(12, sql.split('\n').length + 1)} value={sql} spellcheck={false} data-testid="approved-sql" />
+          <label for="approved-sql">{plan ? 'Safe plan to run, exactly as proved (read-only)' : 'SQL to run, exactly as analyzed (read-only)'}</label>
+          <textarea
+            id="approved-sql"
+            readOnly
+            rows={Math.min(12, script.split('\n').length + 1)}
+            value={script}
+            spellcheck={false}
+            data-testid="approved-sql"
+          />
           {expiry && !submit.data && (
             <p class={`note ${expiry.state === 'valid' ? 'info' : expiry.state === 'expiring' ? 'warn' : 'error'}`} role="status" data-testid="token-expiry">
               {expiry.state === 'expired'
@@ -78,15 +117,15 @@ export function ExecutePanel({ report, sql }: { report: AnalysisReport; sql: str
               class="stack"
               onSubmit={(e) => {
                 e.preventDefault();
-                void run({ approval_token: token, sql, connection_id: report.connection_id });
+                void run({ approval_token: token, sql: script, connection_id: report.connection_id });
               }}
             >
               <label class="check">
                 <input type="checkbox" checked={confirmed} onChange={(e) => setConfirmed((e.currentTarget as HTMLInputElement).checked)} /> I reviewed this
-                report and approve running this SQL on the connected database.
+                report and approve running this {plan ? 'safe plan' : 'SQL'} on the connected database.
               </label>
               <button type="submit" class="danger" disabled={!confirmed || submit.busy || expiry?.state === 'expired'}>
-                {submit.busy ? 'Submitting…' : 'Execute migration'}
+                {submit.busy ? 'Submitting…' : plan ? 'Execute safe plan' : 'Execute migration'}
               </button>
             </form>
           )}
@@ -99,7 +138,8 @@ export function ExecutePanel({ report, sql }: { report: AnalysisReport; sql: str
           <p>
             Request <code>{submit.data.request_id}</code>
           </p>
-          {request ? <RequestOutcome request={request} /> : <p>Submitted; waiting for the first status…</p>}
+          {request ? <RequestOutcome request={request} hint={!plan} /> : <p>Submitted; waiting for the first status…</p>}
+          {request && plan && <PlanOutcome request={request} plan={plan} />}
           {pollError && <p class="note warn">Polling failed ({pollError}); retrying.</p>}
         </div>
       )}

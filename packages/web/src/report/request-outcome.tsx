@@ -1,10 +1,16 @@
 import type { MigrationRequest } from '../api/types';
-import { formatMs, formatTime } from '../lib/format';
+import { formatCount, formatMs, formatTime } from '../lib/format';
+import { batchProgress } from '../lib/safe-plan';
 
 const STEPS = ['pending', 'executing', 'completed'] as const;
 
-/** A request's status as steps, its progress text, and the catalog diff or the error at the end. */
-export function RequestOutcome({ request }: { request: MigrationRequest }) {
+/**
+ * A request's status as steps, its progress text and a batched step's rows, and the catalog diff
+ * or the error at the end. `hint: false` leaves the error's hint to the caller (a safe plan's
+ * outcome shows it as the cleanup SQL).
+ */
+export function RequestOutcome({ request, hint = true }: { request: MigrationRequest; hint?: boolean }) {
+  const rows = batchProgress(request);
   const failed = request.status === 'failed';
   const completed = request.status === 'completed';
   const reached = failed ? 1 : STEPS.indexOf(request.status as (typeof STEPS)[number]);
@@ -25,6 +31,15 @@ export function RequestOutcome({ request }: { request: MigrationRequest }) {
         Status: <strong data-testid="request-state">{request.status}</strong>
         {request.progress && <span class="muted"> · {request.progress}</span>}
       </p>
+      {rows && (
+        <div class="batch-progress">
+          <label for={`rows-${request.request_id}`}>Batched step: rows done</label>
+          <progress id={`rows-${request.request_id}`} max={rows.total} value={rows.done} />
+          <span data-testid="batch-rows">
+            {formatCount(rows.done)} of {formatCount(rows.total)} rows ({rows.percent}%)
+          </span>
+        </div>
+      )}
       {request.result && (
         <div class="diff" data-testid="catalog-diff">
           <h4>Catalog changes ({formatMs(request.result.execution_time_ms)})</h4>
@@ -60,7 +75,7 @@ export function RequestOutcome({ request }: { request: MigrationRequest }) {
             {request.error.statement_index !== null && ` (statement ${request.error.statement_index})`}
           </p>
           {request.error.rolled_back && <p>The failing transaction was rolled back.</p>}
-          {request.error.hint && <p>{request.error.hint}</p>}
+          {hint && request.error.hint && <p>{request.error.hint}</p>}
         </div>
       )}
     </div>

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useCallback, useState } from 'preact/hooks';
 import { endpoints } from '../api/endpoints';
 import type { AnalysisReport } from '../api/types';
 import { useAsync } from '../lib/use-async';
@@ -9,6 +9,7 @@ import { LockTimeline } from '../report/lock-timeline';
 import { Narrative } from '../report/narrative';
 import { RiskSummary } from '../report/risk-summary';
 import { Rollback } from '../report/rollback';
+import { offeredPlan, SafePlanSection } from '../report/safe-plan';
 import { Sandbox } from '../report/sandbox';
 import { Statements } from '../report/statements';
 import { ErrorNote } from './common';
@@ -73,17 +74,28 @@ export function ReviewView({ connectionId }: { connectionId: string }) {
           </p>
         )}
       </section>
-      {analyzed && <Report report={analyzed.report} sql={analyzed.sql} />}
+      {/* Keyed by the token: a new analysis starts with the original chosen again. */}
+      {analyzed && <Report key={analyzed.report.approval_token ?? analyzed.sql} report={analyzed.report} sql={analyzed.sql} />}
     </>
   );
 }
 
 function Report({ report, sql }: { report: AnalysisReport; sql: string }) {
+  const [useSafePlan, setUseSafePlan] = useState(false);
+  const [submitted, setSubmitted] = useState(false);
+  const plan = useSafePlan ? offeredPlan(report) : null;
+  const choosePlan = (): void => {
+    setUseSafePlan(true);
+    // The approval moves to the plan: take the reviewer there.
+    requestAnimationFrame(() => document.getElementById('execute-h')?.scrollIntoView({ block: 'start' }));
+  };
+  const markSubmitted = useCallback(() => setSubmitted(true), []);
   return (
     <div class="report" data-testid="report">
       <RiskSummary report={report} />
       <LockTimeline statements={report.statements} />
       <Statements statements={report.statements} />
+      <SafePlanSection report={report} chosen={plan !== null} locked={submitted} onUse={choosePlan} />
       <BlastRadius affected={report.affected_tables} chains={report.impact_chains} />
       <Narrative narrative={report.business_narrative} />
       <div class="grid two">
@@ -91,7 +103,15 @@ function Report({ report, sql }: { report: AnalysisReport; sql: string }) {
         <Findings report={report} />
       </div>
       <Rollback plan={report.rollback_plan} nonTransactional={report.non_transactional_statements} />
-      <ExecutePanel report={report} sql={sql} />
+      {/* Keyed by the choice: switching between the original and the plan starts a fresh approval. */}
+      <ExecutePanel
+        key={plan ? 'plan' : 'original'}
+        report={report}
+        sql={sql}
+        plan={plan}
+        onUseOriginal={() => setUseSafePlan(false)}
+        onSubmitted={markSubmitted}
+      />
     </div>
   );
 }
