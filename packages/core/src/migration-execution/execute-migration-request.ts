@@ -8,12 +8,13 @@ import { type PlannedStatement, planMigration } from './migration-plan';
 import { EXECUTOR_CODES, emptyFailure } from './migration-outcome';
 import { endOrphans, executorApplicationName, observePlan } from './lost-run-reconcile';
 import { storeBatchLedger } from './batch-ledger';
-import { OwnershipLost } from './run-failures';
+import { HandOffRequested, OwnershipLost } from './run-failures';
 import {
   type ClaimedRequest,
   claimRequest,
   expireStaleRequests,
   finishRequest,
+  handOffRequest,
   recordApplied,
   recordCatalogBefore,
   renewLease,
@@ -30,11 +31,16 @@ export interface ExecutorPorts {
   connect(target: ConnectionTarget): Promise<pg.Client>;
   /** Runs after statements were applied (re-introspection); failures are logged, never fatal. */
   afterApplied?(claim: ClaimedRequest): Promise<void>;
+  /**
+   * Starts a new executor run for the request (a queue message): with it, a batched step near
+   * the executor's time limit hands the request on instead of failing (`handOffRequest`).
+   */
+  requeue?(requestId: string): Promise<void>;
   /** Where problems that do not belong in the request go. */
   log?(message: string, fields: Record<string, unknown>): void;
 }
 
-export type ExecutionDisposition = 'ignored' | 'completed' | 'failed';
+export type ExecutionDisposition = 'ignored' | 'completed' | 'failed' | 'handed_off';
 
 /**
  * Runs one request to its end, at most once: claims it (`pending -> executing`, or does
@@ -113,7 +119,7 @@ export async function executeMigrationRequest(
         settings,
         ledger: storeBatchLedger(deps.store, claim, { now, leaseMs: settings.leaseMs }),
         ...(claim.resume ? { resume: { applied: new Set(applied) } } : {}),
-        ...(options.remainingMs ? { remainingMs: options.remainingMs } : {}),
+        ...(options.remainingMs ? { remainingMs: options.remainingMs, canHandOff: ports.requeue !== undefined } : {}),
         onProgress: (text, index) => setProgress(deps.store, claim, text, index, now(), settings.leaseMs),
         onApplied: async (indexes) => {
           applied.push(...indexes);
@@ -126,6 +132,17 @@ export async function executeMigrationRequest(
       });
     } catch (error) {
       if (leaseLost || error instanceof OwnershipLost) return 'failed';
+      if (error instanceof HandOffRequested) {
+        // Our session ends (finally) before the next run can claim the request, and the ledger
+        // holds every batch committed so far: the next run goes on from there.
+        await client.end().catch(() => undefined);
+        client = undefined;
+        if (!(await handOffRequest(deps.store, claim, now()))) return 'failed';
+        // A failed enqueue throws: the queue then redelivers this run's own message, which finds
+        // the request pending and claims it.
+        await ports.requeue!(claim.requestId);
+        return 'handed_off';
+      }
       // Not a statement's failure (the state store, most likely): details go to the log only.
       ports.log?.('migration run failed outside its statements', { requestId, error: String(error) });
       const message = isAppError(error) ? error.message : 'The executor failed outside the migration statements; any open transaction was rolled back.';

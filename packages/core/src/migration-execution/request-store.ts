@@ -93,14 +93,15 @@ export async function claimRequest(store: Store, requestId: string, now: Date, l
     connection_id: string;
     sql: string;
     resumes: number;
+    handoffs: number;
     applied: Array<{ statement_index: number; transactional: boolean }> | string;
   }>(
     `UPDATE migration_requests
         SET status = 'executing', started_at = COALESCE(started_at, $2), attempt_id = $3, lease_expires_at = $4,
-            progress = CASE WHEN resumes > 0 THEN 'resuming after a lost executor' ELSE 'starting' END
+            progress = CASE WHEN progress = $5 THEN 'continuing in a new executor run' WHEN resumes > 0 THEN 'resuming after a lost executor' ELSE 'starting' END
       WHERE id = $1 AND status = 'pending'
-      RETURNING user_id, connection_id, sql, resumes, applied`,
-    [requestId, now, attemptId, new Date(now.getTime() + leaseMs)],
+      RETURNING user_id, connection_id, sql, resumes, handoffs, applied`,
+    [requestId, now, attemptId, new Date(now.getTime() + leaseMs), HANDED_OFF_PROGRESS],
   );
   const row = res.rows[0];
   if (!row) return null;
@@ -111,8 +112,27 @@ export async function claimRequest(store: Store, requestId: string, now: Date, l
     connectionId: row.connection_id,
     sql: row.sql,
     attemptId,
-    resume: row.resumes > 0 ? { applied: applied.map((a) => ({ statement_index: a.statement_index, transactional: a.transactional })) } : null,
+    resume:
+      row.resumes > 0 || row.handoffs > 0 ? { applied: applied.map((a) => ({ statement_index: a.statement_index, transactional: a.transactional })) } : null,
   };
+}
+
+/** The progress a handed-off request shows until the next executor run claims it. */
+export const HANDED_OFF_PROGRESS = 'waiting for a new executor run (the last one reached its time limit inside a batched step)';
+
+/**
+ * Gives a request back to the queue from inside a batched step, near the executor's time limit:
+ * `executing -> pending` for the next run, which goes on from the last committed batch as a
+ * resumed run does, without counting against the resumes of lost executors. The pending timeout
+ * counts from now. False when this attempt no longer owns the request.
+ */
+export async function handOffRequest(store: Store, claim: ClaimedRequest, now: Date): Promise<boolean> {
+  const res = await store.query(
+    `UPDATE migration_requests SET status = 'pending', attempt_id = NULL, handoffs = handoffs + 1, lease_expires_at = $3, progress = $4
+      WHERE id = $1 AND attempt_id = $2 AND status = 'executing'`,
+    [claim.requestId, claim.attemptId, now, HANDED_OFF_PROGRESS],
+  );
+  return res.rowCount === 1;
 }
 
 /** Renews the lease; false when this attempt no longer owns the request (it was expired). */
@@ -246,7 +266,7 @@ export async function expireStaleRequests(
               'invalid_indexes', '[]'::jsonb,
               'hint', $4::text)
       WHERE ((status = 'executing' AND lease_expires_at < $1 AND NOT ${RESUMABLE})
-             OR (status = 'pending' AND resumes > 0 AND lease_expires_at < $5)) ${filter}`,
+             OR (status = 'pending' AND (resumes > 0 OR handoffs > 0) AND lease_expires_at < $5)) ${filter}`,
     [now, LOST_MESSAGE, target, LOST_HINT, new Date(now.getTime() - pendingTimeoutMs), RESUME_NOT_STARTED_MESSAGE],
   );
   const stale = await store.query(
@@ -255,7 +275,7 @@ export async function expireStaleRequests(
             error = jsonb_build_object('code', '${EXECUTOR_CODES.NOT_STARTED}', 'message', $2::text, 'statement_index', NULL,
               'applied_non_transactional', '[]'::jsonb, 'committed_transactional', '[]'::jsonb, 'rolled_back', false,
               'invalid_indexes', '[]'::jsonb, 'hint', 'Analyze the migration again and execute it with the new token.')
-      WHERE status = 'pending' AND resumes = 0 AND created_at < $4 ${filter}`,
+      WHERE status = 'pending' AND resumes = 0 AND handoffs = 0 AND created_at < $4 ${filter}`,
     [now, NOT_STARTED_MESSAGE, target, new Date(now.getTime() - pendingTimeoutMs)],
   );
   return lost.rowCount + stale.rowCount;

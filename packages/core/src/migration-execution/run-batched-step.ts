@@ -6,7 +6,7 @@ import type { BatchedStatement } from './batched-statement';
 import { type ExecutionSettings, lockBackoffMs } from './execution-settings';
 import type { PlannedStatement } from './migration-plan';
 import { EXECUTOR_CODES } from './migration-outcome';
-import { ExecutorFault, LOCK_NOT_AVAILABLE, OwnershipLost, sqlState, StateStoreFailure, StatementFailure } from './run-failures';
+import { ExecutorFault, HandOffRequested, LOCK_NOT_AVAILABLE, OwnershipLost, sqlState, StateStoreFailure, StatementFailure } from './run-failures';
 
 export interface BatchedStepOptions {
   client: pg.Client;
@@ -19,6 +19,13 @@ export interface BatchedStepOptions {
   prepare(progress: string): Promise<void>;
   sleep(ms: number): Promise<void>;
   random?(): number;
+  /**
+   * Asked between batches once this run has committed one, with the longest batch so far: true
+   * stops the step with HandOffRequested, for a new executor run to go on (the executor's time
+   * is nearly up). A run that has committed no batch yet never hands off, so every run moves
+   * the step on.
+   */
+  handOff?(longestBatchMs: number): boolean;
 }
 
 export interface BatchedStepResult {
@@ -115,7 +122,11 @@ export async function runBatchedStep(o: BatchedStepOptions): Promise<BatchedStep
   }
 
   const summary = `${batched.kind} ${batched.relation} by ${batched.key}`;
+  let committedHere = 0;
+  let longestBatchMs = 0;
   while (!finished) {
+    if (committedHere > 0 && o.handOff?.(longestBatchMs)) throw new HandOffRequested(idx);
+    const batchStarted = performance.now();
     let upper: string | null = null;
     let xid = '';
     for (let attempt = 0; ; attempt++) {
@@ -141,6 +152,8 @@ export async function runBatchedStep(o: BatchedStepOptions): Promise<BatchedStep
         await client.query('COMMIT');
         await store(() => ledger.done(idx, next));
         rowsDone += batch.rows;
+        committedHere++;
+        longestBatchMs = Math.max(longestBatchMs, performance.now() - batchStarted);
         break;
       } catch (e) {
         if (e instanceof OwnershipLost || e instanceof StateStoreFailure) {

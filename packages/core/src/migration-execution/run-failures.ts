@@ -33,6 +33,16 @@ export class DeadlineReached extends ExecutorFault {
   }
 }
 
+/**
+ * Not a failure: a batched step stopped between two batches because the executor's time is
+ * nearly up, so that a new executor run can go on from the last committed batch.
+ */
+export class HandOffRequested extends Error {
+  constructor(readonly statementIndex: number) {
+    super(`statement ${statementIndex + 1} handed to a new executor run`);
+  }
+}
+
 export const LOCK_NOT_AVAILABLE = '55P03';
 
 interface PgErrorLike {

@@ -35,6 +35,12 @@ export interface RunMigrationOptions {
    * starts without a minimum budget: the run then fails cleanly (rolled back) instead.
    */
   remainingMs?(): number;
+  /**
+   * A batched step near the deadline stops between batches (HandOffRequested) instead of failing,
+   * for a new executor run to go on: only when something can start that run and the ledger is
+   * the state store's.
+   */
+  canHandOff?: boolean;
   /** Where batched steps record their batches (`batch-ledger.ts`); in memory when absent (nothing can resume the run). */
   ledger?: BatchLedger;
   /**
@@ -120,6 +126,10 @@ export async function runMigration(options: RunMigrationOptions): Promise<RunOut
           settings,
           sleep,
           ...(options.random ? { random: options.random } : {}),
+          // Hand off while two of the longest batches still fit, so the next one never meets the deadline.
+          ...(options.remainingMs && options.canHandOff
+            ? { handOff: (longest: number) => options.remainingMs!() - DEADLINE_RESERVE_MS < Math.max(MIN_STATEMENT_BUDGET_MS, 2 * longest) }
+            : {}),
           prepare: async (text) => {
             await options.onProgress(`statement ${s.index + 1} of ${total}: ${text}`, s.index).catch((e: unknown) => {
               throw new StateStoreFailure(e);

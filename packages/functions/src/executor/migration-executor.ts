@@ -3,13 +3,14 @@ import { connectPg } from '@dbops/core/connections';
 import { executeMigrationRequest, type ExecutorPorts } from '@dbops/core/migration-execution';
 import { parseMigrationMessage } from '@dbops/core/queue';
 import type { Context, SQSBatchItemFailure, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { getContainer } from '../runtime/container';
+import { type Container, getContainer } from '../runtime/container';
+import { getMigrationQueue } from '../runtime/ports/migration-queue';
 import { type DomainDeps, domainDeps } from '../runtime/domain-deps';
 import { errorFields, logger } from '../runtime/logger';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const portsFor = (deps: DomainDeps): ExecutorPorts => ({
+const portsFor = (container: Container, deps: DomainDeps): ExecutorPorts => ({
   loadTarget: (claim) => loadConnectionTarget(deps, claim.userId, claim.connectionId),
   // connectPg builds on pgClientConfig and adds sslmode=prefer's fallback and clear failure reasons.
   connect: async (target) => (await connectPg(target, { applicationName: 'dbops-migration' })).client,
@@ -18,6 +19,7 @@ const portsFor = (deps: DomainDeps): ExecutorPorts => ({
     const { introspectConnection } = await import('@dbops/core/introspection');
     await introspectConnection(deps, claim.userId, claim.connectionId);
   },
+  requeue: (requestId) => getMigrationQueue(container).enqueue({ requestId }),
   log: (message, fields) => logger.warn(message, fields),
 });
 
@@ -31,7 +33,7 @@ const portsFor = (deps: DomainDeps): ExecutorPorts => ({
 export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
   const container = await getContainer();
   const deps = domainDeps(container);
-  const ports = portsFor(deps);
+  const ports = portsFor(container, deps);
   const batchItemFailures: SQSBatchItemFailure[] = [];
   for (const record of event.Records) {
     const message = parseMigrationMessage(record.body);

@@ -68,4 +68,13 @@ export const executionMigrations: readonly SchemaMigration[] = [
       )`,
     ],
   },
+  {
+    id: '0304_migration_request_handoffs',
+    statements: [
+      // How many times a run inside a batched step stopped near the executor's time limit and
+      // passed the request to a new executor run (request-store.ts, handOffRequest). Counted apart
+      // from `resumes`, which bounds resumes after lost executors.
+      `ALTER TABLE migration_requests ADD COLUMN handoffs integer NOT NULL DEFAULT 0`,
+    ],
+  },
 ];
