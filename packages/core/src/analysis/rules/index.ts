@@ -3,6 +3,7 @@ import { addingForeignKeyConstraint } from './adding-foreign-key-constraint';
 import { addingNotNullableField } from './adding-not-nullable-field';
 import { addingRequiredField } from './adding-required-field';
 import { addingSerialPrimaryKeyField } from './adding-serial-primary-key-field';
+import { batchedAnnotation } from './batched-annotation';
 import { banAlterDomainWithAddConstraint } from './ban-alter-domain-with-add-constraint';
 import { banCharField } from './ban-char-field';
 import { banConcurrentIndexCreationInTransaction } from './ban-concurrent-index-creation-in-transaction';
@@ -69,6 +70,7 @@ export const RULES: readonly Rule[] = [
   banDropNotNull,
   banTruncateCascade,
   dmlWithoutWhere,
+  batchedAnnotation,
   banCharField,
   preferBigintOverInt,
   preferBigintOverSmallint,

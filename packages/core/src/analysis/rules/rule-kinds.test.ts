@@ -33,6 +33,7 @@ DROP VIEW customer_emails;
 DROP TYPE order_status CASCADE;
 DROP SCHEMA archive CASCADE;
 TRUNCATE order_items CASCADE;
+-- dbops:batched key=id size=0
 UPDATE orders SET total = 0;
 DELETE FROM customers;
 INSERT INTO products (id, sku, price) VALUES (1, 'a', 1);

@@ -29,8 +29,8 @@ export function batchKey(table: TableInfo, snapshot: SchemaSnapshot): string | {
 
 const EVENT = { UpdateStmt: 'UPDATE', DeleteStmt: 'DELETE' } as const;
 
-/** What of the snapshot would make the batches do something the single statement does not; null when nothing. */
-function snapshotProblem(table: TableInfo, snapshot: SchemaSnapshot, event: 'UPDATE' | 'DELETE', stmt: AstNode, only: boolean): string | null {
+/** What of the snapshot would make the batches do something the single statement does not; null when nothing (also the `batched-annotation` rule's check). */
+export function snapshotProblem(table: TableInfo, snapshot: SchemaSnapshot, event: 'UPDATE' | 'DELETE', stmt: AstNode, only: boolean): string | null {
   const onTable = (t: { table_schema: string; table: string }) => t.table_schema === table.schema && t.table === table.name;
   const model = snapshot.model;
   const trigger = model?.triggers.find(
