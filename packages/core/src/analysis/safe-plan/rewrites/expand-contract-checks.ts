@@ -49,6 +49,7 @@ export function mentionsColumn(text: string | null | undefined, column: string):
  * table's foreign key or extended statistics that depend on the column itself (they would keep
  * pointing at the old column, or block its drop), or properties the plan does not carry over.
  * `referencedByOthers`: the caller rebuilds the other tables' foreign keys (`expand-contract-key.ts`).
+ * An identity column is the caller's to judge (`identity-swap.ts`).
  */
 export function columnProblem(
   table: TableInfo,
@@ -57,7 +58,6 @@ export function columnProblem(
   options: { referencedByOthers: boolean } = { referencedByOthers: false },
 ): string | null {
   const name = column.name;
-  if (column.identity) return `${name} is an identity column; moving its sequence to a new column is not done by dbops yet`;
   if (column.generated) return `${name} is a generated column`;
   const generated = table.columns.find((c) => c.generated && (c.generation_expression === undefined || mentionsColumn(c.generation_expression, name)));
   if (generated) return `generated column ${generated.name} is computed from ${name}`;

@@ -8,6 +8,7 @@ import { helperName } from '../names';
 import type { DraftStep } from '../types';
 import { batchKey } from './batched-dml';
 import { columnProblem, tableProblem } from './expand-contract-checks';
+import { identityHandOver } from './identity-swap';
 import { CATALOG_MS, onlySubcommand, type RewriteContext, type RewriteRule, scanMs } from './rewrite-context';
 
 export const isTypeChange = (ctx: RewriteContext): boolean =>
@@ -189,17 +190,21 @@ export function planColumnSwap(ctx: RewriteContext, input: ColumnSwapInput): Col
       : q.owned_by === `${table!.schema}.${table!.name}.${columnName}`,
   );
 
+  const identity = column.identity ? identityHandOver(column, sequence, input.typeName, t, shadow) : null;
+  if (typeof identity === 'string') return identity;
+
   const swap: string[] = [`DROP TRIGGER ${trigger} ON ${t}`];
   for (const i of indexes)
     swap.push(i.constraint ? `ALTER TABLE ${t} DROP CONSTRAINT ${quoteIdent(i.constraint.name)}` : `DROP INDEX ${quoteName(table!.schema, i.index.name)}`);
   for (const k of constraints) swap.push(`ALTER TABLE ${t} DROP CONSTRAINT ${quoteIdent(k.name)}`);
   if (column.default !== null) swap.push(`ALTER TABLE ${t} ALTER COLUMN ${c} DROP DEFAULT`);
   // The old column stays until the last step: nothing may require a value in it meanwhile.
+  if (identity) swap.push(...identity.before);
   if (notNull) swap.push(`ALTER TABLE ${t} ALTER COLUMN ${c} DROP NOT NULL`);
   swap.push(`ALTER TABLE ${t} RENAME COLUMN ${c} TO ${quoteIdent(old)}`, `ALTER TABLE ${t} RENAME COLUMN ${s} TO ${c}`);
   if (column.default !== null) swap.push(`ALTER TABLE ${t} ALTER COLUMN ${c} SET DEFAULT ${column.default}`);
   // Proved by the validated helper CHECK: no scan.
-  if (notNull) swap.push(`ALTER TABLE ${t} ALTER COLUMN ${c} SET NOT NULL`, `ALTER TABLE ${t} DROP CONSTRAINT ${helperCheck}`);
+  if (notNull) swap.push(...(identity ? [] : [`ALTER TABLE ${t} ALTER COLUMN ${c} SET NOT NULL`]), `ALTER TABLE ${t} DROP CONSTRAINT ${helperCheck}`);
   for (const i of indexes)
     swap.push(
       i.constraint
@@ -207,7 +212,8 @@ export function planColumnSwap(ctx: RewriteContext, input: ColumnSwapInput): Col
         : `ALTER INDEX ${quoteName(table!.schema, i.temp)} RENAME TO ${quoteIdent(i.index.name)}`,
     );
   for (const k of constraints) swap.push(`ALTER TABLE ${t} RENAME CONSTRAINT ${quoteIdent(k.temp)} TO ${quoteIdent(k.name)}`);
-  if (sequence) swap.push(`ALTER SEQUENCE ${quoteName(sequence.schema, sequence.name)} OWNED BY ${t}.${c}`);
+  if (identity) swap.push(...identity.after);
+  else if (sequence) swap.push(`ALTER SEQUENCE ${quoteName(sequence.schema, sequence.name)} OWNED BY ${t}.${c}`);
   if (column.comment !== null) swap.push(`COMMENT ON COLUMN ${t}.${c} IS ${quoteLiteral(column.comment)}`);
 
   return {
@@ -297,9 +303,10 @@ export function typeChangeProblem(ctx: RewriteContext, def: AstNode): string | n
  * its foreign keys and CHECKs added NOT VALID and validated on the shadow; NOT NULL proved by a
  * validated helper CHECK; then one short swap transaction (old column renamed `c_dbops_old`,
  * shadow renamed `c`, default, NOT NULL, keys attached USING INDEX, indexes and constraints given
- * their names, the sequence's ownership moved, the trigger dropped); last, the old column and
- * the helper function dropped. The column ends last in the table: the proof tolerates and reports
- * that change of column order for this table only. A column other tables' foreign keys
+ * their names, the sequence's ownership moved or an identity handed over (`identity-swap.ts`),
+ * the trigger dropped); last, the old column and the helper function dropped. The column ends
+ * last in the table: the proof tolerates and reports that change of column order for this table
+ * only. A column other tables' foreign keys
  * reference goes through `expandContractKey` instead.
  */
 export const expandContractType: RewriteRule = {
