@@ -142,7 +142,7 @@ describe('expand/contract of a referenced primary key through HTTP', () => {
       ['ALTER TABLE public.kids VALIDATE CONSTRAINT dbops_new_kids_parent_id_fkey', true, false],
       ['ALTER TABLE public.toys ADD CONSTRAINT dbops_new_toys_owner FOREIGN KEY (owner_id) REFERENCES public.parents (dbops_new_id) NOT VALID', true, false],
       ['ALTER TABLE public.toys VALIDATE CONSTRAINT dbops_new_toys_owner', true, false],
-      ['LOCK TABLE public.parents, public.kids, public.toys IN ACCESS EXCLUSIVE MODE;', true, false],
+      ['LOCK TABLE public.kids, public.toys, public.parents IN ACCESS EXCLUSIVE MODE;', true, false],
       ['ALTER TABLE public.parents DROP COLUMN id_dbops_old;', true, false],
     ]);
     expect(plan!.steps[9]!.sql.split(';\n')).toEqual(
@@ -200,7 +200,7 @@ describe('expand/contract of a referenced primary key through HTTP', () => {
         'ALTER TABLE public.doors ADD CONSTRAINT dbops_new_doors_house_id_fkey FOREIGN KEY (dbops_new_house_id) REFERENCES public.houses (dbops_new_id) ON UPDATE CASCADE NOT VALID',
       );
       // One swap transaction for the three tables.
-      expect(firstLines.filter((l) => l.startsWith('LOCK TABLE'))).toEqual(['LOCK TABLE public.houses, public.doors, public.rooms IN ACCESS EXCLUSIVE MODE;']);
+      expect(firstLines.filter((l) => l.startsWith('LOCK TABLE'))).toEqual(['LOCK TABLE public.doors, public.rooms, public.houses IN ACCESS EXCLUSIVE MODE;']);
       await executePlan(plan!);
       await sql(expected.url, original);
       expect(await schemaDifferences()).toEqual([]);

@@ -265,7 +265,7 @@ describe('safe plan drafts', () => {
     ]);
     // The old foreign keys go first (they hang on the old key's index), the new ones take their names last.
     expect(sqls[9]!.split(';\n')).toEqual([
-      'LOCK TABLE public.orders, public.order_items, public.shipments IN ACCESS EXCLUSIVE MODE',
+      'LOCK TABLE public.order_items, public.shipments, public.orders IN ACCESS EXCLUSIVE MODE',
       'ALTER TABLE public.order_items DROP CONSTRAINT order_items_order_id_fkey',
       'ALTER TABLE public.shipments DROP CONSTRAINT shipments_order_id_fkey',
       'DROP TRIGGER dbops_sync_id ON public.orders',

@@ -82,11 +82,12 @@ function newForeignKey(ref: Reference, parentColumn: string, parentShadow: strin
  *    shadow) to the parent's shadow, then validated: both the old and the new foreign key hold
  *    from then on; the shadow equals the key on every row, so the new one refuses exactly what
  *    the old one refuses, and the actions (CASCADE...) of the two do the same to the same rows;
- * 4. one swap transaction takes ACCESS EXCLUSIVE on the parent and the children up front (one
- *    lock order, under `lock_timeout`), drops the old foreign keys, swaps the key as
- *    `expandContractType` does (its constraint attached USING INDEX to the index the new foreign
- *    keys already use) and the changed children's columns, and gives the new foreign keys their
- *    names: catalog changes only, no scan, and every foreign key is valid when it commits;
+ * 4. one swap transaction takes ACCESS EXCLUSIVE on the children, then the parent, up front
+ *    (the order a child's writer takes them in; under `lock_timeout`), drops the old foreign
+ *    keys, swaps the key as `expandContractType` does (its constraint attached USING INDEX to
+ *    the index the new foreign keys already use) and the changed children's columns, and gives
+ *    the new foreign keys their names: catalog changes only, no scan, and every foreign key is
+ *    valid when it commits;
  * 5. the old columns and the sync functions are dropped.
  * A referencing column the migration does not change keeps its type, as the original leaves it
  * (an int column referencing a bigint key is a valid foreign key).
@@ -144,7 +145,10 @@ export const expandContractKey: RewriteRule = {
     }
     const swaps = [parent, ...children.values()];
     const t = (x: TableInfo) => quoteName(x.schema, x.name);
-    const locked = [...new Map([parentTable, ...refs.map((r) => r.child)].map((x) => [qualified(x), t(x)])).values()];
+    // Children first: a writer of a child locks the child, then the parent (its foreign key's
+    // check); taking them in the same order, the swap waits behind such a writer instead of
+    // deadlocking with it (the original ALTER, parent first, can).
+    const locked = [...new Map([...refs.map((r) => r.child), parentTable].map((x) => [qualified(x), t(x)])).values()];
     const fkSteps = fks.flatMap(({ ref, temp, add }): DraftStep[] => [
       { sql: add, transactional: true, lock_type: 'SHARE ROW EXCLUSIVE', lock_duration_ms: CATALOG_MS, batched: false },
       {
