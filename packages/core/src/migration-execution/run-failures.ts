@@ -34,6 +34,8 @@ export class DeadlineReached extends ExecutorFault {
 }
 
 export const LOCK_NOT_AVAILABLE = '55P03';
+/** A deadlock's victim: PostgreSQL rolled its whole transaction back, so a transactional step can run again. */
+export const DEADLOCK_DETECTED = '40P01';
 
 interface PgErrorLike {
   code?: string;

@@ -196,6 +196,26 @@ describe('runMigration on a real PostgreSQL database', () => {
       ]);
     });
 
+    it('retries a transaction PostgreSQL rolled back as a deadlock victim, as it retries a lock timeout', async () => {
+      // The holder waits long before checking for a deadlock: the migration, waiting first, is the victim.
+      await holder.query("SET LOCAL deadlock_timeout = '60s'");
+      let holderWaits: Promise<unknown> = Promise.resolve();
+      const migration = run('LOCK TABLE legacy IN ACCESS EXCLUSIVE MODE; ALTER TABLE orders ADD COLUMN note text;', {
+        settings: { ...settings, lockTimeoutMs: 30_000, lockRetries: 2 },
+        sleep: async () => {
+          await holderWaits;
+          await holder.query('COMMIT');
+        },
+      });
+      // Once the migration holds legacy and waits for orders, the holder asks for legacy: a deadlock.
+      while (!(await sql(db.url, "SELECT 1 FROM pg_locks WHERE relation = 'orders'::regclass AND NOT granted")).length)
+        await new Promise((r) => setTimeout(r, 20));
+      holderWaits = holder.query('LOCK TABLE legacy IN ACCESS EXCLUSIVE MODE');
+      const outcome = await migration;
+      expect(outcome.status === 'failed' ? outcome.error : outcome.status).toBe('completed');
+      expect(progress.at(-1)).toMatch(/\(lock retry 1 of 2\)$/);
+    });
+
     it('retries with backoff and succeeds once the lock is released', async () => {
       const outcome = await run('ALTER TABLE orders ADD COLUMN note text;', {
         settings: { ...settings, lockTimeoutMs: 100, lockRetries: 5 },
