@@ -13,7 +13,8 @@
  * own `runMigration`, batches and lock retries included. Prints, for each, the worst single write
  * wait, the p99 and the total time, and whether the two end schemas (pg_dump -s) are the same
  * (for an expand/contract swap, which moves the column last: the same modulo column order). The
- * schema is reset between runs.
+ * schema is reset between runs. `referenced-key-to-bigint` adds two tables whose foreign keys
+ * reference orders.id, and a third writer inserting into one of them.
  * Needs Debian's postgresql-15 (`/usr/lib/postgresql/15/bin`).
  */
 import { execFileSync } from 'node:child_process';
@@ -49,6 +50,11 @@ interface Pattern {
   reset: string;
   /** The plan moves a column last (expand/contract): the end schemas are compared modulo column order. */
   reorders?: boolean;
+  /** Run before the pattern (its own tables), and undone after it. */
+  setup?: string;
+  teardown?: string;
+  /** A third writer's statement, every 5 ms beside the two on orders. */
+  extraWrite?: string;
 }
 
 const PATTERNS: Pattern[] = [
@@ -81,6 +87,21 @@ const PATTERNS: Pattern[] = [
     reorders: true,
   },
   {
+    // The key two tables' foreign keys reference (lines: half as many rows as orders, notes: a tenth); a third writer inserts lines.
+    name: 'referenced-key-to-bigint',
+    setup: `CREATE TABLE lines (id serial PRIMARY KEY, order_id int NOT NULL REFERENCES orders (id) ON DELETE CASCADE, qty int);
+      CREATE INDEX lines_order ON lines (order_id);
+      INSERT INTO lines (order_id, qty) SELECT 1 + (g * 7) % ${ROWS}, g % 9 FROM generate_series(1, ${Math.floor(ROWS / 2)}) g;
+      CREATE TABLE order_notes (id serial PRIMARY KEY, order_id int REFERENCES orders (id), body text);
+      INSERT INTO order_notes (order_id, body) SELECT 1 + (g * 13) % ${ROWS}, 'n' FROM generate_series(1, ${Math.floor(ROWS / 10)}) g;
+      ANALYZE lines; ANALYZE order_notes`,
+    migration: 'ALTER TABLE orders ALTER COLUMN id TYPE bigint',
+    reset: 'ALTER TABLE orders ALTER COLUMN id TYPE int',
+    teardown: 'DROP TABLE lines, order_notes',
+    extraWrite: `INSERT INTO lines (order_id, qty) VALUES (1 + (random() * ${ROWS - 1})::int, 1)`,
+    reorders: true,
+  },
+  {
     name: 'volatile-default',
     migration: 'ALTER TABLE orders ADD COLUMN token uuid NOT NULL DEFAULT gen_random_uuid()',
     reset: 'ALTER TABLE orders DROP COLUMN IF EXISTS token',
@@ -93,22 +114,32 @@ interface Waits {
   worst: number;
   p99: number;
   count: number;
+  /** Writes that failed (a deadlock with the migration: the writer was its victim), by SQLSTATE. */
+  failed: Record<string, number>;
 }
 
 /** Two writers every 5 ms until stopped; each write's wall time is recorded. */
-function startWriters(url: string): { stop(): Promise<Waits> } {
+function startWriters(url: string, extraWrite?: string): { stop(): Promise<Waits> } {
   let running = true;
   const times: number[] = [];
   let [worst, worstAt] = [0, 0];
-  const loop = async (kind: 'insert' | 'update') => {
+  const failed: Record<string, number> = {};
+  const loop = async (kind: 'insert' | 'update' | 'extra') => {
     const c = new pg.Client({ connectionString: url });
     await c.connect();
     try {
       while (running) {
         const t0 = performance.now();
-        if (kind === 'insert')
-          await c.query(`INSERT INTO orders (customer_id, amount, note, ref) VALUES (1 + (random() * 9999)::int, 1, 'w', nextval('orders_ref_seq'))`);
-        else await c.query(`UPDATE orders SET amount = amount + 1 WHERE id = 1 + (random() * ${ROWS - 1})::int`);
+        try {
+          if (kind === 'extra') await c.query(extraWrite!);
+          else if (kind === 'insert')
+            await c.query(`INSERT INTO orders (customer_id, amount, note, ref) VALUES (1 + (random() * 9999)::int, 1, 'w', nextval('orders_ref_seq'))`);
+          else await c.query(`UPDATE orders SET amount = amount + 1 WHERE id = 1 + (random() * ${ROWS - 1})::int`);
+        } catch (e) {
+          // The write waited all the same; a lost write is counted, not fatal to the bench.
+          const code = (e as { code?: string }).code ?? 'error';
+          failed[code] = (failed[code] ?? 0) + 1;
+        }
         const took = performance.now() - t0;
         if (took > worst) [worst, worstAt] = [took, t0];
         times.push(took);
@@ -118,13 +149,13 @@ function startWriters(url: string): { stop(): Promise<Waits> } {
       await c.end();
     }
   };
-  const loops = [loop('insert'), loop('update')];
+  const loops = [loop('insert'), loop('update'), ...(extraWrite ? [loop('extra')] : [])];
   return {
     async stop() {
       running = false;
       await Promise.all(loops);
       const sorted = [...times].sort((a, b) => a - b);
-      return { worstAt, worst: sorted[sorted.length - 1] ?? 0, p99: sorted[Math.floor(sorted.length * 0.99)] ?? 0, count: sorted.length };
+      return { worstAt, worst: sorted[sorted.length - 1] ?? 0, p99: sorted[Math.floor(sorted.length * 0.99)] ?? 0, count: sorted.length, failed };
     },
   };
 }
@@ -220,6 +251,7 @@ async function main(): Promise<void> {
     const only = values.only ? new Set(values.only.split(',')) : null;
     console.log('pattern | run | worst write wait ms | p99 ms | writes | total ms | same schema');
     for (const p of PATTERNS.filter((x) => !only || only.has(x.name))) {
+      if (p.setup) await admin.query(p.setup);
       const snapshot = await snapshotOf(url);
       const a = await analyzeMigrationDetailed(p.migration, snapshot, { connectionId: 'bench', sandbox: false });
       const out = draftSafePlan(
@@ -231,6 +263,7 @@ async function main(): Promise<void> {
       );
       if (!out.draft) {
         console.log(`${p.name} | plan | - | - | - | - | no plan: ${out.reason ?? 'not needed'}`);
+        if (p.teardown) await admin.query(p.teardown);
         continue;
       }
       const batched = out.draft.steps.some((st) => st.batched);
@@ -241,10 +274,17 @@ async function main(): Promise<void> {
       const dumps: string[] = [];
       for (const [run, script, oneTx] of runs) {
         await admin.query('CHECKPOINT');
-        const writers = startWriters(url);
+        const writers = startWriters(url, p.extraWrite);
         await new Promise((r) => setTimeout(r, 300));
         const steps: Array<{ at: number; text: string }> = [];
-        const total = run === 'plan' && batched ? await executePlan(url, script, snapshot.server_version_num, steps) : await applyScript(url, script, oneTx);
+        let failure = '';
+        const total = await (run === 'plan' && batched ? executePlan(url, script, snapshot.server_version_num, steps) : applyScript(url, script, oneTx)).catch(
+          (e: unknown) => {
+            // The original can be a deadlock's victim too (it locks the parent, then each child, while writers of a child wait for the parent).
+            failure = ` (the ${run} failed: ${e instanceof Error ? e.message : String(e)})`;
+            return NaN;
+          },
+        );
         await new Promise((r) => setTimeout(r, 300));
         const w = await writers.stop();
         dumps.push(dumpSchema(url));
@@ -260,12 +300,16 @@ async function main(): Promise<void> {
           );
         }
         const same = p.reorders ? `${orderFree(dumps[0]!) === orderFree(dumps[1] ?? '')} (modulo column order)` : String(dumps[0] === dumps[1]);
-        console.log(`${p.name} | ${run} | ${w.worst.toFixed(0)} | ${w.p99.toFixed(1)} | ${w.count} | ${total.toFixed(0)} | ${run === 'plan' ? same : ''}`);
+        const lost = Object.entries(w.failed).map(([code, n]) => `${n} write(s) failed with ${code}`);
+        console.log(
+          `${p.name} | ${run} | ${w.worst.toFixed(0)} | ${w.p99.toFixed(1)} | ${w.count} | ${total.toFixed(0)} | ${run === 'plan' ? same : ''}${failure}${lost.length ? ` | ${lost.join(', ')}` : ''}`,
+        );
         // Where the worst write began: the executor's step (or batch) in progress then.
         const during = steps.filter((st) => st.at <= w.worstAt).at(-1);
         if (during) console.log(`  worst write began during: ${during.text.slice(0, 140)}`);
         await admin.query(p.reset);
       }
+      if (p.teardown) await admin.query(p.teardown);
     }
   } finally {
     await admin.end();

@@ -11,7 +11,8 @@ const OLD = /_dbops_old$/;
  * that removes it; null when it left nothing of the kind. Read from the catalog: the columns the
  * run added that carry a dbops helper name, the `dbops_sync_` triggers on their tables and the
  * functions those triggers call (or, once the swap dropped the trigger, the `dbops_sync_`
- * functions no trigger calls). Dropping a shadow column drops its indexes and constraints too.
+ * functions no trigger calls), and the foreign keys of other tables added on a shadow key (a
+ * referenced key's plan). Dropping a shadow column drops its indexes and constraints too.
  */
 export async function expandContractLeftovers(db: Queryable, before: CatalogState, after: CatalogState): Promise<string | null> {
   const added = diffCatalog(before, after).columns_added.filter((c) => SHADOW.test(c.column) || OLD.test(c.column));
@@ -31,8 +32,17 @@ export async function expandContractLeftovers(db: Queryable, before: CatalogStat
         ORDER BY 1, 2`,
       [qualified, schema],
     );
+    // Other tables' foreign keys a referenced key's plan added on the shadow key: they would block its drop.
+    const references = await db.query<{ child: string; name: string }>(
+      `SELECT c.conrelid::regclass::text AS child, c.conname AS name
+         FROM pg_catalog.pg_constraint c
+        WHERE c.contype = 'f' AND c.confrelid = pg_catalog.to_regclass($1) AND c.conrelid <> c.confrelid AND c.conname LIKE 'dbops\\_new\\_%'
+        ORDER BY 1, 2`,
+      [qualified],
+    );
     const columns = added.filter((c) => c.table === table).map((c) => c.column);
     const sql = [
+      ...references.rows.map((r) => `ALTER TABLE ${r.child} DROP CONSTRAINT IF EXISTS ${quoteIdent(r.name)};`),
       ...helpers.rows.filter((h) => h.trigger).map((h) => `DROP TRIGGER ${quoteIdent(h.trigger!)} ON ${qualified};`),
       ...columns.map((c) => `ALTER TABLE ${qualified} DROP COLUMN ${quoteIdent(c)};`),
       ...helpers.rows.map((h) => `DROP FUNCTION ${h.fn};`),

@@ -44,6 +44,8 @@ export class HandOffRequested extends Error {
 }
 
 export const LOCK_NOT_AVAILABLE = '55P03';
+/** A deadlock's victim: PostgreSQL rolled its whole transaction back, so a transactional step can run again. */
+export const DEADLOCK_DETECTED = '40P01';
 
 interface PgErrorLike {
   code?: string;

@@ -133,6 +133,30 @@ describe('runMigration on a real PostgreSQL database', () => {
     );
   });
 
+  it("drops first the other tables' foreign keys a failed referenced-key plan added on the shadow key, so that starting over works", async () => {
+    await sql(
+      db.url,
+      'DELETE FROM orders WHERE id = 2; CREATE TABLE items (id int PRIMARY KEY, order_id int REFERENCES orders (id)); INSERT INTO items VALUES (1, 1)',
+    );
+    const failed = await run(`ALTER TABLE orders ADD COLUMN dbops_new_id bigint;
+      CREATE FUNCTION dbops_sync_orders_id() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN NEW.dbops_new_id := NEW.id; RETURN NEW; END $f$;
+      CREATE TRIGGER dbops_sync_id BEFORE INSERT OR UPDATE ON orders FOR EACH ROW EXECUTE FUNCTION dbops_sync_orders_id();
+      COMMIT; UPDATE orders SET dbops_new_id = id; CREATE UNIQUE INDEX dbops_new_orders_pkey ON orders (dbops_new_id);
+      ALTER TABLE items ADD CONSTRAINT dbops_new_items_order_id_fkey FOREIGN KEY (order_id) REFERENCES orders (dbops_new_id) NOT VALID; COMMIT; SELECT 1 / 0;`);
+    expect(failed.status).toBe('failed');
+    if (failed.status !== 'failed') return;
+    const hint = failed.error.hint!;
+    expect(hint).toContain(
+      'To start over, remove them: ALTER TABLE items DROP CONSTRAINT IF EXISTS dbops_new_items_order_id_fkey; DROP TRIGGER dbops_sync_id ON public.orders; ALTER TABLE public.orders DROP COLUMN dbops_new_id;',
+    );
+    await sql(db.url, hint.slice(hint.indexOf('remove them: ') + 13, hint.indexOf(' Then analyze')));
+    const [left] = await sql<{ n: number }>(
+      db.url,
+      "SELECT (SELECT count(*) FROM pg_constraint WHERE conname LIKE 'dbops%') + (SELECT count(*) FROM pg_attribute WHERE attrelid = 'orders'::regclass AND attname LIKE 'dbops%') AS n",
+    );
+    expect(Number(left!.n)).toBe(0);
+  });
+
   it('runs under the configured lock_timeout and statement_timeout', async () => {
     const outcome = await run('SELECT pg_sleep(2);', { settings: { ...settings, statementTimeoutMs: 200 } });
     expect(outcome.status === 'failed' && outcome.error.code).toBe('57014');
@@ -170,6 +194,26 @@ describe('runMigration on a real PostgreSQL database', () => {
         'statement 1 of 1: ALTER TABLE orders ADD COLUMN note text (lock retry 1 of 2)',
         'statement 1 of 1: ALTER TABLE orders ADD COLUMN note text (lock retry 2 of 2)',
       ]);
+    });
+
+    it('retries a transaction PostgreSQL rolled back as a deadlock victim, as it retries a lock timeout', async () => {
+      // The holder waits long before checking for a deadlock: the migration, waiting first, is the victim.
+      await holder.query("SET LOCAL deadlock_timeout = '60s'");
+      let holderWaits: Promise<unknown> = Promise.resolve();
+      const migration = run('LOCK TABLE legacy IN ACCESS EXCLUSIVE MODE; ALTER TABLE orders ADD COLUMN note text;', {
+        settings: { ...settings, lockTimeoutMs: 30_000, lockRetries: 2 },
+        sleep: async () => {
+          await holderWaits;
+          await holder.query('COMMIT');
+        },
+      });
+      // Once the migration holds legacy and waits for orders, the holder asks for legacy: a deadlock.
+      while (!(await sql(db.url, "SELECT 1 FROM pg_locks WHERE relation = 'orders'::regclass AND NOT granted")).length)
+        await new Promise((r) => setTimeout(r, 20));
+      holderWaits = holder.query('LOCK TABLE legacy IN ACCESS EXCLUSIVE MODE');
+      const outcome = await migration;
+      expect(outcome.status === 'failed' ? outcome.error : outcome.status).toBe('completed');
+      expect(progress.at(-1)).toMatch(/\(lock retry 1 of 2\)$/);
     });
 
     it('retries with backoff and succeeds once the lock is released', async () => {

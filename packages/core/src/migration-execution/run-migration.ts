@@ -12,7 +12,7 @@ import { type PlannedStatement, segmentPlan, statementSummary } from './migratio
 import { type AppliedStatement, EXECUTOR_CODES, type MigrationError, type MigrationResult } from './migration-outcome';
 import { expandContractLeftovers } from './plan-leftovers';
 import { runBatchedStep } from './run-batched-step';
-import { DeadlineReached, LOCK_NOT_AVAILABLE, messageOf, sqlState, StateStoreFailure, StatementFailure } from './run-failures';
+import { DEADLOCK_DETECTED, DeadlineReached, LOCK_NOT_AVAILABLE, messageOf, sqlState, StateStoreFailure, StatementFailure } from './run-failures';
 
 export type RunOutcome = { status: 'completed'; result: MigrationResult } | { status: 'failed'; error: MigrationError };
 
@@ -153,7 +153,10 @@ export async function runMigration(options: RunMigrationOptions): Promise<RunOut
           else await runAlone(client, db, before, segment.statements[0]!, () => prepare(segment.statements[0]!));
           break;
         } catch (error) {
-          if (!(error instanceof StatementFailure) || sqlState(error.pgError) !== LOCK_NOT_AVAILABLE || attempt >= settings.lockRetries) throw error;
+          const code = error instanceof StatementFailure ? sqlState(error.pgError) : null;
+          // A deadlock's victim was rolled back whole, like a lock timeout; a step outside a transaction (CONCURRENTLY) may have left something, so it is not retried.
+          const retryable = code === LOCK_NOT_AVAILABLE || (code === DEADLOCK_DETECTED && segment.transactional);
+          if (!retryable || attempt >= settings.lockRetries) throw error;
           await sleep(lockBackoffMs(settings, attempt + 1, options.random));
         }
       }

@@ -242,6 +242,84 @@ describe('safe plan drafts', () => {
     ]);
   });
 
+  it('swaps a key other tables reference: their foreign keys added again on the new key NOT VALID and validated before one swap of all the tables', async () => {
+    const { draft: d, reason } = await draft('ALTER TABLE orders ALTER COLUMN id TYPE numeric');
+    expect(reason).toBeNull();
+    const sqls = d!.steps.map((s) => s.sql);
+    expect(sqls.slice(0, 9).map((s) => s.split('\n')[0])).toEqual([
+      'ALTER TABLE public.orders ADD COLUMN dbops_new_id numeric;',
+      '-- dbops:batched key=id size=2000 pause_ms=10',
+      'CREATE UNIQUE INDEX CONCURRENTLY dbops_new_orders_pkey ON public.orders (dbops_new_id)',
+      'ALTER TABLE public.orders ADD CONSTRAINT dbops_not_null_orders_id CHECK (dbops_new_id IS NOT NULL) NOT VALID',
+      'ALTER TABLE public.orders VALIDATE CONSTRAINT dbops_not_null_orders_id',
+      'ALTER TABLE public.order_items ADD CONSTRAINT dbops_new_order_items_order_id_fkey FOREIGN KEY (order_id) REFERENCES public.orders (dbops_new_id) ON DELETE CASCADE NOT VALID',
+      'ALTER TABLE public.order_items VALIDATE CONSTRAINT dbops_new_order_items_order_id_fkey',
+      'ALTER TABLE public.shipments ADD CONSTRAINT dbops_new_shipments_order_id_fkey FOREIGN KEY (order_id) REFERENCES public.orders (dbops_new_id) ON DELETE SET NULL NOT VALID',
+      'ALTER TABLE public.shipments VALIDATE CONSTRAINT dbops_new_shipments_order_id_fkey',
+    ]);
+    expect(d!.steps.slice(5, 9).map((s) => [s.transactional, s.lock_type])).toEqual([
+      [true, 'SHARE ROW EXCLUSIVE'],
+      [true, 'SHARE UPDATE EXCLUSIVE'],
+      [true, 'SHARE ROW EXCLUSIVE'],
+      [true, 'SHARE UPDATE EXCLUSIVE'],
+    ]);
+    // The old foreign keys go first (they hang on the old key's index), the new ones take their names last.
+    expect(sqls[9]!.split(';\n')).toEqual([
+      'LOCK TABLE public.order_items, public.shipments, public.orders IN ACCESS EXCLUSIVE MODE',
+      'ALTER TABLE public.order_items DROP CONSTRAINT order_items_order_id_fkey',
+      'ALTER TABLE public.shipments DROP CONSTRAINT shipments_order_id_fkey',
+      'DROP TRIGGER dbops_sync_id ON public.orders',
+      'ALTER TABLE public.orders DROP CONSTRAINT orders_pkey',
+      'ALTER TABLE public.orders ALTER COLUMN id DROP NOT NULL',
+      'ALTER TABLE public.orders RENAME COLUMN id TO id_dbops_old',
+      'ALTER TABLE public.orders RENAME COLUMN dbops_new_id TO id',
+      'ALTER TABLE public.orders ALTER COLUMN id SET NOT NULL',
+      'ALTER TABLE public.orders DROP CONSTRAINT dbops_not_null_orders_id',
+      'ALTER TABLE public.orders ADD CONSTRAINT orders_pkey PRIMARY KEY USING INDEX dbops_new_orders_pkey',
+      'ALTER TABLE public.order_items RENAME CONSTRAINT dbops_new_order_items_order_id_fkey TO order_items_order_id_fkey',
+      'ALTER TABLE public.shipments RENAME CONSTRAINT dbops_new_shipments_order_id_fkey TO shipments_order_id_fkey',
+    ]);
+    expect(sqls[10]).toBe('ALTER TABLE public.orders DROP COLUMN id_dbops_old;\nDROP FUNCTION public.dbops_sync_orders_id()');
+    expect(d!.steps).toHaveLength(11);
+    expect(d!.reordered).toEqual(['public.orders']);
+    expect(d!.rewrites).toEqual([
+      expect.stringMatching(
+        /^statement 0: expand\/contract of a referenced key: .*order_items\.order_id, shipments\.order_id keep their type, as the original leaves them; id becomes the last column of orders$/,
+      ),
+    ]);
+  });
+
+  it('folds the next statements that change the referencing columns into the same plan and swap; a statement in between stops the folding', async () => {
+    const { draft: d } = await draft('ALTER TABLE orders ALTER COLUMN id TYPE numeric; ALTER TABLE order_items ALTER COLUMN order_id TYPE numeric');
+    const sqls = d!.steps.map((s) => s.sql);
+    expect(sqls.map((s) => s.split('\n')[0]!).filter((s) => /ADD COLUMN|dbops:batched|FOREIGN KEY/.test(s))).toEqual([
+      'ALTER TABLE public.orders ADD COLUMN dbops_new_id numeric;',
+      'ALTER TABLE public.order_items ADD COLUMN dbops_new_order_id numeric;',
+      '-- dbops:batched key=id size=2000 pause_ms=10',
+      '-- dbops:batched key=id size=2000 pause_ms=10',
+      'ALTER TABLE public.order_items ADD CONSTRAINT dbops_new_order_items_order_id_fkey FOREIGN KEY (dbops_new_order_id) REFERENCES public.orders (dbops_new_id) ON DELETE CASCADE NOT VALID',
+      'ALTER TABLE public.shipments ADD CONSTRAINT dbops_new_shipments_order_id_fkey FOREIGN KEY (order_id) REFERENCES public.orders (dbops_new_id) ON DELETE SET NULL NOT VALID',
+    ]);
+    const swap = sqls.at(-2)!.split(';\n');
+    expect(swap).toContain('ALTER TABLE public.order_items RENAME COLUMN dbops_new_order_id TO order_id');
+    // The child's own foreign key to the key is not rebuilt twice: the plan drops it once, first.
+    expect(swap.filter((s) => s.includes('DROP CONSTRAINT order_items_order_id_fkey'))).toEqual([
+      'ALTER TABLE public.order_items DROP CONSTRAINT order_items_order_id_fkey',
+    ]);
+    expect(swap.indexOf('ALTER TABLE public.order_items DROP CONSTRAINT order_items_order_id_fkey')).toBe(1);
+    expect(sqls.at(-1)).toContain('ALTER TABLE public.order_items DROP COLUMN order_id_dbops_old');
+    expect(d!.reordered).toEqual(['public.orders', 'public.order_items']);
+    expect(d!.rewrites).toEqual([expect.stringMatching(/^statement 0 \(with statement 1\): /)]);
+
+    const apart = (
+      await draft(
+        'ALTER TABLE orders ALTER COLUMN id TYPE numeric; ALTER TABLE orders ADD COLUMN note text; ALTER TABLE order_items ALTER COLUMN order_id TYPE numeric',
+      )
+    ).draft!;
+    expect(apart.rewrites.map((r) => r.split(':')[0])).toEqual(['statement 0', 'statement 2']);
+    expect(apart.steps.map((s) => s.sql)).toContain('ALTER TABLE orders ADD COLUMN note text');
+  });
+
   it('keeps a USING expression: the trigger reads the row as NEW, the backfill as the table', async () => {
     const { draft: d } = await draft('ALTER TABLE orders ALTER COLUMN total TYPE bigint USING round(orders.total) + 1');
     expect(d?.steps[0]!.sql).toContain('  NEW.dbops_new_total := round(new.total) + 1;\n');
@@ -290,12 +368,73 @@ describe('safe plan drafts', () => {
     };
   };
 
+  /** events.id as an int identity column with its sequence (INCREMENT BY 5). */
+  const identityEvents = (s: SchemaSnapshot) => {
+    Object.assign(table(s, 'events').columns[0]!, { identity: 'by_default', data_type: 'integer', udt_name: 'int4' });
+    s.sequences.push({
+      schema: 'public',
+      name: 'events_id_seq',
+      data_type: 'integer',
+      owned_by: 'public.events.id',
+      owner: { schema: 'public', table: 'events', column: 'id', identity: true },
+      start: '10',
+      increment: '5',
+      min: '1',
+      max: '2147483647',
+      cache: '1',
+      cycle: false,
+    });
+  };
+
+  it("hands an identity column's sequence over to the new column inside the swap, its state and options kept", async () => {
+    const { draft: d, reason } = await draft('ALTER TABLE events ALTER COLUMN id TYPE bigint', identityEvents);
+    expect(reason).toBeNull();
+    expect(d!.steps.at(-2)!.sql.split(';\n')).toEqual([
+      'DROP TRIGGER dbops_sync_id ON public.events',
+      'ALTER TABLE public.events DROP CONSTRAINT events_pkey',
+      'ALTER TABLE public.events ALTER COLUMN dbops_new_id SET NOT NULL',
+      'ALTER TABLE public.events ALTER COLUMN dbops_new_id ADD GENERATED BY DEFAULT AS IDENTITY (SEQUENCE NAME public.dbops_new_events_id_seq INCREMENT BY 5 START WITH 10 CACHE 1 NO CYCLE)',
+      "SELECT pg_catalog.setval('public.dbops_new_events_id_seq', last_value, is_called) FROM public.events_id_seq",
+      'ALTER TABLE public.events ALTER COLUMN id DROP IDENTITY',
+      'ALTER TABLE public.events ALTER COLUMN id DROP NOT NULL',
+      'ALTER TABLE public.events RENAME COLUMN id TO id_dbops_old',
+      'ALTER TABLE public.events RENAME COLUMN dbops_new_id TO id',
+      'ALTER TABLE public.events DROP CONSTRAINT dbops_not_null_events_id',
+      'ALTER TABLE public.events ADD CONSTRAINT events_pkey PRIMARY KEY USING INDEX dbops_new_events_pkey',
+      'ALTER SEQUENCE public.dbops_new_events_id_seq RENAME TO events_id_seq',
+    ]);
+    // A bound of its own is kept; one that was int's default becomes bigint's, as ALTER TYPE does.
+    const bounded = await draft('ALTER TABLE events ALTER COLUMN id TYPE bigint', (s) => {
+      identityEvents(s);
+      s.sequences.at(-1)!.max = '1000000';
+    });
+    expect(bounded.draft!.steps.at(-2)!.sql).toContain(
+      '(SEQUENCE NAME public.dbops_new_events_id_seq INCREMENT BY 5 MAXVALUE 1000000 START WITH 10 CACHE 1 NO CYCLE)',
+    );
+  });
+
   it.each([
     [
-      "another table's foreign key references the column",
+      'a key whose referencing foreign key is NOT VALID',
       'ALTER TABLE orders ALTER COLUMN id TYPE numeric',
+      (s: SchemaSnapshot) => void (table(s, 'shipments').foreign_keys[0]!.validated = false),
+      /foreign key shipments_order_id_fkey of shipments is NOT VALID/,
+    ],
+    [
+      'a key referenced by a foreign key of several columns',
+      'ALTER TABLE orders ALTER COLUMN id TYPE numeric',
+      (s: SchemaSnapshot) => {
+        const fk = table(s, 'shipments').foreign_keys[0]!;
+        fk.columns = ['order_id', 'id'];
+        fk.referenced_columns = ['id', 'customer_id'];
+      },
+      /foreign key shipments_order_id_fkey of shipments has several columns/,
+    ],
+    [
+      'a key and a referencing column changed together whose foreign key sets NULL',
+      'ALTER TABLE orders ALTER COLUMN id TYPE numeric; ALTER TABLE shipments ALTER COLUMN order_id TYPE numeric',
       undefined,
-      /foreign key order_items_order_id_fkey of order_items references id; rebuilding another table's foreign key/,
+      /foreign key shipments_order_id_fkey of shipments sets NULL or DEFAULT on its column/,
     ],
     [
       'a view reads the column',
@@ -304,10 +443,16 @@ describe('safe plan drafts', () => {
       /view public\.customer_emails reads email; it would keep reading the old column/,
     ],
     [
-      'an identity column',
+      'an identity column whose sequence the snapshot lacks',
       'ALTER TABLE events ALTER COLUMN id TYPE numeric',
       (s: SchemaSnapshot) => void (table(s, 'events').columns[0]!.identity = 'by_default'),
-      /id is an identity column/,
+      /id is an identity column whose sequence is not in the snapshot/,
+    ],
+    [
+      'an identity column changed to a type that is not an integer',
+      'ALTER TABLE events ALTER COLUMN id TYPE numeric',
+      identityEvents,
+      /id is an identity column, and dbops swaps an identity only between integer types/,
     ],
     [
       'a generated column computed from it',

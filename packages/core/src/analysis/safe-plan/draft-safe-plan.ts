@@ -62,6 +62,8 @@ export function draftSafePlan(
   const rewrites: string[] = [];
   const reordered: string[] = [];
   const volatile: string[] = [];
+  const absorbed = new Set<number>();
+  const script = { parsed, facts, statements };
   let plain: ParsedStatement[] = [];
   const flush = () => {
     if (!plain.length) return;
@@ -76,6 +78,7 @@ export function draftSafePlan(
     plain = [];
   };
   for (const p of parsed) {
+    if (absorbed.has(p.index)) continue;
     const f = facts[p.index]!;
     const s = statements[p.index]!;
     const why = risky[p.index];
@@ -86,7 +89,7 @@ export function draftSafePlan(
       } else plain.push(p);
       continue;
     }
-    const ctx = { stmt: p, facts: f, report: s, table: index.table(f.table), schema: index, batching };
+    const ctx = { stmt: p, facts: f, report: s, table: index.table(f.table), schema: index, batching, script };
     const rule = REWRITE_RULES.find((r) => r.applies(ctx));
     if (!rule) return { draft: null, reason: `statement ${p.index} (${s.statement_type}) ${why}, and dbops knows no safe form of it yet` };
     const out = rule.rewrite(ctx);
@@ -96,6 +99,7 @@ export function draftSafePlan(
     rewrites.push(out.explanation);
     reordered.push(...(out.reordered ?? []));
     volatile.push(...(out.volatile ?? []));
+    for (const i of out.absorbs ?? []) absorbed.add(i);
   }
   flush();
   return {

@@ -18,4 +18,6 @@ export interface Rewrite {
    * counts, not their values.
    */
   volatile?: string[];
+  /** Indexes of later statements of the migration this rewrite also carries out (they are not run again). */
+  absorbs?: number[];
 }

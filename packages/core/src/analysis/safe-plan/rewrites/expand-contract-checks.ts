@@ -48,19 +48,25 @@ export function mentionsColumn(text: string | null | undefined, column: string):
  * Why `column` of `table` cannot be swapped for a new one: a view, a generated column, another
  * table's foreign key or extended statistics that depend on the column itself (they would keep
  * pointing at the old column, or block its drop), or properties the plan does not carry over.
+ * `referencedByOthers`: the caller rebuilds the other tables' foreign keys (`expand-contract-key.ts`).
+ * An identity column is the caller's to judge (`identity-swap.ts`).
  */
-export function columnProblem(table: TableInfo, column: ColumnInfo, snapshot: SchemaSnapshot): string | null {
+export function columnProblem(
+  table: TableInfo,
+  column: ColumnInfo,
+  snapshot: SchemaSnapshot,
+  options: { referencedByOthers: boolean } = { referencedByOthers: false },
+): string | null {
   const name = column.name;
-  if (column.identity) return `${name} is an identity column; moving its sequence to a new column is not done by dbops yet`;
   if (column.generated) return `${name} is a generated column`;
   const generated = table.columns.find((c) => c.generated && (c.generation_expression === undefined || mentionsColumn(c.generation_expression, name)));
   if (generated) return `generated column ${generated.name} is computed from ${name}`;
   const view = snapshot.view_dependencies.find((v) => v.table === `${table.schema}.${table.name}` && v.columns.includes(name));
   if (view) return `view ${view.view} reads ${name}; it would keep reading the old column, which the plan drops`;
-  for (const other of snapshot.tables) {
+  for (const other of options.referencedByOthers ? [] : snapshot.tables) {
     const fk = other.foreign_keys.find((f) => f.referenced_schema === table.schema && f.referenced_table === table.name && f.referenced_columns.includes(name));
     if (fk)
-      return `foreign key ${fk.name} of ${other.name} references ${name}; rebuilding another table's foreign key during the swap is not done by dbops yet`;
+      return `foreign key ${fk.name} of ${other.name} references ${name}; dbops rebuilds the foreign keys that reference a column only when the type change is the column's only change`;
   }
   const stats = snapshot.model?.statistics.find((s) => onTable(table)(s) && mentionsColumn(s.definition, name));
   if (stats) return `extended statistics ${stats.name} cover ${name}`;

@@ -2,6 +2,7 @@ import { batchedDml } from './batched-dml';
 import { constraintNotValid } from './constraint-not-valid';
 import { createIndexConcurrently } from './create-index-concurrently';
 import { dropIndexConcurrently } from './drop-index-concurrently';
+import { expandContractKey } from './expand-contract-key';
 import { expandContractType } from './expand-contract-type';
 import { notNullViaCheck } from './not-null-via-check';
 import type { RewriteRule } from './rewrite-context';
@@ -15,6 +16,7 @@ export const REWRITE_RULES: readonly RewriteRule[] = [
   constraintNotValid,
   notNullViaCheck,
   uniqueUsingIndex,
+  expandContractKey,
   expandContractType,
   volatileDefaultBackfill,
   batchedDml,

@@ -17,6 +17,15 @@ export interface RewriteContext {
   schema: SchemaIndex;
   /** What a batched step is offered with (`DBOPS_SAFE_PLAN_BATCH_SIZE`, `DBOPS_SAFE_PLAN_BATCH_PAUSE_MS`). */
   batching: BatchingOptions;
+  /** The whole migration, for a rule that folds following statements into its plan (`Rewrite.absorbs`). */
+  script: MigrationScript;
+}
+
+/** Every statement of the migration, with its facts and report, by statement index. */
+export interface MigrationScript {
+  parsed: readonly ParsedStatement[];
+  facts: readonly StatementFacts[];
+  statements: readonly StatementReport[];
 }
 
 /** Rows per batch and the pause between batches of a batched UPDATE/DELETE. */
