@@ -68,13 +68,29 @@ export interface RowsBasis {
   spread: number;
 }
 
-/** A page sample is close; a default guess is not. */
+/** A page sample of many matching rows is close; a default guess is not. */
 const SAMPLED_SPREAD = 1.25;
 const GUESS_SPREAD = 3;
 
-/** Heap read whole by a count; above it, the count reads a sample of about this many bytes. */
-const EXACT_COUNT_BYTES = 64 * 2 ** 20;
-const SAMPLE_BYTES = 32 * 2 ** 20;
+/** How much of the target a count may read. */
+export interface CountLimits {
+  /** Heap read whole by a count; above it, the count reads a sample. */
+  exactCountBytes: number;
+  /** Bytes of heap the sample reads. */
+  sampleBytes: number;
+}
+
+export const DEFAULT_COUNT_LIMITS: CountLimits = { exactCountBytes: 64 * 2 ** 20, sampleBytes: 32 * 2 ** 20 };
+
+/**
+ * The range's widening for a sample that found `matched` rows. SYSTEM sampling takes whole
+ * pages, so rows that sit together (a range of ids, one day's events) arrive in clumps and a
+ * sample of few matches is off by much more than its count suggests: the widening grows as
+ * 1/sqrt(matches) from 1.25x at a few hundred matches to 3x at none.
+ */
+export function sampleSpread(matched: number): number {
+  return Math.min(GUESS_SPREAD, SAMPLED_SPREAD * (1 + 2 / Math.sqrt(Math.max(1, matched))));
+}
 
 /** Rows a WHERE selects, counted on the target (whole, or a page sample scaled up), and how. */
 async function countedRows(
@@ -83,10 +99,12 @@ async function countedRows(
   where: string,
   t: LiveTable,
   byIndex: boolean,
+  limits: CountLimits,
 ): Promise<{ rows: number; basis: string; spread: number } | null> {
-  const sampled = !byIndex && t.heap > EXACT_COUNT_BYTES;
-  const percent = sampled ? Math.max(0.01, Math.min(100, (100 * SAMPLE_BYTES) / t.heap)) : 100;
-  const sql = `SELECT count(*)::float8 AS n FROM ${quoteQualified(table)}${sampled ? ` TABLESAMPLE SYSTEM (${percent.toFixed(4)})` : ''} WHERE ${where}`;
+  const sampled = !byIndex && t.heap > limits.exactCountBytes;
+  const percent = sampled ? Math.max(0.01, Math.min(100, (100 * limits.sampleBytes) / t.heap)) : 100;
+  // REPEATABLE: the same table gives the same figure on every analysis (and in tests).
+  const sql = `SELECT count(*)::float8 AS n FROM ${quoteQualified(table)}${sampled ? ` TABLESAMPLE SYSTEM (${percent.toFixed(4)}) REPEATABLE (32)` : ''} WHERE ${where}`;
   // A count that runs out of time leaves the planner's figure; the savepoint keeps the transaction usable.
   await client.query('SAVEPOINT dbops_count');
   try {
@@ -96,9 +114,9 @@ async function countedRows(
     const rows = sampled ? (n * 100) / percent : n;
     return {
       rows,
-      spread: sampled ? SAMPLED_SPREAD : 1,
+      spread: sampled ? sampleSpread(n) : 1,
       basis: sampled
-        ? `sampled ${percent < 1 ? percent.toFixed(2) : percent.toFixed(0)}% of the table: about ${formatCount(Math.round(rows))} rows`
+        ? `sampled ${percent < 1 ? percent.toFixed(2) : percent.toFixed(0)}% of the table: about ${formatCount(Math.round(rows))} rows (${formatCount(n)} in the sample)`
         : `counted on the target: ${formatCount(rows)} rows`,
     };
   } catch {
@@ -107,16 +125,22 @@ async function countedRows(
   }
 }
 
-/** Columns of `t` with statistics, and whether they are stale (a fifth of the rows changed since the last ANALYZE, or never analyzed). */
-async function statistics(client: FeatureClient, t: LiveTable): Promise<{ columns: Set<string>; stale: string | null }> {
+/**
+ * Columns of `t` with statistics, the column sets extended statistics (functional dependencies
+ * or MCV lists) cover together, and whether the statistics are stale (a fifth of the rows
+ * changed since the last ANALYZE, or never analyzed).
+ */
+async function statistics(client: FeatureClient, t: LiveTable): Promise<{ columns: Set<string>; extended: Set<string>[]; stale: string | null }> {
   const res = await client.query(
     `SELECT ARRAY(SELECT s.attname::text FROM pg_stats s WHERE s.schemaname = n.nspname AND s.tablename = c.relname) AS cols,
+            ARRAY(SELECT (SELECT string_agg(a2.attname::text, ',') FROM pg_attribute a2 WHERE a2.attrelid = x.stxrelid AND a2.attnum = ANY (x.stxkeys))
+                    FROM pg_statistic_ext x WHERE x.stxrelid = c.oid AND (x.stxkind @> '{f}' OR x.stxkind @> '{m}')) AS ext,
             coalesce(a.n_mod_since_analyze, 0)::float8 AS changed, (a.last_analyze IS NULL AND a.last_autoanalyze IS NULL) AS never
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace LEFT JOIN pg_stat_all_tables a ON a.relid = c.oid
       WHERE c.oid = $1`,
     [t.oid],
   );
-  const r = res.rows[0] as { cols: string[]; changed: number; never: boolean } | undefined;
+  const r = res.rows[0] as { cols: string[]; ext: Array<string | null>; changed: number; never: boolean } | undefined;
   const stale = !r
     ? 'the table has no statistics'
     : r.never && r.cols.length === 0
@@ -124,7 +148,7 @@ async function statistics(client: FeatureClient, t: LiveTable): Promise<{ column
       : r.changed > Math.max(1000, 0.2 * t.rows)
         ? `its statistics are stale (${formatCount(Math.round(r.changed))} rows changed since the last ANALYZE)`
         : null;
-  return { columns: new Set(r?.cols ?? []), stale };
+  return { columns: new Set(r?.cols ?? []), extended: (r?.ext ?? []).map((e) => new Set((e ?? '').split(','))), stale };
 }
 
 /**
@@ -136,14 +160,15 @@ async function touchedRows(
   stmt: ParsedStatement,
   t: LiveTable,
   table: string,
+  limits: CountLimits,
 ): Promise<{ rows: number; cost: number; byScan: boolean; basis: RowsBasis } | null> {
   const planned = await plannedRows(client, stmt, table);
   if (!planned) return null;
   const where = nodeBody(stmt.stmt).whereClause as AstNode;
-  const stats = await statistics(client, t).catch(() => ({ columns: new Set<string>(), stale: 'its statistics could not be read' }));
-  const weak = stats.stale ?? weakEstimateReason(where, stats.columns);
+  const stats = await statistics(client, t).catch(() => ({ columns: new Set<string>(), extended: [], stale: 'its statistics could not be read' }));
+  const weak = stats.stale ?? weakEstimateReason(where, stats.columns, stats.extended);
   if (!weak) return { ...planned, basis: { text: 'planner estimate', spread: 1 } };
-  const counted = await countedRows(client, table, dmlWhere(stmt)!, t, !planned.byScan);
+  const counted = await countedRows(client, table, dmlWhere(stmt)!, t, !planned.byScan, limits);
   return counted
     ? { ...planned, rows: counted.rows, basis: { text: `${counted.basis} (the planner's estimate is a guess: ${weak})`, spread: counted.spread } }
     : { ...planned, basis: { text: `planner estimate, a guess (${weak}; a count did not finish)`, spread: GUESS_SPREAD } };
@@ -210,6 +235,7 @@ export async function liveFeatures(
   facts: StatementFacts,
   /** The statement's WHERE did not pass the live-expression gate: not planned on the target. */
   unplannable = false,
+  limits: CountLimits = DEFAULT_COUNT_LIMITS,
 ): Promise<{ cls: TimingClass; features: TimingFeatures; rowsBasis: RowsBasis | null } | null> {
   const t = facts.table ? await liveTable(client, facts.table) : null;
   if (!t) return null;
@@ -236,7 +262,7 @@ export async function liveFeatures(
   let rowsBasis: RowsBasis | null = null;
   const kind = nodeKind(stmt.stmt);
   if ((kind === 'UpdateStmt' || kind === 'DeleteStmt') && facts.has_where) {
-    const planned = unplannable ? null : await touchedRows(client, stmt, t, facts.table);
+    const planned = unplannable ? null : await touchedRows(client, stmt, t, facts.table, limits);
     touched = planned?.rows ?? t.rows * DML_WHERE_SELECTIVITY;
     rowsBasis = planned?.basis ?? {
       text: `a default of ${DML_WHERE_SELECTIVITY * 100}% of the rows (the WHERE was not evaluated on the target)`,

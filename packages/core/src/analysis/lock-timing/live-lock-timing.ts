@@ -2,7 +2,7 @@ import { type AstNode, nodeBody, nodeKind } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 import type { StatementFacts } from '../statement-facts';
 import { type Calibration, CALIBRATION, type HoldEstimate, predictHold } from './calibration';
-import { liveFeatures } from './live-features';
+import { type CountLimits, liveFeatures } from './live-features';
 import { lockHolders, queueWarning, type QueueClient } from './lock-queue';
 import { machineProbe } from './machine-probe';
 
@@ -59,6 +59,8 @@ export async function liveLockTiming(
     statementTimeoutMs?: number;
     /** Statements whose WHERE failed the live-expression gate: their rows come from the default selectivity. */
     unplannable?: ReadonlySet<number>;
+    /** How much of a table a count of the rows a guessed-at WHERE selects may read. */
+    countLimits?: CountLimits;
   } = {},
 ): Promise<LiveLockTimingReport> {
   const calibration = options.calibration ?? CALIBRATION;
@@ -69,7 +71,7 @@ export async function liveLockTiming(
     const live = [];
     for (const stmt of parsed) {
       const f = facts[stmt.index]!;
-      live.push(f.table ? await liveFeatures(client, stmt, f, !!options.unplannable?.has(stmt.index)).catch(() => null) : null);
+      live.push(f.table ? await liveFeatures(client, stmt, f, !!options.unplannable?.has(stmt.index), options.countLimits).catch(() => null) : null);
     }
     // The probe costs a few hundred ms of the target's CPU: only when some hold is more than a catalog change.
     const probeMs = live.some((l) => l && l.cls !== 'catalog') ? await machineProbe(client).catch(() => NaN) : NaN;
