@@ -4,9 +4,10 @@ import { type AstNode, nodeBody, nodeKind } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 import type { StatementFacts } from '../statement-facts';
 import { formatCount } from '../../util/format-count';
+import { indexKeyCost, type KeyColumnInfo, type KeyCost } from './index-key-cost';
 import { weakEstimateReason } from './predicate-estimate';
 import { DML_WHERE_SELECTIVITY } from './snapshot-features';
-import { bufferFeatures, indexKeyColumn, NO_DML_FACTS, seqScanCost, type TimingClass, timingClass, type TimingFeatures } from './timing-class';
+import { type BuiltIndex, builtIndex, bufferFeatures, NO_DML_FACTS, seqScanCost, type TimingClass, timingClass, type TimingFeatures } from './timing-class';
 
 /** A client for read-only catalog questions (the caller runs them in a READ ONLY transaction). */
 export interface FeatureClient {
@@ -228,6 +229,70 @@ async function dmlFacts(client: FeatureClient, t: LiveTable, event: 'DELETE' | '
   return facts;
 }
 
+/** An index key whose cost rests on a default (an expression, a column never analyzed) widens the range this much. */
+const KEY_GUESS_SPREAD = 1.5;
+
+/**
+ * The keys of an index a statement builds as the target's catalog describes them: type, the
+ * collation that compares them (the COLLATE written, else the column's, else the database's:
+ * bytewise C/POSIX, libc or ICU), `pg_stats` width, distinct share and heap-order correlation
+ * of each; an expression key stays unknown (null type).
+ */
+async function liveIndexKey(client: FeatureClient, t: LiveTable, index: BuiltIndex): Promise<{ cost: KeyCost; correlation: number }> {
+  const columns: KeyColumnInfo[] = [];
+  let correlation = 0.5;
+  for (const [i, p] of index.params.entries()) {
+    const row = p.column
+      ? ((
+          await client.query(
+            `WITH k AS (
+               SELECT a.attname, ty.typname::text AS typname, ty.typlen::int AS typlen, ty.typcategory::text AS category, coalesce(et.typlen, 0)::int AS elemlen,
+                      CASE WHEN a.attcollation = 0 THEN 0::oid ELSE coalesce((SELECT co.oid FROM pg_collation co WHERE co.collname = $3 LIMIT 1), a.attcollation) END AS coll,
+                      s.avg_width::float8 AS width, s.n_distinct::float8 AS nd, abs(s.correlation)::float8 AS corr
+                 FROM pg_attribute a JOIN pg_type ty ON ty.oid = a.atttypid LEFT JOIN pg_type et ON et.oid = ty.typelem AND ty.typcategory = 'A'
+                 JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+                 LEFT JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = a.attname
+                WHERE a.attrelid = $1 AND a.attname = $2)
+             SELECT k.*, (SELECT CASE
+                       WHEN co.collprovider = 'i' OR (co.collprovider = 'd' AND coalesce(to_jsonb(d) ->> 'datlocprovider', 'c') = 'i') THEN 'icu'
+                       WHEN co.collname IN ('C', 'POSIX') OR coalesce(to_jsonb(co) ->> 'collcollate', '') IN ('C', 'POSIX')
+                            OR (co.collprovider = 'd' AND d.datcollate IN ('C', 'POSIX')) THEN 'c'
+                       ELSE 'libc' END
+                  FROM pg_collation co, pg_database d WHERE co.oid = k.coll AND d.datname = current_database()) AS provider
+               FROM k`,
+            [t.oid, p.column, p.collation],
+          )
+        ).rows[0] as
+          | {
+              typname: string;
+              typlen: number;
+              category: string;
+              elemlen: number;
+              width: number | null;
+              nd: number | null;
+              corr: number | null;
+              provider: string | null;
+            }
+          | undefined)
+      : undefined;
+    if (i === 0 && typeof row?.corr === 'number') correlation = Math.min(1, row.corr);
+    columns.push(
+      row
+        ? {
+            typname: row.typname,
+            typlen: row.typlen,
+            category: row.category,
+            collation: (row.provider as KeyColumnInfo['collation']) ?? null,
+            avgWidth: row.width,
+            elemLen: row.elemlen,
+            distinctShare: row.nd === null ? null : row.nd < 0 ? -row.nd : Math.min(1, row.nd / Math.max(1, t.rows)),
+          }
+        : { typname: null, typlen: -1, category: 'U', collation: null, avgWidth: null },
+    );
+  }
+  return { cost: indexKeyCost({ method: index.method, opclass: index.params[0]?.opclass ?? null, columns }), correlation };
+}
+
 /** Class and features of a statement's lock hold, read from the target's catalog and planner. */
 export async function liveFeatures(
   client: FeatureClient,
@@ -236,25 +301,13 @@ export async function liveFeatures(
   /** The statement's WHERE did not pass the live-expression gate: not planned on the target. */
   unplannable = false,
   limits: CountLimits = DEFAULT_COUNT_LIMITS,
-): Promise<{ cls: TimingClass; features: TimingFeatures; rowsBasis: RowsBasis | null } | null> {
+): Promise<{ cls: TimingClass; features: TimingFeatures; rowsBasis: RowsBasis | null; keyBasis: RowsBasis | null } | null> {
   const t = facts.table ? await liveTable(client, facts.table) : null;
   if (!t) return null;
-  let keyFixed = false;
-  let keyCorrelation = 0.5;
-  const key = indexKeyColumn(stmt, facts);
-  if (key) {
-    const res = await client.query(
-      `SELECT t.typlen > 0 AS fixed, (SELECT abs(s.correlation)::float8 FROM pg_stats s WHERE s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = a.attname) AS corr
-         FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE a.attrelid = $1 AND a.attname = $2`,
-      [t.oid, key],
-    );
-    const row = res.rows[0] as { fixed?: boolean; corr?: number | null } | undefined;
-    keyFixed = !!row?.fixed;
-    if (typeof row?.corr === 'number') keyCorrelation = Math.min(1, row.corr);
-  }
-  const cls = timingClass(stmt, facts, () => keyFixed);
+  const cls = timingClass(stmt, facts);
   if (!cls) return null;
+  const index = facts.effect === 'index_build' ? builtIndex(stmt, facts) : null;
+  const key = index ? await liveIndexKey(client, t, index) : null;
   const parent = facts.fk_targets[0] ? await liveTable(client, facts.fk_targets[0]) : null;
   let touched = t.rows;
   let scanCost = seqScanCost(t.heap, t.rows);
@@ -277,6 +330,7 @@ export async function liveFeatures(
   return {
     cls,
     rowsBasis,
+    keyBasis: key ? { text: key.cost.label, spread: key.cost.weak ? KEY_GUESS_SPREAD : 1 } : null,
     features: {
       rows: t.rows,
       heapBytes: t.heap,
@@ -284,7 +338,9 @@ export async function liveFeatures(
       parentRows: parent?.rows ?? 0,
       touchedRows: touched,
       ...bufferFeatures(t.heap, t.sharedBuffers, t.indexBytes),
-      keyCorrelation,
+      keyCorrelation: key?.correlation ?? 0.5,
+      keyCost: key?.cost.cost ?? 1,
+      ginEntries: key?.cost.ginEntries ?? 0,
       scanCost,
       foundByScan: byScan,
       ...dml,

@@ -20,6 +20,9 @@ export interface LiveLockTimingReport {
   statements: StatementLockTiming[];
 }
 
+/** Row triggers are opaque to dbops: the range widens by this much when the DML fires any. */
+const TRIGGER_SPREAD = 1.5;
+
 const seconds = (ms: number): string => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`);
 
 /** `SET [LOCAL] lock_timeout = ...` of the migration before statement `index`, in ms (null: none set). */
@@ -88,19 +91,27 @@ export async function liveLockTiming(
         estimate = predictHold(features.cls, features.features, {
           calibration,
           ...(machineFactor !== null ? { machineFactor } : {}),
-          source: features.rowsBasis ? `the target's catalog; rows changed: ${features.rowsBasis.text}` : "the target's catalog",
+          source: [
+            "the target's catalog",
+            features.keyBasis ? `index key: ${features.keyBasis.text}` : null,
+            features.rowsBasis ? `rows changed: ${features.rowsBasis.text}` : null,
+          ]
+            .filter(Boolean)
+            .join('; '),
         });
-        // The range follows what the changed rows rest on: a sample is close, a default guess is not.
-        const widen = features.rowsBasis?.spread ?? 1;
+        // The range follows what the figure rests on: a sample is close, a default guess is not;
+        // row triggers run code dbops does not read, so their share of the time is a guess too.
+        const widen = (features.rowsBasis?.spread ?? 1) * (features.keyBasis?.spread ?? 1) * (features.features.rowTriggers > 0 ? TRIGGER_SPREAD : 1);
         if (estimate && widen > 1)
           estimate = { ...estimate, low: Math.round((estimate.low / widen) * 10) / 10, high: Math.round(estimate.high * widen * 10) / 10 };
-        if (estimate && f.statement_type.includes('CONCURRENTLY'))
+        // Builds other than a btree's have no CONCURRENTLY calibration: two scans, the second of the whole heap.
+        if (estimate && f.statement_type.includes('CONCURRENTLY') && features.cls !== 'index_concurrent')
           estimate = {
             ...estimate,
-            ms: estimate.ms * 2.5,
-            low: estimate.low * 2,
+            ms: estimate.ms * 2,
+            low: estimate.low * 1.5,
             high: estimate.high * 3,
-            basis: `${estimate.basis}; CONCURRENTLY scans twice and waits for older snapshots (x2.5, not calibrated)`,
+            basis: `${estimate.basis}; CONCURRENTLY scans twice and waits for older snapshots (x2, not calibrated for ${features.cls})`,
           };
         if (estimate && features.cls !== 'catalog')
           warnings.push(
