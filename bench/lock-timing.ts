@@ -20,7 +20,7 @@
  * Needs Debian's postgresql-15 (`/usr/lib/postgresql/15/bin`).
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -46,6 +46,7 @@ const NOISE_FLOOR_MS = 25;
 const { values } = parseArgs({
   options: {
     calibrate: { type: 'boolean' },
+    refit: { type: 'string' },
     /** Which sets to evaluate: base (the 30 of earlier runs), heldout. */
     sets: { type: 'string', default: 'base,heldout' },
     /** Held-out variant: A (first run) or B (wider rows, shuffled ids, other distributions). */
@@ -218,6 +219,19 @@ async function calibrate(c: pg.Client): Promise<Calibration> {
     }
   }
   if (process.env.LOCK_TIMING_POINTS) writeFileSync(process.env.LOCK_TIMING_POINTS, JSON.stringify(points));
+  const version = (await c.query('SHOW server_version')).rows[0].server_version as string;
+  return fitCalibration(
+    points,
+    `PostgreSQL ${version.split(' ')[0]}, ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}, ${new Date().toISOString().slice(0, 10)}`,
+  );
+}
+
+/**
+ * Fits each class on its points and writes calibration-data.json. `--refit <points.json>` runs
+ * this alone on the points a calibration saved (LOCK_TIMING_POINTS), so a change of the model's
+ * regressors is fitted on the same measurements instead of timing everything again.
+ */
+function fitCalibration(points: Timed[], measuredOn: string): Calibration {
   const probeMs = median(points.map((p) => p.probeMs));
   const classes: Partial<Record<TimingClass, ClassCalibration>> = {};
   for (const cls of Object.keys(CLASS_FEATURES) as TimingClass[]) {
@@ -233,18 +247,19 @@ async function calibrate(c: pg.Client): Promise<Calibration> {
     );
     const coef = Object.fromEntries(names.map((nm, i) => [nm, Number(beta[i]!.toPrecision(4))]));
     const fitted = pts.map((p) => names.reduce((s, nm, i) => s + beta[i]! * featureValue(nm, p.features), 0));
-    const spread = Math.max(...fitted.map((f, i) => Math.max(f / y[i]!, y[i]! / f)));
-    classes[cls] = { coef, spread: Number(spread.toFixed(3)), points: pts.length, scales: '100k-1M' };
+    // The range is meant to hold about nine in ten real times: the 90th percentile of the
+    // calibration's residual ratios (its largest let one point timed during a burst of load
+    // widen every range of the class).
+    const ratios = fitted.map((f, i) => Math.max(f / Math.max(y[i]!, 1e-9), y[i]! / Math.max(f, 1e-9))).sort((a, b) => a - b);
+    const spread = ratios[Math.min(ratios.length - 1, Math.floor(0.9 * ratios.length))]!;
+    const rows = pts.map((p) => p.features.rows);
+    const scale = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(n % 1e6 ? 1 : 0)}M` : `${Math.round(n / 1e3)}k`);
+    classes[cls] = { coef, spread: Number(spread.toFixed(3)), points: pts.length, scales: `${scale(Math.min(...rows))}-${scale(Math.max(...rows))}` };
   }
-  const version = (await c.query('SHOW server_version')).rows[0].server_version as string;
-  const cal: Calibration = {
-    measuredOn: `PostgreSQL ${version.split(' ')[0]}, ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}, ${new Date().toISOString().slice(0, 10)}`,
-    probeMs: Number(probeMs.toFixed(2)),
-    classes,
-  };
+  const cal: Calibration = { measuredOn, probeMs: Number(probeMs.toFixed(2)), classes };
   writeFileSync(CALIBRATION_FILE, `${JSON.stringify(cal, null, 2)}\n`);
   console.log(`calibration: ${points.length} points, probe ${probeMs.toFixed(1)} ms, written to ${path.relative(process.cwd(), CALIBRATION_FILE)}`);
-  for (const [k, v] of Object.entries(classes)) console.log(`  ${k.padEnd(14)} ${JSON.stringify(v.coef)} spread ${v.spread}`);
+  for (const [k, v] of Object.entries(classes)) console.log(`  ${k.padEnd(16)} ${JSON.stringify(v.coef)} spread ${v.spread} (${v.points} points)`);
   return cal;
 }
 
@@ -443,6 +458,11 @@ async function heldOut(c: pg.Client, cal: Calibration, variant: 'A' | 'B', n: nu
 }
 
 async function main(): Promise<void> {
+  if (values.refit) {
+    const points = JSON.parse(readFileSync(values.refit, 'utf8')) as Timed[];
+    fitCalibration(points, `${CALIBRATION.measuredOn} (refitted)`);
+    return;
+  }
   const missing = pg15Unavailable();
   if (missing) throw new Error(missing);
   console.log(`load: ${execFileSync('uptime').toString().trim()}; ${os.cpus()[0]?.model} x${os.cpus().length}; ${new Date().toISOString()}`);

@@ -37,7 +37,9 @@ describe('index build cost by what is indexed', () => {
     expect(ints.label).toBe('GIN on int4[] (40 B)');
   });
 
-  it('marks a cost resting on a default as weak: an expression key, a column never analyzed', () => {
+  it('marks a cost resting on a default as weak: an expression key, a column never analyzed, a container compared by its contents', () => {
+    expect(btree(jsonb(60)).weak).toBe(true);
+    expect(indexKeyCost({ method: 'gin', opclass: null, columns: [jsonb(60)] }).weak).toBe(false);
     expect(btree({ typname: null, typlen: -1, category: 'U', collation: null, avgWidth: null }).weak).toBe(true);
     expect(btree(text('libc', undefined as unknown as number), int8).weak).toBe(false);
     expect(btree({ ...text('libc'), avgWidth: null }).weak).toBe(true);

@@ -36,27 +36,30 @@ export interface KeyCost {
   ginEntries: number;
   /** The key class in words, for the finding. */
   label: string;
-  /** The cost rests on a default (an expression whose type dbops does not know, a column never analyzed). */
+  /** The cost rests on a default (an expression whose type dbops does not know, a column never analyzed, a jsonb or array btree key whose comparisons depend on its contents). */
   weak: boolean;
 }
 
 const width = (c: KeyColumnInfo, fallback: number): number => c.avgWidth ?? (c.typlen > 0 ? c.typlen : fallback);
 
 /**
- * The comparison cost of one btree key relative to bigint's, measured on PostgreSQL 15 (300k
- * rows, each key class built twice, see docs/benchmarks.md): uuid 1.1-1.2x, numeric 1.3-1.5x,
- * text 2.8-3x under the C or C.UTF-8 collation and 4x under ICU (at 38 bytes; wider strings
- * compare longer), jsonb 2-2.5x (each comparison walks both values), arrays 3x. Texts of the C
+ * The comparison cost of one btree key relative to bigint's, measured on PostgreSQL 15 (each key
+ * class built on the same rows, see docs/benchmarks.md): uuid 1.1-1.2x, numeric 1-1.5x, text
+ * 2-3x under the C or C.UTF-8 collation and 1.3-1.5x that under ICU (wider strings compare
+ * longer). Containers vary with their contents: a jsonb comparison walks both values pair by
+ * pair until one differs (2x a bigint when the first key's value is unique, 7x with two keys
+ * and a repeating first value), an array element by element (3-4.5x): their cost is the
+ * geometric middle of what was measured, and marked weak so the range widens. Texts of the C
  * collation use abbreviated keys, but values sharing a prefix (codes, URLs) defeat them, so the
  * width still counts.
  */
 export function columnCost(c: KeyColumnInfo): { cost: number; label: string } {
   if (c.typname === null) return { cost: 2, label: 'expression' };
   const w = width(c, 32);
-  if (c.category === 'A') return { cost: 2 + w / 40, label: `${c.typname.replace(/^_/, '')}[] (${Math.round(w)} B)` };
+  if (c.category === 'A') return { cost: 2.5 + w / 30, label: `${c.typname.replace(/^_/, '')}[] (${Math.round(w)} B)` };
   if (c.typname === 'uuid') return { cost: 1.2, label: 'uuid' };
   if (c.typname === 'numeric') return { cost: 1.5, label: 'numeric' };
-  if (c.typname === 'jsonb' || c.typname === 'json') return { cost: 1.8 + w / 100, label: `${c.typname} (${Math.round(w)} B)` };
+  if (c.typname === 'jsonb' || c.typname === 'json') return { cost: 2.8 + w / 60, label: `${c.typname} (${Math.round(w)} B)` };
   if (c.typlen > 0) return { cost: c.typlen > 8 ? 1.2 : 1, label: c.typname };
   if (c.collation) {
     const base = c.collation === 'icu' ? 3.2 : c.collation === 'libc' ? 2.3 : 2;
@@ -92,7 +95,8 @@ export function ginEntriesPerRow(c: KeyColumnInfo, opclass: string | null): numb
 export function indexKeyCost(key: IndexKey): KeyCost {
   const [first, ...rest] = key.columns;
   if (!first) return { cost: 1, ginEntries: 0, label: 'unknown key', weak: true };
-  const weak = key.columns.some((c) => c.typname === null || (c.avgWidth === null && c.typlen < 0));
+  const container = (c: KeyColumnInfo) => c.category === 'A' || c.typname === 'jsonb' || c.typname === 'json';
+  const weak = key.columns.some((c) => c.typname === null || (c.avgWidth === null && c.typlen < 0) || (key.method === 'btree' && container(c)));
   if (key.method === 'brin') return { cost: 1, ginEntries: 0, label: 'BRIN', weak: false };
   if (key.method === 'gin') {
     const entries = key.columns.reduce((s, c) => s + ginEntriesPerRow(c, key.opclass), 0);

@@ -127,6 +127,25 @@ describe('live lock timing', () => {
     }
   });
 
+  it('names the index key class from the live catalog and times access methods apart', async () => {
+    await sql(db.url, `ALTER TABLE big ADD COLUMN doc jsonb; UPDATE big SET doc = jsonb_build_object('a', a, 'name', t); VACUUM ANALYZE big`);
+    const r = await timing(
+      `CREATE INDEX ON big (t COLLATE "C"); CREATE INDEX ON big (doc); CREATE INDEX ON big USING gin (doc jsonb_path_ops); CREATE INDEX ON big ((lower(t))); CREATE INDEX ON big (a, id)`,
+    );
+    const [textC, jsonb, gin, expr, multi] = r.statements;
+    expect(textC!.estimate!.cls).toBe('index_btree');
+    expect(textC!.warnings[0]).toMatch(/from the target's catalog; index key: text \(C collation, \d+ B\)/);
+    expect(jsonb!.warnings[0]).toMatch(/index key: jsonb \(\d+ B\)/);
+    expect(gin!.estimate!.cls).toBe('index_gin');
+    expect(gin!.warnings[0]).toMatch(/index key: GIN on jsonb \(\d+ B\)/);
+    expect(multi!.warnings[0]).toMatch(/index key: multi-column \(int4, int8\)/);
+    // An expression's type is not read: the range widens.
+    const width = (e: { low: number; high: number }) => e.high / e.low;
+    expect(expr!.warnings[0]).toMatch(/index key: expression/);
+    expect(width(expr!.estimate!)).toBeGreaterThan(width(textC!.estimate!) * 1.4);
+    await sql(db.url, 'ALTER TABLE big DROP COLUMN doc');
+  });
+
   it('reads lock_timeout from the migration', async () => {
     const p = await parseStatements("SET lock_timeout = '3s'; SET lock_timeout TO 500; SELECT 1");
     expect(lockTimeoutBefore(p, 1)).toBe(3000);
