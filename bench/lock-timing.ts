@@ -26,9 +26,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { analyzeStatements } from '../packages/core/src/analysis/analyze-statements';
-import { type Calibration, CALIBRATION, type ClassCalibration, predictHold } from '../packages/core/src/analysis/lock-timing/calibration';
+import { type Calibration, CALIBRATION, type ClassCalibration } from '../packages/core/src/analysis/lock-timing/calibration';
 import { fitRelative } from '../packages/core/src/analysis/lock-timing/fit';
 import { liveFeatures } from '../packages/core/src/analysis/lock-timing/live-features';
+import { liveEstimate } from '../packages/core/src/analysis/lock-timing/live-lock-timing';
 import { machineProbe } from '../packages/core/src/analysis/lock-timing/machine-probe';
 import { CLASS_FEATURES, featureValue, type TimingClass, type TimingFeatures } from '../packages/core/src/analysis/lock-timing/timing-class';
 import { parseStatements } from '../packages/core/src/analysis/parse-statements';
@@ -65,12 +66,10 @@ interface Timed {
   sql: string;
   /** Rows the statement reported changing (DML), or null. */
   rowCount: number | null;
-  /** What the rows changed and the index key rest on, as the finding says it. */
-  basis: string;
-  /** The service's widening of the range for weak bases and row triggers. */
-  widen: number;
-  /** CONCURRENTLY of a method without its own calibration (the service doubles the figure). */
-  concurrentUncalibrated: boolean;
+  /** The live features as the service read them (for the service's own figure and range, `liveEstimate`). */
+  live: NonNullable<Awaited<ReturnType<typeof liveFeatures>>>;
+  /** The statement type the analysis gave it (CONCURRENTLY or not). */
+  statementType: string;
 }
 
 /** Reads the live features of a statement the way the service does, probes, then runs and times it. */
@@ -104,12 +103,16 @@ async function timeStatement(c: pg.Client, sql: string, options: { probeAfter?: 
   // better read on both sides of it (the load of the shared machine moves within seconds).
   const speed = options.probeAfter ? Math.sqrt(probeMs * (await machineProbe(c))) : probeMs;
   if (!live) return null;
-  const basis = [live.keyBasis ? `index key: ${live.keyBasis.text}` : null, live.rowsBasis ? `rows changed: ${live.rowsBasis.text}` : null]
-    .filter(Boolean)
-    .join('; ');
-  const widen = (live.rowsBasis?.spread ?? 1) * (live.keyBasis?.spread ?? 1) * (live.features.rowTriggers > 0 ? 1.5 : 1);
-  const concurrentUncalibrated = /CONCURRENTLY/i.test(sql) && live.cls !== 'index_concurrent';
-  return { cls: live.cls, features: live.features, probeMs: speed, realMs, sql, rowCount: last.res.rowCount ?? null, basis, widen, concurrentUncalibrated };
+  return {
+    cls: live.cls,
+    features: live.features,
+    probeMs: speed,
+    realMs,
+    sql,
+    rowCount: last.res.rowCount ?? null,
+    live,
+    statementType: item!.facts.statement_type,
+  };
 }
 
 /**
@@ -346,31 +349,19 @@ async function runSet(c: pg.Client, cal: Calibration, statements: string[], tabl
     await c.query(`VACUUM ANALYZE ${tableOf(sql)}`);
     const r = await timeStatement(c, sql);
     if (!r) throw new Error(`no features for ${sql}`);
-    const est = predictLive(r, cal);
+    const est = liveEstimate(r.live, r.statementType, cal, r.probeMs / cal.probeMs);
+    if (!est) throw new Error(`no calibration for ${r.cls}`);
+    const basis = [r.live.keyBasis ? `index key: ${r.live.keyBasis.text}` : null, r.live.rowsBasis ? `rows changed: ${r.live.rowsBasis.text}` : null]
+      .filter(Boolean)
+      .join('; ');
     const ratio = Math.max(est.ms / r.realMs, r.realMs / est.ms);
     const load = os.loadavg()[0]!;
     rows.push({ sql, cls: r.cls, predicted: est.ms, low: est.low, high: est.high, real: Number(r.realMs.toFixed(1)), ratio: Number(ratio.toFixed(2)), load });
     console.log(
-      `${r.cls.padEnd(16)} predicted ${est.ms.toFixed(0).padStart(7)} ms [${est.low.toFixed(0)}-${est.high.toFixed(0)}]  real ${r.realMs.toFixed(0).padStart(7)} ms  x${ratio.toFixed(2)}  in range: ${r.realMs >= est.low && r.realMs <= est.high ? 'yes' : 'no '}  load ${load.toFixed(1)}  ${sql}${r.basis ? `\n${' '.repeat(18)}basis: ${r.basis}` : ''}`,
+      `${r.cls.padEnd(16)} predicted ${est.ms.toFixed(0).padStart(7)} ms [${est.low.toFixed(0)}-${est.high.toFixed(0)}]  real ${r.realMs.toFixed(0).padStart(7)} ms  x${ratio.toFixed(2)}  in range: ${r.realMs >= est.low && r.realMs <= est.high ? 'yes' : 'no '}  load ${load.toFixed(1)}  ${sql}${basis ? `\n${' '.repeat(18)}basis: ${basis}` : ''}`,
     );
   }
   return rows;
-}
-
-/** The figure and range as the service reports them (liveLockTiming's widening for weak bases, triggers and CONCURRENTLY). */
-function predictLive(r: Timed, cal: Calibration): { ms: number; low: number; high: number } {
-  const est = predictHold(r.cls, r.features, { calibration: cal, machineFactor: r.probeMs / cal.probeMs, source: 'the live catalog' });
-  if (!est) throw new Error(`no calibration for ${r.cls}`);
-  const widen = r.widen;
-  let { ms, low, high } = est;
-  low /= widen;
-  high *= widen;
-  if (r.concurrentUncalibrated) {
-    ms *= 2;
-    low *= 1.5;
-    high *= 3;
-  }
-  return { ms, low, high };
 }
 
 function summary(label: string, rs: Row[]): void {

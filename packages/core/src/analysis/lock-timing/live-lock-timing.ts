@@ -47,6 +47,43 @@ export function lockTimeoutBefore(parsed: readonly ParsedStatement[], index: num
 }
 
 /**
+ * The calibrated figure for a statement's live features, its range widened by what it rests on
+ * (a sample is close, a default guess is not; row triggers run code dbops does not read, so their
+ * share of the time is a guess too) and, for a build CONCURRENTLY that has no calibration of its
+ * own, doubled. The bench (`bench/lock-timing.ts`) judges exactly this.
+ */
+export function liveEstimate(
+  features: NonNullable<Awaited<ReturnType<typeof liveFeatures>>>,
+  statementType: string,
+  calibration: Calibration,
+  machineFactor: number | null,
+): HoldEstimate | null {
+  let estimate = predictHold(features.cls, features.features, {
+    calibration,
+    ...(machineFactor !== null ? { machineFactor } : {}),
+    source: [
+      "the target's catalog",
+      features.keyBasis ? `index key: ${features.keyBasis.text}` : null,
+      features.rowsBasis ? `rows changed: ${features.rowsBasis.text}` : null,
+    ]
+      .filter(Boolean)
+      .join('; '),
+  });
+  if (!estimate) return null;
+  const widen = (features.rowsBasis?.spread ?? 1) * (features.keyBasis?.spread ?? 1) * (features.features.rowTriggers > 0 ? TRIGGER_SPREAD : 1);
+  if (widen > 1) estimate = { ...estimate, low: Math.round((estimate.low / widen) * 10) / 10, high: Math.round(estimate.high * widen * 10) / 10 };
+  if (statementType.includes('CONCURRENTLY') && features.cls !== 'index_concurrent')
+    estimate = {
+      ...estimate,
+      ms: estimate.ms * 2,
+      low: estimate.low * 1.5,
+      high: estimate.high * 3,
+      basis: `${estimate.basis}; CONCURRENTLY scans twice and waits for older snapshots (x2, not calibrated for ${features.cls})`,
+    };
+  return estimate;
+}
+
+/**
  * Lock hold times carried to the target and lock queueing on it, for a connection the caller
  * opened: one speed probe (EXPLAIN ANALYZE of a fixed read-only query), the live features of
  * each statement (catalog and planner estimates, ACCESS SHARE at most), and the sessions that
@@ -88,31 +125,7 @@ export async function liveLockTiming(
       let estimate: HoldEstimate | null = null;
       const features = live[stmt.index];
       if (features) {
-        estimate = predictHold(features.cls, features.features, {
-          calibration,
-          ...(machineFactor !== null ? { machineFactor } : {}),
-          source: [
-            "the target's catalog",
-            features.keyBasis ? `index key: ${features.keyBasis.text}` : null,
-            features.rowsBasis ? `rows changed: ${features.rowsBasis.text}` : null,
-          ]
-            .filter(Boolean)
-            .join('; '),
-        });
-        // The range follows what the figure rests on: a sample is close, a default guess is not;
-        // row triggers run code dbops does not read, so their share of the time is a guess too.
-        const widen = (features.rowsBasis?.spread ?? 1) * (features.keyBasis?.spread ?? 1) * (features.features.rowTriggers > 0 ? TRIGGER_SPREAD : 1);
-        if (estimate && widen > 1)
-          estimate = { ...estimate, low: Math.round((estimate.low / widen) * 10) / 10, high: Math.round(estimate.high * widen * 10) / 10 };
-        // Builds other than a btree's have no CONCURRENTLY calibration: two scans, the second of the whole heap.
-        if (estimate && f.statement_type.includes('CONCURRENTLY') && features.cls !== 'index_concurrent')
-          estimate = {
-            ...estimate,
-            ms: estimate.ms * 2,
-            low: estimate.low * 1.5,
-            high: estimate.high * 3,
-            basis: `${estimate.basis}; CONCURRENTLY scans twice and waits for older snapshots (x2, not calibrated for ${features.cls})`,
-          };
+        estimate = liveEstimate(features, f.statement_type, calibration, machineFactor);
         if (estimate && features.cls !== 'catalog')
           warnings.push(
             `[lock-timing] Holds ${f.lock_type} on ${f.table} for about ${seconds(estimate.ms)} (likely ${seconds(estimate.low)} to ${seconds(estimate.high)}): ${estimate.basis}.`,
