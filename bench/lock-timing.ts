@@ -197,6 +197,9 @@ async function calibrate(c: pg.Client): Promise<Calibration> {
         `SETUP DROP TRIGGER ${t}_trg ON ${t}`,
         `VACUUM ANALYZE ${t}`,
         `UPDATE ${t} SET label = label || '' WHERE a BETWEEN 100 AND 149`,
+        // Rows spread over every page (a full scan finds them): each change dirties a page of its own.
+        `UPDATE ${t} SET a = a + 1 WHERE id % 20 = 7`,
+        `DELETE FROM ${t} WHERE id % 20 = 11`,
         `DELETE FROM ${t} WHERE id <= ${n / 10}`,
         `VACUUM ANALYZE ${t}`,
         `ALTER TABLE ${t} ADD COLUMN r float8 DEFAULT random()`,

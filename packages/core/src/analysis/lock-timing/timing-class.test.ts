@@ -3,7 +3,7 @@ import { analyzeStatements } from '../analyze-statements';
 import { parseStatements } from '../parse-statements';
 import { buildSchemaIndex } from '../schema-index';
 import { buildSnapshot } from '../snapshot-builder';
-import { builtIndex, timingClass } from './timing-class';
+import { builtIndex, dirtiedPages, timingClass, type TimingFeatures } from './timing-class';
 
 async function classOf(sql: string) {
   const parsed = await parseStatements(sql);
@@ -34,5 +34,17 @@ describe('timing class of an index build', () => {
       ],
     });
     expect((await classOf('ALTER TABLE t ADD PRIMARY KEY (a, b)')).index!.params.map((p) => p.column)).toEqual(['a', 'b']);
+  });
+});
+
+describe('heap pages a DML statement dirties', () => {
+  // 1M rows on 10,000 pages: 100 rows a page.
+  const f = (touchedRows: number, foundByScan: boolean) => ({ rows: 1e6, heapBytes: 10_000 * 8192, touchedRows, foundByScan }) as TimingFeatures;
+  it('spreads rows a full scan finds over the heap and packs rows of an index range together', () => {
+    // 10 % of the rows, found by a scan (id % 10 = 0): nearly every page holds one.
+    expect(dirtiedPages(f(100_000, true))).toBeGreaterThan(9_999);
+    // The same rows as an id range: a tenth of the pages.
+    expect(dirtiedPages(f(100_000, false))).toBe(1_000);
+    expect(dirtiedPages(f(0, true))).toBe(0);
   });
 });

@@ -95,6 +95,7 @@ export type FeatureName =
   | 'randomLog'
   | 'ginEntries'
   | 'rowsLog'
+  | 'dirtied'
   | 'rebuild'
   | 'parentRows'
   | 'touched'
@@ -137,8 +138,8 @@ export const CLASS_FEATURES: Record<TimingClass, readonly FeatureName[]> = {
   // `touched` for a noisy fit to trade against it). Per changed row come the row triggers and,
   // for a DELETE, one lookup per referencing foreign key (an index probe, or a scan of a child
   // without an index).
-  update: ['one', 'touched', 'touchedIdx', 'seqScanCost', 'touchedTrig'],
-  delete: ['one', 'touched', 'seqScanCost', 'touchedTrig', 'touchedRefIdx', 'touchedRefScan'],
+  update: ['one', 'touched', 'touchedIdx', 'seqScanCost', 'touchedTrig', 'dirtied'],
+  delete: ['one', 'touched', 'seqScanCost', 'touchedTrig', 'touchedRefIdx', 'touchedRefScan', 'dirtied'],
 };
 
 /** Feature values (scaled so coefficients stay readable: per million rows, per MB). */
@@ -156,6 +157,9 @@ export function featureValue(name: FeatureName, f: TimingFeatures): number {
       return (f.rows * log2(f.rows) * f.keyCorrelation * f.keyCost) / 2e7;
     case 'randomLog':
       return (f.rows * log2(f.rows) * (1 - f.keyCorrelation) * f.keyCost) / 2e7;
+    case 'dirtied':
+      // Only pages that do not stay in shared buffers cost a write of their own under the lock.
+      return (dirtiedPages(f) * f.uncachedShare) / 1e4;
     case 'rowsLog':
       // A hash build sorts the rows by hash code (no key comparisons, no heap order).
       return (f.rows * log2(f.rows)) / 2e7;
@@ -183,6 +187,20 @@ export function featureValue(name: FeatureName, f: TimingFeatures): number {
     case 'touchedRefScan':
       return (f.touchedRows * f.unindexedRefRows) / 1e9;
   }
+}
+
+/**
+ * Heap pages a DML statement dirties: in a table (with its indexes) larger than shared buffers,
+ * the share that does not fit is written out again while the statement runs (the feature is
+ * these pages x that share). Rows a full scan
+ * finds are taken as spread over the heap (a page holds a changed row unless all its rows
+ * missed: `id % 10 = 0` dirties every page), rows of an index range as packed together.
+ */
+export function dirtiedPages(f: TimingFeatures): number {
+  const pages = Math.max(1, f.heapBytes / 8192);
+  const perPage = Math.max(1, f.rows / pages);
+  const share = f.rows > 0 ? Math.min(1, f.touchedRows / f.rows) : 0;
+  return f.foundByScan ? pages * (1 - (1 - share) ** perPage) : Math.min(pages, f.touchedRows / perPage);
 }
 
 /** A sequential scan's planner cost with default cost settings: a page read each, plus a tuple's CPU. */
