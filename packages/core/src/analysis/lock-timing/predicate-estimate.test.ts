@@ -17,6 +17,8 @@ describe('is the planner estimate of a WHERE a guess?', () => {
       'kind IS NULL',
       "NOT (kind LIKE 'a%')",
       '5 < id',
+      "created_at > '2024-01-01'::timestamptz + interval '30 days'",
+      'id > -5',
     ])
       expect(weakEstimateReason(where(w), stats), w).toBeNull();
   });

@@ -2,8 +2,16 @@ import { type AstNode, nodeKind } from '../ast';
 
 const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
 
-/** A constant as the planner sees one: a literal, or a literal cast to a type. */
-const isConstant = (n: AstNode | undefined): boolean => !!n && (nodeKind(n) === 'A_Const' || (nodeKind(n) === 'TypeCast' && isConstant(n.TypeCast.arg)));
+/**
+ * A constant as the planner sees one: a literal, a literal cast to a type, or an operator over
+ * such constants (`now()`-free arithmetic like `'2024-01-01'::timestamptz + interval '1 day'`,
+ * which the planner folds before it estimates).
+ */
+const isConstant = (n: AstNode | undefined): boolean =>
+  !!n &&
+  (nodeKind(n) === 'A_Const' ||
+    (nodeKind(n) === 'TypeCast' && isConstant(n.TypeCast.arg)) ||
+    (nodeKind(n) === 'A_Expr' && n.A_Expr.kind === 'AEXPR_OP' && (n.A_Expr.lexpr === undefined || isConstant(n.A_Expr.lexpr)) && isConstant(n.A_Expr.rexpr)));
 
 /** The items of a list operand (`IN (...)`, `BETWEEN a AND b`), wrapped or not. */
 const listItems = (n: AstNode | AstNode[] | undefined): AstNode[] => (Array.isArray(n) ? n : ((n?.List?.items ?? []) as AstNode[]));
