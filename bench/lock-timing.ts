@@ -3,6 +3,12 @@
  *
  *   npx tsx bench/lock-timing.ts              # evaluate the committed calibration
  *   npx tsx bench/lock-timing.ts --calibrate  # first re-measure it (writes calibration-data.json)
+ *   --sets base,heldout       # which evaluations: the 30 statements of earlier runs, the held-out set (default both)
+ *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
+ *   --refit points.json       # fit again on the points a calibration saved with LOCK_TIMING_POINTS=points.json
+ *
+ * The held-out set (`heldOut`) was fixed before the model was calibrated and is reported apart;
+ * see docs/benchmarks.md ("Workloads nobody calibrated for").
  *
  * Calibration times each statement class (packages/core/src/analysis/lock-timing/timing-class.ts)
  * on two table shapes of its own (narrow with one index at 100k and 400k rows, wide with three
