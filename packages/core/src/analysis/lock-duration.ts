@@ -38,7 +38,10 @@ export function estimateLockDuration(f: StatementFacts, table: TableInfo | undef
   // The figure only: the estimate's range and basis sentence are for the live report.
   const x = stmt ? snapshotFeatures(stmt, f, table, parent) : null;
   const calibrated = x ? predictHoldMs(x.cls, x.features) : null;
-  if (calibrated !== null) return Math.round(calibrated * (f.statement_type.includes('CONCURRENTLY') ? DURATION_MODEL.concurrentFactor : 1) * 10) / 10;
+  if (calibrated !== null)
+    return (
+      Math.round(calibrated * (f.statement_type.includes('CONCURRENTLY') && x!.cls !== 'index_concurrent' ? DURATION_MODEL.concurrentFactor : 1) * 10) / 10
+    );
   const m = DURATION_MODEL;
   const rows = table?.row_estimate ?? 0;
   const bytes = table ? heapBytes(table) : 0;

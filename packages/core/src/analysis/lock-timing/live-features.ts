@@ -4,9 +4,10 @@ import { type AstNode, nodeBody, nodeKind } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 import type { StatementFacts } from '../statement-facts';
 import { formatCount } from '../../util/format-count';
+import { indexKeyCost, type KeyColumnInfo, type KeyCost } from './index-key-cost';
 import { weakEstimateReason } from './predicate-estimate';
 import { DML_WHERE_SELECTIVITY } from './snapshot-features';
-import { bufferFeatures, indexKeyColumn, NO_DML_FACTS, seqScanCost, type TimingClass, timingClass, type TimingFeatures } from './timing-class';
+import { type BuiltIndex, builtIndex, bufferFeatures, NO_DML_FACTS, seqScanCost, type TimingClass, timingClass, type TimingFeatures } from './timing-class';
 
 /** A client for read-only catalog questions (the caller runs them in a READ ONLY transaction). */
 export interface FeatureClient {
@@ -68,13 +69,29 @@ export interface RowsBasis {
   spread: number;
 }
 
-/** A page sample is close; a default guess is not. */
+/** A page sample of many matching rows is close; a default guess is not. */
 const SAMPLED_SPREAD = 1.25;
 const GUESS_SPREAD = 3;
 
-/** Heap read whole by a count; above it, the count reads a sample of about this many bytes. */
-const EXACT_COUNT_BYTES = 64 * 2 ** 20;
-const SAMPLE_BYTES = 32 * 2 ** 20;
+/** How much of the target a count may read. */
+export interface CountLimits {
+  /** Heap read whole by a count; above it, the count reads a sample. */
+  exactCountBytes: number;
+  /** Bytes of heap the sample reads. */
+  sampleBytes: number;
+}
+
+export const DEFAULT_COUNT_LIMITS: CountLimits = { exactCountBytes: 64 * 2 ** 20, sampleBytes: 32 * 2 ** 20 };
+
+/**
+ * The range's widening for a sample that found `matched` rows. SYSTEM sampling takes whole
+ * pages, so rows that sit together (a range of ids, one day's events) arrive in clumps and a
+ * sample of few matches is off by much more than its count suggests: the widening grows as
+ * 1/sqrt(matches) from 1.25x at a few hundred matches to 3x at none.
+ */
+export function sampleSpread(matched: number): number {
+  return Math.min(GUESS_SPREAD, SAMPLED_SPREAD * (1 + 2 / Math.sqrt(Math.max(1, matched))));
+}
 
 /** Rows a WHERE selects, counted on the target (whole, or a page sample scaled up), and how. */
 async function countedRows(
@@ -83,10 +100,12 @@ async function countedRows(
   where: string,
   t: LiveTable,
   byIndex: boolean,
+  limits: CountLimits,
 ): Promise<{ rows: number; basis: string; spread: number } | null> {
-  const sampled = !byIndex && t.heap > EXACT_COUNT_BYTES;
-  const percent = sampled ? Math.max(0.01, Math.min(100, (100 * SAMPLE_BYTES) / t.heap)) : 100;
-  const sql = `SELECT count(*)::float8 AS n FROM ${quoteQualified(table)}${sampled ? ` TABLESAMPLE SYSTEM (${percent.toFixed(4)})` : ''} WHERE ${where}`;
+  const sampled = !byIndex && t.heap > limits.exactCountBytes;
+  const percent = sampled ? Math.max(0.01, Math.min(100, (100 * limits.sampleBytes) / t.heap)) : 100;
+  // REPEATABLE: the same table gives the same figure on every analysis (and in tests).
+  const sql = `SELECT count(*)::float8 AS n FROM ${quoteQualified(table)}${sampled ? ` TABLESAMPLE SYSTEM (${percent.toFixed(4)}) REPEATABLE (32)` : ''} WHERE ${where}`;
   // A count that runs out of time leaves the planner's figure; the savepoint keeps the transaction usable.
   await client.query('SAVEPOINT dbops_count');
   try {
@@ -96,9 +115,9 @@ async function countedRows(
     const rows = sampled ? (n * 100) / percent : n;
     return {
       rows,
-      spread: sampled ? SAMPLED_SPREAD : 1,
+      spread: sampled ? sampleSpread(n) : 1,
       basis: sampled
-        ? `sampled ${percent < 1 ? percent.toFixed(2) : percent.toFixed(0)}% of the table: about ${formatCount(Math.round(rows))} rows`
+        ? `sampled ${percent < 1 ? percent.toFixed(2) : percent.toFixed(0)}% of the table: about ${formatCount(Math.round(rows))} rows (${formatCount(n)} in the sample)`
         : `counted on the target: ${formatCount(rows)} rows`,
     };
   } catch {
@@ -107,16 +126,22 @@ async function countedRows(
   }
 }
 
-/** Columns of `t` with statistics, and whether they are stale (a fifth of the rows changed since the last ANALYZE, or never analyzed). */
-async function statistics(client: FeatureClient, t: LiveTable): Promise<{ columns: Set<string>; stale: string | null }> {
+/**
+ * Columns of `t` with statistics, the column sets extended statistics (functional dependencies
+ * or MCV lists) cover together, and whether the statistics are stale (a fifth of the rows
+ * changed since the last ANALYZE, or never analyzed).
+ */
+async function statistics(client: FeatureClient, t: LiveTable): Promise<{ columns: Set<string>; extended: Set<string>[]; stale: string | null }> {
   const res = await client.query(
     `SELECT ARRAY(SELECT s.attname::text FROM pg_stats s WHERE s.schemaname = n.nspname AND s.tablename = c.relname) AS cols,
+            ARRAY(SELECT (SELECT string_agg(a2.attname::text, ',') FROM pg_attribute a2 WHERE a2.attrelid = x.stxrelid AND a2.attnum = ANY (x.stxkeys))
+                    FROM pg_statistic_ext x WHERE x.stxrelid = c.oid AND (x.stxkind @> '{f}' OR x.stxkind @> '{m}')) AS ext,
             coalesce(a.n_mod_since_analyze, 0)::float8 AS changed, (a.last_analyze IS NULL AND a.last_autoanalyze IS NULL) AS never
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace LEFT JOIN pg_stat_all_tables a ON a.relid = c.oid
       WHERE c.oid = $1`,
     [t.oid],
   );
-  const r = res.rows[0] as { cols: string[]; changed: number; never: boolean } | undefined;
+  const r = res.rows[0] as { cols: string[]; ext: Array<string | null>; changed: number; never: boolean } | undefined;
   const stale = !r
     ? 'the table has no statistics'
     : r.never && r.cols.length === 0
@@ -124,7 +149,7 @@ async function statistics(client: FeatureClient, t: LiveTable): Promise<{ column
       : r.changed > Math.max(1000, 0.2 * t.rows)
         ? `its statistics are stale (${formatCount(Math.round(r.changed))} rows changed since the last ANALYZE)`
         : null;
-  return { columns: new Set(r?.cols ?? []), stale };
+  return { columns: new Set(r?.cols ?? []), extended: (r?.ext ?? []).map((e) => new Set((e ?? '').split(','))), stale };
 }
 
 /**
@@ -136,14 +161,15 @@ async function touchedRows(
   stmt: ParsedStatement,
   t: LiveTable,
   table: string,
+  limits: CountLimits,
 ): Promise<{ rows: number; cost: number; byScan: boolean; basis: RowsBasis } | null> {
   const planned = await plannedRows(client, stmt, table);
   if (!planned) return null;
   const where = nodeBody(stmt.stmt).whereClause as AstNode;
-  const stats = await statistics(client, t).catch(() => ({ columns: new Set<string>(), stale: 'its statistics could not be read' }));
-  const weak = stats.stale ?? weakEstimateReason(where, stats.columns);
+  const stats = await statistics(client, t).catch(() => ({ columns: new Set<string>(), extended: [], stale: 'its statistics could not be read' }));
+  const weak = stats.stale ?? weakEstimateReason(where, stats.columns, stats.extended);
   if (!weak) return { ...planned, basis: { text: 'planner estimate', spread: 1 } };
-  const counted = await countedRows(client, table, dmlWhere(stmt)!, t, !planned.byScan);
+  const counted = await countedRows(client, table, dmlWhere(stmt)!, t, !planned.byScan, limits);
   return counted
     ? { ...planned, rows: counted.rows, basis: { text: `${counted.basis} (the planner's estimate is a guess: ${weak})`, spread: counted.spread } }
     : { ...planned, basis: { text: `planner estimate, a guess (${weak}; a count did not finish)`, spread: GUESS_SPREAD } };
@@ -155,13 +181,16 @@ async function plannedRows(client: FeatureClient, stmt: ParsedStatement, table: 
   if (!shape) return null;
   try {
     const res = await client.query(`EXPLAIN (FORMAT JSON) ${shape}`);
-    type Node = { 'Node Type'?: string; 'Plan Rows'?: number; 'Total Cost'?: number; Plans?: Node[] };
+    type Node = { 'Node Type'?: string; 'Plan Rows'?: number; 'Total Cost'?: number; 'Index Cond'?: string; Plans?: Node[] };
     const plan = ((res.rows[0] as Record<string, unknown>)?.['QUERY PLAN'] as Array<{ Plan?: Node }>)?.[0]?.Plan;
     // A sequential scan's filter reads every row (the planner's cost is the scan's); an index or
     // bitmap scan reads a key range.
     let scan: Node | undefined = plan;
     while (scan?.Plans?.length && /^(Gather|Limit|Result)/.test(scan['Node Type'] ?? '')) scan = scan.Plans[0];
-    const byScan = /Seq Scan/.test(scan?.['Node Type'] ?? '');
+    // An index scan without an Index Cond (an index-only scan of a vacuumed table, its filter
+    // on every entry: `id % 10 = 0` over the primary key) reads the whole index: a full scan too.
+    const type = scan?.['Node Type'] ?? '';
+    const byScan = /Seq Scan/.test(type) || (/^Index (Only )?Scan/.test(type) && !scan?.['Index Cond']);
     return typeof plan?.['Plan Rows'] === 'number' ? { rows: plan['Plan Rows'], cost: Number(plan['Total Cost'] ?? 0), byScan } : null;
   } catch {
     return null;
@@ -203,6 +232,70 @@ async function dmlFacts(client: FeatureClient, t: LiveTable, event: 'DELETE' | '
   return facts;
 }
 
+/** An index key whose cost rests on a default (an expression, a column never analyzed) widens the range this much. */
+const KEY_GUESS_SPREAD = 1.5;
+
+/**
+ * The keys of an index a statement builds as the target's catalog describes them: type, the
+ * collation that compares them (the COLLATE written, else the column's, else the database's:
+ * bytewise C/POSIX, libc or ICU), `pg_stats` width, distinct share and heap-order correlation
+ * of each; an expression key stays unknown (null type).
+ */
+async function liveIndexKey(client: FeatureClient, t: LiveTable, index: BuiltIndex): Promise<{ cost: KeyCost; correlation: number }> {
+  const columns: KeyColumnInfo[] = [];
+  let correlation = 0.5;
+  for (const [i, p] of index.params.entries()) {
+    const row = p.column
+      ? ((
+          await client.query(
+            `WITH k AS (
+               SELECT a.attname, ty.typname::text AS typname, ty.typlen::int AS typlen, ty.typcategory::text AS category, coalesce(et.typlen, 0)::int AS elemlen,
+                      CASE WHEN a.attcollation = 0 THEN 0::oid ELSE coalesce((SELECT co.oid FROM pg_collation co WHERE co.collname = $3 LIMIT 1), a.attcollation) END AS coll,
+                      s.avg_width::float8 AS width, s.n_distinct::float8 AS nd, abs(s.correlation)::float8 AS corr
+                 FROM pg_attribute a JOIN pg_type ty ON ty.oid = a.atttypid LEFT JOIN pg_type et ON et.oid = ty.typelem AND ty.typcategory = 'A'
+                 JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+                 LEFT JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = a.attname
+                WHERE a.attrelid = $1 AND a.attname = $2)
+             SELECT k.*, (SELECT CASE
+                       WHEN co.collprovider = 'i' OR (co.collprovider = 'd' AND coalesce(to_jsonb(d) ->> 'datlocprovider', 'c') = 'i') THEN 'icu'
+                       WHEN co.collname IN ('C', 'POSIX') OR coalesce(to_jsonb(co) ->> 'collcollate', '') IN ('C', 'POSIX')
+                            OR (co.collprovider = 'd' AND d.datcollate IN ('C', 'POSIX')) THEN 'c'
+                       ELSE 'libc' END
+                  FROM pg_collation co, pg_database d WHERE co.oid = k.coll AND d.datname = current_database()) AS provider
+               FROM k`,
+            [t.oid, p.column, p.collation],
+          )
+        ).rows[0] as
+          | {
+              typname: string;
+              typlen: number;
+              category: string;
+              elemlen: number;
+              width: number | null;
+              nd: number | null;
+              corr: number | null;
+              provider: string | null;
+            }
+          | undefined)
+      : undefined;
+    if (i === 0 && typeof row?.corr === 'number') correlation = Math.min(1, row.corr);
+    columns.push(
+      row
+        ? {
+            typname: row.typname,
+            typlen: row.typlen,
+            category: row.category,
+            collation: (row.provider as KeyColumnInfo['collation']) ?? null,
+            avgWidth: row.width,
+            elemLen: row.elemlen,
+            distinctShare: row.nd === null ? null : row.nd < 0 ? -row.nd : Math.min(1, row.nd / Math.max(1, t.rows)),
+          }
+        : { typname: null, typlen: -1, category: 'U', collation: null, avgWidth: null },
+    );
+  }
+  return { cost: indexKeyCost({ method: index.method, opclass: index.params[0]?.opclass ?? null, columns }), correlation };
+}
+
 /** Class and features of a statement's lock hold, read from the target's catalog and planner. */
 export async function liveFeatures(
   client: FeatureClient,
@@ -210,25 +303,14 @@ export async function liveFeatures(
   facts: StatementFacts,
   /** The statement's WHERE did not pass the live-expression gate: not planned on the target. */
   unplannable = false,
-): Promise<{ cls: TimingClass; features: TimingFeatures; rowsBasis: RowsBasis | null } | null> {
+  limits: CountLimits = DEFAULT_COUNT_LIMITS,
+): Promise<{ cls: TimingClass; features: TimingFeatures; rowsBasis: RowsBasis | null; keyBasis: RowsBasis | null } | null> {
   const t = facts.table ? await liveTable(client, facts.table) : null;
   if (!t) return null;
-  let keyFixed = false;
-  let keyCorrelation = 0.5;
-  const key = indexKeyColumn(stmt, facts);
-  if (key) {
-    const res = await client.query(
-      `SELECT t.typlen > 0 AS fixed, (SELECT abs(s.correlation)::float8 FROM pg_stats s WHERE s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = a.attname) AS corr
-         FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE a.attrelid = $1 AND a.attname = $2`,
-      [t.oid, key],
-    );
-    const row = res.rows[0] as { fixed?: boolean; corr?: number | null } | undefined;
-    keyFixed = !!row?.fixed;
-    if (typeof row?.corr === 'number') keyCorrelation = Math.min(1, row.corr);
-  }
-  const cls = timingClass(stmt, facts, () => keyFixed);
+  const cls = timingClass(stmt, facts);
   if (!cls) return null;
+  const index = facts.effect === 'index_build' ? builtIndex(stmt, facts) : null;
+  const key = index ? await liveIndexKey(client, t, index) : null;
   const parent = facts.fk_targets[0] ? await liveTable(client, facts.fk_targets[0]) : null;
   let touched = t.rows;
   let scanCost = seqScanCost(t.heap, t.rows);
@@ -236,7 +318,7 @@ export async function liveFeatures(
   let rowsBasis: RowsBasis | null = null;
   const kind = nodeKind(stmt.stmt);
   if ((kind === 'UpdateStmt' || kind === 'DeleteStmt') && facts.has_where) {
-    const planned = unplannable ? null : await touchedRows(client, stmt, t, facts.table);
+    const planned = unplannable ? null : await touchedRows(client, stmt, t, facts.table, limits);
     touched = planned?.rows ?? t.rows * DML_WHERE_SELECTIVITY;
     rowsBasis = planned?.basis ?? {
       text: `a default of ${DML_WHERE_SELECTIVITY * 100}% of the rows (the WHERE was not evaluated on the target)`,
@@ -251,6 +333,7 @@ export async function liveFeatures(
   return {
     cls,
     rowsBasis,
+    keyBasis: key ? { text: key.cost.label, spread: key.cost.weak ? KEY_GUESS_SPREAD : 1 } : null,
     features: {
       rows: t.rows,
       heapBytes: t.heap,
@@ -258,7 +341,9 @@ export async function liveFeatures(
       parentRows: parent?.rows ?? 0,
       touchedRows: touched,
       ...bufferFeatures(t.heap, t.sharedBuffers, t.indexBytes),
-      keyCorrelation,
+      keyCorrelation: key?.correlation ?? 0.5,
+      keyCost: key?.cost.cost ?? 1,
+      ginEntries: key?.cost.ginEntries ?? 0,
       scanCost,
       foundByScan: byScan,
       ...dml,

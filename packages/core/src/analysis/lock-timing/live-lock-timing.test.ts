@@ -15,13 +15,13 @@ beforeAll(async () => {
 });
 afterAll(() => db.drop());
 
-async function timing(migration: string) {
+async function timing(migration: string, options: Parameters<typeof liveLockTiming>[3] = {}) {
   const parsed = await parseStatements(migration);
   const facts = analyzeStatements(parsed, buildSchemaIndex(buildSnapshot([]))).map((i) => i.facts);
   const c = new pg.Client({ connectionString: db.url });
   await c.connect();
   try {
-    return await liveLockTiming(c, parsed, facts);
+    return await liveLockTiming(c, parsed, facts, options);
   } finally {
     await c.end();
   }
@@ -89,6 +89,62 @@ describe('live lock timing', () => {
       /5,000 rows changed .*rows changed: counted on the target: 5,000 rows \(the planner's estimate is a guess: it compares an expression\)/,
     );
     expect(planned!.warnings[0]).toMatch(/rows changed: planner estimate/);
+  });
+
+  it('samples a table too large to count whole, scales the sample up and widens the range by how few rows it found', async () => {
+    // A count may read 512 kB of the 50,000-row table's heap at once: the rest is a page sample.
+    const countLimits = { exactCountBytes: 512 * 1024, sampleBytes: 512 * 1024 };
+    const r = await timing('DELETE FROM big WHERE id % 10 = 0; DELETE FROM big WHERE id % 10000 = 0', { countLimits });
+    const [many, few] = r.statements;
+    const m =
+      /rows changed: sampled (\d+)% of the table: about ([\d,]+) rows \(([\d,]+) in the sample\) \(the planner's estimate is a guess: it compares an expression\)/.exec(
+        many!.warnings[0]!,
+      );
+    expect(m, many!.warnings[0]).not.toBeNull();
+    expect(Number(m![1])).toBeLessThan(50);
+    // 5,000 rows really match; a sample of a fifth of the pages lands near that.
+    const about = Number(m![2]!.replace(/,/g, ''));
+    expect(about).toBeGreaterThan(2500);
+    expect(about).toBeLessThan(10_000);
+    // 5 matching rows in the whole table: a sample of a few pages finds none or one, and the range says how little that is.
+    const widthOf = (e: { low: number; high: number }) => e.high / e.low;
+    expect(few!.warnings[0]).toMatch(/sampled \d+% of the table: about [\d,]+ rows \([\d,]+ in the sample\)/);
+    expect(widthOf(few!.estimate!)).toBeGreaterThan(widthOf(many!.estimate!) * 1.5);
+  });
+
+  it('counts the rows of an AND over columns the planner takes as independent, unless extended statistics cover them', async () => {
+    // a = g % 100 and id: the planner multiplies 1 % by 50 %; the count is exact either way, only the basis tells.
+    const before = (await timing('DELETE FROM big WHERE a = 7 AND id <= 25000')).statements[0]!;
+    expect(before.warnings[0]).toMatch(
+      /counted on the target: 250 rows \(the planner's estimate is a guess: it combines conditions on columns a and id, which the planner takes as independent\)/,
+    );
+    await sql(db.url, 'CREATE STATISTICS big_a_id (dependencies) ON a, id FROM big; ANALYZE big');
+    try {
+      const after = (await timing('DELETE FROM big WHERE a = 7 AND id <= 25000')).statements[0]!;
+      expect(after.warnings[0]).toMatch(/rows changed: planner estimate/);
+    } finally {
+      await sql(db.url, 'DROP STATISTICS big_a_id');
+    }
+  });
+
+  it('names the index key class from the live catalog and times access methods apart', async () => {
+    await sql(db.url, `ALTER TABLE big ADD COLUMN doc jsonb; UPDATE big SET doc = jsonb_build_object('a', a, 'name', t)`);
+    await sql(db.url, 'VACUUM ANALYZE big');
+    const r = await timing(
+      `CREATE INDEX ON big (t COLLATE "C"); CREATE INDEX ON big (doc); CREATE INDEX ON big USING gin (doc jsonb_path_ops); CREATE INDEX ON big ((lower(t))); CREATE INDEX ON big (a, id)`,
+    );
+    const [textC, jsonb, gin, expr, multi] = r.statements;
+    expect(textC!.estimate!.cls).toBe('index_btree');
+    expect(textC!.warnings[0]).toMatch(/from the target's catalog; index key: text \(C collation, \d+ B\)/);
+    expect(jsonb!.warnings[0]).toMatch(/index key: jsonb \(\d+ B\)/);
+    expect(gin!.estimate!.cls).toBe('index_gin');
+    expect(gin!.warnings[0]).toMatch(/index key: GIN on jsonb \(\d+ B\)/);
+    expect(multi!.warnings[0]).toMatch(/index key: multi-column \(int4, int8\)/);
+    // An expression's type is not read: the range widens.
+    const width = (e: { low: number; high: number }) => e.high / e.low;
+    expect(expr!.warnings[0]).toMatch(/index key: expression/);
+    expect(width(expr!.estimate!)).toBeGreaterThan(width(textC!.estimate!) * 1.4);
+    await sql(db.url, 'ALTER TABLE big DROP COLUMN doc');
   });
 
   it('reads lock_timeout from the migration', async () => {

@@ -11,12 +11,14 @@ describe('is the planner estimate of a WHERE a guess?', () => {
   it('trusts comparisons of columns with statistics to constants, however combined', () => {
     for (const w of [
       'id = 5',
-      "kind = 'x' AND id > 10",
+      'id > 10 AND id <= 20',
       "id BETWEEN 1 AND 100 OR kind IN ('a', 'b')",
       "created_at < '2024-01-01'::timestamptz",
       'kind IS NULL',
       "NOT (kind LIKE 'a%')",
       '5 < id',
+      "created_at > '2024-01-01'::timestamptz + interval '30 days'",
+      'id > -5',
     ])
       expect(weakEstimateReason(where(w), stats), w).toBeNull();
   });
@@ -27,5 +29,15 @@ describe('is the planner estimate of a WHERE a guess?', () => {
     expect(weakEstimateReason(where('id = other_id'), stats)).toBe('it compares two expressions');
     expect(weakEstimateReason(where("note = 'x'"), stats)).toBe('column note has no statistics');
     expect(weakEstimateReason(where("kind = 'x' AND f(id)"), stats)).toMatch(/func call/);
+  });
+
+  it('takes conditions on several columns joined by AND as a guess, unless extended statistics cover them together', () => {
+    // The planner multiplies the selectivities as if kind and created_at were independent.
+    const both = where("kind = 'x' AND created_at < '2024-01-01' AND id > 10");
+    expect(weakEstimateReason(both, stats)).toBe('it combines conditions on columns created_at, id and kind, which the planner takes as independent');
+    expect(weakEstimateReason(both, stats, [new Set(['kind', 'id'])])).not.toBeNull();
+    expect(weakEstimateReason(both, stats, [new Set(['kind', 'id', 'created_at', 'other'])])).toBeNull();
+    // An OR of two columns' conditions is a sum, not a product: still trusted.
+    expect(weakEstimateReason(where("kind = 'x' OR id > 10"), stats)).toBeNull();
   });
 });

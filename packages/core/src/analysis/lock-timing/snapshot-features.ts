@@ -1,4 +1,5 @@
-import type { TableInfo } from '../../introspection/schema-snapshot';
+import type { ColumnInfo, TableInfo } from '../../introspection/schema-snapshot';
+import { indexKeyCost, type KeyColumnInfo } from './index-key-cost';
 import type { ParsedStatement } from '../parse-statements';
 import type { StatementFacts } from '../statement-facts';
 import {
@@ -6,6 +7,7 @@ import {
   DEFAULT_SHARED_BUFFERS,
   NO_DML_FACTS,
   seqScanCost,
+  builtIndex,
   isFixedWidthType,
   type TimingClass,
   timingClass,
@@ -15,7 +17,21 @@ import {
 /** Share of rows a DML statement with a WHERE is assumed to change when no planner can be asked. */
 export const DML_WHERE_SELECTIVITY = 0.05;
 
-const NO_KEY_TYPE = (): boolean => false;
+/** A key column as far as the snapshot tells: its type name, and its collation when it is not the database's. */
+function snapshotKeyColumn(col: ColumnInfo | undefined, collation: string | null): KeyColumnInfo {
+  if (!col) return { typname: null, typlen: -1, category: 'U', collation: null, avgWidth: null };
+  const fixed = isFixedWidthType(col.data_type);
+  const array = col.udt_name.startsWith('_');
+  const textual = !array && /^(text|varchar|bpchar|citext|name)$/.test(col.udt_name);
+  const coll = (collation ?? col.collation ?? '').replace(/"/g, '');
+  return {
+    typname: col.udt_name,
+    typlen: fixed ? (col.udt_name === 'uuid' ? 16 : 8) : -1,
+    category: array ? 'A' : textual ? 'S' : 'U',
+    collation: textual ? (/^(C|POSIX)$/i.test(coll) ? 'c' : /icu/i.test(coll) ? 'icu' : 'libc') : null,
+    avgWidth: null,
+  };
+}
 
 /** Class and features from the snapshot alone (no connection): its row estimate, pages and indexes. */
 export function snapshotFeatures(
@@ -25,13 +41,17 @@ export function snapshotFeatures(
   parent: TableInfo | undefined,
 ): { cls: TimingClass; features: TimingFeatures } | null {
   if (!table) return null;
-  // Only an index build asks for its key column's type: no closure over the table for the rest.
-  const cls = timingClass(
-    stmt,
-    facts,
-    facts.effect === 'index_build' ? (column) => isFixedWidthType(table.columns.find((c) => c.name === column)?.data_type) : NO_KEY_TYPE,
-  );
+  const cls = timingClass(stmt, facts);
   if (!cls) return null;
+  // Only an index build looks up its key columns.
+  const index = facts.effect === 'index_build' ? builtIndex(stmt, facts) : null;
+  const key = index
+    ? indexKeyCost({
+        method: index.method,
+        opclass: index.params[0]?.opclass ?? null,
+        columns: index.params.map((p) => snapshotKeyColumn(p.column === null ? undefined : table.columns.find((c) => c.name === p.column), p.collation)),
+      })
+    : null;
   // Asked for every statement of every analysis: plain loops and fields, no spreads or reduce.
   const rows = Math.max(0, table.row_estimate);
   let indexBytes = 0;
@@ -49,6 +69,8 @@ export function snapshotFeatures(
       ringBytes: buffers.ringBytes,
       uncachedShare: buffers.uncachedShare,
       keyCorrelation: 0.5,
+      keyCost: key?.cost ?? 1,
+      ginEntries: key?.ginEntries ?? 0,
       // Without a planner to ask, finding the rows is costed as a full scan.
       scanCost: seqScanCost(heapBytes, rows),
       // Without a planner to ask, a WHERE is taken as an index range, no WHERE as a full scan.

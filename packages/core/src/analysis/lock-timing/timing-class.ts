@@ -1,13 +1,27 @@
 import { type AstNode, nodeBody, nodeKind } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 import type { StatementFacts } from '../statement-facts';
+import type { IndexMethod } from './index-key-cost';
 
 /**
  * Statement classes whose lock hold time is calibrated separately: they do different work per
  * row (a NULL test, an expression, a join, a heap copy, a sort, a row version per change).
  */
 export type TimingClass =
-  'catalog' | 'scan_not_null' | 'scan_check' | 'fk_validate' | 'rewrite_type' | 'rewrite' | 'index_fixed' | 'index_varlena' | 'update' | 'delete';
+  | 'catalog'
+  | 'scan_not_null'
+  | 'scan_check'
+  | 'fk_validate'
+  | 'rewrite_type'
+  | 'rewrite'
+  | 'index_btree'
+  | 'index_concurrent'
+  | 'index_hash'
+  | 'index_gin'
+  | 'index_gist'
+  | 'index_brin'
+  | 'update'
+  | 'delete';
 
 export const TIMING_CLASSES: readonly TimingClass[] = [
   'catalog',
@@ -16,8 +30,12 @@ export const TIMING_CLASSES: readonly TimingClass[] = [
   'fk_validate',
   'rewrite_type',
   'rewrite',
-  'index_fixed',
-  'index_varlena',
+  'index_btree',
+  'index_concurrent',
+  'index_hash',
+  'index_gin',
+  'index_gist',
+  'index_brin',
   'update',
   'delete',
 ];
@@ -44,6 +62,10 @@ export interface TimingFeatures {
   uncachedShare: number;
   /** Planner cost (units of seq_page_cost) of finding a DML statement's rows: a scan, or an index range. */
   scanCost: number;
+  /** Comparison cost of an index build's key relative to a bigint btree (`indexKeyCost`; 1 for other statements). */
+  keyCost: number;
+  /** GIN index entries per row, weighted by their cost (0 for other statements). */
+  ginEntries: number;
   /** |correlation| of the index's first key with the heap order (pg_stats; 0.5 when unknown): presorted input sorts fast. */
   keyCorrelation: number;
   /**
@@ -71,6 +93,9 @@ export type FeatureName =
   | 'ringBytes'
   | 'sortedLog'
   | 'randomLog'
+  | 'ginEntries'
+  | 'rowsLog'
+  | 'dirtied'
   | 'rebuild'
   | 'parentRows'
   | 'touched'
@@ -97,16 +122,24 @@ export const CLASS_FEATURES: Record<TimingClass, readonly FeatureName[]> = {
   fk_validate: ['one', 'rows', 'parentRows'],
   rewrite_type: ['one', 'rows', 'rebuild', 'ringBytes'],
   rewrite: ['one', 'rows', 'rebuild', 'ringBytes'],
-  index_fixed: ['one', 'sortedLog', 'randomLog'],
-  index_varlena: ['one', 'sortedLog', 'randomLog'],
+  // Index builds sort rows x log rows comparisons, each as dear as the key (`keyCost`: a jsonb or
+  // ICU text compares 2-4x slower than a bigint), and presorted input (correlation) sorts fast;
+  // CONCURRENTLY scans the heap a second time to validate; hash sorts rows by hash code; GIN
+  // inserts each entry; BRIN only reads the heap.
+  index_btree: ['one', 'sortedLog', 'randomLog'],
+  index_concurrent: ['one', 'sortedLog', 'randomLog', 'rows'],
+  index_hash: ['one', 'rowsLog'],
+  index_gin: ['one', 'ginEntries'],
+  index_gist: ['one', 'randomLog'],
+  index_brin: ['one', 'heapBytes'],
   // A full scan that finds the rows costs its planner cost (it reads every row, and the rows it
   // changes lie anywhere, each dirtying a page of its own); rows an index range finds cost per row
   // changed (an index range's cost grows with those rows, so a cost term there is a second copy of
   // `touched` for a noisy fit to trade against it). Per changed row come the row triggers and,
   // for a DELETE, one lookup per referencing foreign key (an index probe, or a scan of a child
   // without an index).
-  update: ['one', 'touched', 'touchedIdx', 'seqScanCost', 'touchedTrig'],
-  delete: ['one', 'touched', 'seqScanCost', 'touchedTrig', 'touchedRefIdx', 'touchedRefScan'],
+  update: ['one', 'touched', 'touchedIdx', 'seqScanCost', 'touchedTrig', 'dirtied'],
+  delete: ['one', 'touched', 'seqScanCost', 'touchedTrig', 'touchedRefIdx', 'touchedRefScan', 'dirtied'],
 };
 
 /** Feature values (scaled so coefficients stay readable: per million rows, per MB). */
@@ -121,9 +154,17 @@ export function featureValue(name: FeatureName, f: TimingFeatures): number {
     case 'ringBytes':
       return f.ringBytes / 1e6;
     case 'sortedLog':
-      return (f.rows * log2(f.rows) * f.keyCorrelation) / 2e7;
+      return (f.rows * log2(f.rows) * f.keyCorrelation * f.keyCost) / 2e7;
     case 'randomLog':
-      return (f.rows * log2(f.rows) * (1 - f.keyCorrelation)) / 2e7;
+      return (f.rows * log2(f.rows) * (1 - f.keyCorrelation) * f.keyCost) / 2e7;
+    case 'dirtied':
+      // Only pages that do not stay in shared buffers cost a write of their own under the lock.
+      return (dirtiedPages(f) * f.uncachedShare) / 1e4;
+    case 'rowsLog':
+      // A hash build sorts the rows by hash code (no key comparisons, no heap order).
+      return (f.rows * log2(f.rows)) / 2e7;
+    case 'ginEntries':
+      return (f.rows * f.ginEntries) / 1e6;
     case 'rebuild':
       return (f.indexes * f.rows * log2(f.rows)) / 2e7;
     case 'parentRows':
@@ -148,6 +189,20 @@ export function featureValue(name: FeatureName, f: TimingFeatures): number {
   }
 }
 
+/**
+ * Heap pages a DML statement dirties: in a table (with its indexes) larger than shared buffers,
+ * the share that does not fit is written out again while the statement runs (the feature is
+ * these pages x that share). Rows a full scan
+ * finds are taken as spread over the heap (a page holds a changed row unless all its rows
+ * missed: `id % 10 = 0` dirties every page), rows of an index range as packed together.
+ */
+export function dirtiedPages(f: TimingFeatures): number {
+  const pages = Math.max(1, f.heapBytes / 8192);
+  const perPage = Math.max(1, f.rows / pages);
+  const share = f.rows > 0 ? Math.min(1, f.touchedRows / f.rows) : 0;
+  return f.foundByScan ? pages * (1 - (1 - share) ** perPage) : Math.min(pages, f.touchedRows / perPage);
+}
+
 /** A sequential scan's planner cost with default cost settings: a page read each, plus a tuple's CPU. */
 export const seqScanCost = (heapBytes: number, rows: number): number => heapBytes / 8192 + 0.01 * rows;
 
@@ -168,23 +223,67 @@ const FIXED =
   /^(smallint|integer|int|int2|int4|int8|bigint|date|timestamp|time|timestamptz|uuid|boolean|bool|real|double precision|float4|float8|oid|money|serial|bigserial)\b/i;
 export const isFixedWidthType = (type: string | undefined): boolean => !!type && FIXED.test(type.trim());
 
-/** Key columns of an index the statement builds (first name; undefined for an expression). */
-export function indexKeyColumn(stmt: ParsedStatement, facts: StatementFacts): string | null | undefined {
+/** One key of an index a statement builds, as written: a column (or null for an expression), its COLLATE and operator class. */
+export interface IndexParam {
+  column: string | null;
+  collation: string | null;
+  opclass: string | null;
+}
+
+/** The index a statement builds: access method, CONCURRENTLY, keys; null when it builds none. */
+export interface BuiltIndex {
+  method: IndexMethod;
+  concurrent: boolean;
+  params: IndexParam[];
+}
+
+const METHODS: Record<string, IndexMethod> = { btree: 'btree', hash: 'hash', gin: 'gin', gist: 'gist', spgist: 'gist', brin: 'brin' };
+const lastName = (list: unknown): string | null => {
+  const items = (list ?? []) as AstNode[];
+  const s = items[items.length - 1]?.String?.sval;
+  return s === undefined ? null : String(s);
+};
+
+/** The index a statement builds (CREATE INDEX, or a PRIMARY KEY / UNIQUE constraint's btree). */
+export function builtIndex(stmt: ParsedStatement, facts: StatementFacts): BuiltIndex | null {
   if (nodeKind(stmt.stmt) === 'IndexStmt') {
-    const first = ((nodeBody(stmt.stmt).indexParams ?? []) as AstNode[])[0]?.IndexElem;
-    return first?.name ? String(first.name) : null;
+    const b = nodeBody(stmt.stmt);
+    const params = ((b.indexParams ?? []) as AstNode[]).map((p) => {
+      const e = p.IndexElem as AstNode;
+      return { column: e.name ? String(e.name) : null, collation: lastName(e.collation), opclass: lastName(e.opclass) };
+    });
+    return { method: METHODS[String(b.accessMethod ?? 'btree')] ?? 'btree', concurrent: !!b.concurrent, params };
   }
   for (const c of facts.subcommands) {
     const con = c.def?.Constraint as AstNode | undefined;
-    if (con?.keys?.length) return String(con.keys[0].String?.sval ?? '');
+    if (con?.keys?.length)
+      return {
+        method: 'btree',
+        concurrent: false,
+        params: (con.keys as AstNode[]).map((k) => ({ column: String(k.String?.sval ?? ''), collation: null, opclass: null })),
+      };
     const col = c.def?.ColumnDef as AstNode | undefined;
-    if (col) return String(col.colname ?? '');
+    if (col) return { method: 'btree', concurrent: false, params: [{ column: String(col.colname ?? ''), collation: null, opclass: null }] };
   }
-  return undefined;
+  return null;
 }
 
+/** The first key column of an index the statement builds (null for an expression, undefined when it builds none). */
+export function indexKeyColumn(stmt: ParsedStatement, facts: StatementFacts): string | null | undefined {
+  const index = builtIndex(stmt, facts);
+  return index ? (index.params[0]?.column ?? null) : undefined;
+}
+
+const INDEX_CLASS: Record<IndexMethod, TimingClass> = {
+  btree: 'index_btree',
+  hash: 'index_hash',
+  gin: 'index_gin',
+  gist: 'index_gist',
+  brin: 'index_brin',
+};
+
 /** The class of a statement's lock hold, or null when no table is held. */
-export function timingClass(stmt: ParsedStatement, facts: StatementFacts, keyTypeFixed: (column: string | null | undefined) => boolean): TimingClass | null {
+export function timingClass(stmt: ParsedStatement, facts: StatementFacts): TimingClass | null {
   if (facts.effect === 'none' || facts.lock_type === 'NONE') return null;
   switch (facts.effect) {
     case 'catalog':
@@ -199,8 +298,12 @@ export function timingClass(stmt: ParsedStatement, facts: StatementFacts, keyTyp
     }
     case 'rewrite':
       return facts.subcommands.some((c) => c.subtype === 'AT_AlterColumnType') ? 'rewrite_type' : 'rewrite';
-    case 'index_build':
-      return keyTypeFixed(indexKeyColumn(stmt, facts)) ? 'index_fixed' : 'index_varlena';
+    case 'index_build': {
+      // REINDEX and the like: rebuilt like a btree of the table.
+      const index = builtIndex(stmt, facts);
+      if (!index) return 'index_btree';
+      return index.concurrent && index.method === 'btree' ? 'index_concurrent' : INDEX_CLASS[index.method];
+    }
     case 'data':
       return facts.statement_type === 'DELETE' ? 'delete' : 'update';
     default:

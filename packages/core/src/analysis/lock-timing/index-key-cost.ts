@@ -1,0 +1,112 @@
+/** Index access methods whose builds are timed apart: they do different work per row. */
+export type IndexMethod = 'btree' | 'hash' | 'gin' | 'gist' | 'brin';
+
+/** One key of an index as the catalog (or the snapshot) describes it. */
+export interface KeyColumnInfo {
+  /** `pg_type.typname` of the key (`int8`, `text`, `jsonb`, `_int4` for an int[]); null for an expression. */
+  typname: string | null;
+  /** `pg_type.typlen`: positive for fixed-width types. */
+  typlen: number;
+  /** `pg_type.typcategory` (`A` array, `S` string, `N` numeric, `U` user/other...). */
+  category: string;
+  /** How the key's text compares: bytewise (`C`, `POSIX`), through libc's strcoll, through ICU; null for types without a collation. */
+  collation: 'c' | 'libc' | 'icu' | null;
+  /** `pg_stats.avg_width` in bytes, or null when the column was never analyzed. */
+  avgWidth: number | null;
+  /** `typlen` of an array's element type (-1 varlena), when the key is an array. */
+  elemLen?: number;
+  /** Share of the table's rows with distinct values (`pg_stats.n_distinct` as a share; null when unknown). */
+  distinctShare?: number | null;
+}
+
+/** What an index build sorts or inserts, for the cost model. */
+export interface IndexKey {
+  method: IndexMethod;
+  /** Key columns in order; an expression key has `typname` null. */
+  columns: KeyColumnInfo[];
+  /** Operator class named in the statement (`jsonb_path_ops`), or null for the default. */
+  opclass: string | null;
+}
+
+/** The cost of an index build's keys relative to a bigint btree, and why. */
+export interface KeyCost {
+  /** Per comparison (btree, GiST) or per row (hash): 1 for a fixed-width scalar. */
+  cost: number;
+  /** GIN: index entries per row, each weighted by its comparison cost (0 for other methods). */
+  ginEntries: number;
+  /** The key class in words, for the finding. */
+  label: string;
+  /** The cost rests on a default (an expression whose type dbops does not know, a column never analyzed, a jsonb or array btree key whose comparisons depend on its contents). */
+  weak: boolean;
+}
+
+const width = (c: KeyColumnInfo, fallback: number): number => c.avgWidth ?? (c.typlen > 0 ? c.typlen : fallback);
+
+/**
+ * The comparison cost of one btree key relative to bigint's, measured on PostgreSQL 15 (each key
+ * class built on the same rows, see docs/benchmarks.md): uuid 1.1-1.2x, numeric 1-1.5x, text
+ * 2-3x under the C or C.UTF-8 collation and 1.3-1.5x that under ICU (wider strings compare
+ * longer). Containers vary with their contents: a jsonb comparison walks both values pair by
+ * pair until one differs (2x a bigint when the first key's value is unique, 7x with two keys
+ * and a repeating first value), an array element by element (3-4.5x): their cost is the
+ * geometric middle of what was measured, and marked weak so the range widens. Texts of the C
+ * collation use abbreviated keys, but values sharing a prefix (codes, URLs) defeat them, so the
+ * width still counts.
+ */
+export function columnCost(c: KeyColumnInfo): { cost: number; label: string } {
+  if (c.typname === null) return { cost: 2, label: 'expression' };
+  const w = width(c, 32);
+  if (c.category === 'A') return { cost: 2.5 + w / 30, label: `${c.typname.replace(/^_/, '')}[] (${Math.round(w)} B)` };
+  if (c.typname === 'uuid') return { cost: 1.2, label: 'uuid' };
+  if (c.typname === 'numeric') return { cost: 1.5, label: 'numeric' };
+  if (c.typname === 'jsonb' || c.typname === 'json') return { cost: 2.8 + w / 60, label: `${c.typname} (${Math.round(w)} B)` };
+  if (c.typlen > 0) return { cost: c.typlen > 8 ? 1.2 : 1, label: c.typname };
+  if (c.collation) {
+    const base = c.collation === 'icu' ? 3.2 : c.collation === 'libc' ? 2.3 : 2;
+    return { cost: base + w / 40, label: `${c.typname} (${c.collation === 'c' ? 'C' : c.collation} collation, ${Math.round(w)} B)` };
+  }
+  return { cost: 1.5 + w / 40, label: `${c.typname} (${Math.round(w)} B)` };
+}
+
+/**
+ * Index entries a GIN build makes per row, weighted by what inserting one costs: a jsonb value
+ * gives about one entry per 10 bytes (keys and scalar values; `jsonb_path_ops` hashes paths,
+ * about one per 20 bytes), an array one per element; entries of fixed-width elements (int[])
+ * cost a fifth of a text-like one (measured: 0.4 us against 2 us an entry).
+ */
+export function ginEntriesPerRow(c: KeyColumnInfo, opclass: string | null): number {
+  const w = width(c, 64);
+  if (c.typname === 'jsonb') return Math.max(1, opclass === 'jsonb_path_ops' ? w / 20 : w / 10);
+  if (c.category === 'A') {
+    const elem = c.elemLen && c.elemLen > 0 ? c.elemLen : 10;
+    const entries = Math.max(1, (w - 24) / elem);
+    return c.elemLen && c.elemLen > 0 ? entries * 0.2 : entries;
+  }
+  if (c.typname === 'tsvector') return Math.max(1, w / 8);
+  // pg_trgm and others on text: about one entry per character.
+  return Math.max(1, w);
+}
+
+/**
+ * The cost of an index build's keys: btree and GiST compare the first key (later keys only
+ * break ties, so they add little when the first is nearly unique), hash hashes each value once,
+ * GIN inserts each entry, BRIN summarises pages and does not compare at all.
+ */
+export function indexKeyCost(key: IndexKey): KeyCost {
+  const [first, ...rest] = key.columns;
+  if (!first) return { cost: 1, ginEntries: 0, label: 'unknown key', weak: true };
+  const container = (c: KeyColumnInfo) => c.category === 'A' || c.typname === 'jsonb' || c.typname === 'json';
+  const weak = key.columns.some((c) => c.typname === null || (c.avgWidth === null && c.typlen < 0) || (key.method === 'btree' && container(c)));
+  if (key.method === 'brin') return { cost: 1, ginEntries: 0, label: 'BRIN', weak: false };
+  if (key.method === 'gin') {
+    const entries = key.columns.reduce((s, c) => s + ginEntriesPerRow(c, key.opclass), 0);
+    return { cost: 1, ginEntries: entries, label: `GIN on ${key.columns.map((c) => columnCost(c).label).join(', ')}`, weak };
+  }
+  const head = columnCost(first);
+  // Ties on the first key are as common as its values repeat; unknown: assume half the comparisons reach the next key.
+  const ties = first.distinctShare === null || first.distinctShare === undefined ? 0.5 : Math.max(0, 1 - first.distinctShare);
+  const cost = head.cost + rest.reduce((s, c) => s + 0.2 + ties * columnCost(c).cost, 0);
+  const labels = [head.label, ...rest.map((c) => columnCost(c).label)].join(', ');
+  const prefix = key.method === 'btree' ? '' : `${key.method === 'gist' ? 'GiST' : key.method} on `;
+  return { cost, ginEntries: 0, label: `${prefix}${key.columns.length > 1 ? `multi-column (${labels})` : labels}`, weak };
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeStatements } from '../analyze-statements';
+import { parseStatements } from '../parse-statements';
+import { buildSchemaIndex } from '../schema-index';
+import { buildSnapshot } from '../snapshot-builder';
+import { builtIndex, dirtiedPages, timingClass, type TimingFeatures } from './timing-class';
+
+async function classOf(sql: string) {
+  const parsed = await parseStatements(sql);
+  const facts = analyzeStatements(parsed, buildSchemaIndex(buildSnapshot([]))).map((i) => i.facts);
+  return { cls: timingClass(parsed[0]!, facts[0]!), index: builtIndex(parsed[0]!, facts[0]!) };
+}
+
+describe('timing class of an index build', () => {
+  it('times each access method apart, and a btree built CONCURRENTLY by a model of its own', async () => {
+    expect((await classOf('CREATE INDEX i ON t (a)')).cls).toBe('index_btree');
+    expect((await classOf('CREATE INDEX i ON t USING gin (doc)')).cls).toBe('index_gin');
+    expect((await classOf('CREATE INDEX i ON t USING gist (span)')).cls).toBe('index_gist');
+    expect((await classOf('CREATE INDEX i ON t USING brin (ts)')).cls).toBe('index_brin');
+    expect((await classOf('CREATE INDEX i ON t USING hash (code)')).cls).toBe('index_hash');
+    expect((await classOf('CREATE INDEX CONCURRENTLY i ON t (a)')).cls).toBe('index_concurrent');
+    expect((await classOf('ALTER TABLE t ADD CONSTRAINT u UNIQUE (a, b)')).cls).toBe('index_btree');
+  });
+
+  it('reads every key of the index as written: column or expression, COLLATE, operator class', async () => {
+    const { index } = await classOf(`CREATE INDEX CONCURRENTLY i ON t USING gin (doc jsonb_path_ops, (lower(a)), b COLLATE "C")`);
+    expect(index).toEqual({
+      method: 'gin',
+      concurrent: true,
+      params: [
+        { column: 'doc', collation: null, opclass: 'jsonb_path_ops' },
+        { column: null, collation: null, opclass: null },
+        { column: 'b', collation: 'C', opclass: null },
+      ],
+    });
+    expect((await classOf('ALTER TABLE t ADD PRIMARY KEY (a, b)')).index!.params.map((p) => p.column)).toEqual(['a', 'b']);
+  });
+});
+
+describe('heap pages a DML statement dirties', () => {
+  // 1M rows on 10,000 pages: 100 rows a page.
+  const f = (touchedRows: number, foundByScan: boolean) => ({ rows: 1e6, heapBytes: 10_000 * 8192, touchedRows, foundByScan }) as TimingFeatures;
+  it('spreads rows a full scan finds over the heap and packs rows of an index range together', () => {
+    // 10 % of the rows, found by a scan (id % 10 = 0): nearly every page holds one.
+    expect(dirtiedPages(f(100_000, true))).toBeGreaterThan(9_999);
+    // The same rows as an id range: a tenth of the pages.
+    expect(dirtiedPages(f(100_000, false))).toBe(1_000);
+    expect(dirtiedPages(f(0, true))).toBe(0);
+  });
+});
