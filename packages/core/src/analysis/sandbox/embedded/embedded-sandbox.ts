@@ -10,7 +10,7 @@ import { cloneAndFill } from '../clone-and-fill';
 import { cloneDdl } from '../clone-ddl';
 import { pgSession } from '../pg-session';
 import { type CloneState, sandboxCacheKey } from '../sandbox-cache';
-import { type SandboxRollback, sessionFingerprint } from '../rollback-round-trip';
+import { readProofBaseline, type SandboxRollback } from '../rollback-round-trip';
 import { rowCounts } from '../sandbox-validations';
 import { phaseClock, runInSandbox, type SandboxPhases } from '../sandbox-run';
 import { deadlineResult, defaultDeadlineMs, memoryLimitResult } from '../stopped-result';
@@ -286,7 +286,7 @@ function prepareSpares(w: WarmServer, server: EmbeddedServer, template: string, 
       session = await connect(server.roleUrl(run.role, run.password, run.database), SETUP_STATEMENT_TIMEOUT_MS);
       const s = pgSession(session);
       await rowCounts(s, tables);
-      await sessionFingerprint(s);
+      await readProofBaseline(s);
       lap('warm');
       return { ...run, session, made: phases };
     } catch {
