@@ -1,3 +1,5 @@
+import { quoteIdent, quoteLiteral } from '../../pg/quote';
+
 /**
  * A census of a database's own catalogs: how many rows each catalog holds per owner (the object
  * those rows define, named as the schema fingerprint names it: `r schema.table`, `p schema.f(args)`,
@@ -15,8 +17,15 @@
  * census cannot name.
  */
 
-/** `<catalog> <owner>` -> rows; `fresh`: how many of them were written at or after the round trip's first transaction. */
-export type CatalogCensus = ReadonlyMap<string, { rows: number; fresh: number }>;
+/**
+ * `counts`: `<catalog> <owner>` -> rows; `fresh`: how many of them were written at or after the
+ * round trip's first transaction. `whole`: the catalogs counted whole, as the first census found
+ * them (the next ones count the same list).
+ */
+export interface CatalogCensus {
+  counts: ReadonlyMap<string, { rows: number; fresh: number }>;
+  whole: readonly string[];
+}
 
 /** Rows of a catalog the census does not split by owner (`<catalog> *`). */
 export const WHOLE = '*';
@@ -36,35 +45,72 @@ export const SCHEMA_OWNER = 'n';
  */
 const LEFT_OUT = ['pg_statistic', 'pg_statistic_ext_data', 'pg_largeobject', 'pg_largeobject_metadata'];
 
-/** Owners of the rows of the catalogs the census splits, and the census itself. `$1`: the first xid of the round trip as text, or null. */
-export const CATALOG_CENSUS_SQL = `
-WITH sys AS (SELECT oid FROM pg_namespace WHERE nspname IN ('pg_catalog', 'information_schema')),
-ro AS (
-  SELECT c.oid, CASE WHEN c.relnamespace IN (SELECT oid FROM sys) THEN '${SYSTEM_OWNER}'
-                     WHEN n.nspname = 'pg_toast' OR n.nspname LIKE 'pg\\_toast\\_temp\\_%' THEN '${IGNORED_OWNER}'
+/**
+ * Objects the server's initdb made have oids below PostgreSQL's FirstNormalObjectId; every object
+ * made since (extensions, the schema, the migration's) has one at or above it, even after the oid
+ * counter wraps around.
+ */
+const FIRST_NORMAL_OID = 16384;
+
+/** Whether a row's xmin is at or after the round trip's first xid (`$1`, text; null: nothing is fresh). */
+const FRESH = `$1::text IS NOT NULL AND age(xm) <= age($1::text::xid)`;
+
+/** Each split catalog: the oid of the object its row belongs to, and the map from that object to its owner. */
+const BRANCHES: Array<[catalog: string, key: string, owners: string, owner?: string]> = [
+  ['pg_class', 'oid', 'ro'],
+  ['pg_attribute', 'attrelid', 'ro'],
+  ['pg_attrdef', 'adrelid', 'ro'],
+  ['pg_index', 'indexrelid', 'ro'],
+  ['pg_constraint', 'oid', 'co'],
+  ['pg_trigger', 'tgrelid', 'ro'],
+  ['pg_rewrite', 'ev_class', 'ro'],
+  ['pg_policy', 'polrelid', 'ro'],
+  ['pg_inherits', 'inhrelid', 'ro'],
+  ['pg_partitioned_table', 'partrelid', 'ro'],
+  ['pg_sequence', 'seqrelid', 'ro'],
+  ['pg_proc', 'oid', 'po'],
+  ['pg_aggregate', 'aggfnoid', 'po'],
+  ['pg_type', 'oid', 'tyo'],
+  ['pg_enum', 'enumtypid', 'tyo'],
+  ['pg_range', 'rngtypid', 'tyo'],
+  // A schema's comment: schemas are read whole every time.
+  ['pg_description', 'objoid', 'obj', `CASE WHEN r.classoid = 'pg_namespace'::regclass THEN '${SCHEMA_OWNER}' END`],
+  // A namespace's rows in pg_depend say whether an extension owns it, and so whether its objects show: its owner stays unknown.
+  ['pg_depend', 'objid', 'obj'],
+];
+
+/**
+ * Owners of the rows of the catalogs the census splits, per object made after initdb, and the
+ * census of those catalogs: rows of initdb's objects in one `sys` count per catalog, the others
+ * per owner. `$1`: the first xid of the round trip as text, or null.
+ */
+const SPLIT_CENSUS_SQL = `
+WITH ro AS (
+  SELECT c.oid, CASE WHEN n.nspname = 'pg_toast' OR n.nspname LIKE 'pg\\_toast\\_temp\\_%' THEN '${IGNORED_OWNER}'
                      ELSE 'r ' || n.nspname || '.' || coalesce(t.relname, c.relname) || '#' || coalesce(t.oid, c.oid) END AS owner
     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
     LEFT JOIN pg_index x ON x.indexrelid = c.oid
     LEFT JOIN pg_class t ON t.oid = x.indrelid
+   WHERE c.oid >= ${FIRST_NORMAL_OID}
 ),
 po AS (
-  SELECT p.oid, CASE WHEN p.pronamespace IN (SELECT oid FROM sys) THEN '${SYSTEM_OWNER}'
-                     ELSE 'p ' || n.nspname || '.' || p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')#' || p.oid END AS owner
-    FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+  SELECT p.oid, 'p ' || n.nspname || '.' || p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')#' || p.oid AS owner
+    FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE p.oid >= ${FIRST_NORMAL_OID}
 ),
 tb AS (
-  SELECT t.oid, t.typelem, t.typcategory, CASE WHEN t.typnamespace IN (SELECT oid FROM sys) THEN '${SYSTEM_OWNER}'
-                     WHEN t.typrelid <> 0 THEN coalesce((SELECT ro.owner FROM ro WHERE ro.oid = t.typrelid), '${UNKNOWN_OWNER}')
-                     ELSE 't ' || n.nspname || '.' || t.typname || '#' || t.oid END AS owner
-    FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
+  SELECT t.oid, t.typelem, t.typcategory,
+         CASE WHEN t.typrelid <> 0 THEN coalesce(r.owner, '${UNKNOWN_OWNER}') ELSE 't ' || n.nspname || '.' || t.typname || '#' || t.oid END AS owner
+    FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace LEFT JOIN ro r ON r.oid = t.typrelid
+   WHERE t.oid >= ${FIRST_NORMAL_OID}
 ),
 tyo AS (
-  SELECT t.oid, CASE WHEN t.typcategory = 'A' AND t.typelem <> 0 AND t.owner <> '${SYSTEM_OWNER}' THEN coalesce(e.owner, '${UNKNOWN_OWNER}') ELSE t.owner END AS owner
+  SELECT t.oid, CASE WHEN t.typcategory = 'A' AND t.typelem <> 0 THEN coalesce(e.owner, '${UNKNOWN_OWNER}') ELSE t.owner END AS owner
     FROM tb t LEFT JOIN tb e ON e.oid = t.typelem
 ),
 co AS (
   SELECT c.oid, CASE WHEN c.conrelid <> 0 THEN r.owner WHEN c.contypid <> 0 THEN ty.owner END AS owner
     FROM pg_constraint c LEFT JOIN ro r ON r.oid = c.conrelid LEFT JOIN tyo ty ON ty.oid = c.contypid
+   WHERE c.oid >= ${FIRST_NORMAL_OID}
 ),
 obj AS (
   SELECT 'pg_class'::regclass::oid AS classid, oid, owner FROM ro
@@ -77,63 +123,44 @@ obj AS (
   UNION ALL SELECT 'pg_policy'::regclass::oid, pl.oid, r.owner FROM pg_policy pl JOIN ro r ON r.oid = pl.polrelid
 ),
 split(cat, owner, xm) AS (
-  SELECT 'pg_class', r.owner, c.xmin FROM pg_class c LEFT JOIN ro r ON r.oid = c.oid
-  UNION ALL SELECT 'pg_attribute', r.owner, a.xmin FROM pg_attribute a LEFT JOIN ro r ON r.oid = a.attrelid
-  UNION ALL SELECT 'pg_attrdef', r.owner, d.xmin FROM pg_attrdef d LEFT JOIN ro r ON r.oid = d.adrelid
-  UNION ALL SELECT 'pg_index', r.owner, x.xmin FROM pg_index x LEFT JOIN ro r ON r.oid = x.indexrelid
-  UNION ALL SELECT 'pg_constraint', o.owner, c.xmin FROM pg_constraint c LEFT JOIN co o ON o.oid = c.oid
-  UNION ALL SELECT 'pg_trigger', r.owner, tg.xmin FROM pg_trigger tg LEFT JOIN ro r ON r.oid = tg.tgrelid
-  UNION ALL SELECT 'pg_rewrite', r.owner, rw.xmin FROM pg_rewrite rw LEFT JOIN ro r ON r.oid = rw.ev_class
-  UNION ALL SELECT 'pg_policy', r.owner, pl.xmin FROM pg_policy pl LEFT JOIN ro r ON r.oid = pl.polrelid
-  UNION ALL SELECT 'pg_inherits', r.owner, i.xmin FROM pg_inherits i LEFT JOIN ro r ON r.oid = i.inhrelid
-  UNION ALL SELECT 'pg_partitioned_table', r.owner, pt.xmin FROM pg_partitioned_table pt LEFT JOIN ro r ON r.oid = pt.partrelid
-  UNION ALL SELECT 'pg_sequence', r.owner, s.xmin FROM pg_sequence s LEFT JOIN ro r ON r.oid = s.seqrelid
-  UNION ALL SELECT 'pg_proc', o.owner, p.xmin FROM pg_proc p LEFT JOIN po o ON o.oid = p.oid
-  UNION ALL SELECT 'pg_aggregate', o.owner, a.xmin FROM pg_aggregate a LEFT JOIN po o ON o.oid = a.aggfnoid
-  UNION ALL SELECT 'pg_type', o.owner, t.xmin FROM pg_type t LEFT JOIN tyo o ON o.oid = t.oid
-  UNION ALL SELECT 'pg_enum', o.owner, e.xmin FROM pg_enum e LEFT JOIN tyo o ON o.oid = e.enumtypid
-  UNION ALL SELECT 'pg_range', o.owner, rg.xmin FROM pg_range rg LEFT JOIN tyo o ON o.oid = rg.rngtypid
-  UNION ALL SELECT 'pg_description', CASE WHEN d.classoid = 'pg_namespace'::regclass THEN '${SCHEMA_OWNER}' ELSE o.owner END, d.xmin
-    FROM pg_description d LEFT JOIN obj o ON o.classid = d.classoid AND o.oid = d.objoid
-  -- A namespace's rows in pg_depend say whether an extension owns it, and so whether its objects show: unknown owner.
-  UNION ALL SELECT 'pg_depend', o.owner, d.xmin FROM pg_depend d LEFT JOIN obj o ON o.classid = d.classid AND o.oid = d.objid
-),
-split_cats AS (SELECT DISTINCT cat FROM split)
-SELECT cat, coalesce(owner, '${UNKNOWN_OWNER}') AS owner, count(*)::int AS rows,
-       count(*) FILTER (WHERE $1::text IS NOT NULL AND age(xm) <= age($1::text::xid))::int AS fresh, NULL::text AS counted
-  FROM split GROUP BY 1, 2
-UNION ALL
-SELECT c.relname::text, '${WHOLE}', NULL, NULL,
-       query_to_xml(format('SELECT count(*) AS n, count(*) FILTER (WHERE %L::text IS NOT NULL AND age(xmin) <= age(%L::text::xid)) AS f FROM pg_catalog.%I', $1::text, $1::text, c.relname), false, true, '')::text
-  FROM pg_class c
+  ${BRANCHES.map(
+    ([cat, key, owners, owner]) =>
+      `SELECT '${cat}', ${owner ? `coalesce(${owner}, o.owner)` : 'o.owner'}, r.xmin FROM ${cat} r LEFT JOIN ${owners} o ON o.oid = r.${key}${owners === 'obj' ? ` AND o.classid = r.${key === 'objoid' ? 'classoid' : 'classid'}` : ''} WHERE r.${key} >= ${FIRST_NORMAL_OID}`,
+  ).join('\n  UNION ALL ')}
+)
+SELECT cat, coalesce(owner, '${UNKNOWN_OWNER}') AS owner, count(*)::int AS rows, count(*) FILTER (WHERE ${FRESH})::int AS fresh FROM split GROUP BY 1, 2
+${BRANCHES.map(([cat, key]) => `UNION ALL SELECT '${cat}', '${SYSTEM_OWNER}', count(*)::int, count(*) FILTER (WHERE ${FRESH.replace('xm', 'xmin')})::int FROM ${cat} WHERE ${key} < ${FIRST_NORMAL_OID}`).join('\n')}`;
+
+const SPLIT = BRANCHES.map(([catalog]) => catalog);
+
+/** The catalogs of this database counted whole: every one the session may read, but those split by owner and those left out. */
+const WHOLE_CATALOGS_SQL = `SELECT c.relname AS name FROM pg_class c
  WHERE c.relnamespace = 'pg_catalog'::regnamespace AND c.relkind = 'r' AND NOT c.relisshared
-   AND c.relname NOT IN (${LEFT_OUT.map((t) => `'${t}'`).join(', ')}) AND c.relname NOT IN (SELECT cat FROM split_cats)
-   AND has_table_privilege(c.oid, 'SELECT')
-`;
+   AND c.relname <> ALL($1::text[]) AND has_table_privilege(c.oid, 'SELECT') ORDER BY 1`;
+
+/** The census: the split catalogs per owner, then each whole catalog in one count. */
+export function catalogCensusSql(whole: readonly string[]): string {
+  const counted = whole.map(
+    (name) =>
+      `SELECT ${quoteLiteral(name)}, '${WHOLE}', count(*)::int, count(*) FILTER (WHERE ${FRESH.replace('xm', 'xmin')})::int FROM pg_catalog.${quoteIdent(name)}`,
+  );
+  return [SPLIT_CENSUS_SQL, ...counted].join('\nUNION ALL\n');
+}
 
 /** Runs one query with parameters and returns its rows: a sandbox session, a `pg` client. */
-export type CensusQuery = (
-  sql: string,
-  params: unknown[],
-) => Promise<{ rows: Array<{ cat: string; owner: string; rows: number | null; fresh: number | null; counted: string | null }> }>;
-
-/** A count of a catalog counted whole, from `query_to_xml`'s `<row><n>..</n><f>..</f></row>` (no XML library needed). */
-function wholeCount(xml: string): { rows: number; fresh: number } {
-  const n = /<n>(\d+)<\/n>/.exec(xml);
-  const f = /<f>(\d+)<\/f>/.exec(xml);
-  if (!n || !f) throw new Error('unreadable catalog count');
-  return { rows: Number(n[1]), fresh: Number(f[1]) };
-}
+export type CensusQuery = <T>(sql: string, params: unknown[]) => Promise<{ rows: T[] }>;
 
 /**
  * Reads the census; `sinceXid` (a 32-bit xid as text) counts the rows written at or after it as
- * fresh. PostgreSQL 13+ and PGlite.
+ * fresh; `like` is an earlier census whose list of whole catalogs this one counts (else the list
+ * is read first). PostgreSQL 13+ and PGlite.
  */
-export async function readCatalogCensus(query: CensusQuery, sinceXid: string | null): Promise<CatalogCensus> {
-  const out = new Map<string, { rows: number; fresh: number }>();
-  for (const r of (await query(CATALOG_CENSUS_SQL, [sinceXid])).rows)
-    out.set(`${r.cat} ${r.owner}`, r.counted !== null ? wholeCount(r.counted) : { rows: r.rows ?? 0, fresh: r.fresh ?? 0 });
-  return out;
+export async function readCatalogCensus(query: CensusQuery, sinceXid: string | null, like?: CatalogCensus): Promise<CatalogCensus> {
+  const whole = like?.whole ?? (await query<{ name: string }>(WHOLE_CATALOGS_SQL, [[...SPLIT, ...LEFT_OUT]])).rows.map((r) => r.name);
+  const counts = new Map<string, { rows: number; fresh: number }>();
+  for (const r of (await query<{ cat: string; owner: string; rows: number; fresh: number }>(catalogCensusSql(whole), [sinceXid])).rows)
+    counts.set(`${r.cat} ${r.owner}`, { rows: r.rows, fresh: r.fresh });
+  return { counts, whole };
 }
 
 /** The next transaction's xid as the census compares it (the low 32 bits of `pg_current_xact_id`, which also takes one). */
@@ -161,10 +188,10 @@ export const WORDING_SETTINGS_SQL = `SELECT string_agg(name || '=' || setting, E
  */
 export function touchedOwners(before: CatalogCensus, after: CatalogCensus): { owners: Set<string> } | { refused: string } {
   const owners = new Set<string>();
-  const keys = new Set([...before.keys(), ...after.keys()]);
+  const keys = new Set([...before.counts.keys(), ...after.counts.keys()]);
   for (const key of keys) {
-    const b = before.get(key);
-    const a = after.get(key);
+    const b = before.counts.get(key);
+    const a = after.counts.get(key);
     if (a && b && a.fresh === 0 && a.rows === b.rows) continue;
     const cut = key.indexOf(' ');
     const cat = key.slice(0, cut);
@@ -178,7 +205,7 @@ export function touchedOwners(before: CatalogCensus, after: CatalogCensus): { ow
   // objects that refer to it by oid may now read differently, so only a full reading can tell.
   const present = (census: CatalogCensus): Set<string> => {
     const out = new Set<string>();
-    for (const [key, { rows }] of census) if (rows > 0) out.add(key.slice(key.indexOf(' ') + 1));
+    for (const [key, { rows }] of census.counts) if (rows > 0) out.add(key.slice(key.indexOf(' ') + 1));
     return out;
   };
   const [was, is] = [present(before), present(after)];
