@@ -4,13 +4,12 @@ import type { StatementFacts } from '../statement-facts';
 import type { AffectedTable, EndStateRequest, SandboxResult, ValidationResult } from '../types';
 import { firstLine, searchPathSql } from './clone-and-fill';
 import type { CloneState } from './sandbox-cache';
-import type { SchemaFingerprint } from '../schema-compare/schema-compare';
 import type { SandboxSession } from './sandbox-session';
 import { runValidations, withInheritance } from './sandbox-validations';
 import { describeSkipped, skippedInUse, type SkippedCloneObject } from './clone-skips';
 import { readEndState } from './end-state';
 import { type PlanSegment, planStatements, segmentPlan } from '../../migration-execution/migration-plan';
-import { type RollbackProof, runRollbackRoundTrip, type SandboxRollback, sessionFingerprint } from './rollback-round-trip';
+import { type ProofBaseline, readProofBaseline, type RollbackProof, roundTripStart, runRollbackRoundTrip, type SandboxRollback } from './rollback-round-trip';
 
 /** What the sandbox could not judge, plainly. */
 const uncloned = (blocking: readonly SkippedCloneObject[]): string =>
@@ -113,20 +112,22 @@ export function phaseClock(from = performance.now()): { phases: SandboxPhases; m
 const DEFAULT_SERVER_VERSION = 170000;
 
 /**
- * Fingerprints of clones before any migration, per clone state and search path. Every run of a
- * cached clone starts from a copy of the same database (a template, or a data-directory image),
- * and the fingerprint holds no owners, oids or grants, so the first run's reading stands for all
- * of them; on a 170-table schema that is one catalog query of 80-270 ms less per analysis.
+ * Baselines of clones before any migration (fingerprint, catalog census), per clone state and
+ * search path. Every run of a cached clone starts from a copy of the same database (a template,
+ * or a data-directory image), and neither holds owners or grants, so the first run's reading
+ * stands for all of them; on a 170-table schema that is one catalog query of 80-270 ms less per
+ * analysis. The census and the owners name objects with their oids, which a copy keeps: should a
+ * copy differ, its objects only look touched and are read again.
  */
-const fingerprintsBefore = new WeakMap<CloneState, Map<string, Promise<SchemaFingerprint>>>();
+const fingerprintsBefore = new WeakMap<CloneState, Map<string, Promise<ProofBaseline>>>();
 
-function cloneFingerprint(state: CloneState, session: SandboxSession, pathSql: string | null): Promise<SchemaFingerprint> {
-  const byPath = fingerprintsBefore.get(state) ?? new Map<string, Promise<SchemaFingerprint>>();
+function cloneFingerprint(state: CloneState, session: SandboxSession, pathSql: string | null): Promise<ProofBaseline> {
+  const byPath = fingerprintsBefore.get(state) ?? new Map<string, Promise<ProofBaseline>>();
   fingerprintsBefore.set(state, byPath);
   const key = pathSql ?? '';
   const known = byPath.get(key);
   if (known) return known;
-  const reading = sessionFingerprint(session);
+  const reading = readProofBaseline(session);
   byPath.set(key, reading);
   reading.catch(() => byPath.delete(key));
   return reading;
@@ -213,6 +214,8 @@ export async function runInSandbox(
     const writtenBefore = dataChanged.size ? await withInheritance(session, dataChanged) : new Set<string>();
     // The clone as it was, for the rollback's round trip: read once per cached clone.
     const schemaBefore = rollback ? await cloneFingerprint(opened.state, session, setPath) : undefined;
+    // Catalog rows written from here on are the round trip's (the census's `fresh` rows).
+    const sinceXid = schemaBefore ? await roundTripStart(session) : null;
     phase('before');
     const migrationStarted = performance.now();
     const migrationElapsed = () => performance.now() - migrationStarted;
@@ -285,7 +288,9 @@ export async function runInSandbox(
     // run, and the proof must never be what stops a migration's run.
     if (rollback && schemaBefore)
       result.rollback_proof =
-        performance.now() - started < budgetMs ? await runRollbackRoundTrip(session, rollback, schemaBefore, before, serverVersionNum).catch(() => null) : null;
+        performance.now() - started < budgetMs
+          ? await runRollbackRoundTrip(session, rollback, schemaBefore, before, serverVersionNum, sinceXid).catch(() => null)
+          : null;
     if (rollback && schemaBefore) phase('rollback_proof');
     return result;
   } catch (e) {

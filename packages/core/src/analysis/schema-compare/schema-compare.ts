@@ -1,4 +1,4 @@
-import { SCHEMA_FINGERPRINT_SQL } from './fingerprint-sql';
+import { SCHEMA_FINGERPRINT_SQL, SCOPED_FINGERPRINT_SQL } from './fingerprint-sql';
 
 /**
  * A schema as comparable data: `"<kind> <schema.name>"` -> its definition in the server's own
@@ -10,13 +10,38 @@ import { SCHEMA_FINGERPRINT_SQL } from './fingerprint-sql';
 export type SchemaFingerprint = ReadonlyMap<string, string>;
 
 /** Anything that runs one query and returns its rows: a sandbox session, a `pg` client. */
-export type FingerprintQuery = (sql: string) => Promise<{ rows: Array<{ kind: string; name: string; def: string }> }>;
+export type FingerprintQuery = (
+  sql: string,
+  params?: unknown[],
+) => Promise<{ rows: Array<{ kind: string; name: string; def: string; owner?: string | null }> }>;
 
 /** Reads the fingerprint of the database `query` runs on (one catalog query). */
 export async function readSchemaFingerprint(query: FingerprintQuery): Promise<SchemaFingerprint> {
   const out = new Map<string, string>();
   for (const r of (await query(SCHEMA_FINGERPRINT_SQL)).rows) out.set(`${r.kind} ${r.name}`, r.def ?? '');
   return out;
+}
+
+/** A fingerprint with each key's owner (see {@link SCOPED_FINGERPRINT_SQL}; null: read whole every time). */
+export interface OwnedFingerprint {
+  fingerprint: SchemaFingerprint;
+  owners: ReadonlyMap<string, string | null>;
+}
+
+/**
+ * Reads the fingerprint with its owners: whole, or with `owners` only the objects of those owners
+ * and the rows read whole every time (schemas, extensions, policies).
+ */
+export async function readOwnedFingerprint(query: FingerprintQuery, owners?: readonly string[]): Promise<OwnedFingerprint> {
+  const fingerprint = new Map<string, string>();
+  const byKey = new Map<string, string | null>();
+  const { rows } = owners ? await query(SCOPED_FINGERPRINT_SQL, [[...owners]]) : await query(SCHEMA_FINGERPRINT_SQL);
+  for (const r of rows) {
+    const key = `${r.kind} ${r.name}`;
+    fingerprint.set(key, r.def ?? '');
+    byKey.set(key, r.owner ?? null);
+  }
+  return { fingerprint, owners: byKey };
 }
 
 /** One object that differs between two fingerprints. */

@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTargetSchema } from '../../../introspection/catalog-read';
 import type { SchemaSnapshot } from '../../../introspection/schema-snapshot';
 import { type SandboxOptions } from '../run-sandbox';
+import type { SandboxRunResult } from '../sandbox-run';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded-server';
 import { findPgBinaries } from './pg-binaries';
+import { embeddedBackgroundSettled, SPARES_PER_TEMPLATE } from './embedded-sandbox';
 import { sandboxOnText } from '../../../../../../test/support/sandbox-on-text';
 
 const pg15 = findPgBinaries(15);
@@ -146,6 +148,34 @@ describe.skipIf(!pg15)('the sandbox on a private PostgreSQL of the target versio
     const limited = await sandbox(migration, {}, { ...plain, role_superuser: false });
     expect(limited.passed).toBe(false);
     expect(limited.migration_error).toMatch(/permission denied to create role/);
+  }, 120_000);
+
+  it('keeps two spare runs per schema ready, so two analyses close together both take one made ahead', async () => {
+    await sandbox('CREATE TABLE spare_probe (id int)');
+    // The spares the run above left to make (one at a time, off the answer's path).
+    await embeddedBackgroundSettled(pg15!);
+    const runs = await Promise.all(Array.from({ length: 2 }, (_, k) => sandbox(`ALTER TABLE audit_log ADD COLUMN spare_${k} text`)));
+    for (const r of runs as SandboxRunResult[]) {
+      expect(r.migration_error).toBeNull();
+      // A run that had to make its identity on the path says `connect`; a spare's, `connect (warmed ahead)`.
+      expect(r.phases?.map(([name]) => name)).toContain('connect (warmed ahead)');
+      expect(r.phases?.some(([name]) => name.startsWith('(ahead) copy'))).toBe(true);
+    }
+    expect(SPARES_PER_TEMPLATE).toBeGreaterThanOrEqual(2);
+  }, 120_000);
+
+  it('proves a rollback reading again only the table it touched, on both engines', async () => {
+    const rollback = { script: '-- undo statement 0\nALTER TABLE audit_log DROP COLUMN proof_note' };
+    for (const engine of ['embedded', 'pglite'] as const) {
+      // The second run compares against the baseline the first read on its own copy of the clone.
+      for (let k = 0; k < 2; k++) {
+        const r = (await sandbox('ALTER TABLE audit_log ADD COLUMN proof_note text', { engine, rollback })) as SandboxRunResult;
+        expect(r.migration_error, engine).toBeNull();
+        expect(r.rollback_proof?.differences, engine).toEqual([]);
+        expect(r.rollback_proof?.compared.reread, engine).toBeGreaterThan(0);
+        expect(r.rollback_proof?.compared.reread, engine).toBeLessThan(r.rollback_proof!.compared.objects);
+      }
+    }
   }, 120_000);
 
   it('refuses what PostgreSQL 15 rejects though PostgreSQL 17 accepts it', async () => {

@@ -10,9 +10,9 @@ import { cloneAndFill } from '../clone-and-fill';
 import { cloneDdl } from '../clone-ddl';
 import { pgSession } from '../pg-session';
 import { type CloneState, sandboxCacheKey } from '../sandbox-cache';
-import { type SandboxRollback, sessionFingerprint } from '../rollback-round-trip';
+import { readProofBaseline, type SandboxRollback } from '../rollback-round-trip';
 import { rowCounts } from '../sandbox-validations';
-import { phaseClock, runInSandbox } from '../sandbox-run';
+import { phaseClock, runInSandbox, type SandboxPhases } from '../sandbox-run';
 import { deadlineResult, defaultDeadlineMs, memoryLimitResult } from '../stopped-result';
 import type { SandboxSession } from '../sandbox-session';
 import { runTimedStatement, SERVER_SKIPPED } from '../server-sandbox';
@@ -64,6 +64,13 @@ const MAX_TEMPLATES = 24;
  * once wait rather than fail with `too many clients already`.
  */
 const MAX_CONCURRENT_RUNS = 16;
+/**
+ * Spare run identities kept ready per template: two, so two analyses of one schema close together
+ * (an agent's next statement, a retry) both find theirs made. Each holds a database copy and an
+ * open session; past the first per template, a server keeps {@link MAX_EXTRA_SPARES} in all.
+ */
+export const SPARES_PER_TEMPLATE = 2;
+const MAX_EXTRA_SPARES = 8;
 /** Private memory of one analysis's backends, together, past which the watch ends them (`DBOPS_SANDBOX_MEMORY_MB`). */
 export const DEFAULT_RUN_MEMORY_MB = 1024;
 
@@ -74,10 +81,15 @@ interface WarmServer {
   /** Clone templates by cache key, in use order (oldest first). */
   templates: Map<string, Promise<{ db: string; state: CloneState }>>;
   /**
-   * Run identities (role and database copied from a template, by template name), made while the
-   * server was idle, each with a session of its role already open and warmed (`prepareSpare`).
+   * Run identities (role and database copied from a template, by template name, oldest first),
+   * made while the server was idle, each with a session of its role already open and warmed
+   * (`prepareSpares`); up to {@link SPARES_PER_TEMPLATE} per template, made one at a time.
    */
-  spares: Map<string, Promise<SpareIdentity | undefined>>;
+  spares: Map<string, Array<Promise<SpareIdentity | undefined>>>;
+  /** Templates whose next spare is being made. */
+  filling: Set<string>;
+  /** Set when the server was stopped for idleness: no more spares for it. */
+  closed?: boolean;
   /** Drops and copies under way in the background. */
   background: Set<Promise<unknown>>;
   /** The memory watch of this server's run roles, made with the server. */
@@ -89,8 +101,11 @@ interface WarmServer {
   roleLocks: RoleNameLocks;
 }
 
-/** A spare run identity and the session of its role, opened and warmed ahead of the run. */
-type SpareIdentity = RunIdentity & { session?: pg.Client };
+/**
+ * A spare run identity and the session of its role, opened and warmed ahead of the run, with
+ * where its making spent its time (off the answer's path; the run reports it as `(ahead) ...`).
+ */
+type SpareIdentity = RunIdentity & { session?: pg.Client; made?: SandboxPhases };
 
 const servers = new Map<string, WarmServer>();
 
@@ -99,7 +114,17 @@ function warmServer(bin: PgBinaries, dir: string | undefined, seedDir: string | 
   let w = servers.get(key);
   if (!w) {
     const server = startEmbeddedServer(bin, dir, seedDir);
-    w = { server, running: 0, templates: new Map(), spares: new Map(), background: new Set(), active: 0, queue: [], roleLocks: new RoleNameLocks() };
+    w = {
+      server,
+      running: 0,
+      templates: new Map(),
+      spares: new Map(),
+      filling: new Set(),
+      background: new Set(),
+      active: 0,
+      queue: [],
+      roleLocks: new RoleNameLocks(),
+    };
     servers.set(key, w);
     server.catch(() => servers.delete(key)); // a failed start is tried again by the next analysis
   }
@@ -113,6 +138,7 @@ function release(bin: PgBinaries, w: WarmServer): void {
   if (w.running > 0) return;
   w.idle = setTimeout(() => {
     if (w.running > 0) return;
+    w.closed = true;
     servers.delete(bin.bin);
     void w.server.then((s) => s.stop()).catch(() => undefined);
   }, IDLE_STOP_MS);
@@ -206,10 +232,12 @@ async function cloneTemplate(
     w.templates.delete(oldKey);
     void old
       .then(async (t) => {
-        const spare = await w.spares.get(t.db);
+        const pool = w.spares.get(t.db) ?? [];
         w.spares.delete(t.db);
-        await spare?.session?.end().catch(() => undefined);
-        if (spare) await dropRunIdentity(adminConnect(server), spare);
+        for (const spare of await Promise.all(pool)) {
+          await spare?.session?.end().catch(() => undefined);
+          if (spare) await dropRunIdentity(adminConnect(server), spare);
+        }
         await adminQuery(server, `DROP DATABASE IF EXISTS ${quoteIdent(t.db)}`);
       })
       .catch(() => undefined);
@@ -223,40 +251,65 @@ const inBackground = (w: WarmServer, work: Promise<unknown>): void => {
   void p.finally(() => w.background.delete(p));
 };
 
-/** A run's role and database copied from `template`: the spare made earlier when there is one, else new ones. */
+/**
+ * A run's role and database copied from `template`: the oldest spare made earlier when there is
+ * one (spares are made one at a time, so it is the one most likely ready), else new ones.
+ */
 async function takeRunIdentity(w: WarmServer, server: EmbeddedServer, template: string, statementTimeoutMs: number): Promise<SpareIdentity> {
-  const spare = w.spares.get(template);
-  w.spares.delete(template);
+  const spare = w.spares.get(template)?.shift();
   const ready = await spare?.catch(() => undefined);
   if (ready) return ready;
   return createRunIdentity(adminConnect(server), template, { ...DEFAULT_RUN_ROLE_LIMITS, statementTimeoutMs });
 }
 
+/** Spares beyond the first of each template, on the whole server. */
+const extraSpares = (w: WarmServer): number => [...w.spares.values()].reduce((n, pool) => n + Math.max(0, pool.length - 1), 0);
+
 /**
- * Makes the next run's role and database while nothing waits for them (one spare per template),
- * and opens its session: a new database's first queries fill the backend's catalog caches (every
- * table and index the validations count and the rollback proof fingerprints), some hundreds of ms
- * on a schema of 200 tables, paid here off the answer's path instead of by the next run.
+ * Makes the next runs' roles and databases while nothing waits for them, one at a time, up to
+ * {@link SPARES_PER_TEMPLATE} per template, and opens each one's session: a new database's first
+ * queries fill the backend's catalog caches (every table and index the validations count and the
+ * rollback proof fingerprints), some hundreds of ms on a schema of 200 tables, paid here off the
+ * answer's path instead of by the next run.
  */
-function prepareSpare(w: WarmServer, server: EmbeddedServer, template: string, tables: readonly string[], statementTimeoutMs: number): void {
-  if (w.spares.has(template)) return;
+function prepareSpares(w: WarmServer, server: EmbeddedServer, template: string, tables: readonly string[], statementTimeoutMs: number): void {
+  const pool = w.spares.get(template) ?? [];
+  if (w.closed || w.filling.has(template) || pool.length >= SPARES_PER_TEMPLATE || (pool.length > 0 && extraSpares(w) >= MAX_EXTRA_SPARES)) return;
+  w.spares.set(template, pool);
+  w.filling.add(template);
   const made = (async (): Promise<SpareIdentity> => {
-    const run = await createRunIdentity(adminConnect(server), template, { ...DEFAULT_RUN_ROLE_LIMITS, statementTimeoutMs });
+    const { phases, mark } = phaseClock();
+    const lap = (step: string) => mark(`(ahead) ${step}`);
+    const run = await createRunIdentity(adminConnect(server), template, { ...DEFAULT_RUN_ROLE_LIMITS, statementTimeoutMs }, lap);
     let session: pg.Client | undefined;
     try {
       session = await connect(server.roleUrl(run.role, run.password, run.database), SETUP_STATEMENT_TIMEOUT_MS);
       const s = pgSession(session);
       await rowCounts(s, tables);
-      await sessionFingerprint(s);
-      return { ...run, session };
+      await readProofBaseline(s);
+      lap('warm');
+      return { ...run, session, made: phases };
     } catch {
       // Warming is an optimisation: a spare without its session is still a spare.
       await session?.end().catch(() => undefined);
-      return run;
+      return { ...run, made: phases };
     }
   })().catch(() => undefined);
-  w.spares.set(template, made);
-  inBackground(w, made);
+  pool.push(made);
+  inBackground(
+    w,
+    made.then((spare) => {
+      w.filling.delete(template);
+      // The next one, unless this one failed or the template's spares were dropped meanwhile.
+      if (spare && w.spares.get(template) === pool) prepareSpares(w, server, template, tables, statementTimeoutMs);
+    }),
+  );
+}
+
+/** Resolves once the server of `bin` has no drop or spare under way (tests: what the next run finds). */
+export async function embeddedBackgroundSettled(bin: PgBinaries): Promise<void> {
+  const w = servers.get(bin.bin);
+  while (w?.background.size) await Promise.all([...w.background]);
 }
 
 export interface EmbeddedSandboxOptions {
@@ -365,6 +418,7 @@ export async function runEmbeddedSandbox(
           throw new Error('stopped at the deadline');
         }
         phase('run_identity');
+        if (taken.made) phases.push(...taken.made);
         unwatch = w.memory.watch(runIdentity.role, memoryBytes, memoryStop);
         const session = pgSession(
           taken.session ?? (await connect(server.roleUrl(runIdentity.role, runIdentity.password, runIdentity.database), SETUP_STATEMENT_TIMEOUT_MS)),
@@ -402,7 +456,7 @@ export async function runEmbeddedSandbox(
         await superuser?.close().catch(() => undefined);
         // Off the answer's path: the drop, and the copy the next run of this schema will take.
         inBackground(w, dropRun());
-        if (server && templateDb && !stopped) prepareSpare(w, server, templateDb, templateTables, deadlineMs);
+        if (server && templateDb && !stopped) prepareSpares(w, server, templateDb, templateTables, deadlineMs);
       },
     },
     parsed,

@@ -39,7 +39,13 @@ const onAdmin = (connect: AdminConnect, database: string | undefined, sql: strin
  * `dbops_clone_owner` to it. So what the migration changes about its own role (settings, its
  * password, grants) dies with the run, and `pg_stat_activity` shows it no other run's query.
  */
-export async function createRunIdentity(connect: AdminConnect, template: string, limits: RunRoleLimits = DEFAULT_RUN_ROLE_LIMITS): Promise<RunIdentity> {
+export async function createRunIdentity(
+  connect: AdminConnect,
+  template: string,
+  limits: RunRoleLimits = DEFAULT_RUN_ROLE_LIMITS,
+  /** Called as each step ends (`role`, `copy`, `reassign`): where a spare's making spends its time. */
+  lap: (step: string) => void = () => undefined,
+): Promise<RunIdentity> {
   const suffix = randomBytes(8).toString('hex');
   const role = `${RUN_ROLE_PREFIX}${suffix}`;
   const database = `${RUN_ROLE_PREFIX}${suffix}`;
@@ -47,9 +53,12 @@ export async function createRunIdentity(connect: AdminConnect, template: string,
   const r = quoteIdent(role);
   const made = runRoleSql(role, password, limits);
   await onAdmin(connect, undefined, [made.create, ...made.settings, made.tempFileLimit].join('; '));
+  lap('role');
   try {
     await onAdmin(connect, undefined, `CREATE DATABASE ${quoteIdent(database)} OWNER ${r} TEMPLATE ${quoteIdent(template)}`);
+    lap('copy');
     await onAdmin(connect, database, `REVOKE CONNECT, TEMPORARY ON DATABASE ${quoteIdent(database)} FROM PUBLIC; REASSIGN OWNED BY ${CLONE_OWNER} TO ${r}`);
+    lap('reassign');
   } catch (e) {
     await dropRunIdentity(connect, { role, password, database });
     throw e;
