@@ -105,6 +105,43 @@ describe('catalog read', () => {
     expect(structure.tables.map((t) => t.name)).toEqual(content.tables.map((t) => t.name));
   });
 
+  it('frees the second connection once it has read the structure, while the primary still reads the sizes', async () => {
+    const [primary, secondary, locker] = [await connect(), await connect(), await connect()];
+    // pg_total_relation_size waits for this lock; the structure queries read catalogs only.
+    await locker.query('CREATE TABLE public.held (id int)');
+    await locker.query('BEGIN; LOCK TABLE public.held IN ACCESS EXCLUSIVE MODE');
+    let settled = false;
+    const read = startSchemaRead(primary, { secondary });
+    read.content.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    try {
+      expect(await read.secondaryFree).toBe(secondary);
+      // Its snapshot transaction is over, and it can run other queries while the primary waits.
+      expect(await isolation(secondary)).toBe('read committed');
+      expect((await secondary.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+      expect(settled).toBe(false);
+    } finally {
+      await locker.query('ROLLBACK');
+    }
+    expect((await read.content).tables.some((t) => t.name === 'held')).toBe(true);
+    await read.done;
+    expect(await isolation(primary)).toBe('read committed');
+    await locker.query('DROP TABLE public.held');
+  });
+
+  it('gives no free second connection when there is none, and the second one after the read when the primary read it all', async () => {
+    const lone = startSchemaRead(await connect());
+    expect(await lone.secondaryFree).toBeUndefined();
+    await lone.done;
+    const primary = await connect();
+    const elsewhere = await connect(other.url); // its import is refused: the primary reads all
+    const read = startSchemaRead(primary, { secondary: elsewhere });
+    expect(await read.secondaryFree).toBe(elsewhere);
+    expect(await isolation(elsewhere)).toBe('read committed');
+  });
+
   it('reads everything on the primary when the second connection cannot import its snapshot', async () => {
     const primary = await connect();
     const elsewhere = await connect(other.url); // another database: its import is refused

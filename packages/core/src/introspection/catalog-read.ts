@@ -19,6 +19,13 @@ export interface SchemaRead {
    * queries, or be closed quietly (a session ended mid-transaction shows in the server's log).
    */
   done: Promise<void>;
+  /**
+   * The second connection, once it has no transaction open: as soon as it has read the structure
+   * when the read was split (its batch ends with the ROLLBACK), so other work (value samples)
+   * can use it while the primary still reads the storage figures; otherwise once the read is
+   * done. Undefined without a second connection, or when the structure read failed.
+   */
+  secondaryFree: Promise<pg.Client | undefined>;
 }
 
 /** Options of {@link startSchemaRead}. */
@@ -105,6 +112,7 @@ export function startSchemaRead(primary: pg.Client, options: SchemaReadOptions =
   let storage: Promise<BatchRows>;
   let structureRead: Promise<StructureRead>;
   let finish: () => Promise<unknown>;
+  let secondaryFree: Promise<pg.Client | undefined> = Promise.resolve(undefined);
   if (secondary) {
     const exported = exportSnapshot(primary, setup);
     const imported = exported.then((id) => (id === undefined ? false : importSnapshot(secondary, id, setup)));
@@ -117,18 +125,31 @@ export function startSchemaRead(primary: pg.Client, options: SchemaReadOptions =
         () => false,
       ),
     ]);
-    structureRead = onSecondary.then(async (split) => {
+    // On the secondary the batch ends its transaction in the same message: the connection is
+    // free for other work while the primary still reads.
+    const structureRows = onSecondary.then(async (split) => {
       // One query at a time per connection: on the primary, after the storage batch.
       if (!split) await storage;
-      return assembleStructure(await runBatch(split ? secondary : primary, STRUCTURE_QUERIES));
+      return split ? runBatch(secondary, STRUCTURE_QUERIES, { suffix: ['ROLLBACK'] }) : runBatch(primary, STRUCTURE_QUERIES);
+    });
+    structureRead = structureRows.then(assembleStructure);
+    // Only a failed batch leaves the secondary's transaction open (aborted): end it.
+    const secondaryEnded = onSecondary.then(async (split) => {
+      if (!split) return false;
+      await structureRows.catch(() => secondary.query('ROLLBACK'));
+      return true;
     });
     finish = async () => {
-      const split = await onSecondary.catch(() => false);
-      await Promise.all([primary.query('ROLLBACK'), ...(split ? [secondary.query('ROLLBACK')] : [])]);
+      const split = await secondaryEnded.catch(() => false);
+      await primary.query('ROLLBACK');
       // An import that a pooler queued behind the primary's transaction fails once that ends;
       // one that succeeded after the primary took over the structure is ended too.
       if (!split && (await imported.catch(() => false))) await secondary.query('ROLLBACK');
     };
+    secondaryFree = structureRows.then(
+      async () => ((await secondaryEnded) ? secondary : done.then(() => secondary)),
+      () => undefined,
+    );
   } else {
     structureRead = runBatch(primary, STRUCTURE_QUERIES, { prefix: [BEGIN, ...setup] }).then(assembleStructure);
     storage = structureRead.then(() => runBatch(primary, STORAGE_QUERIES, { suffix: ['ROLLBACK'] }));
@@ -138,8 +159,8 @@ export function startSchemaRead(primary: pg.Client, options: SchemaReadOptions =
 
   const content = Promise.all([structureRead, storage]).then(([read, rows]) => assembleContent(read, rows));
   // After a failure too: the batches stopped, end the (aborted) transactions.
-  const done = Promise.allSettled([structureRead, storage])
-    .then(finish)
+  const done: Promise<void> = Promise.allSettled([structureRead, storage])
+    .then(() => finish())
     .then(
       () => undefined,
       () => undefined,
@@ -147,7 +168,7 @@ export function startSchemaRead(primary: pg.Client, options: SchemaReadOptions =
   const structure = structureRead.then((r) => r.structure);
   // Callers may await `content` only; a failure is reported there.
   structure.catch(() => undefined);
-  return { structure, content, done };
+  return { structure, content, done, secondaryFree };
 }
 
 /** The whole schema read on `client` (and `secondary`, when given), its transactions ended; see {@link startSchemaRead}. */
