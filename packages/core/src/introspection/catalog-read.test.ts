@@ -191,6 +191,22 @@ describe('catalog read', () => {
     }
   });
 
+  it('starts on the primary while the second connection is still connecting, which joins when in, or never when refused', async () => {
+    const primary = await connect();
+    const expected = JSON.stringify(await readTargetSchema(primary));
+    const late = new pg.Client({ connectionString: db.url });
+    clients.push(late);
+    const read = startSchemaRead(primary, { secondary: late.connect().then(() => late) });
+    expect(JSON.stringify(await read.content)).toBe(expected);
+    expect(await read.secondaryFree).toBe(late);
+    await read.done;
+    expect([await isolation(primary), await isolation(late)]).toEqual(['read committed', 'read committed']);
+    const refused = startSchemaRead(primary, { secondary: Promise.resolve(undefined) });
+    expect(JSON.stringify(await refused.content)).toBe(expected);
+    expect(await refused.secondaryFree).toBeUndefined();
+    await refused.done;
+  });
+
   it('gives no free second connection when there is none, and the second one after the read when the primary read it all', async () => {
     const lone = startSchemaRead(await connect());
     expect(await lone.secondaryFree).toBeUndefined();

@@ -30,8 +30,8 @@ export interface SchemaRead {
 
 /** Options of {@link startSchemaRead}. */
 export interface SchemaReadOptions {
-  /** A second connection to the same database, to read the two batches at once. */
-  secondary?: pg.Client;
+  /** A second connection to the same database, to share the reads; it may still be connecting (undefined: refused). */
+  secondary?: pg.Client | Promise<pg.Client | undefined>;
   /** `statement_timeout` of each catalog query, set per transaction. */
   statementTimeoutMs?: number;
 }
@@ -118,7 +118,7 @@ const TRIPS: ReadonlyArray<{ batch: 'structure' | 'storage'; queries: readonly n
  * rolled back at the end, the secondary's as soon as it has nothing left to read.
  */
 export function startSchemaRead(primary: pg.Client, options: SchemaReadOptions = {}): SchemaRead {
-  const { secondary } = options;
+  const secondary = options.secondary === undefined ? undefined : Promise.resolve(options.secondary);
   // SET LOCAL rather than a startup parameter, which transaction poolers (PgBouncer) refuse.
   // No JIT: the catalog queries are short, but the planner's estimates for the ones with
   // per-row subqueries pass jit_above_cost, and compiling them costs more (~35 ms) than running them.
@@ -159,13 +159,17 @@ export function startSchemaRead(primary: pg.Client, options: SchemaReadOptions =
       }
     };
     const exported = exportSnapshot(primary, setup);
-    const imported = exported.then((id) => (id === undefined ? false : importSnapshot(secondary, id, setup)));
+    // A second connection that never comes (refused) leaves it all to the primary.
+    const second = secondary.catch(() => undefined);
+    const imported = Promise.all([exported, second]).then(([id, client]) =>
+      id === undefined || !client ? undefined : importSnapshot(client, id, setup).then((ok) => (ok ? client : undefined)),
+    );
     const onPrimary = exported.then(() => work(primary), fail);
     const onSecondary = imported.then(
-      async (split) => {
-        if (!split) return;
-        await work(secondary);
-        await secondary.query('ROLLBACK');
+      async (client) => {
+        if (!client) return;
+        await work(client);
+        await client.query('ROLLBACK');
       },
       () => undefined,
     );
@@ -177,7 +181,7 @@ export function startSchemaRead(primary: pg.Client, options: SchemaReadOptions =
       .then(() => primary.query('ROLLBACK'))
       .then(() => onSecondary);
     secondaryFree = onSecondary.then(
-      () => (failure ? undefined : secondary),
+      async () => (failure ? undefined : second),
       () => undefined,
     );
   } else {

@@ -61,19 +61,27 @@ function introspectionFailure(error: unknown): AppError {
 
 /**
  * Two connections to the user's database, so the catalog reads run side by side (see
- * startSchemaRead), or one when the second is refused (a connection limit, say). Fails only
- * when neither connects, with the first connection's error.
+ * startSchemaRead), or one when the second is refused (a connection limit, say). The read
+ * starts on whichever connects first; the other joins when it is in (undefined when refused).
+ * Fails only when neither connects, with the first connection's error.
  */
-async function openIntrospectionClients(target: ConnectionTarget, deps: CoreDeps): Promise<[pg.Client, pg.Client?]> {
+async function openIntrospectionClients(target: ConnectionTarget, deps: CoreDeps): Promise<{ primary: pg.Client; secondary: Promise<pg.Client | undefined> }> {
   const options = { applicationName: 'dbops-introspection', connectTimeoutMs: connectTimeoutMs(deps.settings) };
-  const [first, second] = await Promise.allSettled([connectPg(target, options), connectPg(target, options)]);
-  if (first.status === 'fulfilled') return second.status === 'fulfilled' ? [first.value.client, second.value.client] : [first.value.client];
-  if (second.status === 'fulfilled') return [second.value.client];
-  // Two sessions that start at once can each count the other against a connection limit and
-  // both be refused where one alone is let in: a server's refusal is worth one more try, alone.
-  const refused = first.reason instanceof AppError && first.reason.details?.reason === 'server_error';
-  if (refused) return [(await connectPg(target, options)).client];
-  throw first.reason;
+  const attempts = [connectPg(target, options), connectPg(target, options)].map((p) => p.then((c) => c.client));
+  let primary: pg.Client;
+  try {
+    primary = await Promise.any(attempts);
+  } catch {
+    const [first] = await Promise.allSettled(attempts);
+    const reason = first?.status === 'rejected' ? first.reason : undefined;
+    // Two sessions that start at once can each count the other against a connection limit and
+    // both be refused where one alone is let in: a server's refusal is worth one more try, alone.
+    const refused = reason instanceof AppError && reason.details?.reason === 'server_error';
+    if (refused) return { primary: (await connectPg(target, options)).client, secondary: Promise.resolve(undefined) };
+    throw reason;
+  }
+  const secondary = Promise.allSettled(attempts).then((all) => all.flatMap((r) => (r.status === 'fulfilled' && r.value !== primary ? [r.value] : [])).at(0));
+  return { primary, secondary };
 }
 
 /** Where an introspection's time went: `[phase, ms]` in order (bench/introspection.ts prints them). */
@@ -133,13 +141,14 @@ export async function introspectConnection(
   // Read from the store while the target's server works on the catalogs.
   const stored = loadStoredChunks(deps.store, userId, connectionId);
   stored.catch(() => undefined); // reported through the chunk plan
-  const [primary, secondary] = await openIntrospectionClients(target, deps);
-  mark('connect');
+  const { primary, secondary } = await openIntrospectionClients(target, deps);
+  mark('connect (first)');
   let closed = false;
   const close = (): void => {
     if (closed) return;
     closed = true;
-    for (const client of [primary, secondary]) void client?.end().catch(() => undefined);
+    void primary.end().catch(() => undefined);
+    void secondary.then((c) => c?.end()).catch(() => undefined);
   };
   const read = startSchemaRead(primary, { secondary, statementTimeoutMs: introspectionTimeoutMs(deps) });
   const chunkPlan = settle(
