@@ -5,6 +5,15 @@
  * system's PostgreSQL 15 (the only server the installed pg_dump 15 agrees to dump).
  *
  *   npx tsx bench/introspection.ts [--tables 1000] [--runs 5]
+ *   npx tsx bench/introspection.ts --chains lemmy,hatchet [--runs 15]
+ *
+ * With --chains, real public schemas instead (issue #34): each chain of
+ * bench/support/migration-chains.ts (read from the git mirrors at run time) is applied on the
+ * system's PostgreSQL 15, then the endpoint's work (introspectConnection: catalog read, value
+ * samples, snapshot stored, every chunk embedded and stored, on a connection never introspected
+ * before) and `pg_dump --schema-only` (the PostgreSQL 15 binary itself, not Debian's perl
+ * wrapper in /usr/bin) alternate run by run; median and best of N, each phase's median, the
+ * catalog read alone, and re-runs on an unchanged schema (chunks kept).
  *
  * Figures: catalog read (the catalog queries and assembly of the snapshot: on one open
  * connection, on two as introspection reads, and on two new ones, whose backends start with cold
@@ -32,11 +41,17 @@ import { readTargetSchema } from '../packages/core/src/introspection/catalog-rea
 import { introspectConnection } from '../packages/core/src/introspection/introspect-connection';
 import { startPg15 } from '../test/support/pg15-server';
 import { startTargetServer } from '../test/support/target-server';
+import os from 'node:os';
+import { applyScript, CHAINS, openChainDatabase } from './support/migration-chains';
+import type { IntrospectionPhases } from '../packages/core/src/introspection/introspect-connection';
 
 const run = promisify(execFile);
-const { values } = parseArgs({ options: { tables: { type: 'string', default: '1000' }, runs: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: { tables: { type: 'string', default: '1000' }, runs: { type: 'string' }, chains: { type: 'string' } },
+});
 const TABLES = Number(values.tables);
-const RUNS = Number(values.runs);
+const RUNS = Number(values.runs ?? (values.chains ? 15 : 5));
+const PG_DUMP_15 = '/usr/lib/postgresql/15/bin/pg_dump';
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -174,6 +189,123 @@ async function benchServer(label: string, adminUrl: string): Promise<string[]> {
     );
   }
   return lines;
+}
+
+const load = (): string =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+
+/** A state store on disk as `npm start` keeps it, with one user; `newConnection` registers `url` again. */
+async function openBenchStore(url: string) {
+  const home = await mkdtemp(path.join(tmpdir(), 'dbops-bench-home-'));
+  const store = await PgliteStore.open(path.join(home, 'state'));
+  await migrate(store, serviceMigrations);
+  const deps = {
+    store,
+    settings: loadSettings({ DBOPS_HOME: home }),
+    clock: systemClock,
+    keyProvider: new LocalKeyFileProvider(home),
+    embedder: new HashingEmbedder(),
+  };
+  const userId = await ensureUser(store, 'bench', 'bench');
+  let n = 0;
+  const newConnection = async (): Promise<string> =>
+    (await createConnection(deps, userId, { name: `bench-${n++}`, dbType: 'postgresql_local', connectionString: `${url}?sslmode=disable` })).id;
+  const close = async (): Promise<void> => {
+    await store.close();
+    await rm(home, { recursive: true, force: true });
+  };
+  return { deps, userId, newConnection, close };
+}
+
+/** One chain's schema on the PostgreSQL 15 server: the endpoint's work and pg_dump -s, alternated. */
+async function benchChain(adminUrl: string, chainName: string): Promise<string[]> {
+  const chain = CHAINS.find((c) => c.name === chainName);
+  if (!chain) return [`### ${chainName}: no such chain (${CHAINS.map((c) => c.name).join(', ')})`];
+  const opened = await openChainDatabase(chain, adminUrl, `bench_introspection_${chain.name}`);
+  if (!opened) return [`### ${chain.name}: no mirror; skipped`];
+  let failed = 0;
+  for (const script of opened.scripts) if (await applyScript(opened.url, script)) failed++;
+  const url = opened.url;
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query('ANALYZE');
+  await c.end();
+
+  const u = new URL(url);
+  const dumpArgs = ['--schema-only', '-h', u.hostname, '-p', u.port, '-U', decodeURIComponent(u.username), '-d', u.pathname.slice(1), '-f', '/dev/null'];
+  const dump = () => run(PG_DUMP_15, dumpArgs);
+  const bench = await openBenchStore(url);
+  const { deps, userId } = bench;
+  // Warm-up: modules, the store, the server's caches for both.
+  const first = await introspectConnection(deps, userId, await bench.newConnection());
+  await dump();
+
+  const dumps: number[] = [];
+  const fulls: number[] = [];
+  const reads: number[] = [];
+  const phases = new Map<string, number[]>();
+  const ids = await Promise.all(Array.from({ length: RUNS }, () => bench.newConnection()));
+  for (let i = 0; i < RUNS; i++) {
+    // The order flips each round, so neither always runs right after the other.
+    const one = async (): Promise<void> => {
+      const t0 = performance.now();
+      await dump();
+      dumps.push(performance.now() - t0);
+    };
+    const two = async (): Promise<void> => {
+      const p: IntrospectionPhases = [];
+      const t0 = performance.now();
+      await introspectConnection(deps, userId, ids[i]!, { phases: p });
+      fulls.push(performance.now() - t0);
+      for (const [name, ms] of p) phases.set(name, [...(phases.get(name) ?? []), ms]);
+    };
+    if (i % 2) await one().then(two);
+    else await two().then(one);
+    const t0 = performance.now();
+    const pair = [new pg.Client({ connectionString: url }), new pg.Client({ connectionString: url })] as const;
+    await Promise.all(pair.map((x) => x.connect()));
+    await readTargetSchema(pair[0], undefined, pair[1]);
+    await Promise.all(pair.map((x) => x.end()));
+    reads.push(performance.now() - t0);
+  }
+  const warm = await time(() => introspectConnection(deps, userId, ids[0]!), Math.min(RUNS, 5));
+  await bench.close();
+
+  const t = first.tables;
+  const count = (k: 'table' | 'partitioned_table' | 'view' | 'materialized_view') => t.filter((x) => x.kind === k).length;
+  const lines = [
+    `### ${chain.name} (${chain.repo} ${opened.commit}): ${opened.scripts.length} migrations${failed ? `, ${failed} refused by PostgreSQL 15` : ''}; load ${load()}`,
+    `schema: ${count('table')} tables, ${count('partitioned_table')} partitioned, ${count('view') + count('materialized_view')} views, ` +
+      `${t.reduce((n, x) => n + x.columns.length, 0)} columns, ${t.reduce((n, x) => n + x.indexes.length, 0)} indexes, ` +
+      `${first.model?.routines.length ?? 0} routines, ${first.model?.triggers.length ?? 0} triggers; ${first.value_samples?.length ?? 0} sampled columns`,
+    `pg_dump 15 --schema-only:                    ${fmt(dumps)}`,
+    `introspection, first of a connection (endpoint's work): ${fmt(fulls)}  -> ${(median(fulls) / median(dumps)).toFixed(2)}x pg_dump (best ${(Math.min(...fulls) / Math.min(...dumps)).toFixed(2)}x)`,
+  ];
+  for (const [name, xs] of phases) lines.push(`  ${name.padEnd(20)} median ${median(xs).toFixed(1).padStart(6)} ms`);
+  lines.push(`catalog read alone, two new connections (connect included): ${fmt(reads)}`);
+  lines.push(`introspection, schema unchanged (chunks kept): ${fmt(warm)}`);
+  lines.push(`load after: ${load()}`);
+  return lines;
+}
+
+if (values.chains) {
+  const out: string[] = [
+    `Introspection bench on real schemas, ${RUNS} alternated runs; ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}; load ${load()}; ${new Date().toISOString()}`,
+  ];
+  const pg15 = await startPg15();
+  try {
+    for (const name of values.chains.split(',')) {
+      out.push(...(await benchChain(pg15.url, name)));
+      console.log(out.join('\n'));
+      out.length = 0;
+    }
+  } finally {
+    await pg15.stop();
+  }
+  process.exit(0);
 }
 
 const out: string[] = [`Introspection bench: ${TABLES} tables x 10 columns, 1 FK + 1 extra index each, ${RUNS} runs`];

@@ -105,6 +105,119 @@ describe('catalog read', () => {
     expect(structure.tables.map((t) => t.name)).toEqual(content.tables.map((t) => t.name));
   });
 
+  it('frees the second connection once nothing is left for it to read, while the primary still reads the sizes', async () => {
+    const [primary, secondary, locker] = [await connect(), await connect(), await connect()];
+    // pg_total_relation_size waits for this lock; the structure queries read catalogs only.
+    await locker.query('CREATE TABLE public.held (id int)');
+    await locker.query('BEGIN; LOCK TABLE public.held IN ACCESS EXCLUSIVE MODE');
+    // The secondary joins once the primary has taken the sizes (which wait for the lock).
+    let sizesTaken!: () => void;
+    const gate = new Promise<void>((resolve) => (sizesTaken = resolve));
+    const sendPrimary = primary.query.bind(primary) as (...args: unknown[]) => Promise<unknown>;
+    const sendSecondary = secondary.query.bind(secondary) as (...args: unknown[]) => Promise<unknown>;
+    Object.assign(primary, {
+      query: (...args: unknown[]) => {
+        if (String(args[0]).includes('pg_total_relation_size')) sizesTaken();
+        return sendPrimary(...args);
+      },
+    });
+    Object.assign(secondary, {
+      query: async (...args: unknown[]) => {
+        if (String(args[0]).includes('SET TRANSACTION SNAPSHOT')) await gate;
+        return sendSecondary(...args);
+      },
+    });
+    let settled = false;
+    const read = startSchemaRead(primary, { secondary });
+    read.content.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    try {
+      expect(await read.secondaryFree).toBe(secondary);
+      // Its snapshot transaction is over, and it can run other queries while the primary waits.
+      expect(await isolation(secondary)).toBe('read committed');
+      expect((await secondary.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+      expect(settled).toBe(false);
+    } finally {
+      await locker.query('ROLLBACK');
+    }
+    expect((await read.content).tables.some((t) => t.name === 'held')).toBe(true);
+    await read.done;
+    expect(await isolation(primary)).toBe('read committed');
+    await locker.query('DROP TABLE public.held');
+  });
+
+  it('shares the round trips between both connections, all reading the exported snapshot though the schema changes meanwhile', async () => {
+    const [primary, secondary, writer] = [await connect(), await connect(), await connect()];
+    const expected = JSON.stringify(await readTargetSchema(primary));
+    const sent = { primary: [] as string[], secondary: [] as string[] };
+    let firstTrip!: () => void;
+    const primaryReadOnce = new Promise<void>((resolve) => (firstTrip = resolve));
+    const hook = (client: pg.Client, name: 'primary' | 'secondary', around: (text: string, send: () => Promise<unknown>) => Promise<unknown>) => {
+      const send = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+      Object.assign(client, {
+        query: (...args: unknown[]) => {
+          const text = String(args[0]);
+          if (!/^(BEGIN|ROLLBACK|SET )/.test(text)) sent[name].push(text);
+          return around(text, () => send(...args));
+        },
+      });
+    };
+    // The primary reads a trip of its own before the secondary has imported the snapshot; then
+    // objects are created, committed, before the secondary reads anything.
+    hook(primary, 'primary', async (text, send) => {
+      const res = await send();
+      if (!text.includes('pg_export_snapshot')) firstTrip();
+      return res;
+    });
+    hook(secondary, 'secondary', async (text, send) => {
+      if (!text.includes('SET TRANSACTION SNAPSHOT')) return send();
+      await primaryReadOnce;
+      const res = await send();
+      await writer.query("CREATE TABLE app.late (id int PRIMARY KEY); CREATE TYPE app.late_mood AS ENUM ('x')");
+      return res;
+    });
+    try {
+      const content = await readTargetSchema(primary, undefined, secondary);
+      expect(JSON.stringify(content)).toBe(expected);
+      expect(sent.primary.filter((t) => !t.includes('pg_export_snapshot')).length).toBeGreaterThan(0);
+      expect(sent.secondary.length).toBeGreaterThan(0);
+      // The primary read structure as well as storage: the trips are shared, not split by kind.
+      expect(sent.primary.some((t) => t.includes('pg_get_partkeydef'))).toBe(true);
+      expect([await isolation(primary), await isolation(secondary)]).toEqual(['read committed', 'read committed']);
+    } finally {
+      await writer.query('DROP TABLE IF EXISTS app.late; DROP TYPE IF EXISTS app.late_mood');
+    }
+  });
+
+  it('starts on the primary while the second connection is still connecting, which joins when in, or never when refused', async () => {
+    const primary = await connect();
+    const expected = JSON.stringify(await readTargetSchema(primary));
+    const late = new pg.Client({ connectionString: db.url });
+    clients.push(late);
+    const read = startSchemaRead(primary, { secondary: late.connect().then(() => late) });
+    expect(JSON.stringify(await read.content)).toBe(expected);
+    expect(await read.secondaryFree).toBe(late);
+    await read.done;
+    expect([await isolation(primary), await isolation(late)]).toEqual(['read committed', 'read committed']);
+    const refused = startSchemaRead(primary, { secondary: Promise.resolve(undefined) });
+    expect(JSON.stringify(await refused.content)).toBe(expected);
+    expect(await refused.secondaryFree).toBeUndefined();
+    await refused.done;
+  });
+
+  it('gives no free second connection when there is none, and the second one after the read when the primary read it all', async () => {
+    const lone = startSchemaRead(await connect());
+    expect(await lone.secondaryFree).toBeUndefined();
+    await lone.done;
+    const primary = await connect();
+    const elsewhere = await connect(other.url); // its import is refused: the primary reads all
+    const read = startSchemaRead(primary, { secondary: elsewhere });
+    expect(await read.secondaryFree).toBe(elsewhere);
+    expect(await isolation(elsewhere)).toBe('read committed');
+  });
+
   it('reads everything on the primary when the second connection cannot import its snapshot', async () => {
     const primary = await connect();
     const elsewhere = await connect(other.url); // another database: its import is refused

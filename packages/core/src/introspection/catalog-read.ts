@@ -19,12 +19,19 @@ export interface SchemaRead {
    * queries, or be closed quietly (a session ended mid-transaction shows in the server's log).
    */
   done: Promise<void>;
+  /**
+   * The second connection, once it has no transaction open: as soon as nothing is left for it
+   * to read (the primary may still be reading its last round trip), so other work (value
+   * samples) can use it; or once its import was refused. Undefined without a second
+   * connection, or when the read failed.
+   */
+  secondaryFree: Promise<pg.Client | undefined>;
 }
 
 /** Options of {@link startSchemaRead}. */
 export interface SchemaReadOptions {
-  /** A second connection to the same database, to read the two batches at once. */
-  secondary?: pg.Client;
+  /** A second connection to the same database, to share the reads; it may still be connecting (undefined: refused). */
+  secondary?: pg.Client | Promise<pg.Client | undefined>;
   /** `statement_timeout` of each catalog query, set per transaction. */
   statementTimeoutMs?: number;
 }
@@ -83,17 +90,35 @@ async function importSnapshot(secondary: pg.Client, id: string, setup: readonly 
 }
 
 /**
+ * The catalog reads cut into round trips (indexes into {@link STRUCTURE_QUERIES} and
+ * {@link STORAGE_QUERIES}) that two connections share: each takes the next one as it frees up,
+ * so neither waits while the other still has a long batch. The structure comes first (table
+ * chunks and value samples start from it), the storage figures after; the costliest reads
+ * (columns, index definitions, relation sizes) are trips of their own so the two stay even.
+ */
+const TRIPS: ReadonlyArray<{ batch: 'structure' | 'storage'; queries: readonly number[] }> = [
+  { batch: 'structure', queries: [0, 1, 2, 3, 7, 8, 9] }, // server, extensions, schemas, tables, enums, sequences, view dependencies
+  { batch: 'structure', queries: [4] }, // columns
+  { batch: 'structure', queries: [5, 6, 21] }, // constraints, foreign keys, index links
+  { batch: 'structure', queries: [10, 11, 12, 13, 14, 15, 16, 17, 19] }, // domains ... comments, statistics
+  { batch: 'structure', queries: [18, 20] }, // dependencies, uncaptured objects
+  { batch: 'storage', queries: [1] }, // indexes
+  { batch: 'storage', queries: [0, 3] }, // relation sizes, table activity
+  { batch: 'storage', queries: [2] }, // column statistics
+];
+
+/**
  * Reads the user's schema in read-only REPEATABLE READ transactions that all see the same
- * moment. With a `secondary` connection the two batches run at once, one per connection: the
- * storage figures (sizes, indexes: the longer batch) on the primary as soon as it has exported
- * its snapshot, the structure on the secondary once it has imported that snapshot. Should the
- * export or the import be refused, or the import still be pending when the primary is done
- * (a pooler that queues the second session behind the first, say), the primary reads the
- * structure too. On one connection the structure is read first, so that table chunks can be
- * prepared while the server computes sizes. Every transaction is rolled back at the end.
+ * moment. With a `secondary` connection the primary exports its snapshot and starts reading at
+ * once; the secondary imports the snapshot and joins, the two taking the next round trip of
+ * {@link TRIPS} as they free up. Should the export or the import be refused, or the import
+ * still be pending when the primary is done (a pooler that queues the second session behind the
+ * first, say), the primary reads it all. On one connection the structure is read first, so
+ * that table chunks can be prepared while the server computes sizes. Every transaction is
+ * rolled back at the end, the secondary's as soon as it has nothing left to read.
  */
 export function startSchemaRead(primary: pg.Client, options: SchemaReadOptions = {}): SchemaRead {
-  const { secondary } = options;
+  const secondary = options.secondary === undefined ? undefined : Promise.resolve(options.secondary);
   // SET LOCAL rather than a startup parameter, which transaction poolers (PgBouncer) refuse.
   // No JIT: the catalog queries are short, but the planner's estimates for the ones with
   // per-row subqueries pass jit_above_cost, and compiling them costs more (~35 ms) than running them.
@@ -102,52 +127,95 @@ export function startSchemaRead(primary: pg.Client, options: SchemaReadOptions =
     ...(options.statementTimeoutMs === undefined ? [] : [`SET LOCAL statement_timeout = ${Math.floor(options.statementTimeoutMs)}`]),
   ];
 
-  let storage: Promise<BatchRows>;
   let structureRead: Promise<StructureRead>;
-  let finish: () => Promise<unknown>;
+  let content: Promise<SchemaContent>;
+  let done: Promise<unknown>;
+  let secondaryFree: Promise<pg.Client | undefined> = Promise.resolve(undefined);
   if (secondary) {
-    const exported = exportSnapshot(primary, setup);
-    const imported = exported.then((id) => (id === undefined ? false : importSnapshot(secondary, id, setup)));
-    storage = exported.then(() => runBatch(primary, STORAGE_QUERIES));
-    // Whichever comes first: the secondary ready to read, or the primary free to read it all.
-    const onSecondary = Promise.race([
-      imported,
-      storage.then(
-        () => false,
-        () => false,
-      ),
-    ]);
-    structureRead = onSecondary.then(async (split) => {
-      // One query at a time per connection: on the primary, after the storage batch.
-      if (!split) await storage;
-      return assembleStructure(await runBatch(split ? secondary : primary, STRUCTURE_QUERIES));
-    });
-    finish = async () => {
-      const split = await onSecondary.catch(() => false);
-      await Promise.all([primary.query('ROLLBACK'), ...(split ? [secondary.query('ROLLBACK')] : [])]);
-      // An import that a pooler queued behind the primary's transaction fails once that ends;
-      // one that succeeded after the primary took over the structure is ended too.
-      if (!split && (await imported.catch(() => false))) await secondary.query('ROLLBACK');
+    const rows = { structure: [] as Array<readonly object[]>, storage: [] as Array<readonly object[]> };
+    const left = { structure: TRIPS.filter((t) => t.batch === 'structure').length, storage: TRIPS.filter((t) => t.batch === 'storage').length };
+    const queue = [...TRIPS];
+    let failure: { error: unknown } | undefined;
+    const structureRows = deferred<BatchRows>();
+    const storageRows = deferred<BatchRows>();
+    const fail = (error: unknown): void => {
+      failure ??= { error };
+      structureRows.reject(failure.error);
+      storageRows.reject(failure.error);
     };
-  } else {
-    structureRead = runBatch(primary, STRUCTURE_QUERIES, { prefix: [BEGIN, ...setup] }).then(assembleStructure);
-    storage = structureRead.then(() => runBatch(primary, STORAGE_QUERIES, { suffix: ['ROLLBACK'] }));
-    // After a failure only: the last batch ends the transaction.
-    finish = () => Promise.all([structureRead, storage]).catch(() => primary.query('ROLLBACK'));
-  }
-
-  const content = Promise.all([structureRead, storage]).then(([read, rows]) => assembleContent(read, rows));
-  // After a failure too: the batches stopped, end the (aborted) transactions.
-  const done = Promise.allSettled([structureRead, storage])
-    .then(finish)
-    .then(
-      () => undefined,
+    // Takes trips until none is left or one failed; a failed trip leaves the transaction aborted (rolled back after).
+    const work = async (client: pg.Client): Promise<void> => {
+      for (let trip = queue.shift(); trip && !failure; trip = queue.shift()) {
+        const texts = trip.queries.map((i) => (trip!.batch === 'structure' ? STRUCTURE_QUERIES : STORAGE_QUERIES)[i]!);
+        let got: BatchRows;
+        try {
+          got = await runBatch(client, texts);
+        } catch (error) {
+          fail(error);
+          return;
+        }
+        trip.queries.forEach((q, i) => (rows[trip!.batch][q] = got[i]!));
+        if (--left[trip.batch] === 0) (trip.batch === 'structure' ? structureRows : storageRows).resolve(rows[trip.batch]);
+      }
+    };
+    const exported = exportSnapshot(primary, setup);
+    // A second connection that never comes (refused) leaves it all to the primary.
+    const second = secondary.catch(() => undefined);
+    const imported = Promise.all([exported, second]).then(([id, client]) =>
+      id === undefined || !client ? undefined : importSnapshot(client, id, setup).then((ok) => (ok ? client : undefined)),
+    );
+    const onPrimary = exported.then(() => work(primary), fail);
+    const onSecondary = imported.then(
+      async (client) => {
+        if (!client) return;
+        await work(client);
+        await client.query('ROLLBACK');
+      },
       () => undefined,
     );
+    structureRead = structureRows.promise.then(assembleStructure);
+    content = Promise.all([structureRead, storageRows.promise]).then(([read, storage]) => assembleContent(read, storage));
+    // After a failure too: end the (possibly aborted) transactions. A pending import is waited
+    // for: one that a pooler queued behind the primary's transaction fails once that ends.
+    done = Promise.allSettled([onPrimary, content])
+      .then(() => primary.query('ROLLBACK'))
+      .then(() => onSecondary);
+    secondaryFree = onSecondary.then(
+      async () => (failure ? undefined : second),
+      () => undefined,
+    );
+  } else {
+    structureRead = runBatch(primary, STRUCTURE_QUERIES, { prefix: [BEGIN, ...setup] }).then(assembleStructure);
+    const storage = structureRead.then(() => runBatch(primary, STORAGE_QUERIES, { suffix: ['ROLLBACK'] }));
+    content = Promise.all([structureRead, storage]).then(([read, rows]) => assembleContent(read, rows));
+    // After a failure only: the last batch ends the transaction.
+    done = Promise.allSettled([structureRead, storage]).then(() => Promise.all([structureRead, storage]).catch(() => primary.query('ROLLBACK')));
+  }
+
   const structure = structureRead.then((r) => r.structure);
   // Callers may await `content` only; a failure is reported there.
   structure.catch(() => undefined);
-  return { structure, content, done };
+  return {
+    structure,
+    content,
+    done: done.then(
+      () => undefined,
+      () => undefined,
+    ),
+    secondaryFree,
+  };
+}
+
+/** A promise with its resolve and reject at hand; settling twice is a no-op. */
+function deferred<T>(): { promise: Promise<T>; resolve(value: T): void; reject(error: unknown): void } {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
 }
 
 /** The whole schema read on `client` (and `secondary`, when given), its transactions ended; see {@link startSchemaRead}. */

@@ -54,6 +54,45 @@ describe('column value samples', () => {
     await expect(client.query('CREATE TABLE x (a int)')).rejects.toThrow(/read-only/);
   });
 
+  it('gives the same samples on two connections, one of them joining late, as on one', async () => {
+    const schema = await readTargetSchema(client, 10_000);
+    const settings = valueSampleSettings({ valueSamples: true, valueSampleMax: 10 });
+    const alone = await sampleColumnValues(client, schema.tables, settings);
+    const [a, b] = [new pg.Client({ connectionString: db.url }), new pg.Client({ connectionString: db.url })];
+    await Promise.all([a.connect(), b.connect()]);
+    try {
+      // Many small tables, so the work spans several round trips on both.
+      const many = Array.from({ length: 30 }, () => schema.tables).flat();
+      const late = new Promise<pg.Client>((resolve) => setTimeout(() => resolve(b), 50));
+      const split = await sampleColumnValues([a, late], many, settings);
+      expect(split).toEqual(await sampleColumnValues(client, many, settings));
+      expect(split.slice(0, alone.length)).toEqual(alone);
+      // A client that never comes (a second connection refused) leaves the work to the other.
+      expect(await sampleColumnValues([Promise.resolve(undefined), a], schema.tables, settings)).toEqual(alone);
+    } finally {
+      await Promise.all([a.end(), b.end()]);
+    }
+  });
+
+  it('skips a table it cannot read without losing the tables read in the same round trip', async () => {
+    const schema = await readTargetSchema(client, 10_000);
+    const settings = { ...valueSampleSettings({ valueSamples: true, valueSampleMax: 10 }), statementTimeoutMs: 300 };
+    const alone = await sampleColumnValues(client, schema.tables, settings);
+    const locker = new pg.Client({ connectionString: db.url });
+    const reader = new pg.Client({ connectionString: db.url });
+    await Promise.all([locker.connect(), reader.connect()]);
+    try {
+      // The film table's query waits on the lock until its statement timeout.
+      await locker.query('BEGIN; LOCK TABLE film IN ACCESS EXCLUSIVE MODE');
+      const samples = await sampleColumnValues([reader], schema.tables, settings);
+      expect(samples).toEqual(alone.filter((s) => s.table !== 'film'));
+      expect(samples.map((s) => s.table)).toEqual(['language', 'payment']);
+    } finally {
+      await locker.query('ROLLBACK');
+      await Promise.all([locker.end(), reader.end()]);
+    }
+  });
+
   it('reads nothing when turned off', async () => {
     const schema = await readTargetSchema(client, 10_000);
     expect(await sampleColumnValues(client, schema.tables, valueSampleSettings({ valueSamples: false, valueSampleMax: 10 }))).toEqual([]);

@@ -61,20 +61,47 @@ function introspectionFailure(error: unknown): AppError {
 
 /**
  * Two connections to the user's database, so the catalog reads run side by side (see
- * startSchemaRead), or one when the second is refused (a connection limit, say). Fails only
- * when neither connects, with the first connection's error.
+ * startSchemaRead), or one when the second is refused (a connection limit, say). The read
+ * starts on whichever connects first; the other joins when it is in (undefined when refused).
+ * Fails only when neither connects, with the first connection's error.
  */
-async function openIntrospectionClients(target: ConnectionTarget, deps: CoreDeps): Promise<[pg.Client, pg.Client?]> {
+async function openIntrospectionClients(target: ConnectionTarget, deps: CoreDeps): Promise<{ primary: pg.Client; secondary: Promise<pg.Client | undefined> }> {
   const options = { applicationName: 'dbops-introspection', connectTimeoutMs: connectTimeoutMs(deps.settings) };
-  const [first, second] = await Promise.allSettled([connectPg(target, options), connectPg(target, options)]);
-  if (first.status === 'fulfilled') return second.status === 'fulfilled' ? [first.value.client, second.value.client] : [first.value.client];
-  if (second.status === 'fulfilled') return [second.value.client];
-  // Two sessions that start at once can each count the other against a connection limit and
-  // both be refused where one alone is let in: a server's refusal is worth one more try, alone.
-  const refused = first.reason instanceof AppError && first.reason.details?.reason === 'server_error';
-  if (refused) return [(await connectPg(target, options)).client];
-  throw first.reason;
+  const attempts = [connectPg(target, options), connectPg(target, options)].map((p) => p.then((c) => c.client));
+  let primary: pg.Client;
+  try {
+    primary = await Promise.any(attempts);
+  } catch {
+    const [first] = await Promise.allSettled(attempts);
+    const reason = first?.status === 'rejected' ? first.reason : undefined;
+    // Two sessions that start at once can each count the other against a connection limit and
+    // both be refused where one alone is let in: a server's refusal is worth one more try, alone.
+    const refused = reason instanceof AppError && reason.details?.reason === 'server_error';
+    if (refused) return { primary: (await connectPg(target, options)).client, secondary: Promise.resolve(undefined) };
+    throw reason;
+  }
+  const secondary = Promise.allSettled(attempts).then((all) => all.flatMap((r) => (r.status === 'fulfilled' && r.value !== primary ? [r.value] : [])).at(0));
+  return { primary, secondary };
 }
+
+/** Where an introspection's time went: `[phase, ms]` in order (bench/introspection.ts prints them). */
+export type IntrospectionPhases = Array<[string, number]>;
+
+/** Options of {@link introspectConnection}. */
+export interface IntrospectionOptions {
+  /** Filled with the phases' wall-clock times when given. */
+  phases?: IntrospectionPhases;
+}
+
+const lapClock = (phases: IntrospectionPhases | undefined): ((name: string) => void) => {
+  if (!phases) return () => undefined;
+  let lap = performance.now();
+  return (name) => {
+    const now = performance.now();
+    phases.push([name, now - lap]);
+    lap = now;
+  };
+};
 
 /** Longest wait for the read's ROLLBACKs before its connections are closed regardless. */
 const CLOSE_AFTER_MS = 10_000;
@@ -101,23 +128,41 @@ const embeddingFailure = (snapshotId: string, error: unknown): AppError =>
  * sizes: they are compared with the stored ones and embedded while the server still computes
  * sizes, and written once the snapshot is stored.
  */
-export async function introspectConnection(deps: IntrospectionDeps, userId: string, connectionId: string): Promise<SchemaSnapshot> {
+export async function introspectConnection(
+  deps: IntrospectionDeps,
+  userId: string,
+  connectionId: string,
+  options: IntrospectionOptions = {},
+): Promise<SchemaSnapshot> {
+  const mark = lapClock(options.phases);
   const target = await loadConnectionTarget(deps, userId, connectionId);
+  mark('load target');
   const started = performance.now();
   // Read from the store while the target's server works on the catalogs.
   const stored = loadStoredChunks(deps.store, userId, connectionId);
   stored.catch(() => undefined); // reported through the chunk plan
-  const [primary, secondary] = await openIntrospectionClients(target, deps);
+  const { primary, secondary } = await openIntrospectionClients(target, deps);
+  mark('connect (first)');
   let closed = false;
   const close = (): void => {
     if (closed) return;
     closed = true;
-    for (const client of [primary, secondary]) void client?.end().catch(() => undefined);
+    void primary.end().catch(() => undefined);
+    void secondary.then((c) => c?.end()).catch(() => undefined);
   };
   const read = startSchemaRead(primary, { secondary, statementTimeoutMs: introspectionTimeoutMs(deps) });
   const chunkPlan = settle(
     read.structure.then(async (structure) => planSchemaChunks(deps.embedder, await stored, { userId, connectionId, chunks: buildSchemaChunks(structure) })),
   );
+  // The text columns' values are sampled from the structure on: on the second connection as soon
+  // as it has read the structure (while the primary still reads sizes), and on the primary too
+  // once its transaction is rolled back (bounded in time; a failure leaves the samples out,
+  // never the snapshot).
+  const samples = read.structure
+    .then((structure) =>
+      sampleColumnValues([read.secondaryFree, read.done.then(() => primary)], structure.tables, valueSampleSettings(deps.settings.textToSql)),
+    )
+    .catch(() => []);
   let content: SchemaContent;
   try {
     content = await read.content;
@@ -125,10 +170,12 @@ export async function introspectConnection(deps: IntrospectionDeps, userId: stri
     close(); // at once: the other connection may still be reading
     throw introspectionFailure(error);
   }
-  // Closed once their transactions are rolled back (ending a session mid-transaction makes the
-  // server log it) and the text columns' values are sampled on the primary (bounded in time; a
-  // failure leaves the samples out, never the snapshot); at the latest after a few seconds.
-  const samples = await read.done.then(() => sampleColumnValues(primary, content.tables, valueSampleSettings(deps.settings.textToSql))).catch(() => []);
+  mark('catalog read');
+  // Closed once the samples are in (after every transaction is rolled back: ending a session
+  // mid-transaction makes the server log it); at the latest after a few seconds.
+  const valueSamples = await samples;
+  await read.done;
+  mark('value samples');
   close();
   setTimeout(close, CLOSE_AFTER_MS).unref();
   const snapshot: SchemaSnapshot = {
@@ -136,22 +183,25 @@ export async function introspectConnection(deps: IntrospectionDeps, userId: stri
     connection_id: connectionId,
     introspected_at: deps.clock.now().toISOString(),
     ...content,
-    ...(samples.length > 0 ? { value_samples: samples } : {}),
+    ...(valueSamples.length > 0 ? { value_samples: valueSamples } : {}),
   };
   const body = await encodeSnapshot(snapshot);
   await deps.store.transaction(async (tx) => {
     await saveSnapshot(tx, userId, snapshot, performance.now() - started, body);
     await tx.query('UPDATE connections SET last_introspected_at = $3 WHERE id = $1 AND user_id = $2', [connectionId, userId, snapshot.introspected_at]);
   });
+  mark('store snapshot');
   // After the snapshot is stored: a failing embeddings API must not lose the snapshot, and the
   // next introspection retries exactly the chunks that are still missing or stale.
   const plan = await chunkPlan;
+  mark('chunk plan (wait)');
   if (!plan.ok) throw embeddingFailure(snapshot.snapshot_id, plan.error);
   try {
     await writeSchemaChunks(deps.store, plan.value, snapshot.snapshot_id);
   } catch (error) {
     throw embeddingFailure(snapshot.snapshot_id, error);
   }
+  mark('write chunks');
   return snapshot;
 }
 
