@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnalysisReport } from '@dbops/core/analysis';
-import { compareSchemas, describeDifference, readSchemaFingerprint } from '../../packages/core/src/analysis/schema-compare/schema-compare';
+import { compareSchemas, describeDifference } from '../../packages/core/src/analysis/schema-compare/schema-compare';
 import { type ConnectedRuntime, startConnectedRuntime } from '../support/connections';
-import { waitForRequest } from '../support/migration-execution';
+import { analyzeOn, columnsOf, executeSafePlan, fingerprintOf } from '../support/safe-plan';
 import { createScratchDatabase, sql } from '../support/scratch-database';
 
 // Issue #30, the expand/contract pattern: a rewriting type change (int to bigint) and an added
@@ -30,40 +29,16 @@ let f: ConnectedRuntime;
 /** The same database, on which the original migrations run as they are: what the plans must end as. */
 let expected: Awaited<ReturnType<typeof createScratchDatabase>>;
 
-async function analyze(text: string) {
-  const intro = await f.t.request('POST', `/connections/${f.connectionId}/introspect`, { apiKey: f.apiKey });
-  expect(intro.status, intro.text).toBe(200);
-  return f.t.request<AnalysisReport>('POST', `/connections/${f.connectionId}/migrations/analyze`, { apiKey: f.apiKey, body: { sql: text } });
-}
-
-/** Executes a safe plan with its own token, accepted (202), and waits for the request to end: completed. */
-async function executePlan(plan: { approval_token: string | null; combined_script: string }): Promise<Record<string, any>> {
-  const started = await f.t.request('POST', '/migrations/execute', {
-    apiKey: f.apiKey,
-    body: { approval_token: plan.approval_token, sql: plan.combined_script, connection_id: f.connectionId },
-  });
-  expect(started.status, started.text).toBe(202);
-  const done = await waitForRequest(f.t, f.apiKey, started.body.data.request_id, 180_000);
-  expect(done.status, JSON.stringify(done.error)).toBe('completed');
-  return done;
-}
-
-const fingerprint = (url: string) => readSchemaFingerprint((q) => sql<{ kind: string; name: string; def: string }>(url, q).then((rows) => ({ rows })));
+const analyze = (text: string) => analyzeOn(f, text, { introspect: true });
+const executePlan = (plan: { approval_token: string | null; combined_script: string }) => executeSafePlan(f, plan);
+const fingerprint = fingerprintOf;
 
 /** The differences between the two databases' schemas with the positions of accounts' columns left out, and accounts' column order in each. */
 async function schemaDifferences(): Promise<{ differences: string[]; order: { mine: string[]; original: string[] } }> {
   const strip = (m: ReadonlyMap<string, string>) => new Map([...m].map(([k, v]) => [k, k.startsWith('column public.accounts.') ? v.replace(/^#\d+ /, '') : v]));
   const [mine, original] = await Promise.all([fingerprint(f.db.url), fingerprint(expected.url)]);
-  const order = (url: string) =>
-    sql<{ name: string }>(
-      url,
-      "SELECT attname AS name FROM pg_attribute WHERE attrelid = 'accounts'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum",
-    );
-  const [a, b] = await Promise.all([order(f.db.url), order(expected.url)]);
-  return {
-    differences: compareSchemas(strip(original), strip(mine)).map(describeDifference),
-    order: { mine: a.map((r) => r.name), original: b.map((r) => r.name) },
-  };
+  const [a, b] = await Promise.all([columnsOf(f.db.url, 'accounts'), columnsOf(expected.url, 'accounts')]);
+  return { differences: compareSchemas(strip(original), strip(mine)).map(describeDifference), order: { mine: a, original: b } };
 }
 
 /** md5 of accounts' rows as jsonb (column order does not matter), without the columns named. */

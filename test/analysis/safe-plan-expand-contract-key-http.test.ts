@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnalysisReport } from '@dbops/core/analysis';
-import { compareSchemas, describeDifference, readSchemaFingerprint } from '../../packages/core/src/analysis/schema-compare/schema-compare';
+import { compareSchemas, describeDifference } from '../../packages/core/src/analysis/schema-compare/schema-compare';
 import { type ConnectedRuntime, startConnectedRuntime } from '../support/connections';
-import { waitForRequest } from '../support/migration-execution';
+import { analyzeOn, columnsOf, executeSafePlan, fingerprintOf } from '../support/safe-plan';
 import { createScratchDatabase, sql } from '../support/scratch-database';
 
 // Issue #30, the most common rewriting type change: int to bigint of a primary key that other
@@ -42,32 +41,9 @@ let f: ConnectedRuntime;
 /** The same database, on which the original migrations run as they are: what the plans must end as. */
 let expected: Awaited<ReturnType<typeof createScratchDatabase>>;
 
-async function analyze(text: string) {
-  const intro = await f.t.request('POST', `/connections/${f.connectionId}/introspect`, { apiKey: f.apiKey });
-  expect(intro.status, intro.text).toBe(200);
-  return f.t.request<AnalysisReport>('POST', `/connections/${f.connectionId}/migrations/analyze`, { apiKey: f.apiKey, body: { sql: text } });
-}
-
-/** Executes a safe plan with its own token, accepted (202), and waits for the request to end: completed. */
-async function executePlan(plan: { approval_token: string | null; combined_script: string }): Promise<void> {
-  const started = await f.t.request('POST', '/migrations/execute', {
-    apiKey: f.apiKey,
-    body: { approval_token: plan.approval_token, sql: plan.combined_script, connection_id: f.connectionId },
-  });
-  expect(started.status, started.text).toBe(202);
-  const done = await waitForRequest(f.t, f.apiKey, started.body.data.request_id, 180_000);
-  expect(done.status, JSON.stringify(done.error)).toBe('completed');
-}
-
-const fingerprint = (url: string) => readSchemaFingerprint((q) => sql<{ kind: string; name: string; def: string }>(url, q).then((rows) => ({ rows })));
-
-const columnsOf = async (url: string, table: string) =>
-  (
-    await sql<{ name: string }>(
-      url,
-      `SELECT attname AS name FROM pg_attribute WHERE attrelid = '${table}'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum`,
-    )
-  ).map((r) => r.name);
+const analyze = (text: string) => analyzeOn(f, text, { introspect: true });
+const executePlan = async (plan: { approval_token: string | null; combined_script: string }): Promise<void> => void (await executeSafePlan(f, plan));
+const fingerprint = fingerprintOf;
 
 /** The differences between the two databases' schemas, column positions left out (the swaps move columns; their order is checked apart). */
 async function schemaDifferences(): Promise<string[]> {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnalysisReport } from '@dbops/core/analysis';
 import { type ConnectedRuntime, startConnectedRuntime } from '../support/connections';
-import { waitForRequest } from '../support/migration-execution';
+import { analyzeOn, executeSafePlan } from '../support/safe-plan';
 import { sql } from '../support/scratch-database';
 
 // Issue #30: a migration that blocks writes on a large table gets a safe plan, proved in the
@@ -19,20 +18,8 @@ const SETUP = `
 
 const SLOW = 240_000;
 let f: ConnectedRuntime;
-const analyze = (text: string) =>
-  f.t.request<AnalysisReport>('POST', `/connections/${f.connectionId}/migrations/analyze`, { apiKey: f.apiKey, body: { sql: text } });
-
-/** Executes a safe plan with its own token, accepted (202), and waits for the request to end: completed. */
-async function executePlan(plan: { approval_token: string | null; combined_script: string }): Promise<Record<string, any>> {
-  const started = await f.t.request('POST', '/migrations/execute', {
-    apiKey: f.apiKey,
-    body: { approval_token: plan.approval_token, sql: plan.combined_script, connection_id: f.connectionId },
-  });
-  expect(started.status, started.text).toBe(202);
-  const done = await waitForRequest(f.t, f.apiKey, started.body.data.request_id, 120_000);
-  expect(done.status, JSON.stringify(done.error)).toBe('completed');
-  return done;
-}
+const analyze = (text: string) => analyzeOn(f, text);
+const executePlan = (plan: { approval_token: string | null; combined_script: string }) => executeSafePlan(f, plan, 120_000);
 
 beforeAll(async () => {
   // The proof runs two more sandboxes and gives up when the gateway's window nears its end: a
