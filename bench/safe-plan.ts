@@ -80,6 +80,19 @@ const PATTERNS: Pattern[] = [
     reset: 'ALTER TABLE orders DROP CONSTRAINT IF EXISTS orders_ref_key; DROP INDEX IF EXISTS orders_ref_key',
   },
   {
+    name: 'drop-index',
+    setup: 'CREATE INDEX orders_note_drop_idx ON orders (note)',
+    migration: 'DROP INDEX orders_note_drop_idx',
+    reset: 'CREATE INDEX IF NOT EXISTS orders_note_drop_idx ON orders (note)',
+    teardown: 'DROP INDEX IF EXISTS orders_note_drop_idx',
+  },
+  {
+    // A third of the rows, which the UPDATE writer also changes: row locks held for the whole statement vs one batch.
+    name: 'large-update',
+    migration: 'UPDATE orders SET amount = amount + 1 WHERE customer_id % 3 = 0',
+    reset: 'SELECT 1',
+  },
+  {
     name: 'int-to-bigint',
     migration: 'ALTER TABLE orders ALTER COLUMN id TYPE bigint',
     // Back to int (a rewrite, with no writers running); after the plan the column stays last.

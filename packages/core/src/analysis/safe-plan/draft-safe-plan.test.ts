@@ -220,6 +220,16 @@ describe('safe plan drafts', () => {
     expect(d?.combined_script).toMatch(/^SET lock_timeout = '2s';\nBEGIN;\nALTER TABLE public.events ADD COLUMN dbops_new_id numeric;\n/);
   });
 
+  it("drops an index of a large table CONCURRENTLY, alone, and leaves a small table's DROP INDEX as it is", async () => {
+    const { draft: d, reason } = await draft('DROP INDEX orders_customer_id_idx');
+    expect(reason).toBeNull();
+    expect(d!.steps.map((s) => [s.sql, s.transactional])).toEqual([['DROP INDEX CONCURRENTLY orders_customer_id_idx', false]]);
+    const small = await draft('DROP INDEX orders_customer_id_idx', (s) => {
+      s.tables.find((t) => t.name === 'orders')!.row_estimate = 5_000;
+    });
+    expect(small.draft).toBeNull();
+  });
+
   it("rebuilds the column's foreign key NOT VALID and its index CONCURRENTLY on the shadow, and gives them their names at the swap", async () => {
     const { draft: d } = await draft('ALTER TABLE orders ALTER COLUMN customer_id TYPE numeric');
     const sqls = d!.steps.map((s) => s.sql);

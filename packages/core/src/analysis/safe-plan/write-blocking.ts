@@ -6,7 +6,8 @@ import type { StatementReport } from '../types';
 /**
  * The documented bound: a statement needs a safe plan when it holds a lock that blocks writes
  * for longer than this, or scans, rewrites or builds an index over a table of at least
- * {@link LARGE_TABLE_ROWS} rows under such a lock (the estimate may be short; the size is not).
+ * {@link LARGE_TABLE_ROWS} rows under such a lock (the estimate may be short; the size is not), or
+ * drops an index of such a table.
  */
 export const WRITE_BLOCK_BOUND_MS = 100;
 export const LARGE_TABLE_ROWS = 100_000;
@@ -19,6 +20,11 @@ export function writeBlockingReason(statement: StatementReport, facts: Statement
       return `changes rows of ${statement.table} (about ${formatCount(Math.round(tableRows))} rows) in one transaction, holding their row locks until it commits`;
     return null;
   }
+  // Its own hold is short, but it queues behind every query running on the table, and every read
+  // and write queues behind it meanwhile: on a large, busy table that is the outage. CONCURRENTLY
+  // waits for those queries without blocking anyone.
+  if (statement.statement_type === 'DROP_INDEX' && tableRows >= LARGE_TABLE_ROWS)
+    return `takes ${statement.lock_type} on ${statement.table} (about ${formatCount(Math.round(tableRows))} rows) to drop an index: while it waits for the queries running on the table, every read and write queues behind it`;
   if (statement.lock_duration_ms > WRITE_BLOCK_BOUND_MS)
     return `holds ${statement.lock_type} on ${statement.table} for about ${Math.round(statement.lock_duration_ms)} ms, blocking writes`;
   if ((facts.effect === 'scan' || facts.effect === 'rewrite' || facts.effect === 'index_build') && tableRows >= LARGE_TABLE_ROWS)
