@@ -93,6 +93,22 @@ const PATTERNS: Pattern[] = [
     reset: 'SELECT 1',
   },
   {
+    // Rows the original deletes are put back before the plan runs, so both delete the same third.
+    name: 'large-delete',
+    setup: 'CREATE TABLE orders_deleted AS SELECT * FROM orders WHERE customer_id % 3 = 1',
+    migration: 'DELETE FROM orders WHERE customer_id % 3 = 1',
+    reset: 'INSERT INTO orders SELECT * FROM orders_deleted ON CONFLICT DO NOTHING',
+    teardown: 'DROP TABLE orders_deleted',
+  },
+  {
+    // The key moves to ref; id keeps a unique index, which the UPDATE writer looks rows up by.
+    name: 'add-primary-key',
+    setup: 'CREATE UNIQUE INDEX orders_id_key ON orders (id); ALTER TABLE orders DROP CONSTRAINT orders_pkey',
+    migration: 'ALTER TABLE orders ADD PRIMARY KEY (ref)',
+    reset: 'ALTER TABLE orders DROP CONSTRAINT IF EXISTS orders_pkey; DROP INDEX IF EXISTS orders_pkey',
+    teardown: 'ALTER TABLE orders ADD CONSTRAINT orders_pkey PRIMARY KEY USING INDEX orders_id_key',
+  },
+  {
     name: 'int-to-bigint',
     migration: 'ALTER TABLE orders ALTER COLUMN id TYPE bigint',
     // Back to int (a rewrite, with no writers running); after the plan the column stays last.
