@@ -152,27 +152,14 @@ async function benchServer(label: string, adminUrl: string): Promise<string[]> {
   // `npm start` keeps it). "First" is a connection never introspected before, so every table
   // chunk is embedded and stored: one new connection per run. The very first run of the process
   // (modules and PGlite cold) is reported apart.
-  const home = await mkdtemp(path.join(tmpdir(), 'dbops-bench-home-'));
-  const store = await PgliteStore.open(path.join(home, 'state'));
-  await migrate(store, serviceMigrations);
-  const deps = {
-    store,
-    settings: loadSettings({ DBOPS_HOME: home }),
-    clock: systemClock,
-    keyProvider: new LocalKeyFileProvider(home),
-    embedder: new HashingEmbedder(),
-  };
-  const userId = await ensureUser(store, 'bench', 'bench');
-  const newConnection = async (i: number) =>
-    (await createConnection(deps, userId, { name: `bench-${i}`, dbType: 'postgresql_local', connectionString: `${url}?sslmode=disable` })).id;
-  const coldId = await newConnection(0);
+  const { deps, userId, newConnection, close } = await openBenchStore(url);
+  const coldId = await newConnection();
   const cold = await time(() => introspectConnection(deps, userId, coldId), 1);
-  const ids = await Promise.all(Array.from({ length: RUNS }, (_, i) => newConnection(i + 1)));
+  const ids = await Promise.all(Array.from({ length: RUNS }, () => newConnection()));
   let next = 0;
   const firsts = await time(() => introspectConnection(deps, userId, ids[next++]!), RUNS);
   const warm = await time(() => introspectConnection(deps, userId, coldId), RUNS);
-  await store.close();
-  await rm(home, { recursive: true, force: true });
+  await close();
   lines.push(`full introspection, first of the process (cold modules and store): ${cold[0]!.toFixed(0)} ms`);
   lines.push(
     `full introspection, first of a connection (connect, read, store snapshot JSON, embed and store every table chunk in on-disk PGlite): ${fmt(firsts)}`,
