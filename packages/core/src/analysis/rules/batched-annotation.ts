@@ -1,26 +1,10 @@
-import type { TableInfo } from '../../introspection/schema-snapshot';
 import { readBatchAnnotation } from '../../migration-execution/batched-annotation';
-import { BATCH_KEY_TYPES, batchedStatement } from '../../migration-execution/batched-statement';
+import { batchedStatement } from '../../migration-execution/batched-statement';
 import { nodeKind } from '../ast';
-import { snapshotProblem } from '../safe-plan/rewrites/batched-dml';
+import { namedKeyProblem, snapshotProblem } from '../safe-plan/rewrites/batched-dml';
 import { finding, NO_FINDINGS, type Rule } from './rule';
 
 const REMEDY = 'fix the statement or its dbops:batched comment, or remove the comment to run the statement as one transaction.';
-
-/** Why the snapshot's table cannot be batched by `key`, as the executor would find it at the step's start; null when it can. */
-function keyProblem(table: TableInfo, key: string, enums: ReadonlySet<string>): string | null {
-  const column = table.columns.find((c) => c.name === key);
-  if (!column) return `${table.name} has no column ${key}`;
-  if (column.nullable) return `key column ${key} may be NULL (rows with a NULL key would fall in no batch)`;
-  const unique =
-    (table.primary_key?.length === 1 && table.primary_key[0] === key) ||
-    table.constraints.some((c) => c.type === 'unique' && c.columns.length === 1 && c.columns[0] === key) ||
-    table.indexes.some((i) => i.is_unique && i.is_valid && !i.predicate && i.columns.length === 1 && i.columns[0] === key);
-  if (!unique) return `key column ${key} is not unique on its own (no valid unique index on exactly that column)`;
-  if (!BATCH_KEY_TYPES.has(column.udt_name) && !enums.has(column.udt_name))
-    return `key column ${key} is of type ${column.data_type}, whose ranges dbops does not batch (integers, numeric, text, uuid, dates, timestamps, bytea and enums)`;
-  return null;
-}
 
 /**
  * A hand-written `-- dbops:batched` comment the executor would refuse (BATCHING_REFUSED): said at
@@ -48,7 +32,7 @@ export const batchedAnnotation: Rule = {
     if (table.kind !== 'table' && table.kind !== 'partitioned_table') return refuse(`${table.name} is not a table`);
     const snapshot = ctx.schema.snapshot;
     const problem =
-      keyProblem(table, annotation.key, new Set(snapshot.enums.map((e) => e.name))) ??
+      namedKeyProblem(table, annotation.key, snapshot) ??
       snapshotProblem(table, snapshot, kind === 'DeleteStmt' ? 'DELETE' : 'UPDATE', ctx.stmt.stmt, form.only);
     return problem ? refuse(problem) : NO_FINDINGS;
   },

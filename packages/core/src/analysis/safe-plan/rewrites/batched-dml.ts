@@ -1,8 +1,21 @@
-import type { SchemaSnapshot, TableInfo } from '../../../introspection/schema-snapshot';
+import type { ColumnInfo, SchemaSnapshot, TableInfo } from '../../../introspection/schema-snapshot';
 import { batchAnnotationComment, readBatchAnnotation } from '../../../migration-execution/batched-annotation';
 import { BATCH_KEY_TYPES, batchedStatement } from '../../../migration-execution/batched-statement';
 import { type AstNode, names, nodeKind, walk } from '../../ast';
 import type { RewriteRule } from './rewrite-context';
+
+/** Whether `column` alone is unique on the table: its single-column primary key, unique constraint or valid unique index without predicate. */
+function uniqueOnItsOwn(table: TableInfo, column: string): boolean {
+  return (
+    (table.primary_key?.length === 1 && table.primary_key[0] === column) ||
+    table.constraints.some((c) => c.type === 'unique' && c.columns.length === 1 && c.columns[0] === column) ||
+    table.indexes.some((i) => i.is_unique && i.is_valid && !i.predicate && i.columns.length === 1 && i.columns[0] === column)
+  );
+}
+
+/** Whether the executor ranges keys of this column's type (or an enum of the schema). */
+const rangeable = (column: ColumnInfo, snapshot: SchemaSnapshot): boolean =>
+  BATCH_KEY_TYPES.has(column.udt_name) || snapshot.enums.some((e) => e.name === column.udt_name);
 
 /**
  * The key a table's rows are batched by: its single-column primary key, else a single-column
@@ -19,12 +32,22 @@ export function batchKey(table: TableInfo, snapshot: SchemaSnapshot): string | {
   if (key === undefined)
     return { why: `${table.name} has no single-column primary key or NOT NULL unique key to batch its rows by; the statement stays one transaction` };
   const column = table.columns.find((c) => c.name === key)!;
-  const isEnum = snapshot.enums.some((e) => e.name === column.udt_name);
-  if (!BATCH_KEY_TYPES.has(column.udt_name) && !isEnum)
+  if (!rangeable(column, snapshot))
     return {
       why: `key column ${key} is of type ${column.data_type}, and dbops batches ranges of integers, numeric, text, uuid, dates, timestamps, bytea and enums only`,
     };
   return key;
+}
+
+/** Why the table cannot be batched by a key the migration names, as the executor would find it at the step's start; null when it can. */
+export function namedKeyProblem(table: TableInfo, key: string, snapshot: SchemaSnapshot): string | null {
+  const column = table.columns.find((c) => c.name === key);
+  if (!column) return `${table.name} has no column ${key}`;
+  if (column.nullable) return `key column ${key} may be NULL (rows with a NULL key would fall in no batch)`;
+  if (!uniqueOnItsOwn(table, key)) return `key column ${key} is not unique on its own (no valid unique index on exactly that column)`;
+  if (!rangeable(column, snapshot))
+    return `key column ${key} is of type ${column.data_type}, whose ranges dbops does not batch (integers, numeric, text, uuid, dates, timestamps, bytea and enums)`;
+  return null;
 }
 
 const EVENT = { UpdateStmt: 'UPDATE', DeleteStmt: 'DELETE' } as const;
