@@ -28,14 +28,20 @@ describe('kept catalog verdicts of the agent guardrail', () => {
   it('checks a repeated statement once while nothing changes on the server', async () => {
     const statement = 'SELECT v, label(id) FROM items WHERE id = 1';
     expect((await agent(statement)).status).toBe(200);
-    const before = await nextXid();
-    for (let i = 0; i < 5; i++) {
-      const res = await agent(statement);
-      expect(res.status, res.text).toBe(200);
-      expect(res.body.data.rows).toEqual([['one', 'item 1']]);
+    // The test server is shared with other test files: any transaction of theirs that ends is,
+    // rightly, a reason to check again. So rounds are repeated until one ran undisturbed; without
+    // kept verdicts none can, as each request's probe takes a transaction id and a subtransaction id.
+    const spent: bigint[] = [];
+    for (let round = 0; round < 20 && spent.at(-1) !== 0n; round++) {
+      const before = await nextXid();
+      for (let i = 0; i < 5; i++) {
+        const res = await agent(statement);
+        expect(res.status, res.text).toBe(200);
+        expect(res.body.data.rows).toEqual([['one', 'item 1']]);
+      }
+      spent.push((await nextXid()) - before);
     }
-    // Without kept verdicts each request's probe takes a transaction id and a subtransaction id.
-    expect(await nextXid()).toBe(before);
+    expect(spent.at(-1), `transaction ids spent per round: ${spent.join(', ')}`).toBe(0n);
   });
 
   it('checks again after a function the statement reaches is replaced by one that writes', async () => {

@@ -154,6 +154,9 @@ describe('catalog read', () => {
     const sent = { primary: [] as string[], secondary: [] as string[] };
     let firstTrip!: () => void;
     const primaryReadOnce = new Promise<void>((resolve) => (firstTrip = resolve));
+    let joined!: () => void;
+    const secondaryJoined = new Promise<void>((resolve) => (joined = resolve));
+    let primaryTrips = 0;
     const hook = (client: pg.Client, name: 'primary' | 'secondary', around: (text: string, send: () => Promise<unknown>) => Promise<unknown>) => {
       const send = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
       Object.assign(client, {
@@ -165,8 +168,10 @@ describe('catalog read', () => {
       });
     };
     // The primary reads a trip of its own before the secondary has imported the snapshot; then
-    // objects are created, committed, before the secondary reads anything.
+    // objects are created, committed, before the secondary reads anything. The primary's second
+    // trip waits for that, so that on a loaded machine it cannot take every trip meanwhile.
     hook(primary, 'primary', async (text, send) => {
+      if (!text.includes('pg_export_snapshot') && ++primaryTrips === 2) await secondaryJoined;
       const res = await send();
       if (!text.includes('pg_export_snapshot')) firstTrip();
       return res;
@@ -176,6 +181,7 @@ describe('catalog read', () => {
       await primaryReadOnce;
       const res = await send();
       await writer.query("CREATE TABLE app.late (id int PRIMARY KEY); CREATE TYPE app.late_mood AS ENUM ('x')");
+      joined();
       return res;
     });
     try {
