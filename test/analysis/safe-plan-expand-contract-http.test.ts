@@ -20,10 +20,11 @@ const SETUP = `
   );
   CREATE INDEX accounts_customer_score ON accounts (customer_id, score);
   COMMENT ON COLUMN accounts.customer_id IS 'the owner';
-  INSERT INTO accounts (customer_id, score, note) SELECT 1 + g % 1000, g % 100, 'n' || g FROM generate_series(1, 150000) g;
+  INSERT INTO accounts (customer_id, score, note) SELECT 1 + g % 1000, g % 100, 'n' || g FROM generate_series(1, 3000) g;
   ANALYZE;
 `;
 
+// DBOPS_SAFE_PLAN_MIN_ROWS makes the 3,000 rows of accounts a large table, which keeps the test quick.
 const SLOW = 300_000;
 let f: ConnectedRuntime;
 /** The same database, on which the original migrations run as they are: what the plans must end as. */
@@ -56,7 +57,7 @@ beforeAll(async () => {
     prefix: 'expandplan',
     user: 'expand-plan-user',
     setupSql: SETUP,
-    env: { DBOPS_GATEWAY_TIMEOUT_SECONDS: '150', DBOPS_SAFE_PLAN_BATCH_SIZE: '20000' },
+    env: { DBOPS_GATEWAY_TIMEOUT_SECONDS: '150', DBOPS_SAFE_PLAN_BATCH_SIZE: '400', DBOPS_SAFE_PLAN_MIN_ROWS: '2000' },
   });
   expected = await createScratchDatabase('expandorig');
   await sql(expected.url, SETUP);
@@ -79,7 +80,7 @@ describe('expand/contract safe plans through HTTP', () => {
       expect(plan!.equivalent).toBe(true);
       expect(plan!.steps.map((s) => [s.sql.split('\n')[0], s.transactional, s.batched])).toEqual([
         ['ALTER TABLE public.accounts ADD COLUMN dbops_new_id bigint;', true, false],
-        ['-- dbops:batched key=id size=20000 pause_ms=0', true, true],
+        ['-- dbops:batched key=id size=400 pause_ms=0', true, true],
         ['CREATE UNIQUE INDEX CONCURRENTLY dbops_new_accounts_pkey ON public.accounts (dbops_new_id)', false, false],
         ['ALTER TABLE public.accounts ADD CONSTRAINT dbops_not_null_accounts_id CHECK (dbops_new_id IS NOT NULL) NOT VALID', true, false],
         ['ALTER TABLE public.accounts VALIDATE CONSTRAINT dbops_not_null_accounts_id', true, false],
@@ -118,7 +119,7 @@ describe('expand/contract safe plans through HTTP', () => {
     expect(plan, res.body.safe_plan_reason ?? '').not.toBeNull();
     expect(plan!.steps.map((s) => s.sql.split('\n')[0])).toEqual([
       'ALTER TABLE public.accounts ADD COLUMN dbops_new_customer_id bigint;',
-      '-- dbops:batched key=id size=20000 pause_ms=0',
+      '-- dbops:batched key=id size=400 pause_ms=0',
       'CREATE INDEX CONCURRENTLY dbops_new_accounts_customer_score ON public.accounts (dbops_new_customer_id, score)',
       'ALTER TABLE public.accounts ADD CONSTRAINT dbops_new_accounts_customer_id_fkey FOREIGN KEY (dbops_new_customer_id) REFERENCES customers (id) NOT VALID',
       'ALTER TABLE public.accounts VALIDATE CONSTRAINT dbops_new_accounts_customer_id_fkey',
@@ -145,7 +146,7 @@ describe('expand/contract safe plans through HTTP', () => {
     expect(plan!.equivalent).toBe(true);
     expect(plan!.steps.map((s) => s.sql)).toEqual([
       'ALTER TABLE accounts ADD COLUMN token uuid;\nALTER TABLE accounts ALTER COLUMN token SET DEFAULT gen_random_uuid()',
-      '-- dbops:batched key=id size=20000 pause_ms=0\nUPDATE public.accounts SET token = DEFAULT WHERE token IS NULL',
+      '-- dbops:batched key=id size=400 pause_ms=0\nUPDATE public.accounts SET token = DEFAULT WHERE token IS NULL',
       'ALTER TABLE public.accounts ADD CONSTRAINT dbops_accounts_token_not_null CHECK (token IS NOT NULL) NOT VALID',
       'ALTER TABLE public.accounts VALIDATE CONSTRAINT dbops_accounts_token_not_null',
       'ALTER TABLE public.accounts ALTER COLUMN token SET NOT NULL;\nALTER TABLE public.accounts DROP CONSTRAINT dbops_accounts_token_not_null',
@@ -153,7 +154,7 @@ describe('expand/contract safe plans through HTTP', () => {
     expect(plan!.explanation).toMatch(/each row's value computed when its batch runs, not at ALTER time/);
     expect(plan!.explanation).not.toMatch(/column order changed/);
     const done = await executePlan(plan!);
-    expect(done).toMatchObject({ rows_done: 150_001, rows_total: 150_001 }); // the row the first test inserted too
+    expect(done).toMatchObject({ rows_done: 3001, rows_total: 3001 }); // the row the first test inserted too
     await sql(expected.url, original);
     const { differences, order } = await schemaDifferences();
     expect(differences).toEqual([]);
@@ -163,7 +164,7 @@ describe('expand/contract safe plans through HTTP', () => {
       f.db.url,
       'SELECT count(token)::int AS n, count(DISTINCT token)::int AS distinct FROM accounts',
     );
-    expect(tokens).toEqual({ n: 150_001, distinct: 150_001 });
+    expect(tokens).toEqual({ n: 3001, distinct: 3001 });
   });
 
   it('offers no expand/contract plan for a table whose trigger the backfill would fire, and says why', { timeout: SLOW }, async () => {

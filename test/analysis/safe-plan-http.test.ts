@@ -10,7 +10,7 @@ const SETUP = `
   CREATE TABLE customers (id int PRIMARY KEY);
   INSERT INTO customers SELECT generate_series(1, 1000);
   CREATE TABLE orders (id bigint PRIMARY KEY, customer_id int NOT NULL, note text NOT NULL, amount int);
-  INSERT INTO orders SELECT g, 1 + g % 1000, 'n' || g, g % 50 FROM generate_series(1, 150000) g;
+  INSERT INTO orders SELECT g, 1 + g % 1000, 'n' || g, g % 50 FROM generate_series(1, 3000) g;
   -- Takes the name PostgreSQL gives an unnamed index on (amount): it would name that one orders_amount_idx1.
   CREATE INDEX orders_amount_idx ON orders (customer_id);
   ANALYZE;
@@ -24,12 +24,13 @@ const executePlan = (plan: { approval_token: string | null; combined_script: str
 beforeAll(async () => {
   // The proof runs two more sandboxes and gives up when the gateway's window nears its end: a
   // wider window keeps a busy CI machine from turning these into 'did not finish' answers.
-  // Batches of 20,000 rows: the batched plan below runs in a handful of them.
+  // Tables of 3,000 rows count as large here (DBOPS_SAFE_PLAN_MIN_ROWS), which keeps the test
+  // quick; batches of 400 rows: the batched plan below runs in a handful of them.
   f = await startConnectedRuntime({
     prefix: 'safeplan',
     user: 'safe-plan-user',
     setupSql: SETUP,
-    env: { DBOPS_GATEWAY_TIMEOUT_SECONDS: '120', DBOPS_SAFE_PLAN_BATCH_SIZE: '20000' },
+    env: { DBOPS_GATEWAY_TIMEOUT_SECONDS: '120', DBOPS_SAFE_PLAN_BATCH_SIZE: '400', DBOPS_SAFE_PLAN_MIN_ROWS: '1000' },
   });
   const intro = await f.t.request('POST', `/connections/${f.connectionId}/introspect`, { apiKey: f.apiKey });
   expect(intro.status, intro.text).toBe(200);
@@ -95,10 +96,10 @@ describe('safe plans through HTTP', () => {
       expect(plan, res.body.safe_plan_reason ?? '').not.toBeNull();
       expect(plan.equivalent).toBe(true);
       expect(plan.steps).toEqual([
-        expect.objectContaining({ index: 0, sql: `-- dbops:batched key=id size=20000 pause_ms=0\n${update}`, transactional: true, batched: true }),
-        expect.objectContaining({ index: 1, sql: `-- dbops:batched key=id size=20000 pause_ms=0\n${del}`, transactional: true, batched: true }),
+        expect.objectContaining({ index: 0, sql: `-- dbops:batched key=id size=400 pause_ms=0\n${update}`, transactional: true, batched: true }),
+        expect.objectContaining({ index: 1, sql: `-- dbops:batched key=id size=400 pause_ms=0\n${del}`, transactional: true, batched: true }),
       ]);
-      expect(plan.explanation).toMatch(/the UPDATE runs in batches of 20000 rows by ranges of id/);
+      expect(plan.explanation).toMatch(/the UPDATE runs in batches of 400 rows by ranges of id/);
 
       // What the original would leave: the same statements on a copy.
       await sql(
@@ -116,19 +117,19 @@ describe('safe plans through HTTP', () => {
       // The record keeps the last batched step's progress: the DELETE's rows, counted at its start.
       expect(done).toMatchObject({ progress: null, rows_done: deleted, rows_total: deleted });
       expect(deleted).toBeGreaterThan(0);
-      expect(updated).toBeGreaterThan(40_000);
+      expect(updated).toBeGreaterThan(800);
       const digest = (table: string) =>
         sql<{ d: string; n: number }>(f.db.url, `SELECT md5(string_agg(${table}::text, ',' ORDER BY id)) AS d, count(*)::int AS n FROM ${table}`);
       const [mine, expected] = await Promise.all([digest('orders'), digest('orders_expected')]);
       expect(mine).toEqual(expected);
-      // Each step ran as several transactions of at most 20,000 rows, recorded in the state store.
+      // Each step ran as several transactions of at most 400 rows, recorded in the state store.
       const batches = await f.t.runtime.container.store.query<{ statement_index: number; rows: string }>(
         "SELECT statement_index, rows::text AS rows FROM migration_request_batches WHERE request_id = $1 AND state = 'done' ORDER BY statement_index, batch_no",
         [done.request_id],
       );
       const updateBatches = batches.rows.filter((b) => b.statement_index === 2);
       expect(updateBatches.length).toBe(3);
-      expect(updateBatches.every((b) => Number(b.rows) <= 20_000)).toBe(true);
+      expect(updateBatches.every((b) => Number(b.rows) <= 400)).toBe(true);
       expect(updateBatches.reduce((n, b) => n + Number(b.rows), 0)).toBe(updated);
       await sql(f.db.url, 'DROP TABLE orders_expected');
     },

@@ -18,7 +18,8 @@ describe.each([
       prefix: 'isolation',
       user: 'loop-author',
       setupSql: 'CREATE TABLE accounts (id int PRIMARY KEY, name text NOT NULL)',
-      env: { DBOPS_SANDBOX_DEADLINE_MS: String(DEADLINE_MS), DBOPS_SANDBOX_ENGINE: engine },
+      // A thread for each of the three hostile runs below.
+      env: { DBOPS_SANDBOX_DEADLINE_MS: String(DEADLINE_MS), DBOPS_SANDBOX_ENGINE: engine, DBOPS_SANDBOX_THREADS: '3' },
     });
     otherKey = await env.t.apiKey('bystander');
   }, 120_000);
@@ -26,18 +27,24 @@ describe.each([
 
   const analyze = (sql: string) => env.t.request('POST', `/connections/${env.connectionId}/migrations/analyze`, { apiKey: env.apiKey, body: { sql } });
 
-  it.each([
+  const HOSTILE: ReadonlyArray<readonly [string, string]> = [
     ['an endless DO loop', 'DO $$ BEGIN LOOP END LOOP; END $$'],
     ['a runaway recursive query', 'CREATE TABLE runaway AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) AS n FROM r'],
     ['a huge CREATE TABLE AS', 'CREATE TABLE huge AS SELECT g, md5(g::text) AS h FROM generate_series(1, 2000000000) g'],
-  ])('%s: other requests answer meanwhile, and the analysis ends at its deadline without a token', async (_, sql) => {
+  ];
+
+  // The three at once (within the per-user limit, a sandbox thread each): every one must end at
+  // its own deadline while the others still run, and the service must answer meanwhile.
+  it('an endless DO loop, a runaway recursive query and a huge CREATE TABLE AS at once: other requests answer meanwhile, and each analysis ends at its deadline without a token', async () => {
     const started = Date.now();
-    let analysisDone = false;
-    const analysis = analyze(sql).then((r) => {
-      analysisDone = true;
-      return r;
-    });
-    // Give the run time to start and block its thread.
+    let analysesDone = 0;
+    const analyses = HOSTILE.map(([, sql]) =>
+      analyze(sql).then((r) => {
+        analysesDone++;
+        return r;
+      }),
+    );
+    // Give the runs time to start and block their threads.
     await new Promise((r) => setTimeout(r, 1500));
     for (let i = 0; i < 3; i++) {
       const t0 = Date.now();
@@ -47,25 +54,32 @@ describe.each([
       // Answered while the sandbox was still busy, and well inside the deadline.
       expect(Date.now() - t0).toBeLessThan(DEADLINE_MS / 2);
     }
-    expect(analysisDone).toBe(false);
-    const res = await analysis;
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.approval_token ?? null).toBeNull();
-    expect(res.body.sandbox_result.passed).toBe(false);
-    if (engine === 'pglite') {
-      expect(res.body.sandbox_result.validation_results).toContainEqual(expect.objectContaining({ check: 'deadline', passed: false }));
-      expect(res.body.sandbox_result.migration_error).toMatch(/did not finish within 1[12] s and was stopped/); // 12 s from the request's start, less the first introspection
-      expect(Date.now() - started).toBeGreaterThanOrEqual(DEADLINE_MS - 100);
-    } else {
-      // The server cancels the statement when the 10 s apply budget runs out (statement_timeout),
-      // or stops the huge one at its temp_file_limit, or the 12 s hard deadline ends the run
-      // (a cold start and clone under load); every way the run ends, without a token.
-      expect(res.body.sandbox_result.migration_error).toMatch(
-        /sandbox timeout: exceeded 10000 ms in statement 0|did not finish within 1[12] s|temporary file size exceeds temp_file_limit/,
-      );
-      expect(Date.now() - started).toBeLessThan(DEADLINE_MS + 15_000);
-      expect(res.body.sandbox_result.validation_results).toContainEqual({ check: 'engine', passed: true, detail: expect.stringMatching(/^PostgreSQL 17\./) });
+    expect(analysesDone).toBe(0);
+    const results = await Promise.all(analyses);
+    for (const [i, res] of results.entries()) {
+      const what = `${HOSTILE[i]![0]}: ${res.text}`;
+      expect(res.status, what).toBe(200);
+      expect(res.body.approval_token ?? null, what).toBeNull();
+      expect(res.body.sandbox_result.passed, what).toBe(false);
+      if (engine === 'pglite') {
+        expect(res.body.sandbox_result.validation_results, what).toContainEqual(expect.objectContaining({ check: 'deadline', passed: false }));
+        expect(res.body.sandbox_result.migration_error, what).toMatch(/did not finish within 1[12] s and was stopped/); // 12 s from the request's start, less the first introspection
+      } else {
+        // The server cancels the statement when the 10 s apply budget runs out (statement_timeout),
+        // or stops the huge one at its temp_file_limit, or the 12 s hard deadline ends the run
+        // (a cold start and clone under load); every way the run ends, without a token.
+        expect(res.body.sandbox_result.migration_error, what).toMatch(
+          /sandbox timeout: exceeded 10000 ms in statement 0|did not finish within 1[12] s|temporary file size exceeds temp_file_limit/,
+        );
+        expect(res.body.sandbox_result.validation_results, what).toContainEqual({
+          check: 'engine',
+          passed: true,
+          detail: expect.stringMatching(/^PostgreSQL 17\./),
+        });
+      }
     }
+    if (engine === 'pglite') expect(Date.now() - started).toBeGreaterThanOrEqual(DEADLINE_MS - 100);
+    else expect(Date.now() - started).toBeLessThan(DEADLINE_MS + 15_000);
   });
 
   it('runs the next analysis normally (a fresh thread, or the same server)', async () => {

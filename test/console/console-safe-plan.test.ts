@@ -21,7 +21,7 @@ const SLOW = 240_000;
 /** Large enough that an index build and an UPDATE of a third of the rows block writes for long (the plans' bound). */
 const SETUP = `
   CREATE TABLE orders (id bigint PRIMARY KEY, customer_id int NOT NULL, note text NOT NULL, code text NOT NULL, amount int);
-  INSERT INTO orders SELECT g, 1 + g % 1000, 'note ' || g, 'c' || g, g % 50 FROM generate_series(1, 150000) g;
+  INSERT INTO orders SELECT g, 1 + g % 1000, 'note ' || g, 'c' || g, g % 50 FROM generate_series(1, 3000) g;
   -- Takes the name PostgreSQL gives an unnamed index on (amount): it would name that one orders_amount_idx1.
   CREATE INDEX orders_amount_idx ON orders (customer_id);
   ANALYZE;
@@ -75,12 +75,13 @@ describe.skipIf(!chromiumPath)('safe plans in the web console', () => {
   beforeAll(async () => {
     await mkdir(SHOTS, { recursive: true });
     // The proof runs two more sandboxes: a wider gateway window keeps a busy machine from
-    // turning the analysis into 'did not finish'. Batches of 20,000 rows: a handful per step.
+    // turning the analysis into 'did not finish'. 3,000 rows count as a large table here
+    // (DBOPS_SAFE_PLAN_MIN_ROWS), which keeps the test quick; batches of 400 rows: a handful per step.
     f = await startConnectedRuntime({
       prefix: 'consolesafe',
       user: 'console-safe-user',
       setupSql: SETUP,
-      env: { DBOPS_GATEWAY_TIMEOUT_SECONDS: '120', DBOPS_SAFE_PLAN_BATCH_SIZE: '20000' },
+      env: { DBOPS_GATEWAY_TIMEOUT_SECONDS: '120', DBOPS_SAFE_PLAN_BATCH_SIZE: '400', DBOPS_SAFE_PLAN_MIN_ROWS: '2000' },
     });
     const intro = await f.t.request('POST', `/connections/${f.connectionId}/introspect`, { apiKey: f.apiKey });
     expect(intro.status, intro.text).toBe(200);
@@ -187,7 +188,7 @@ describe.skipIf(!chromiumPath)('safe plans in the web console', () => {
       expect.objectContaining({ index: 0, sql: 'CREATE UNIQUE INDEX CONCURRENTLY orders_code_key ON orders (code)', transactional: false }),
     ]);
     // After the review the data changes: the concurrent build meets a duplicate and leaves its INVALID index.
-    await sql(f.db.url, "INSERT INTO orders VALUES (150001, 1, 'dup', 'c1', 0)");
+    await sql(f.db.url, "INSERT INTO orders VALUES (3001, 1, 'dup', 'c1', 0)");
 
     const sent = await runSafePlan(plan);
     expect(sent.sql).toBe(plan.combined_script);

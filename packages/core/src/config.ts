@@ -75,6 +75,8 @@ export interface SafePlanSettings {
   batchSize: number;
   /** Pause between batches in milliseconds (`DBOPS_SAFE_PLAN_BATCH_PAUSE_MS`, default 0, at most 60,000). */
   batchPauseMs: number;
+  /** Rows from which a table's scan, rewrite, index build or UPDATE/DELETE needs a plan whatever its estimated hold (`DBOPS_SAFE_PLAN_MIN_ROWS`, default 100,000). */
+  minRows: number;
 }
 
 /** Settings every part of the service reads. Parsed once per process from the environment by {@link loadSettings}. */
@@ -281,7 +283,11 @@ export function loadSettings(env: Readonly<Record<string, string | undefined>> =
       prewarm: e.DBOPS_SANDBOX_PREWARM ?? true,
     },
     // The executor's bounds of the annotation's size and pause_ms (migration-execution/batched-annotation.ts).
-    safePlan: { batchSize: Math.min(e.DBOPS_SAFE_PLAN_BATCH_SIZE, 1_000_000), batchPauseMs: Math.min(e.DBOPS_SAFE_PLAN_BATCH_PAUSE_MS, 60_000) },
+    safePlan: {
+      batchSize: Math.min(e.DBOPS_SAFE_PLAN_BATCH_SIZE, 1_000_000),
+      batchPauseMs: Math.min(e.DBOPS_SAFE_PLAN_BATCH_PAUSE_MS, 60_000),
+      minRows: e.DBOPS_SAFE_PLAN_MIN_ROWS,
+    },
     billing: {
       stripeSecretKey: e.STRIPE_SECRET_KEY,
       stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,

@@ -106,7 +106,19 @@ export async function analyzeOnConnection(
     report.approval_token = issue(sql);
     // A migration that blocks writes for long gets a rewrite that does not, once the sandbox proved it equivalent.
     const batching = { size: deps.settings.safePlan.batchSize, pauseMs: deps.settings.safePlan.batchPauseMs };
-    Object.assign(report, await offerSafePlan({ analysis, snapshot, connectionId, sandbox, batching, proofBy, issueToken: async (text) => issue(text) }));
+    Object.assign(
+      report,
+      await offerSafePlan({
+        analysis,
+        snapshot,
+        connectionId,
+        sandbox,
+        batching,
+        largeTableRows: deps.settings.safePlan.minRows,
+        proofBy,
+        issueToken: async (text) => issue(text),
+      }),
+    );
   }
   return report;
 }

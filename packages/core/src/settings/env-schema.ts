@@ -85,6 +85,7 @@ export const envSchema = z.object({
   // Safe plans: the batch size and pause a batched UPDATE/DELETE is offered with (docs/migration-analysis.md)
   DBOPS_SAFE_PLAN_BATCH_SIZE: integer(5000, 1),
   DBOPS_SAFE_PLAN_BATCH_PAUSE_MS: integer(0, 0),
+  DBOPS_SAFE_PLAN_MIN_ROWS: integer(100_000, 0),
   // Text-to-SQL (docs/text-to-sql.md)
   DBOPS_LLM: oneOf(['offline', 'openai'], 'offline'),
   DBOPS_LLM_API_KEY: text(),

@@ -7,7 +7,7 @@ import type { StatementReport } from '../types';
 import { REWRITE_RULES } from './rewrites';
 import type { BatchingOptions } from './rewrites/rewrite-context';
 import type { DraftStep, SafePlanStep } from './types';
-import { writeBlockingReason } from './write-blocking';
+import { LARGE_TABLE_ROWS, writeBlockingReason } from './write-blocking';
 
 /** `lock_timeout` of every step: a step that cannot get its lock soon gives up and is retried by the executor, instead of queueing traffic behind it. */
 export const STEP_LOCK_TIMEOUT = '2s';
@@ -46,6 +46,7 @@ export function draftSafePlan(
   statements: readonly StatementReport[],
   index: SchemaIndex,
   batching: BatchingOptions = { size: BATCH_DEFAULTS.size, pauseMs: BATCH_DEFAULTS.pauseMs },
+  largeTableRows = LARGE_TABLE_ROWS,
 ): DraftOutcome {
   const risky = parsed.map((p) => {
     const f = facts[p.index]!;
@@ -53,7 +54,7 @@ export function draftSafePlan(
     // A statement the script already runs in batches holds its row locks one batch at a time.
     const annotation = readBatchAnnotation(p.sql);
     if (annotation && !('error' in annotation)) return null;
-    return writeBlockingReason(s, f, index.table(f.table)?.row_estimate ?? 0);
+    return writeBlockingReason(s, f, index.table(f.table)?.row_estimate ?? 0, largeTableRows);
   });
   if (risky.every((r) => r === null)) return { draft: null, reason: null };
   if (parsed.some((p) => TRANSACTION_CONTROL.has(nodeKind(p.stmt))))

@@ -26,6 +26,8 @@ export async function offerSafePlan(input: {
   sandbox: SandboxOptions;
   /** What a batched UPDATE/DELETE step is offered with; the executor's defaults when absent. */
   batching?: BatchingOptions;
+  /** Rows from which a scan, rewrite, index build or UPDATE/DELETE of a table needs a plan (`write-blocking.ts`); its default when absent. */
+  largeTableRows?: number;
   /** Epoch ms by which the proof must be over: past it the plan is not offered (the answer must fit the gateway's window). */
   proofBy?: number;
   issueToken(sql: string): Promise<string>;
@@ -37,6 +39,7 @@ export async function offerSafePlan(input: {
     analysis.report.statements,
     buildSchemaIndex(snapshot),
     input.batching,
+    input.largeTableRows,
   );
   if (!out.draft) return { safe_plan: null, safe_plan_reason: out.reason };
   const draft = out.draft;
