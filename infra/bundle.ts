@@ -40,11 +40,11 @@ const packageOf = (input: string): string => {
   return rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]!;
 };
 
-const heavyOf = (metafile: Metafile): HeavyPackage[] => {
+const heavyOf = (outputs: readonly Metafile['outputs'][string][]): HeavyPackage[] => {
   const found = new Set<HeavyPackage>();
   // The output's imports, not the inputs': an input esbuild parsed but tree-shook away (a
   // feature entry re-exports more than one function uses) ships nothing.
-  for (const output of Object.values(metafile.outputs)) {
+  for (const output of outputs) {
     for (const imp of output.imports) {
       if (!imp.external) continue;
       const pkg = HEAVY_PACKAGES.find((h) => imp.path === h || imp.path.startsWith(`${h}/`));
@@ -82,8 +82,11 @@ export async function bundleEntry(entry: string, options: { root: string; outfil
     write: options.outfile !== undefined,
     ...(options.outfile ? { outfile: options.outfile } : { outdir: path.join(options.root, '.bundle-tmp') }),
   });
-  const metafile = result.metafile!;
-  const outputs = Object.values(metafile.outputs);
+  return resultOf(entry, Object.values(result.metafile!.outputs), result.outputFiles?.[0]?.contents);
+}
+
+/** What one entry's outputs (without code splitting: one file) weigh, import and ship. */
+function resultOf(entry: string, outputs: readonly Metafile['outputs'][string][], code: Uint8Array | undefined): BundleResult {
   const bytes = outputs.reduce((n, o) => n + o.bytes, 0);
   const perPackage = new Map<string, number>();
   for (const output of outputs) {
@@ -93,13 +96,27 @@ export async function bundleEntry(entry: string, options: { root: string; outfil
     }
   }
   const topInputs = [...perPackage.entries()].map(([name, b]) => ({ name, bytes: b })).sort((a, b) => b.bytes - a.bytes);
-  return {
-    entry,
-    ...(result.outputFiles?.[0] ? { code: result.outputFiles[0].contents } : {}),
-    bytes,
-    heavy: heavyOf(metafile),
-    topInputs,
-  };
+  return { entry, ...(code ? { code } : {}), bytes, heavy: heavyOf(outputs), topInputs };
+}
+
+/**
+ * {@link bundleEntry} for several entries in one esbuild run, kept in memory: the shared modules
+ * are parsed once. Without code splitting each output is what `bundleEntry` makes of its entry
+ * alone. The results follow `entries`' order.
+ */
+export async function bundleInMemory(entries: readonly string[], options: { root: string }): Promise<BundleResult[]> {
+  const result = await build({
+    ...sstOptions(options.root, true),
+    entryPoints: entries.map((entry, i) => ({ in: entry, out: `entry-${i}` })),
+    write: false,
+    outdir: path.join(options.root, '.bundle-tmp'),
+  });
+  const outputs = Object.entries(result.metafile!.outputs);
+  return entries.map((entry, i) => {
+    const [file, output] = outputs.find(([name]) => path.basename(name) === `entry-${i}.js`)!;
+    const code = result.outputFiles?.find((f) => f.path === path.join(options.root, file))?.contents;
+    return resultOf(entry, [output], code);
+  });
 }
 
 /**
