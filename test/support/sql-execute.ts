@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { sql } from './scratch-database';
 import { startConnectedRuntime } from './connections';
 import type { ApiResponse, TestRuntime } from './test-runtime';
@@ -28,9 +29,10 @@ export async function startExecuteFixture(options: { user?: string; setupSql?: s
  * schema public, the contents of table `t`, the sequence `s`, large objects, advisory locks
  * held by anyone in this database (pg_locks is server-wide; other test files share the server), and whether the `sentinel` session is still alive.
  */
-export async function databaseFingerprint(url: string): Promise<Record<string, unknown>> {
-  const [row] = await sql(
-    url,
+export async function databaseFingerprint(target: string | pg.Client): Promise<Record<string, unknown>> {
+  // A kept admin session (a pg.Client) spares a test that fingerprints often two connections a call.
+  const read = async (text: string) => (typeof target === 'string' ? sql(target, text) : (await target.query(text)).rows);
+  const [row] = await read(
     `SELECT
        (SELECT string_agg(c.relname || ':' || c.relkind::text, ',' ORDER BY c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public') AS relations,
        (SELECT md5(string_agg(t::text, ',' ORDER BY id)) FROM t) AS t_rows,
