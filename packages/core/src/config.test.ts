@@ -24,7 +24,7 @@ describe('loadSettings', () => {
     expect(s).toMatchObject({ rateLimitLease: 100, authCacheTtlMs: 10_000 });
     expect(s.migrationExecution).toMatchObject({ leaseMs: 60_000, heartbeatMs: 15_000, pendingTimeoutMs: 900_000 });
     expect(s.sandbox.cacheDir).toBe(`${s.home}/sandbox-cache`);
-    expect(s.safePlan).toEqual({ batchSize: 5000, batchPauseMs: 0 });
+    expect(s.safePlan).toEqual({ batchSize: 5000, batchPauseMs: 0, minRows: 100_000 });
   });
 
   it('caches nothing across processes in cloud mode unless told to: auth, connections, rate-limit leases', () => {
@@ -37,11 +37,19 @@ describe('loadSettings', () => {
   });
 
   it('bounds the batch size and pause a safe plan is offered with, as the executor bounds them', () => {
-    expect(loadSettings({ DBOPS_SAFE_PLAN_BATCH_SIZE: '250', DBOPS_SAFE_PLAN_BATCH_PAUSE_MS: '40' }).safePlan).toEqual({ batchSize: 250, batchPauseMs: 40 });
-    expect(loadSettings({ DBOPS_SAFE_PLAN_BATCH_SIZE: '5000000', DBOPS_SAFE_PLAN_BATCH_PAUSE_MS: '999999' }).safePlan).toEqual({
+    expect(loadSettings({ DBOPS_SAFE_PLAN_BATCH_SIZE: '250', DBOPS_SAFE_PLAN_BATCH_PAUSE_MS: '40' }).safePlan).toMatchObject({
+      batchSize: 250,
+      batchPauseMs: 40,
+    });
+    expect(loadSettings({ DBOPS_SAFE_PLAN_BATCH_SIZE: '5000000', DBOPS_SAFE_PLAN_BATCH_PAUSE_MS: '999999' }).safePlan).toMatchObject({
       batchSize: 1_000_000,
       batchPauseMs: 60_000,
     });
+    // The table-size bound from which a plan is offered: any whole number of rows, 0 included.
+    expect(loadSettings({ DBOPS_SAFE_PLAN_MIN_ROWS: '0' }).safePlan.minRows).toBe(0);
+    expect(loadSettings({ DBOPS_SAFE_PLAN_MIN_ROWS: '2500' }).safePlan.minRows).toBe(2500);
+    expect(() => loadSettings({ DBOPS_SAFE_PLAN_MIN_ROWS: '-1' })).toThrow(SettingsError);
+    expect(() => loadSettings({ DBOPS_SAFE_PLAN_MIN_ROWS: 'many' })).toThrow(SettingsError);
     expect(() => loadSettings({ DBOPS_SAFE_PLAN_BATCH_SIZE: '0' })).toThrow(SettingsError);
   });
 
