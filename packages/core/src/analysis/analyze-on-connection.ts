@@ -11,7 +11,7 @@ import { offerSafePlan } from './safe-plan/offer-safe-plan';
 
 /** Kept back from the gateway's window for the answer after the safe plan's proof gave up. */
 const SAFE_PLAN_ANSWER_MARGIN_MS = 5_000;
-import { runSandbox, type SandboxOptions } from './sandbox/run-sandbox';
+import { prewarmSandbox, type SandboxOptions } from './sandbox/run-sandbox';
 import type { SchemaSnapshot } from '../introspection/schema-snapshot';
 import { sandboxCacheOptions } from './sandbox/sandbox-cache';
 import { sandboxRunSettings, sandboxServerSettings } from './sandbox/sandbox-server-settings';
@@ -61,9 +61,7 @@ function sandboxOptionsFor(deps: AnalyzeOnConnectionDeps, userId: string, connec
  */
 export async function prewarmAnalysis(deps: AnalyzeOnConnectionDeps, input: { userId: string; connectionId: string; snapshot: SchemaSnapshot }): Promise<void> {
   if (deps.settings.mode !== 'local' || !deps.settings.sandbox.prewarm) return;
-  const options = sandboxOptionsFor(deps, input.userId, input.connectionId, 0);
-  if (options.server?.mode === 'always') return;
-  await runSandbox(input.snapshot, [], [], [], options);
+  await prewarmSandbox(input.snapshot, sandboxOptionsFor(deps, input.userId, input.connectionId, 0));
 }
 
 /**
@@ -76,21 +74,32 @@ export async function prewarmAnalysis(deps: AnalyzeOnConnectionDeps, input: { us
 export async function analyzeOnConnection(
   deps: AnalyzeOnConnectionDeps,
   input: { userId: string; connectionId: string; sql: string },
+  /** Filled with the wall-clock time of each phase (ms) when given: for the debug log and the benches. */
+  phases?: Array<[string, number]>,
 ): Promise<AnalysisReport> {
   const { userId, connectionId, sql } = input;
   const started = Date.now();
+  let lap = performance.now();
+  const mark = (name: string): void => {
+    const now = performance.now();
+    phases?.push([name, Math.round(now - lap)]);
+    lap = now;
+  };
   const limits = sandboxRunSettings(deps.settings);
   // The thread's start overlaps the snapshot read instead of eating into the sandbox's deadline.
   if (deps.settings.sandbox.engine !== 'embedded') warmSandboxThread({ maxThreads: limits.maxThreads ?? 2 });
   // The proof of a safe plan is the one optional part: it gives up before the gateway's window closes.
   const proofBy = Date.now() + deps.settings.gatewayTimeoutSeconds * 1000 - SAFE_PLAN_ANSWER_MARGIN_MS;
   const snapshot = await ensureSnapshot(deps, userId, connectionId);
+  mark('snapshot');
   const sandbox = sandboxOptionsFor(deps, userId, connectionId, Date.now() - started);
   const analysis = await analyzeMigrationDetailed(sql, snapshot, {
     connectionId,
     sandbox,
     findDocuments: ({ query, tableNames }) => findRelevantDocumentChunks(deps.store, deps.embedder, { userId, connectionId, query, tableNames, limit: 5 }),
   });
+  for (const [name, ms] of analysis.sandboxPhases) phases?.push([`sandbox: ${name}`, Math.round(ms)]);
+  mark('analysis with its sandbox run');
   // The data preflight and calibrated lock times on the target itself, on the statements and
   // facts parsed above: a statement that would fail on the live rows, or a check that could not
   // finish, leaves the report without a token.
@@ -99,6 +108,7 @@ export async function analyzeOnConnection(
     { userId, connectionId, analysis },
     { sandboxWithoutRows: () => analysis.rerunSandboxProvingRollback({ ...sandbox, rowsPerTable: 0 }) },
   );
+  mark('live checks on the target');
   const report = analysis.report;
   if (report.sandbox_result.passed) {
     const secret = await approvalSigningKey(deps.secrets);
@@ -119,6 +129,7 @@ export async function analyzeOnConnection(
         issueToken: async (text) => issue(text),
       }),
     );
+    mark('token and safe plan');
   }
   return report;
 }

@@ -5,6 +5,7 @@ import { defineHandler, uuidParam } from '../http/define-handler';
 import { bare } from '../http/responses';
 import { withinStatementLimit } from '../http/statement-limit';
 import { domainDeps } from '../runtime/domain-deps';
+import { logger } from '../runtime/logger';
 
 /** Longest migration text accepted (1 MiB): more than any hand-written migration. */
 const MAX_SQL_BYTES = 1024 * 1024;
@@ -28,7 +29,10 @@ export const handler = defineHandler('migrations-analyze', {
   // A user's analyses at once are limited per process (docs/migration-analysis.md, "Isolation model").
   admit: ({ auth, container }) => takeAnalysisSlot(auth.userId, container.settings.sandbox.concurrencyPerUser),
   async handle({ body, params, auth, container }) {
-    const report = await analyzeOnConnection(domainDeps(container), { userId: auth.userId, connectionId: params.connection_id, sql: body.sql });
+    const phases: Array<[string, number]> = [];
+    const report = await analyzeOnConnection(domainDeps(container), { userId: auth.userId, connectionId: params.connection_id, sql: body.sql }, phases);
+    // Where an analysis spent its time (DBOPS_LOG_LEVEL=debug; bench/first-analysis.ts reads it).
+    logger.debug('analysis phases', { connection_id: params.connection_id, phases_ms: Object.fromEntries(phases) });
     return bare(report);
   },
 });

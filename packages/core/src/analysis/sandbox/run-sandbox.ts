@@ -13,7 +13,7 @@ import { deadlineResult, defaultDeadlineMs, stoppedResult } from './stopped-resu
 import { pgliteSession } from './sandbox-session';
 import { runOnSandboxThread, type SandboxJob, sandboxThreadsAvailable } from './sandbox-threads';
 import { extensionsPgliteLacks, runServerSandbox, type SandboxServerOptions } from './server-sandbox';
-import { runEmbeddedSandbox } from './embedded/embedded-sandbox';
+import { prewarmEmbeddedSandbox, runEmbeddedSandbox } from './embedded/embedded-sandbox';
 import { chooseEngine, PGLITE_MAJOR, withEngineNote } from './engine-choice';
 import { cloneDdl } from './clone-ddl';
 import { syntheticRowsScript } from './synthetic-rows';
@@ -263,6 +263,20 @@ const cloneBlocked = (r: SandboxResult): boolean => r.validation_results.some((v
  * that dedicated server (see {@link SandboxServerOptions.mode} for when). Nothing here has any
  * route to the user's database.
  */
+/**
+ * Builds ahead what the first analysis of `snapshot` will need, on the engine it will run on
+ * (`prewarmAnalysis`): on the embedded engine the clone's template, its spare run identities
+ * and the proof's baseline (`prewarmEmbeddedSandbox`); on PGlite an empty run, which leaves the
+ * clone's image in the cache. Nothing for a configured sandbox server.
+ */
+export async function prewarmSandbox(snapshot: SchemaSnapshot, options: SandboxOptions = {}): Promise<void> {
+  const server = options.server;
+  if (server?.mode === 'always' || (server && extensionsPgliteLacks(snapshot).length)) return;
+  const engine = chooseEngine(snapshot, options.engine ?? 'auto');
+  if (engine.kind === 'embedded') return prewarmEmbeddedSandbox(engine.binaries, snapshot, options);
+  await runSandbox(snapshot, [], [], [], options);
+}
+
 export async function runSandbox(
   snapshot: SchemaSnapshot,
   parsed: readonly ParsedStatement[],

@@ -121,7 +121,7 @@ const DEFAULT_SERVER_VERSION = 170000;
  */
 const fingerprintsBefore = new WeakMap<CloneState, Map<string, Promise<ProofBaseline>>>();
 
-function cloneFingerprint(state: CloneState, session: SandboxSession, pathSql: string | null): Promise<ProofBaseline> {
+export function cloneFingerprint(state: CloneState, session: SandboxSession, pathSql: string | null): Promise<ProofBaseline> {
   const byPath = fingerprintsBefore.get(state) ?? new Map<string, Promise<ProofBaseline>>();
   fingerprintsBefore.set(state, byPath);
   const key = pathSql ?? '';

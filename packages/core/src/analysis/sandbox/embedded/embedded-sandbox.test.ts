@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTargetSchema } from '../../../introspection/catalog-read';
 import type { SchemaSnapshot } from '../../../introspection/schema-snapshot';
-import { type SandboxOptions } from '../run-sandbox';
+import { prewarmSandbox, type SandboxOptions } from '../run-sandbox';
 import type { SandboxRunResult } from '../sandbox-run';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded-server';
 import { findPgBinaries } from './pg-binaries';
@@ -162,6 +162,27 @@ describe.skipIf(!pg15)('the sandbox on a private PostgreSQL of the target versio
       expect(r.phases?.some(([name]) => name.startsWith('(ahead) copy'))).toBe(true);
     }
     expect(SPARES_PER_TEMPLATE).toBeGreaterThanOrEqual(2);
+  }, 120_000);
+
+  it('prewarms a new schema without a run: the first run takes a spare made ahead, and its proof compares against the baseline that spare read', async () => {
+    const fresh = await databaseWith(
+      'prewarmed',
+      'CREATE SCHEMA shop; CREATE TABLE shop.item (id int PRIMARY KEY, label text); SET search_path = shop, public',
+    );
+    await prewarmSandbox({ ...fresh, search_path: ['shop', 'public'] }, { engine: 'embedded' });
+    await embeddedBackgroundSettled(pg15!);
+    const rollback = { script: '-- undo statement 0\nALTER TABLE item DROP COLUMN note' };
+    const r = (await sandbox(
+      'ALTER TABLE item ADD COLUMN note text',
+      { engine: 'embedded', rollback },
+      { ...fresh, search_path: ['shop', 'public'] },
+    )) as SandboxRunResult;
+    expect(r.migration_error).toBeNull();
+    expect(r.phases?.map(([name]) => name)).toContain('connect (warmed ahead)');
+    expect(r.phases?.some(([name]) => name.startsWith('(ahead) copy'))).toBe(true);
+    expect(r.rollback_proof?.failure).toBeNull();
+    expect(r.rollback_proof?.differences).toEqual([]);
+    expect(r.rollback_proof?.compared.reread).toBeGreaterThan(0);
   }, 120_000);
 
   it('proves a rollback reading again only the table it touched, on both engines', async () => {

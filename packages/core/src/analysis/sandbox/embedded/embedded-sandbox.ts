@@ -6,13 +6,13 @@ import type { ParsedStatement } from '../../parse-statements';
 import type { StatementFacts } from '../../statement-facts';
 import type { AffectedTable, EndStateRequest, SandboxResult } from '../../types';
 import { catalogWrite } from '../catalog-write';
-import { cloneAndFill } from '../clone-and-fill';
+import { cloneAndFill, searchPathSql } from '../clone-and-fill';
 import { cloneDdl } from '../clone-ddl';
 import { pgSession } from '../pg-session';
 import { type CloneState, sandboxCacheKey } from '../sandbox-cache';
 import { readProofBaseline, type SandboxRollback } from '../rollback-round-trip';
 import { rowCounts } from '../sandbox-validations';
-import { phaseClock, runInSandbox, type SandboxPhases } from '../sandbox-run';
+import { cloneFingerprint, phaseClock, runInSandbox, type SandboxPhases } from '../sandbox-run';
 import { deadlineResult, defaultDeadlineMs, memoryLimitResult } from '../stopped-result';
 import type { SandboxSession } from '../sandbox-session';
 import { runTimedStatement, SERVER_SKIPPED } from '../server-sandbox';
@@ -272,7 +272,15 @@ const extraSpares = (w: WarmServer): number => [...w.spares.values()].reduce((n,
  * rollback proof fingerprints), some hundreds of ms on a schema of 200 tables, paid here off the
  * answer's path instead of by the next run.
  */
-function prepareSpares(w: WarmServer, server: EmbeddedServer, template: string, tables: readonly string[], statementTimeoutMs: number): void {
+function prepareSpares(
+  w: WarmServer,
+  server: EmbeddedServer,
+  template: string,
+  tables: readonly string[],
+  statementTimeoutMs: number,
+  /** The clone and the snapshot's search path: the first spare reads the rollback proof's baseline for every run of this clone. */
+  baseline?: { state: CloneState; searchPath: readonly string[] },
+): void {
   const pool = w.spares.get(template) ?? [];
   if (w.closed || w.filling.has(template) || pool.length >= SPARES_PER_TEMPLATE || (pool.length > 0 && extraSpares(w) >= MAX_EXTRA_SPARES)) return;
   w.spares.set(template, pool);
@@ -286,7 +294,11 @@ function prepareSpares(w: WarmServer, server: EmbeddedServer, template: string, 
       session = await connect(server.roleUrl(run.role, run.password, run.database), SETUP_STATEMENT_TIMEOUT_MS);
       const s = pgSession(session);
       await rowCounts(s, tables);
-      await readProofBaseline(s);
+      if (baseline) {
+        const setPath = searchPathSql(baseline.searchPath);
+        if (setPath) await s.exec(setPath);
+        await cloneFingerprint(baseline.state, s, setPath);
+      } else await readProofBaseline(s);
       lap('warm');
       return { ...run, session, made: phases };
     } catch {
@@ -304,6 +316,26 @@ function prepareSpares(w: WarmServer, server: EmbeddedServer, template: string, 
       if (spare && w.spares.get(template) === pool) prepareSpares(w, server, template, tables, statementTimeoutMs);
     }),
   );
+}
+
+/**
+ * What the first run of `snapshot` needs, made before it is asked for (the prewarm after an
+ * introspection, issue #34): the server, the clone's template, and its spare run identities, the
+ * first of which also reads the rollback proof's baseline of the clone. Unlike an empty run, no
+ * run identity is taken and dropped, so the spares start at once.
+ */
+export async function prewarmEmbeddedSandbox(bin: PgBinaries, snapshot: SchemaSnapshot, options: EmbeddedSandboxOptions = {}): Promise<void> {
+  const deadlineMs = options.deadlineMs ?? defaultDeadlineMs(options.timeoutMs ?? 10_000);
+  const w = warmServer(bin, options.pgDir, options.pgSeedDir);
+  w.running++;
+  try {
+    const server = await w.server;
+    const template = await cloneTemplate(w, server, snapshot, options.rowsPerTable ?? 3);
+    const searchPath = snapshot.search_path?.length ? snapshot.search_path : ['public'];
+    prepareSpares(w, server, template.db, template.state.created, deadlineMs, { state: template.state, searchPath });
+  } finally {
+    release(bin, w);
+  }
 }
 
 /** Resolves once the server of `bin` has no drop or spare under way (tests: what the next run finds). */
