@@ -518,9 +518,10 @@ async function heldOutC(c: pg.Client, cal: Calibration, n: number): Promise<Row[
     `UPDATE hc_items SET seen = seen + interval '1 day' WHERE extract(hour FROM seen) = 3`,
     `UPDATE hc_items SET note = 'g' WHERE grp % 10 = 4`,
     `UPDATE hc_items SET note = 'r' WHERE id BETWEEN 500000 AND 520000`,
+    // Before the deletes: every parent it points the children to still exists.
+    `UPDATE hc_child SET item_id = item_id + 1 WHERE qty = 5 AND item_id % 3 = 0`,
     `DELETE FROM hc_items WHERE id % 250 = 17`,
     `DELETE FROM hc_items WHERE substr(code, 2, 2) = 'ab'`,
-    `UPDATE hc_child SET item_id = item_id + 1 WHERE qty = 5 AND item_id % 3 = 0`,
     `DELETE FROM hc_child WHERE qty * 2 + (id % 5) = 11`,
     `INSERT INTO hc_items SELECT id + ${n * 2}, code || 'i', ref, seen, grp, note, NULL FROM hc_items WHERE id % 20 = 0`,
   ];
