@@ -3,7 +3,8 @@
  *
  *   npx tsx bench/lock-timing.ts              # evaluate the committed calibration
  *   npx tsx bench/lock-timing.ts --calibrate  # first re-measure it (writes calibration-data.json)
- *   --sets base,heldout       # which evaluations: the 30 statements of earlier runs, the held-out set (default both)
+ *   --sets base,heldout       # which evaluations: the 30 statements of earlier runs, the held-out set (default both);
+ *                             # heldout-c: set C (issue #32, second round), 2M rows unless --rows says otherwise
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --refit points.json       # fit again on the points a calibration saved with LOCK_TIMING_POINTS=points.json
  *
@@ -344,7 +345,13 @@ interface Row {
 }
 
 /** Predicts, runs and times each statement (SETUP lines only run), one line each with the load average at that moment. */
-async function runSet(c: pg.Client, cal: Calibration, statements: string[], tableOf: (sql: string) => string): Promise<Row[]> {
+async function runSet(
+  c: pg.Client,
+  cal: Calibration,
+  statements: string[],
+  tableOf: (sql: string) => string,
+  options: { unmodelled?: 'throw' | 'report' } = {},
+): Promise<Row[]> {
   const rows: Row[] = [];
   for (const sql of statements) {
     if (sql.startsWith('SETUP ')) {
@@ -357,7 +364,11 @@ async function runSet(c: pg.Client, cal: Calibration, statements: string[], tabl
     }
     await c.query(`VACUUM ANALYZE ${tableOf(sql)}`);
     const r = await timeStatement(c, sql);
-    if (!r) throw new Error(`no features for ${sql}`);
+    if (!r) {
+      if (options.unmodelled !== 'report') throw new Error(`no features for ${sql}`);
+      console.log(`${'(no class)'.padEnd(16)} no prediction (the service has no timing class for it)  load ${os.loadavg()[0]!.toFixed(1)}  ${sql}`);
+      continue;
+    }
     const est = liveEstimate(r.live, r.statementType, cal, r.probeMs / cal.probeMs);
     if (!est) throw new Error(`no calibration for ${r.cls}`);
     const basis = [r.live.keyBasis ? `index key: ${r.live.keyBasis.text}` : null, r.live.rowsBasis ? `rows changed: ${r.live.rowsBasis.text}` : null]
@@ -457,6 +468,66 @@ async function heldOut(c: pg.Client, cal: Calibration, variant: 'A' | 'B', n: nu
   return runSet(c, cal, statements, () => 'ho_items');
 }
 
+/**
+ * Held-out set C, written before any change to the model of issue #32's second round and run
+ * once when the model was final: shapes unlike A, B and the calibration. A narrow table of
+ * `n` rows (default 2M) with five indexes (bigint key, text, uuid, timestamptz and an
+ * expression index), a PL/pgSQL row trigger that computes a digest per row, and a child
+ * table referencing it with ON DELETE CASCADE; DML on expression predicates, a HOT-eligible
+ * update (no indexed column changed, fillfactor leaves room), a delete that cascades, an update
+ * of the referencing column (a foreign-key check per row) and an INSERT ... SELECT (which the
+ * model has no class for: reported, not counted).
+ */
+async function heldOutC(c: pg.Client, cal: Calibration, n: number): Promise<Row[]> {
+  await c.query(`DROP TABLE IF EXISTS hc_child, hc_items CASCADE`);
+  await c.query(
+    `CREATE TABLE hc_items (id bigint PRIMARY KEY, code text NOT NULL, ref uuid NOT NULL, seen timestamptz NOT NULL, grp int NOT NULL, note text, digest text) WITH (fillfactor = 85)`,
+  );
+  await c.query(
+    `INSERT INTO hc_items SELECT g, 'c' || to_hex(g * 2654435761 % 4294967296), md5((g * 31)::text)::uuid,
+       timestamptz '2024-01-01' + ((g * 7919) % ${n}) * interval '11 seconds', (g * 13) % 97, 'n' || g % 1000, NULL
+     FROM generate_series(1::bigint, ${n}) g`,
+  );
+  await c.query(
+    `CREATE INDEX hc_items_code ON hc_items (code); CREATE INDEX hc_items_ref ON hc_items (ref); CREATE INDEX hc_items_seen ON hc_items (seen); CREATE INDEX hc_items_grp_mod ON hc_items ((grp % 10))`,
+  );
+  const children = Math.round(n / 4);
+  await c.query(`CREATE TABLE hc_child (id bigint PRIMARY KEY, item_id bigint NOT NULL REFERENCES hc_items (id) ON DELETE CASCADE, qty int NOT NULL)`);
+  await c.query(`INSERT INTO hc_child SELECT g, (g * 4) % ${n} + 1, g % 17 FROM generate_series(1::bigint, ${children}) g`);
+  await c.query(`CREATE INDEX hc_child_item ON hc_child (item_id)`);
+  await c.query(
+    `CREATE OR REPLACE FUNCTION hc_digest() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN
+       IF TG_OP = 'DELETE' THEN
+         IF OLD.grp < 0 THEN RAISE EXCEPTION 'bad grp'; END IF;
+         RETURN OLD;
+       END IF;
+       NEW.digest := md5(NEW.code || ':' || NEW.ref::text || ':' || coalesce(NEW.note, ''));
+       IF length(NEW.code) > 40 THEN NEW.code := left(NEW.code, 40); END IF;
+       RETURN NEW;
+     END$$`,
+  );
+  await c.query(`CREATE TRIGGER hc_items_digest BEFORE UPDATE OR DELETE ON hc_items FOR EACH ROW EXECUTE FUNCTION hc_digest()`);
+  await c.query(`VACUUM ANALYZE hc_items`);
+  await c.query(`VACUUM ANALYZE hc_child`);
+  const statements = [
+    // HOT-eligible: note and digest carry no index.
+    `UPDATE hc_items SET note = 'h' WHERE (id * 7) % 50 = 3`,
+    // Changes an indexed text column: every index takes a new entry.
+    `UPDATE hc_items SET code = code || 'x' WHERE abs(hashtext(code)) % 40 = 1`,
+    `UPDATE hc_items SET seen = seen + interval '1 day' WHERE extract(hour FROM seen) = 3`,
+    `UPDATE hc_items SET note = 'g' WHERE grp % 10 = 4`,
+    `UPDATE hc_items SET note = 'r' WHERE id BETWEEN 500000 AND 520000`,
+    // Before the deletes: every parent it points the children to still exists.
+    `UPDATE hc_child SET item_id = item_id + 1 WHERE qty = 5 AND item_id % 3 = 0`,
+    `DELETE FROM hc_items WHERE id % 250 = 17`,
+    `DELETE FROM hc_items WHERE substr(code, 2, 2) = 'ab'`,
+    `DELETE FROM hc_child WHERE qty * 2 + (id % 5) = 11`,
+    `INSERT INTO hc_items SELECT id + ${n * 2}, code || 'i', ref, seen, grp, note, NULL FROM hc_items WHERE id % 20 = 0`,
+  ];
+  return runSet(c, cal, statements, (sql) => (sql.includes('hc_child') && !sql.startsWith('INSERT') ? 'hc_child' : 'hc_items'), { unmodelled: 'report' });
+}
+
 async function main(): Promise<void> {
   if (values.refit) {
     const points = JSON.parse(readFileSync(values.refit, 'utf8')) as Timed[];
@@ -473,6 +544,22 @@ async function main(): Promise<void> {
     const cal = values.calibrate ? await calibrate(c) : CALIBRATION;
     const sets = values.sets.split(',');
     if (sets.includes('base')) await evaluate(c, cal);
+    if (sets.includes('heldout-c')) {
+      // Set C's own default size (2M) unless --rows asks for another.
+      const n = values.rows === '1000000' ? 2_000_000 : Number(values.rows);
+      console.log(`\nheld-out set C, ${n} rows:`);
+      const rows = await heldOutC(c, cal, n);
+      console.log('');
+      summary('held-out C', rows);
+      summary(
+        'held-out C, updates',
+        rows.filter((r) => r.cls === 'update'),
+      );
+      summary(
+        'held-out C, deletes',
+        rows.filter((r) => r.cls === 'delete'),
+      );
+    }
     if (sets.includes('heldout')) {
       console.log(`\nheld-out set, variant ${values.variant}, ${values.rows} rows:`);
       const rows = await heldOut(c, cal, values.variant === 'B' ? 'B' : 'A', Number(values.rows));
