@@ -5,6 +5,7 @@ import type { ParsedStatement } from '../parse-statements';
 import type { StatementFacts } from '../statement-facts';
 import { formatCount } from '../../util/format-count';
 import { indexKeyCost, type KeyColumnInfo, type KeyCost } from './index-key-cost';
+import { type InsertSource, insertSource } from './inserted-rows';
 import { weakEstimateReason } from './predicate-estimate';
 import { DML_WHERE_SELECTIVITY } from './snapshot-features';
 import { type BuiltIndex, builtIndex, bufferFeatures, NO_DML_FACTS, seqScanCost, type TimingClass, timingClass, type TimingFeatures } from './timing-class';
@@ -197,6 +198,32 @@ async function plannedRows(client: FeatureClient, stmt: ParsedStatement, table: 
   }
 }
 
+/**
+ * Rows an INSERT adds (`inserted-rows.ts`), with what the figure rests on. Only catalogs are read
+ * (a source table's `reltuples`): the INSERT's own query is never planned or run on the target.
+ */
+async function insertedRows(client: FeatureClient, source: InsertSource, targetRows: number): Promise<{ rows: number; basis: RowsBasis }> {
+  if (source.kind === 'values') return { rows: source.rows, basis: { text: `the statement's own ${formatCount(source.rows)} row(s)`, spread: 1 } };
+  const from = source.kind === 'table' ? await liveTable(client, source.table).catch(() => null) : null;
+  if (from && source.kind === 'table' && !source.filtered)
+    return { rows: from.rows, basis: { text: `the rows of ${source.table} (its statistics: about ${formatCount(Math.round(from.rows))})`, spread: 1 } };
+  if (from && source.kind === 'table')
+    return {
+      rows: from.rows * DML_WHERE_SELECTIVITY,
+      basis: {
+        text: `a default of ${DML_WHERE_SELECTIVITY * 100}% of the rows of ${source.table} (the query's WHERE was not evaluated on the target)`,
+        spread: GUESS_SPREAD,
+      },
+    };
+  return {
+    rows: targetRows * DML_WHERE_SELECTIVITY,
+    basis: {
+      text: `a guess of ${DML_WHERE_SELECTIVITY * 100}% of the table's rows (the INSERT's query was not evaluated on the target)`,
+      spread: GUESS_SPREAD,
+    },
+  };
+}
+
 interface DmlFacts {
   rowTriggers: number;
   indexedRefs: number;
@@ -328,6 +355,12 @@ export async function liveFeatures(
       scanCost = planned.cost;
       byScan = planned.byScan;
     }
+  }
+  const inserted = insertSource(stmt);
+  if (inserted) {
+    const rows = await insertedRows(client, inserted, t.rows);
+    touched = rows.rows;
+    rowsBasis = rows.basis;
   }
   const dml = kind === 'UpdateStmt' || kind === 'DeleteStmt' ? await dmlFacts(client, t, kind === 'DeleteStmt' ? 'DELETE' : 'UPDATE', touched) : NO_DML_FACTS;
   return {

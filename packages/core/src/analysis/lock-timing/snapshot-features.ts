@@ -2,6 +2,7 @@ import type { ColumnInfo, TableInfo } from '../../introspection/schema-snapshot'
 import { indexKeyCost, type KeyColumnInfo } from './index-key-cost';
 import type { ParsedStatement } from '../parse-statements';
 import type { StatementFacts } from '../statement-facts';
+import { insertSource } from './inserted-rows';
 import {
   bufferFeatures,
   DEFAULT_SHARED_BUFFERS,
@@ -31,6 +32,18 @@ function snapshotKeyColumn(col: ColumnInfo | undefined, collation: string | null
     collation: textual ? (/^(C|POSIX)$/i.test(coll) ? 'c' : /icu/i.test(coll) ? 'icu' : 'libc') : null,
     avgWidth: null,
   };
+}
+
+/**
+ * Rows the statement writes, from the snapshot: an INSERT's own rows (a VALUES list counts
+ * itself; a query's source is not looked up here, so a share of the target's size stands in),
+ * otherwise the target's rows, a share of them under a WHERE.
+ */
+function snapshotTouchedRows(stmt: ParsedStatement, facts: StatementFacts, rows: number): number {
+  const source = insertSource(stmt);
+  if (source?.kind === 'values') return source.rows;
+  if (source) return rows * DML_WHERE_SELECTIVITY;
+  return facts.has_where ? rows * DML_WHERE_SELECTIVITY : rows;
 }
 
 /** Class and features from the snapshot alone (no connection): its row estimate, pages and indexes. */
@@ -65,7 +78,7 @@ export function snapshotFeatures(
       heapBytes,
       indexes: table.indexes.length,
       parentRows: Math.max(0, parent?.row_estimate ?? 0),
-      touchedRows: facts.has_where ? rows * DML_WHERE_SELECTIVITY : rows,
+      touchedRows: snapshotTouchedRows(stmt, facts, rows),
       ringBytes: buffers.ringBytes,
       uncachedShare: buffers.uncachedShare,
       keyCorrelation: 0.5,
