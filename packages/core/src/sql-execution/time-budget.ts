@@ -46,7 +46,9 @@ export interface AppliedTimeout {
 export function applyBudget(timeoutSeconds: number, budget: AnswerBudget | undefined, now: number): AppliedTimeout {
   const requestedMs = Math.round(timeoutSeconds * 1000);
   if (!budget) return { requestedMs, appliedMs: requestedMs, capped: false };
-  const available = Math.max(MIN_STATEMENT_MS, Math.floor((budget.answerBy - now - ANSWER_MARGIN_MS) / 1000) * 1000);
+  // Less 1 ms, as defaultStatementLimitMs: a request handled within the millisecond it arrived
+  // gets the pooled sessions' limit too, not a second more that costs a SET round trip.
+  const available = Math.max(MIN_STATEMENT_MS, Math.floor((budget.answerBy - now - ANSWER_MARGIN_MS - 1) / 1000) * 1000);
   return available < requestedMs ? { requestedMs, appliedMs: available, capped: true } : { requestedMs, appliedMs: requestedMs, capped: false };
 }
 

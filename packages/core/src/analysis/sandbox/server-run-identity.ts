@@ -8,7 +8,8 @@ const DATABASE_PREFIX = 'dbops_sandbox_';
 
 /** A run database or run role older than this was left by a process that died: any run may drop it. */
 const ORPHAN_AGE_MS = 60 * 60_000;
-let lastOrphanSweep = 0;
+/** When each sandbox server (host, port, role) was last swept from this process. */
+const lastOrphanSweep = new Map<string, number>();
 
 /** A run's role on a sandbox server: `dbops_run_<creation time, base 36>_<random>`, so a sweep can tell its age. */
 const RUN_ROLE_NAME = new RegExp(`^${RUN_ROLE_PREFIX}([0-9a-z]+)_[0-9a-f]{12}$`);
@@ -122,14 +123,16 @@ const olderThan = (base36: string | undefined, ms: number): boolean => {
 
 /**
  * Drops run databases and then run roles that other runs left behind (a process that died
- * mid-run), at most every few minutes per process. Only names in the run formats, older than
+ * mid-run), at most every few minutes per process and sandbox server. Only names in the run formats, older than
  * any run lasts, are touched; what the configured role may not drop stays (a later sweep, or
  * the server's owner, takes it). `force` sweeps regardless of the last sweep (tests: the
  * throttle is module state, shared by every file a test worker runs).
  */
 export async function dropOrphans(admin: pg.Client, options: { force?: boolean } = {}): Promise<void> {
-  if (!options.force && Date.now() - lastOrphanSweep < 5 * 60_000) return;
-  lastOrphanSweep = Date.now();
+  // Per server and role: what one configured server's sweep found says nothing of another's.
+  const key = `${admin.host}:${admin.port}:${admin.user ?? ''}`;
+  if (!options.force && Date.now() - (lastOrphanSweep.get(key) ?? 0) < 5 * 60_000) return;
+  lastOrphanSweep.set(key, Date.now());
   const dbs = await admin.query<{ datname: string; owner: string }>(
     `SELECT datname, pg_catalog.pg_get_userbyid(datdba) AS owner FROM pg_catalog.pg_database WHERE datname LIKE 'dbops\\_sandbox\\_%'`,
   );
