@@ -163,7 +163,9 @@ export async function startTestRuntime(
     request,
     async close() {
       await runtime.close();
-      await rm(home, { recursive: true, force: true });
+      // A sandbox clone's image may still be landing in the home's cache (written after the
+      // answer, by temp file and rename): removal retries rather than fail on a file that appeared.
+      await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
     },
   };
 }
