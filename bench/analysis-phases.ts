@@ -13,6 +13,7 @@
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
+import { loadAverage, median } from './support/run-stats';
 import { analyzeMigrationDetailed } from '../packages/core/src/analysis/analyze-migration';
 import { startEmbeddedServer } from '../packages/core/src/analysis/sandbox/embedded/embedded-server';
 import { findPgBinaries } from '../packages/core/src/analysis/sandbox/embedded/pg-binaries';
@@ -23,12 +24,7 @@ const { values } = parseArgs({ options: { only: { type: 'string' }, runs: { type
 const PAUSE_MS = Number(values['pause-ms'] ?? 0);
 const RUNS = Number(values.runs ?? 15);
 const MAJOR = Number(values.major ?? 15);
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-const load = (): string =>
-  os
-    .loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
+const load = loadAverage;
 
 async function main(): Promise<void> {
   const bin = findPgBinaries(MAJOR);

@@ -12,6 +12,7 @@
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
+import { loadAverage, median } from './support/run-stats';
 import { startEmbeddedServer } from '../packages/core/src/analysis/sandbox/embedded/embedded-server';
 import { findPgBinaries } from '../packages/core/src/analysis/sandbox/embedded/pg-binaries';
 import { registerConnection } from '../test/support/connections';
@@ -22,12 +23,7 @@ const { values } = parseArgs({ options: { only: { type: 'string' }, runs: { type
 const RUNS = Number(values.runs ?? 6);
 const MAJOR = Number(values.major ?? 15);
 const PAUSE_MS = Number(values['pause-ms'] ?? 3000);
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-const load = (): string =>
-  os
-    .loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
+const load = loadAverage;
 
 async function main(): Promise<void> {
   const bin = findPgBinaries(MAJOR);
