@@ -1,7 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalysisReport } from '@dbops/core/analysis';
 import { callTool, connectMcpHttp } from '../support/mcp';
@@ -59,8 +58,6 @@ const SETUP_TIMEOUT_MS = 180_000;
 let f: ExecuteFixture;
 let strictKey: string;
 let sentinel: SentinelSession;
-/** The database's admin session that reads the fingerprints, kept: two connections less per check. */
-let admin: pg.Client;
 
 const sub = (s: string): string => s.replaceAll('URL', f.db.url).replaceAll('FILE', FILE).replaceAll('PID', String(sentinel.pid));
 
@@ -76,12 +73,9 @@ beforeAll(async () => {
   expect(created.status, created.text).toBe(201);
   strictKey = created.body.data.key;
   sentinel = await startSentinel(f.db.url);
-  admin = new pg.Client({ connectionString: f.db.url });
-  await admin.connect();
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
-  await admin?.end();
   await sentinel?.stop();
   await f?.close();
   rmSync(FILE, { force: true });
@@ -89,6 +83,7 @@ afterAll(async () => {
 
 /** Rows, catalog, the audit table dblink would write to, and the sentinel session. */
 async function fingerprint(): Promise<Record<string, unknown>> {
+  const admin = await f.admin();
   const [extra] = (
     await admin.query(
       `SELECT (SELECT md5(string_agg(d::text, ',' ORDER BY id)) FROM d) AS d_rows,

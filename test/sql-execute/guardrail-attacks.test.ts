@@ -1,7 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, connectMcpHttp } from '../support/mcp';
 import { optimize } from '../support/optimize';
@@ -72,8 +71,6 @@ const SETUP_TIMEOUT_MS = 180_000;
 
 let f: ExecuteFixture;
 let sentinel: SentinelSession;
-/** The database's admin session that reads the fingerprints, kept: two connections less per check. */
-let admin: pg.Client;
 /** A key whose owner allows every level: MCP without a policy stays at strict. */
 let permissiveKey: string;
 
@@ -82,8 +79,6 @@ beforeAll(async () => {
   await sql(f.db.url, ATTACK_SETUP.replaceAll('URL', f.db.url).replaceAll('FILE', FILE));
   // A long query a pg_cancel_backend bypass would interrupt.
   sentinel = await startSentinel(f.db.url);
-  admin = new pg.Client({ connectionString: f.db.url });
-  await admin.connect();
   const created = await f.t.request('POST', '/api-keys', {
     jwt: await f.t.jwt(f.user),
     body: { name: 'mcp permissive', policy: { max_guardrail: 'permissive' } },
@@ -92,13 +87,13 @@ beforeAll(async () => {
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
-  await admin?.end();
   await sentinel.stop();
   await f.close();
 });
 
 /** Rows, catalog, sequence, large objects, locks, the other session, and the server's files. */
 async function fingerprint(): Promise<Record<string, unknown>> {
+  const admin = await f.admin();
   const [extra] = (
     await admin.query(
       `SELECT (SELECT string_agg(conname, ',' ORDER BY conname) FROM pg_constraint WHERE conrelid = 'public.t'::regclass) AS constraints,

@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../support/scratch-database';
 import { type SentinelSession, startSentinel } from '../support/sentinel-session';
@@ -18,19 +17,14 @@ const SETUP_TIMEOUT_MS = 180_000;
 
 let f: ExecuteFixture;
 let sentinel: SentinelSession;
-/** The database's admin session that reads the fingerprints, kept: two connections less per check. */
-let admin: pg.Client;
 
 beforeAll(async () => {
   f = await startExecuteFixture({ user: 'guardrail-user', setupSql: SETUP });
   // A long query a pg_cancel_backend bypass would interrupt.
   sentinel = await startSentinel(f.db.url);
-  admin = new pg.Client({ connectionString: f.db.url });
-  await admin.connect();
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
-  await admin?.end();
   await sentinel.stop();
   await f.close();
 });
@@ -38,13 +32,13 @@ afterAll(async () => {
 type Level = 'strict' | 'moderate' | 'permissive';
 
 async function expectBlocked(statement: string, guardrail: Level, kind: string) {
-  const before = await databaseFingerprint(admin);
+  const before = await databaseFingerprint(await f.admin());
   const res = await f.execute({ sql: statement, caller: 'agent', guardrail });
   expect(res.status, `${statement} at ${guardrail}: ${res.text}`).toBe(403);
   expect(res.body).toMatchObject({ success: false, data: null, error: { code: 'GUARDRAIL_VIOLATION' } });
   expect(res.body.error.details).toMatchObject({ statement_kind: kind, guardrail });
   expect(res.body.error.message).toContain(`"${guardrail}"`);
-  expect(await databaseFingerprint(admin)).toEqual(before);
+  expect(await databaseFingerprint(await f.admin())).toEqual(before);
   expect(sentinel.failed()).toBe(false);
 }
 
@@ -82,11 +76,11 @@ describe('guardrail matrix (caller agent)', () => {
   });
 
   it('defaults to guardrail strict for agents and to no guardrail for humans', async () => {
-    const before = await databaseFingerprint(admin);
+    const before = await databaseFingerprint(await f.admin());
     const res = await f.execute({ sql: "UPDATE t SET v = 'x' WHERE id = 2", caller: 'agent' });
     expect(res.status).toBe(403);
     expect(res.body.error.details).toMatchObject({ guardrail: 'strict', statement_kind: 'dml', required_guardrail: 'moderate' });
-    expect(await databaseFingerprint(admin)).toEqual(before);
+    expect(await databaseFingerprint(await f.admin())).toEqual(before);
     const human = await f.execute({ sql: "UPDATE t SET v = 'v2' WHERE id = 2; CREATE TABLE human_made (a int); DROP TABLE human_made" });
     expect(human.status, human.text).toBe(200);
   });
@@ -205,11 +199,11 @@ describe('bypasses are blocked', () => {
   it('sees a writing function behind a view, and runs strict READ ONLY and rolled back', async () => {
     await sql(f.db.url, 'CREATE VIEW sneaky AS SELECT touch() AS x');
     try {
-      const before = await databaseFingerprint(admin);
+      const before = await databaseFingerprint(await f.admin());
       const res = await f.execute({ sql: 'SELECT * FROM sneaky', caller: 'agent' });
       expect(res.status).toBe(403);
       expect(res.body.error.details.statement).toBe('INSERT in function touch() (reached through relation sneaky)');
-      expect(await databaseFingerprint(admin)).toEqual(before);
+      expect(await databaseFingerprint(await f.admin())).toEqual(before);
       const ro = await f.execute({ sql: "SELECT current_setting('transaction_read_only') AS ro", caller: 'agent' });
       expect(ro.body.data.rows).toEqual([['on']]);
     } finally {
