@@ -15,6 +15,7 @@ import { prewarmSandbox, type SandboxOptions } from './sandbox/run-sandbox';
 import type { SchemaSnapshot } from '../introspection/schema-snapshot';
 import { sandboxCacheOptions } from './sandbox/sandbox-cache';
 import { sandboxRunSettings, sandboxServerSettings } from './sandbox/sandbox-server-settings';
+import { phaseClock } from './sandbox/sandbox-run';
 import { warmSandboxThread } from './sandbox/sandbox-threads';
 import type { AnalysisReport } from './types';
 
@@ -79,12 +80,7 @@ export async function analyzeOnConnection(
 ): Promise<AnalysisReport> {
   const { userId, connectionId, sql } = input;
   const started = Date.now();
-  let lap = performance.now();
-  const mark = (name: string): void => {
-    const now = performance.now();
-    phases?.push([name, Math.round(now - lap)]);
-    lap = now;
-  };
+  const { mark } = phaseClock(performance.now(), phases);
   const limits = sandboxRunSettings(deps.settings);
   // The thread's start overlaps the snapshot read instead of eating into the sandbox's deadline.
   if (deps.settings.sandbox.engine !== 'embedded') warmSandboxThread({ maxThreads: limits.maxThreads ?? 2 });
@@ -98,7 +94,7 @@ export async function analyzeOnConnection(
     sandbox,
     findDocuments: ({ query, tableNames }) => findRelevantDocumentChunks(deps.store, deps.embedder, { userId, connectionId, query, tableNames, limit: 5 }),
   });
-  for (const [name, ms] of analysis.sandboxPhases) phases?.push([`sandbox: ${name}`, Math.round(ms)]);
+  for (const [name, ms] of analysis.sandboxPhases) phases?.push([`sandbox: ${name}`, ms]);
   mark('analysis with its sandbox run');
   // The data preflight and calibrated lock times on the target itself, on the statements and
   // facts parsed above: a statement that would fail on the live rows, or a check that could not

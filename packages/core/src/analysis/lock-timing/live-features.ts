@@ -205,16 +205,16 @@ async function plannedRows(client: FeatureClient, stmt: ParsedStatement, table: 
 async function insertedRows(client: FeatureClient, source: InsertSource, targetRows: number): Promise<{ rows: number; basis: RowsBasis }> {
   if (source.kind === 'values') return { rows: source.rows, basis: { text: `the statement's own ${formatCount(source.rows)} row(s)`, spread: 1 } };
   const from = source.kind === 'table' ? await liveTable(client, source.table).catch(() => null) : null;
-  if (from && source.kind === 'table' && !source.filtered)
-    return { rows: from.rows, basis: { text: `the rows of ${source.table} (its statistics: about ${formatCount(Math.round(from.rows))})`, spread: 1 } };
-  if (from && source.kind === 'table')
-    return {
-      rows: from.rows * DML_WHERE_SELECTIVITY,
-      basis: {
-        text: `a default of ${DML_WHERE_SELECTIVITY * 100}% of the rows of ${source.table} (the query's WHERE was not evaluated on the target)`,
-        spread: GUESS_SPREAD,
-      },
-    };
+  if (source.kind === 'table' && from)
+    return source.filtered
+      ? {
+          rows: from.rows * DML_WHERE_SELECTIVITY,
+          basis: {
+            text: `a default of ${DML_WHERE_SELECTIVITY * 100}% of the rows of ${source.table} (the query's WHERE was not evaluated on the target)`,
+            spread: GUESS_SPREAD,
+          },
+        }
+      : { rows: from.rows, basis: { text: `the rows of ${source.table} (its statistics: about ${formatCount(Math.round(from.rows))})`, spread: 1 } };
   return {
     rows: targetRows * DML_WHERE_SELECTIVITY,
     basis: {

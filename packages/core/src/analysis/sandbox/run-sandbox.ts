@@ -14,7 +14,7 @@ import { pgliteSession } from './sandbox-session';
 import { runOnSandboxThread, type SandboxJob, sandboxThreadsAvailable } from './sandbox-threads';
 import { extensionsPgliteLacks, runServerSandbox, type SandboxServerOptions } from './server-sandbox';
 import { prewarmEmbeddedSandbox, runEmbeddedSandbox } from './embedded/embedded-sandbox';
-import { chooseEngine, PGLITE_MAJOR, withEngineNote } from './engine-choice';
+import { chooseEngine, type EngineChoice, PGLITE_MAJOR, withEngineNote } from './engine-choice';
 import { cloneDdl } from './clone-ddl';
 import { syntheticRowsScript } from './synthetic-rows';
 import type { SandboxRollback } from './rollback-round-trip';
@@ -257,12 +257,16 @@ const rolesNote = (major: number): string =>
 const cloneBlocked = (r: SandboxResult): boolean => r.validation_results.some((v) => v.check === 'schema_cloned' && !v.passed);
 
 /**
- * Clones the snapshot's schema into an isolated throwaway database, fills each table with
- * synthetic rows, applies the migration statement by statement and validates the result. The
- * database is an in-process PGlite, or with `options.server` a database created for the run on
- * that dedicated server (see {@link SandboxServerOptions.mode} for when). Nothing here has any
- * route to the user's database.
+ * Where a run of `snapshot` goes: the configured sandbox server when it is used for every run
+ * (`mode: 'always'`) or keeps its role for schemas PGlite cannot clone, otherwise the engine
+ * {@link chooseEngine} picks.
  */
+function routeOf(snapshot: SchemaSnapshot, options: SandboxOptions): { kind: 'server'; server: SandboxServerOptions } | EngineChoice {
+  const server = options.server;
+  if (server && (server.mode === 'always' || extensionsPgliteLacks(snapshot).length)) return { kind: 'server', server };
+  return chooseEngine(snapshot, options.engine ?? 'auto');
+}
+
 /**
  * Builds ahead what the first analysis of `snapshot` will need, on the engine it will run on
  * (`prewarmAnalysis`): on the embedded engine the clone's template, its spare run identities
@@ -270,13 +274,18 @@ const cloneBlocked = (r: SandboxResult): boolean => r.validation_results.some((v
  * clone's image in the cache. Nothing for a configured sandbox server.
  */
 export async function prewarmSandbox(snapshot: SchemaSnapshot, options: SandboxOptions = {}): Promise<void> {
-  const server = options.server;
-  if (server?.mode === 'always' || (server && extensionsPgliteLacks(snapshot).length)) return;
-  const engine = chooseEngine(snapshot, options.engine ?? 'auto');
-  if (engine.kind === 'embedded') return prewarmEmbeddedSandbox(engine.binaries, snapshot, options);
-  await runSandbox(snapshot, [], [], [], options);
+  const engine = routeOf(snapshot, options);
+  if (engine.kind === 'embedded') await prewarmEmbeddedSandbox(engine.binaries, snapshot, options);
+  else if (engine.kind === 'pglite') await runSandbox(snapshot, [], [], [], options);
 }
 
+/**
+ * Clones the snapshot's schema into an isolated throwaway database, fills each table with
+ * synthetic rows, applies the migration statement by statement and validates the result. The
+ * database is an in-process PGlite, or with `options.server` a database created for the run on
+ * that dedicated server (see {@link SandboxServerOptions.mode} for when). Nothing here has any
+ * route to the user's database.
+ */
 export async function runSandbox(
   snapshot: SchemaSnapshot,
   parsed: readonly ParsedStatement[],
@@ -284,11 +293,8 @@ export async function runSandbox(
   affected: readonly AffectedTable[][],
   options: SandboxOptions = {},
 ): Promise<SandboxResult> {
-  const server = options.server;
-  if (server?.mode === 'always') return runServerSandbox(snapshot, parsed, facts, affected, server, options);
-  // A configured server keeps its role for schemas PGlite cannot clone.
-  if (server && extensionsPgliteLacks(snapshot).length) return runServerSandbox(snapshot, parsed, facts, affected, server, options);
-  const engine = chooseEngine(snapshot, options.engine ?? 'auto');
+  const engine = routeOf(snapshot, options);
+  if (engine.kind === 'server') return runServerSandbox(snapshot, parsed, facts, affected, engine.server, options);
   if (engine.kind === 'embedded') {
     const result = withEngineNote(await runEmbeddedSandbox(engine.binaries, snapshot, parsed, facts, affected, options), engine.note);
     if (!createsRolesFromCode(result, snapshot)) return result;
@@ -298,6 +304,7 @@ export async function runSandbox(
     return { ...privateRun, duration_ms: privateRun.duration_ms + result.duration_ms };
   }
   const local = withEngineNote(await runPglite(snapshot, parsed, facts, affected, options), engine.note);
+  const server = options.server;
   if (!server || !cloneBlocked(local)) return local;
   // PGlite could not clone an object the migration uses (an unsupported type, collation...):
   // the server can, so its result is the answer.

@@ -92,8 +92,7 @@ export type SandboxRunResult = SandboxResult & { rollback_proof?: RollbackProof 
 export type SandboxPhases = Array<[phase: string, ms: number]>;
 
 /** Records phases as laps: `mark(name)` closes the phase that began at the previous mark (or `from`). */
-export function phaseClock(from = performance.now()): { phases: SandboxPhases; mark(name: string): void; restart(): void } {
-  const phases: SandboxPhases = [];
+export function phaseClock(from = performance.now(), phases: SandboxPhases = []): { phases: SandboxPhases; mark(name: string): void; restart(): void } {
   let lap = from;
   return {
     phases,

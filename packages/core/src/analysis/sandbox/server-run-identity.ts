@@ -123,9 +123,9 @@ const olderThan = (base36: string | undefined, ms: number): boolean => {
 
 /**
  * Drops run databases and then run roles that other runs left behind (a process that died
- * mid-run), at most every few minutes per process and sandbox server. Only names in the run formats, older than
- * any run lasts, are touched; what the configured role may not drop stays (a later sweep, or
- * the server's owner, takes it). `force` sweeps regardless of the last sweep (tests: the
+ * mid-run), at most every few minutes per process and sandbox server. Only names in the run
+ * formats, older than any run lasts, are touched; what the configured role may not drop stays
+ * (a later sweep, or the server's owner, takes it). `force` sweeps regardless of the last sweep (tests: the
  * throttle is module state, shared by every file a test worker runs).
  */
 export async function dropOrphans(admin: pg.Client, options: { force?: boolean } = {}): Promise<void> {

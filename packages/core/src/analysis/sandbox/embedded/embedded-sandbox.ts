@@ -278,8 +278,12 @@ function prepareSpares(
   template: string,
   tables: readonly string[],
   statementTimeoutMs: number,
-  /** The clone and the snapshot's search path: the first spare reads the rollback proof's baseline for every run of this clone. */
-  baseline?: { state: CloneState; searchPath: readonly string[] },
+  /**
+   * The clone, and the `SET search_path` its runs open with (`searchPathSql` of the snapshot's, as
+   * `runInSandbox` computes it, so the baseline is kept under the key the runs look it up by):
+   * the first spare reads the rollback proof's baseline for every run of this clone.
+   */
+  baseline?: { state: CloneState; pathSql: string | null },
 ): void {
   const pool = w.spares.get(template) ?? [];
   if (w.closed || w.filling.has(template) || pool.length >= SPARES_PER_TEMPLATE || (pool.length > 0 && extraSpares(w) >= MAX_EXTRA_SPARES)) return;
@@ -295,9 +299,8 @@ function prepareSpares(
       const s = pgSession(session);
       await rowCounts(s, tables);
       if (baseline) {
-        const setPath = searchPathSql(baseline.searchPath);
-        if (setPath) await s.exec(setPath);
-        await cloneFingerprint(baseline.state, s, setPath);
+        if (baseline.pathSql) await s.exec(baseline.pathSql);
+        await cloneFingerprint(baseline.state, s, baseline.pathSql);
       } else await readProofBaseline(s);
       lap('warm');
       return { ...run, session, made: phases };
@@ -331,8 +334,7 @@ export async function prewarmEmbeddedSandbox(bin: PgBinaries, snapshot: SchemaSn
   try {
     const server = await w.server;
     const template = await cloneTemplate(w, server, snapshot, options.rowsPerTable ?? 3);
-    const searchPath = snapshot.search_path?.length ? snapshot.search_path : ['public'];
-    prepareSpares(w, server, template.db, template.state.created, deadlineMs, { state: template.state, searchPath });
+    prepareSpares(w, server, template.db, template.state.created, deadlineMs, { state: template.state, pathSql: searchPathSql(snapshot.search_path) });
   } finally {
     release(bin, w);
   }
