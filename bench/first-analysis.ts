@@ -96,10 +96,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+// A failure ends the process with code 1 and its error printed; on success the runtime's and the
+// server's handles would keep it alive.
+await main();
+process.exit(0);
