@@ -5,6 +5,7 @@
  *   npx tsx bench/lock-timing.ts --calibrate  # first re-measure it (writes calibration-data.json)
  *   --sets base,heldout       # which evaluations: the 30 statements of earlier runs, the held-out set (default both);
  *                             # heldout-c: set C (issue #32, second round), 2M rows unless --rows says otherwise
+ *                             # heldout-d: set D (third round), 1.5M rows (variant B: 1M) unless --rows says otherwise
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --refit points.json       # fit again on the points a calibration saved with LOCK_TIMING_POINTS=points.json
  *
@@ -528,6 +529,75 @@ async function heldOutC(c: pg.Client, cal: Calibration, n: number): Promise<Row[
   return runSet(c, cal, statements, (sql) => (sql.includes('hc_child') && !sql.startsWith('INSERT') ? 'hc_child' : 'hc_items'), { unmodelled: 'report' });
 }
 
+/**
+ * Held-out set D (issue #32, third round), written and committed before the model changes of
+ * that round and run on them only when they were final. Unlike A, B, C and the calibration:
+ * `hd_events` at the default fillfactor (full pages, so an UPDATE of an unindexed column is
+ * mostly not HOT), a composite, a partial and an expression index, a foreign key to `hd_tenants`
+ * (ON DELETE CASCADE) checked by every UPDATE of `tenant_id` and every INSERT, an AFTER row
+ * trigger (queued, not run inline), and `hd_links` referencing it ON DELETE SET NULL. `variant`
+ * B: fewer, wider rows, ids shuffled over the heap, tenants and statuses uniform.
+ */
+async function heldOutD(c: pg.Client, cal: Calibration, variant: 'A' | 'B', n: number): Promise<Row[]> {
+  const b = variant === 'B';
+  const tenants = 20_000;
+  await c.query(`DROP TABLE IF EXISTS hd_links, hd_events, hd_tenants CASCADE`);
+  await c.query(`CREATE TABLE hd_tenants (id int PRIMARY KEY, plan text NOT NULL, region text NOT NULL)`);
+  await c.query(
+    `INSERT INTO hd_tenants SELECT g, (ARRAY['free','pro','gold','free','free'])[1 + g % 5], (ARRAY['north','south','east','west'])[1 + (g * 7) % 4] FROM generate_series(1, ${tenants}) g`,
+  );
+  await c.query(
+    `CREATE TABLE hd_events (id bigint PRIMARY KEY, tenant_id int NOT NULL REFERENCES hd_tenants (id) ON DELETE CASCADE, created timestamptz NOT NULL, status text NOT NULL, amount numeric(12, 2), email varchar(80) NOT NULL, note text, body text NOT NULL)`,
+  );
+  // A: ids in heap order, tenants skewed (a few hold most rows), 90 % of statuses 'done'.
+  // B: ids shuffled, tenants uniform, five statuses evenly, bodies five times wider.
+  const id = b ? `((g * 104723) % ${n} + 1)` : 'g';
+  const tenant = b ? `1 + (g * 7) % ${tenants}` : `1 + ((g % 1000) * (g % 1000) * 37 + g % 13) % ${tenants}`;
+  const status = b ? `(ARRAY['new','open','done','failed','held'])[1 + (g * 3) % 5]` : `CASE WHEN g % 10 = 0 THEN (ARRAY['new','failed'])[1 + (g / 10) % 2] ELSE 'done' END`;
+  await c.query(
+    `INSERT INTO hd_events SELECT ${id}, ${tenant}, timestamptz '2023-06-01' + g * interval '${b ? 41 : 23} seconds', ${status},
+       ((g * 7907) % 500000) / 100.0, 'user' || (g % 90000) || '@Example.org', CASE WHEN g % 4 = 0 THEN NULL ELSE 'n' || g % 100 END,
+       repeat(chr(97 + (g % 26)::int), ${b ? 600 : 120})
+     FROM generate_series(1::bigint, ${n}) g`,
+  );
+  await c.query(
+    `CREATE INDEX hd_events_tenant_created ON hd_events (tenant_id, created); CREATE INDEX hd_events_open ON hd_events (status) WHERE status <> 'done'; CREATE INDEX hd_events_email ON hd_events (lower(email))`,
+  );
+  await c.query(`CREATE OR REPLACE FUNCTION hd_changed() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN RETURN NULL; END$$`);
+  await c.query(`CREATE TRIGGER hd_events_changed AFTER UPDATE ON hd_events FOR EACH ROW EXECUTE FUNCTION hd_changed()`);
+  const links = Math.round(n / 5);
+  await c.query(`CREATE TABLE hd_links (id bigint PRIMARY KEY, event_id bigint REFERENCES hd_events (id) ON DELETE SET NULL, w int NOT NULL)`);
+  await c.query(`INSERT INTO hd_links SELECT g, (g * 5) % ${n} + 1, g % 11 FROM generate_series(1::bigint, ${links}) g`);
+  await c.query(`CREATE INDEX hd_links_event ON hd_links (event_id)`);
+  await c.query(`VACUUM ANALYZE hd_tenants, hd_events, hd_links`);
+  const start = `timestamptz '2023-06-01'`;
+  const statements = [
+    // An unindexed column on full pages: most new versions go to another page (not HOT).
+    `UPDATE hd_events SET note = 'checked' WHERE id % 16 = 5`,
+    `UPDATE hd_events SET status = 'archived' WHERE status = 'failed' AND created < ${start} + interval '${Math.round(n * (b ? 41 : 23) * 0.5)} seconds'`,
+    // Every changed row is checked against hd_tenants (and takes a new composite index entry).
+    `UPDATE hd_events SET tenant_id = tenant_id % ${tenants - 1000} + 1 WHERE id % 50 = 1`,
+    `UPDATE hd_events SET amount = round(amount * 1.07, 2) WHERE date_part('dow', created) = 2`,
+    `UPDATE hd_events SET email = upper(email) WHERE id BETWEEN ${Math.round(n * 0.4)} AND ${Math.round(n * 0.4) + 30000}`,
+    `UPDATE hd_events e SET note = t.region FROM hd_tenants t WHERE t.id = e.tenant_id AND t.plan = 'gold'`,
+    `UPDATE hd_links SET w = w + 1 WHERE event_id % 9 = 0`,
+    `CREATE INDEX hd_i1 ON hd_events (tenant_id, amount DESC)`,
+    `DROP INDEX hd_i1`,
+    `CREATE INDEX hd_i2 ON hd_events (note text_pattern_ops)`,
+    `DROP INDEX hd_i2`,
+    `ALTER TABLE hd_events ALTER COLUMN amount SET NOT NULL`,
+    // Each inserted row is checked against hd_tenants and enters four indexes.
+    `INSERT INTO hd_events SELECT id + ${n * 10}, tenant_id, created, status, amount, email, note, body FROM hd_events WHERE id % 25 = 0`,
+    `DELETE FROM hd_events WHERE (tenant_id * 3 + id) % 37 = 0`,
+    `DELETE FROM hd_links WHERE w = 3`,
+    // Cascades into hd_events (the tenants' rows), which sets hd_links' keys to NULL in turn.
+    `DELETE FROM hd_tenants WHERE id > ${tenants - 100}`,
+  ];
+  return runSet(c, cal, statements, (sql) => (/hd_links/.test(sql) && !/hd_events WHERE/.test(sql) ? 'hd_links' : /FROM hd_tenants/.test(sql) ? 'hd_tenants' : 'hd_events'), {
+    unmodelled: 'report',
+  });
+}
+
 async function main(): Promise<void> {
   if (values.refit) {
     const points = JSON.parse(readFileSync(values.refit, 'utf8')) as Timed[];
@@ -558,6 +628,19 @@ async function main(): Promise<void> {
       summary(
         'held-out C, deletes',
         rows.filter((r) => r.cls === 'delete'),
+      );
+    }
+    if (sets.includes('heldout-d')) {
+      // Set D's own default sizes (1.5M rows, variant B 1M) unless --rows asks for another.
+      const variant = values.variant === 'B' ? 'B' : 'A';
+      const n = values.rows === '1000000' ? (variant === 'B' ? 1_000_000 : 1_500_000) : Number(values.rows);
+      console.log(`\nheld-out set D, variant ${variant}, ${n} rows:`);
+      const rows = await heldOutD(c, cal, variant, n);
+      console.log('');
+      summary(`held-out D${variant}`, rows);
+      summary(
+        `held-out D${variant}, DML`,
+        rows.filter((r) => r.cls === 'update' || r.cls === 'delete' || r.cls === 'insert'),
       );
     }
     if (sets.includes('heldout')) {
