@@ -38,10 +38,13 @@ const MACHINE_SPREAD = 1.3;
 /** Floor of the range: timings on a busy server vary this much run to run. */
 const MIN_SPREAD = 1.25;
 
-/** What a DML estimate counted besides the table: rows, row triggers, referencing foreign keys. */
+/** What a DML estimate counted besides the table: rows, row triggers, HOT updates, foreign key checks both ways. */
 function dmlBasis(f: TimingFeatures): string {
   const parts = [` / ${formatCount(f.touchedRows)} rows changed`];
   if (f.rowTriggers) parts.push(`${f.rowTriggers} row trigger(s) each`);
+  if (f.indexes && f.nonHotShare < 0.95)
+    parts.push(f.nonHotShare < 0.05 ? 'updated in place (HOT: no new index entries)' : `about ${Math.round(f.nonHotShare * 100)}% with new index entries (the rest HOT)`);
+  if (f.fkChecks) parts.push(`${f.fkChecks} foreign key(s) checked against the parent per row`);
   if (f.indexedRefs) parts.push(`${f.indexedRefs} referencing foreign key(s) checked by index`);
   if (f.unindexedRefRows)
     parts.push(`referencing children without an index on the key (${Math.round(f.unindexedRefRows).toLocaleString('en-US')} rows) scanned per row`);

@@ -8,7 +8,8 @@ import { indexKeyCost, type KeyColumnInfo, type KeyCost } from './index-key-cost
 import { type InsertSource, insertSource } from './inserted-rows';
 import { weakEstimateReason } from './predicate-estimate';
 import { DML_WHERE_SELECTIVITY } from './snapshot-features';
-import { type BuiltIndex, builtIndex, bufferFeatures, NO_DML_FACTS, seqScanCost, type TimingClass, timingClass, type TimingFeatures } from './timing-class';
+import { assignedColumns, averageRowBytes, expressionNames, fillfactorRoom, freeBytesPerPage, nonHotShare, type StoredColumn } from './hot-update';
+import { type BuiltIndex, builtIndex, bufferFeatures, dirtiedPages, NO_DML_FACTS, seqScanCost, type TimingClass, timingClass, type TimingFeatures } from './timing-class';
 
 /** A client for read-only catalog questions (the caller runs them in a READ ONLY transaction). */
 export interface FeatureClient {
@@ -163,7 +164,7 @@ async function touchedRows(
   t: LiveTable,
   table: string,
   limits: CountLimits,
-): Promise<{ rows: number; cost: number; byScan: boolean; basis: RowsBasis } | null> {
+): Promise<{ rows: number; cost: number; byScan: boolean; index: string | null; basis: RowsBasis } | null> {
   const planned = await plannedRows(client, stmt, table);
   if (!planned) return null;
   const where = nodeBody(stmt.stmt).whereClause as AstNode;
@@ -176,13 +177,27 @@ async function touchedRows(
     : { ...planned, basis: { text: `planner estimate, a guess (${weak}; a count did not finish)`, spread: GUESS_SPREAD } };
 }
 
+/**
+ * |correlation| at or below which an index's key counts as unordered in the heap. A key the heap
+ * follows keeps its ranges together even after updates moved some rows: a serial id whose first
+ * tenth was updated shows 0.45, and its last 5 % still sits on the last 5 % of the pages.
+ */
+const UNORDERED_CORRELATION = 0.2;
+
+/** An index scan returning this many times the rows its filter keeps is costed as a scan. */
+const FILTERED_INDEX_RATIO = 4;
+
 /** Rows a DML statement's WHERE selects and the cost of finding them, as the target's planner estimates (EXPLAIN of a SELECT: ACCESS SHARE only). */
-async function plannedRows(client: FeatureClient, stmt: ParsedStatement, table: string): Promise<{ rows: number; cost: number; byScan: boolean } | null> {
+async function plannedRows(
+  client: FeatureClient,
+  stmt: ParsedStatement,
+  table: string,
+): Promise<{ rows: number; cost: number; byScan: boolean; index: string | null } | null> {
   const shape = dmlWhereShape(stmt, table);
   if (!shape) return null;
   try {
     const res = await client.query(`EXPLAIN (FORMAT JSON) ${shape}`);
-    type Node = { 'Node Type'?: string; 'Plan Rows'?: number; 'Total Cost'?: number; 'Index Cond'?: string; Plans?: Node[] };
+    type Node = { 'Node Type'?: string; 'Plan Rows'?: number; 'Total Cost'?: number; 'Index Cond'?: string; 'Index Name'?: string; Plans?: Node[] };
     const plan = ((res.rows[0] as Record<string, unknown>)?.['QUERY PLAN'] as Array<{ Plan?: Node }>)?.[0]?.Plan;
     // A sequential scan's filter reads every row (the planner's cost is the scan's); an index or
     // bitmap scan reads a key range.
@@ -192,7 +207,15 @@ async function plannedRows(client: FeatureClient, stmt: ParsedStatement, table: 
     // on every entry: `id % 10 = 0` over the primary key) reads the whole index: a full scan too.
     const type = scan?.['Node Type'] ?? '';
     const byScan = /Seq Scan/.test(type) || (/^Index (Only )?Scan/.test(type) && !scan?.['Index Cond']);
-    return typeof plan?.['Plan Rows'] === 'number' ? { rows: plan['Plan Rows'], cost: Number(plan['Total Cost'] ?? 0), byScan } : null;
+    // The index that finds the rows (a bitmap scan names it on its child).
+    let indexed: Node | undefined = scan;
+    while (indexed && !indexed['Index Name'] && indexed.Plans?.length) indexed = indexed.Plans[0];
+    const index = byScan ? null : (indexed?.['Index Name'] ?? null);
+    if (typeof plan?.['Plan Rows'] !== 'number') return null;
+    // An index that returns many times the rows the filter keeps (`status = 'open'` for 14 % of
+    // the table, then `price < 20`) costs its scan, as a sequential scan does, not the rows changed.
+    const filtered = index !== null && (indexed?.['Plan Rows'] ?? 0) > FILTERED_INDEX_RATIO * Math.max(1, plan['Plan Rows']);
+    return { rows: plan['Plan Rows'], cost: Number(plan['Total Cost'] ?? 0), byScan: byScan || filtered, index };
   } catch {
     return null;
   }
@@ -229,21 +252,117 @@ interface DmlFacts {
   indexedRefs: number;
   unindexedRefRows: number;
   cascadeRows: number;
+  nonHotShare: number;
+  fkChecks: number;
+  fkUncached: number;
+}
+
+type DmlEvent = 'INSERT' | 'UPDATE' | 'DELETE';
+const TRIGGER_EVENT_BIT: Record<DmlEvent, number> = { INSERT: 4, DELETE: 8, UPDATE: 16 };
+
+/**
+ * |correlation| with the heap order of the first key of `index` on `t` (`pg_stats`: the table's
+ * column, or an expression index's own statistics), or null when unknown.
+ */
+async function indexCorrelation(client: FeatureClient, t: LiveTable, index: string): Promise<number | null> {
+  const res = await client.query(
+    `SELECT abs(coalesce(
+              (SELECT s.correlation FROM pg_attribute a JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = a.attname
+                WHERE a.attrelid = c.oid AND a.attnum = i.indkey[0]),
+              (SELECT s.correlation FROM pg_stats s WHERE s.schemaname = n.nspname AND s.tablename = ic.relname LIMIT 1)))::float8 AS corr
+       FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE i.indrelid = $1 AND ic.relname = $2`,
+    [t.oid, index],
+  );
+  const corr = (res.rows[0] as { corr?: number | null } | undefined)?.corr;
+  return typeof corr === 'number' ? corr : null;
 }
 
 /**
- * What else a DELETE or UPDATE of `touched` rows sets off on the table `t`: its enabled user row
- * triggers for the event, and for a DELETE each foreign key that references it (an index probe of
- * the child per row when the child has an index led by the key column, else a scan of the child;
+ * What an UPDATE or INSERT's rows meet on `t`: the fillfactor, the columns as stored (for the
+ * free space on a page), the columns indexes read, and each foreign key's columns with the size
+ * of its parent (and the parent's indexes).
+ */
+async function writeShape(
+  client: FeatureClient,
+  t: LiveTable,
+): Promise<{ fillfactor: number; columns: StoredColumn[]; indexed: Set<string>; fks: Array<{ cols: string[]; bytes: number }> }> {
+  const res = await client.query(
+    `SELECT coalesce((SELECT o.option_value FROM pg_options_to_table(c.reloptions) o WHERE o.option_name = 'fillfactor'), '100')::int AS ff,
+            (SELECT coalesce(json_agg(json_build_object('len', a.attlen, 'align', a.attalign, 'width', s.avg_width, 'nulls', coalesce(s.null_frac, 0)) ORDER BY a.attnum), '[]')
+               FROM pg_attribute a LEFT JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = a.attname
+              WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) AS columns,
+            ARRAY(SELECT a.attname::text FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey::int2[]) WHERE i.indrelid = c.oid) AS keys,
+            ARRAY(SELECT concat_ws(' ', pg_get_expr(i.indexprs, i.indrelid), pg_get_expr(i.indpred, i.indrelid))
+                    FROM pg_index i WHERE i.indrelid = c.oid AND (i.indexprs IS NOT NULL OR i.indpred IS NOT NULL)) AS exprs,
+            (SELECT coalesce(json_agg(json_build_object(
+                      'cols', ARRAY(SELECT a.attname::text FROM pg_attribute a WHERE a.attrelid = con.conrelid AND a.attnum = ANY (con.conkey)),
+                      'bytes', pg_total_relation_size(con.confrelid))), '[]')
+               FROM pg_constraint con WHERE con.conrelid = c.oid AND con.contype = 'f') AS fks
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = $1`,
+    [t.oid],
+  );
+  type Row = {
+    ff: number;
+    columns: Array<{ len: number; align: string; width: number | null; nulls: number }>;
+    keys: string[];
+    exprs: string[];
+    fks: Array<{ cols: string[]; bytes: number }>;
+  };
+  const r = res.rows[0] as Row | undefined;
+  const indexed = new Set(r?.keys ?? []);
+  for (const e of r?.exprs ?? []) for (const name of expressionNames(e)) indexed.add(name);
+  return {
+    fillfactor: Number(r?.ff ?? 100),
+    columns: (r?.columns ?? []).map((c) => ({ len: c.len, align: c.align, avgWidth: c.width, nullFrac: c.nulls })),
+    indexed,
+    fks: (r?.fks ?? []).map((f) => ({ cols: f.cols, bytes: Number(f.bytes) })),
+  };
+}
+
+/**
+ * What else a DML statement changing `touched` rows sets off on the table `t`: its enabled user
+ * row triggers for the event; for an UPDATE, whether its new row versions can be HOT and the
+ * foreign keys whose columns it sets (each checked against its parent per row); for an INSERT,
+ * every foreign key; for a DELETE each foreign key that references it (an index probe of the
+ * child per row when the child has an index led by the key column, else a scan of the child;
  * ON DELETE CASCADE / SET NULL / SET DEFAULT change the child's share of rows too).
  */
-async function dmlFacts(client: FeatureClient, t: LiveTable, event: 'DELETE' | 'UPDATE', touched: number): Promise<DmlFacts> {
+async function dmlFacts(
+  client: FeatureClient,
+  t: LiveTable,
+  stmt: ParsedStatement,
+  event: DmlEvent,
+  rows: { touched: number; byScan: boolean; clustered: boolean },
+): Promise<DmlFacts> {
+  const touched = rows.touched;
   const trg = await client.query(
     `SELECT count(*)::int AS n FROM pg_trigger WHERE tgrelid = $1 AND NOT tgisinternal AND tgenabled <> 'D' AND tgtype & 1 = 1 AND tgtype & $2 <> 0`,
-    [t.oid, event === 'DELETE' ? 8 : 16],
+    [t.oid, TRIGGER_EVENT_BIT[event]],
   );
-  const facts: DmlFacts = { rowTriggers: Number((trg.rows[0] as { n?: number } | undefined)?.n ?? 0), indexedRefs: 0, unindexedRefRows: 0, cascadeRows: 0 };
-  if (event !== 'DELETE') return facts;
+  const facts: DmlFacts = { ...NO_DML_FACTS, rowTriggers: Number((trg.rows[0] as { n?: number } | undefined)?.n ?? 0) };
+  if (event !== 'DELETE') {
+    const shape = await writeShape(client, t);
+    const assigned = event === 'UPDATE' ? assignedColumns(stmt) : null;
+    const checked = assigned ? shape.fks.filter((fk) => fk.cols.some((c) => assigned.has(c))) : shape.fks;
+    facts.fkChecks = checked.length;
+    facts.fkUncached = checked.reduce((sum, fk) => sum + bufferFeatures(fk.bytes, t.sharedBuffers).uncachedShare, 0);
+    if (assigned) {
+      const pages = Math.max(1, t.heap / 8192);
+      const touchedPages = dirtiedPages({ heapBytes: t.heap, rows: t.rows, touchedRows: touched, foundByScan: rows.byScan, rowsClustered: rows.clustered });
+      // Rows sized from their statistics give the free space a page really has (the fillfactor's
+      // reserve and what vacuumed deletes left); without statistics, the fillfactor's reserve.
+      const sized = averageRowBytes(shape.columns);
+      const rowBytes = sized ?? ((t.heap / Math.max(1, t.rows)) * shape.fillfactor) / 100;
+      facts.nonHotShare = nonHotShare({
+        indexedColumnChanged: [...assigned].some((c) => shape.indexed.has(c)),
+        roomBytes: sized !== null ? freeBytesPerPage(t.rows, pages, sized) : fillfactorRoom(shape.fillfactor, rowBytes),
+        rowBytes,
+        changedPerPage: touched / Math.max(1, Math.min(pages, touchedPages)),
+      });
+    }
+    return facts;
+  }
   const refs = await client.query(
     `SELECT con.confdeltype AS action, greatest(ch.reltuples, 0)::float8 AS rows,
             EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = con.conrelid AND i.indkey[0] = con.conkey[1]) AS indexed
@@ -342,6 +461,7 @@ export async function liveFeatures(
   let touched = t.rows;
   let scanCost = seqScanCost(t.heap, t.rows);
   let byScan = true;
+  let clustered = true;
   let rowsBasis: RowsBasis | null = null;
   const kind = nodeKind(stmt.stmt);
   if ((kind === 'UpdateStmt' || kind === 'DeleteStmt') && facts.has_where) {
@@ -354,6 +474,9 @@ export async function liveFeatures(
     if (planned) {
       scanCost = planned.cost;
       byScan = planned.byScan;
+      // An index on a key unordered in the heap (a hash, a uuid, a cyclic code) finds rows
+      // anywhere; unknown order counts as ordered.
+      if (planned.index) clustered = ((await indexCorrelation(client, t, planned.index).catch(() => null)) ?? 1) > UNORDERED_CORRELATION;
     }
   }
   const inserted = insertSource(stmt);
@@ -362,7 +485,8 @@ export async function liveFeatures(
     touched = rows.rows;
     rowsBasis = rows.basis;
   }
-  const dml = kind === 'UpdateStmt' || kind === 'DeleteStmt' ? await dmlFacts(client, t, kind === 'DeleteStmt' ? 'DELETE' : 'UPDATE', touched) : NO_DML_FACTS;
+  const event: DmlEvent | null = kind === 'UpdateStmt' ? 'UPDATE' : kind === 'DeleteStmt' ? 'DELETE' : inserted ? 'INSERT' : null;
+  const dml = event ? await dmlFacts(client, t, stmt, event, { touched, byScan, clustered }) : NO_DML_FACTS;
   return {
     cls,
     rowsBasis,
@@ -379,6 +503,7 @@ export async function liveFeatures(
       ginEntries: key?.cost.ginEntries ?? 0,
       scanCost,
       foundByScan: byScan,
+      rowsClustered: clustered,
       ...dml,
     },
   };

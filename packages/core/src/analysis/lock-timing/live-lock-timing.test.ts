@@ -62,6 +62,29 @@ describe('live lock timing', () => {
     expect(plain.basis).not.toMatch(/trigger|referencing/);
   });
 
+  it('counts an UPDATE\'s foreign key checks and index entries only where PostgreSQL makes them: HOT updates add none', async () => {
+    await sql(
+      db.url,
+      `CREATE TABLE shop (id int PRIMARY KEY); INSERT INTO shop SELECT generate_series(1, 100);
+       CREATE TABLE sale (id int PRIMARY KEY, shop_id int NOT NULL REFERENCES shop, code text, note text) WITH (fillfactor = 70);
+       INSERT INTO sale SELECT g, 1 + g % 100, 'c' || g, 'n' FROM generate_series(1, 20000) g;
+       CREATE INDEX ON sale (lower(code));`,
+    );
+    await sql(db.url, 'VACUUM ANALYZE shop, sale');
+    const [fk, hot, expr, insert] = (
+      await timing(
+        "UPDATE sale SET shop_id = 1 + shop_id % 99 WHERE id <= 2000; UPDATE sale SET note = 'x' WHERE id <= 20000 AND id % 8 = 0; UPDATE sale SET code = 'y' WHERE id <= 2000; INSERT INTO sale SELECT id + 50000, shop_id, code, note FROM sale",
+      )
+    ).statements.map((s) => s.estimate!);
+    expect(fk!.basis).toMatch(/1 foreign key\(s\) checked against the parent per row/);
+    // A sparse change of a column no index reads, with 30 % of each page free: every version stays on its page.
+    expect(hot!.basis).toMatch(/updated in place \(HOT: no new index entries\)/);
+    expect(hot!.basis).not.toMatch(/foreign key/);
+    // code is read by the expression index: no HOT.
+    expect(expr!.basis).not.toMatch(/HOT/);
+    expect(insert!.basis).toMatch(/1 foreign key\(s\) checked against the parent per row/);
+  });
+
   it('reports the sessions a lock would queue behind and how lock_timeout retries behave', async () => {
     const holder = new pg.Client({ connectionString: db.url, application_name: 'report-job' });
     await holder.connect();

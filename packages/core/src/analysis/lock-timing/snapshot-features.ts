@@ -88,11 +88,15 @@ export function snapshotFeatures(
       scanCost: seqScanCost(heapBytes, rows),
       // Without a planner to ask, a WHERE is taken as an index range, no WHERE as a full scan.
       foundByScan: !facts.has_where,
-      // Triggers and referencing foreign keys are read from the live catalog only.
+      // Triggers, foreign keys both ways and HOT updates are read from the live catalog only.
       rowTriggers: NO_DML_FACTS.rowTriggers,
       indexedRefs: NO_DML_FACTS.indexedRefs,
       unindexedRefRows: NO_DML_FACTS.unindexedRefRows,
       cascadeRows: NO_DML_FACTS.cascadeRows,
+      nonHotShare: NO_DML_FACTS.nonHotShare,
+      fkChecks: NO_DML_FACTS.fkChecks,
+      fkUncached: NO_DML_FACTS.fkUncached,
+      rowsClustered: true,
     },
   };
 }

@@ -39,12 +39,16 @@ describe('timing class of an index build', () => {
 
 describe('heap pages a DML statement dirties', () => {
   // 1M rows on 10,000 pages: 100 rows a page.
-  const f = (touchedRows: number, foundByScan: boolean) => ({ rows: 1e6, heapBytes: 10_000 * 8192, touchedRows, foundByScan }) as TimingFeatures;
+  const f = (touchedRows: number, foundByScan: boolean, rowsClustered = true) =>
+    ({ rows: 1e6, heapBytes: 10_000 * 8192, touchedRows, foundByScan, rowsClustered }) as TimingFeatures;
   it('spreads rows a full scan finds over the heap and packs rows of an index range together', () => {
     // 10 % of the rows, found by a scan (id % 10 = 0): nearly every page holds one.
     expect(dirtiedPages(f(100_000, true))).toBeGreaterThan(9_999);
     // The same rows as an id range: a tenth of the pages.
     expect(dirtiedPages(f(100_000, false))).toBe(1_000);
     expect(dirtiedPages(f(0, true))).toBe(0);
+  });
+  it('spreads rows an index finds on a key the heap is not ordered by', () => {
+    expect(dirtiedPages(f(100_000, false, false))).toBeGreaterThan(9_999);
   });
 });

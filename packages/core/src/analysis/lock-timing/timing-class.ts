@@ -81,10 +81,27 @@ export interface TimingFeatures {
   unindexedRefRows: number;
   /** Child rows an ON DELETE CASCADE / SET NULL / SET DEFAULT changes too (the children's row share per parent row x rows deleted). */
   cascadeRows: number;
+  /**
+   * Share of the changed rows whose new version takes an entry in every index of the table: an
+   * INSERT's rows all do; an UPDATE's do unless it is HOT (no indexed column changed, and room on
+   * the row's own page: see `nonHotShare`).
+   */
+  nonHotShare: number;
+  /** Foreign keys of the table each changed row is checked against (an UPDATE that sets their columns, an INSERT). */
+  fkChecks: number;
+  /** The same checks weighted by the share of each parent (with its indexes) that cannot sit in shared buffers: a lookup there reads from outside. */
+  fkUncached: number;
+  /**
+   * The rows an index finds lie together in the heap (the index's first key follows the heap
+   * order, |correlation| above 0.2): they share pages. Rows a scan finds, or an index on an
+   * unordered key, lie anywhere.
+   */
+  rowsClustered: boolean;
 }
 
 /** A table's DML facts that are not about the table itself: no triggers, nothing references it. */
-export const NO_DML_FACTS = { rowTriggers: 0, indexedRefs: 0, unindexedRefRows: 0, cascadeRows: 0 } as const;
+export const NO_DML_FACTS = { rowTriggers: 0, indexedRefs: 0, unindexedRefRows: 0, cascadeRows: 0, nonHotShare: 1, fkChecks: 0, fkUncached: 0 } as const;
+
 
 export type FeatureName =
   | 'one'
@@ -104,6 +121,9 @@ export type FeatureName =
   | 'seqScanCost'
   | 'scanCost'
   | 'touchedTrig'
+  | 'touchedFk'
+  | 'touchedFkUncached'
+  | 'touchedIdxUncached'
   | 'touchedRefIdx'
   | 'touchedRefScan';
 
@@ -135,10 +155,11 @@ export const CLASS_FEATURES: Record<TimingClass, readonly FeatureName[]> = {
   // A full scan that finds the rows costs its planner cost (it reads every row, and the rows it
   // changes lie anywhere, each dirtying a page of its own); rows an index range finds cost per row
   // changed (an index range's cost grows with those rows, so a cost term there is a second copy of
-  // `touched` for a noisy fit to trade against it). Per changed row come the row triggers and,
-  // for a DELETE, one lookup per referencing foreign key (an index probe, or a scan of a child
-  // without an index).
-  update: ['one', 'touched', 'touchedIdx', 'seqScanCost', 'touchedTrig', 'dirtied'],
+  // `touched` for a noisy fit to trade against it). Per changed row come the row triggers, an
+  // entry in every index unless the update is HOT (an INSERT's rows, classed here, are never),
+  // the parent lookup of each foreign key whose columns it sets, and, for a DELETE, one lookup
+  // per referencing foreign key (an index probe, or a scan of a child without an index).
+  update: ['one', 'touched', 'touchedIdx', 'touchedIdxUncached', 'seqScanCost', 'touchedTrig', 'touchedFk', 'touchedFkUncached', 'dirtied'],
   delete: ['one', 'touched', 'seqScanCost', 'touchedTrig', 'touchedRefIdx', 'touchedRefScan', 'dirtied'],
 };
 
@@ -173,7 +194,15 @@ export function featureValue(name: FeatureName, f: TimingFeatures): number {
       // Rows a cascade changes in the children cost about what the statement's own rows do.
       return (f.touchedRows + f.cascadeRows) / 1e6;
     case 'touchedIdx':
-      return (f.touchedRows * f.indexes) / 1e6;
+      // Index entries the changed rows add (none for a HOT update's).
+      return (f.touchedRows * f.indexes * f.nonHotShare) / 1e6;
+    case 'touchedFk':
+      return (f.touchedRows * f.fkChecks) / 1e6;
+    case 'touchedIdxUncached':
+      // An entry into an index that does not stay in shared buffers reads its leaf page from outside.
+      return (f.touchedRows * f.indexes * f.nonHotShare * f.uncachedShare) / 1e6;
+    case 'touchedFkUncached':
+      return (f.touchedRows * f.fkUncached) / 1e6;
     case 'touchedUncached':
       return (f.touchedRows * f.uncachedShare) / 1e6;
     case 'seqScanCost':
@@ -193,14 +222,15 @@ export function featureValue(name: FeatureName, f: TimingFeatures): number {
  * Heap pages a DML statement dirties: in a table (with its indexes) larger than shared buffers,
  * the share that does not fit is written out again while the statement runs (the feature is
  * these pages x that share). Rows a full scan
- * finds are taken as spread over the heap (a page holds a changed row unless all its rows
- * missed: `id % 10 = 0` dirties every page), rows of an index range as packed together.
+ * finds, or an index on a key unordered in the heap, are taken as spread over the heap (a page
+ * holds a changed row unless all its rows missed: `id % 10 = 0` dirties every page), rows of an
+ * index range on an ordered key as packed together.
  */
-export function dirtiedPages(f: TimingFeatures): number {
+export function dirtiedPages(f: Pick<TimingFeatures, 'heapBytes' | 'rows' | 'touchedRows' | 'foundByScan' | 'rowsClustered'>): number {
   const pages = Math.max(1, f.heapBytes / 8192);
   const perPage = Math.max(1, f.rows / pages);
   const share = f.rows > 0 ? Math.min(1, f.touchedRows / f.rows) : 0;
-  return f.foundByScan ? pages * (1 - (1 - share) ** perPage) : Math.min(pages, f.touchedRows / perPage);
+  return f.foundByScan || !f.rowsClustered ? pages * (1 - (1 - share) ** perPage) : Math.min(pages, f.touchedRows / perPage);
 }
 
 /** A sequential scan's planner cost with default cost settings: a page read each, plus a tuple's CPU. */
