@@ -589,7 +589,9 @@ async function heldOutD(c: pg.Client, cal: Calibration, variant: 'A' | 'B', n: n
   // B: ids shuffled, tenants uniform, five statuses evenly, bodies five times wider.
   const id = b ? `((g * 104723) % ${n} + 1)` : 'g';
   const tenant = b ? `1 + (g * 7) % ${tenants}` : `1 + ((g % 1000) * (g % 1000) * 37 + g % 13) % ${tenants}`;
-  const status = b ? `(ARRAY['new','open','done','failed','held'])[1 + (g * 3) % 5]` : `CASE WHEN g % 10 = 0 THEN (ARRAY['new','failed'])[1 + (g / 10) % 2] ELSE 'done' END`;
+  const status = b
+    ? `(ARRAY['new','open','done','failed','held'])[1 + (g * 3) % 5]`
+    : `CASE WHEN g % 10 = 0 THEN (ARRAY['new','failed'])[1 + (g / 10) % 2] ELSE 'done' END`;
   await c.query(
     `INSERT INTO hd_events SELECT ${id}, ${tenant}, timestamptz '2023-06-01' + g * interval '${b ? 41 : 23} seconds', ${status},
        ((g * 7907) % 500000) / 100.0, 'user' || (g % 90000) || '@Example.org', CASE WHEN g % 4 = 0 THEN NULL ELSE 'n' || g % 100 END,
@@ -629,9 +631,15 @@ async function heldOutD(c: pg.Client, cal: Calibration, variant: 'A' | 'B', n: n
     // Cascades into hd_events (the tenants' rows), which sets hd_links' keys to NULL in turn.
     `DELETE FROM hd_tenants WHERE id > ${tenants - 100}`,
   ];
-  return runSet(c, cal, statements, (sql) => (/hd_links/.test(sql) && !/hd_events WHERE/.test(sql) ? 'hd_links' : /FROM hd_tenants/.test(sql) ? 'hd_tenants' : 'hd_events'), {
-    unmodelled: 'report',
-  });
+  return runSet(
+    c,
+    cal,
+    statements,
+    (sql) => (/hd_links/.test(sql) && !/hd_events WHERE/.test(sql) ? 'hd_links' : /FROM hd_tenants/.test(sql) ? 'hd_tenants' : 'hd_events'),
+    {
+      unmodelled: 'report',
+    },
+  );
 }
 
 async function main(): Promise<void> {

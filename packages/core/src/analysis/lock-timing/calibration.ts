@@ -43,7 +43,9 @@ function dmlBasis(f: TimingFeatures): string {
   const parts = [` / ${formatCount(f.touchedRows)} rows changed`];
   if (f.rowTriggers) parts.push(`${f.rowTriggers} row trigger(s) each`);
   if (f.indexes && f.nonHotShare < 0.95)
-    parts.push(f.nonHotShare < 0.05 ? 'updated in place (HOT: no new index entries)' : `about ${Math.round(f.nonHotShare * 100)}% with new index entries (the rest HOT)`);
+    parts.push(
+      f.nonHotShare < 0.05 ? 'updated in place (HOT: no new index entries)' : `about ${Math.round(f.nonHotShare * 100)}% with new index entries (the rest HOT)`,
+    );
   if (f.fkChecks) parts.push(`${f.fkChecks} foreign key(s) checked against the parent per row`);
   if (f.indexedRefs) parts.push(`${f.indexedRefs} referencing foreign key(s) checked by index`);
   if (f.unindexedRefRows)

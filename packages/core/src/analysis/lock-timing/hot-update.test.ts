@@ -18,16 +18,20 @@ describe('HOT updates', () => {
 
   it('sizes rows from pg_stats as the heap stores them: header, null bitmap, alignment, line pointer', () => {
     // bigint, int, text of 10 bytes: 24 + 8 + 4 + 10, varying length so 3.5 bytes of average padding, + 4.
-    expect(averageRowBytes([
-      { len: 8, align: 'd', avgWidth: 8, nullFrac: 0 },
-      { len: 4, align: 'i', avgWidth: 4, nullFrac: 0 },
-      { len: -1, align: 'i', avgWidth: 10, nullFrac: 0 },
-    ])).toBeCloseTo(53.5, 5);
+    expect(
+      averageRowBytes([
+        { len: 8, align: 'd', avgWidth: 8, nullFrac: 0 },
+        { len: 4, align: 'i', avgWidth: 4, nullFrac: 0 },
+        { len: -1, align: 'i', avgWidth: 10, nullFrac: 0 },
+      ]),
+    ).toBeCloseTo(53.5, 5);
     // Fixed width only: the tuple aligned to 8 exactly; a nullable column adds the bitmap (and here no byte more).
-    expect(averageRowBytes([
-      { len: 8, align: 'd', avgWidth: 8, nullFrac: 0 },
-      { len: 4, align: 'i', avgWidth: 4, nullFrac: 0.5 },
-    ])).toBe(24 + 16 + 4);
+    expect(
+      averageRowBytes([
+        { len: 8, align: 'd', avgWidth: 8, nullFrac: 0 },
+        { len: 4, align: 'i', avgWidth: 4, nullFrac: 0.5 },
+      ]),
+    ).toBe(24 + 16 + 4);
     // A varlena without statistics: no figure.
     expect(averageRowBytes([{ len: -1, align: 'i', avgWidth: null, nullFrac: 0 }])).toBeNull();
   });

@@ -9,7 +9,17 @@ import { type InsertSource, insertSource } from './inserted-rows';
 import { weakEstimateReason } from './predicate-estimate';
 import { DML_WHERE_SELECTIVITY } from './snapshot-features';
 import { assignedColumns, averageRowBytes, expressionNames, fillfactorRoom, freeBytesPerPage, nonHotShare, type StoredColumn } from './hot-update';
-import { type BuiltIndex, builtIndex, bufferFeatures, dirtiedPages, NO_DML_FACTS, seqScanCost, type TimingClass, timingClass, type TimingFeatures } from './timing-class';
+import {
+  type BuiltIndex,
+  builtIndex,
+  bufferFeatures,
+  dirtiedPages,
+  NO_DML_FACTS,
+  seqScanCost,
+  type TimingClass,
+  timingClass,
+  type TimingFeatures,
+} from './timing-class';
 
 /** A client for read-only catalog questions (the caller runs them in a READ ONLY transaction). */
 export interface FeatureClient {

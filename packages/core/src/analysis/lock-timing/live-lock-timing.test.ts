@@ -62,7 +62,7 @@ describe('live lock timing', () => {
     expect(plain.basis).not.toMatch(/trigger|referencing/);
   });
 
-  it('counts an UPDATE\'s foreign key checks and index entries only where PostgreSQL makes them: HOT updates add none', async () => {
+  it("counts an UPDATE's foreign key checks and index entries only where PostgreSQL makes them: HOT updates add none", async () => {
     await sql(
       db.url,
       `CREATE TABLE shop (id int PRIMARY KEY); INSERT INTO shop SELECT generate_series(1, 100);

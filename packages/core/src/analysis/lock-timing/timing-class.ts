@@ -102,7 +102,6 @@ export interface TimingFeatures {
 /** A table's DML facts that are not about the table itself: no triggers, nothing references it. */
 export const NO_DML_FACTS = { rowTriggers: 0, indexedRefs: 0, unindexedRefRows: 0, cascadeRows: 0, nonHotShare: 1, fkChecks: 0, fkUncached: 0 } as const;
 
-
 export type FeatureName =
   | 'one'
   | 'rows'
