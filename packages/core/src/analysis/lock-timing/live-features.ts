@@ -1,5 +1,5 @@
 import { deparse } from '../../pg/deparse';
-import { quoteQualified } from '../../pg/quote';
+import { quoteIdent, quoteQualified } from '../../pg/quote';
 import { type AstNode, nodeBody, nodeKind } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 import type { StatementFacts } from '../statement-facts';
@@ -58,20 +58,41 @@ async function liveTable(client: FeatureClient, name: string): Promise<LiveTable
 }
 
 /**
- * The SELECT whose plan estimates the rows a DML statement's WHERE selects, or null when there
- * is none to ask. Planning folds STABLE and IMMUTABLE calls, so it passes the live-expression
- * gate first (`unplannable` in {@link liveFeatures}).
+ * Where a DELETE or UPDATE with a WHERE finds its rows, as SQL: the target (with its alias), the
+ * tables an UPDATE's FROM or a DELETE's USING joins (plain tables only), and the WHERE. Null when
+ * there is no WHERE, or the statement joins anything but a table (a subquery or a function).
  */
-export function dmlWhereShape(stmt: ParsedStatement, table: string): string | null {
-  const where = dmlWhere(stmt);
-  return where === null ? null : `SELECT 1 FROM ${quoteQualified(table)} WHERE ${where}`;
+interface DmlScope {
+  target: string;
+  joined: string[];
+  /** How the count names a target row (its alias, else the table). */
+  ref: string;
+  where: string;
 }
 
-/** The WHERE of a one-table DELETE or UPDATE as SQL, or null. */
-function dmlWhere(stmt: ParsedStatement): string | null {
+function dmlScope(stmt: ParsedStatement, table: string): DmlScope | null {
   const b = nodeBody(stmt.stmt);
   const where = b.whereClause as AstNode | undefined;
-  return !where || b.fromClause?.length || b.usingClause?.length ? null : deparse(where);
+  if (!where) return null;
+  const items = ((b.fromClause ?? b.usingClause ?? []) as AstNode[]).filter(Boolean);
+  if (items.some((i) => nodeKind(i) !== 'RangeVar')) return null;
+  const alias = (b.relation as AstNode | undefined)?.alias?.aliasname as string | undefined;
+  return {
+    target: `${quoteQualified(table)}${alias ? ` AS ${quoteIdent(alias)}` : ''}`,
+    joined: items.map((i) => deparse(i)),
+    ref: alias ? quoteIdent(alias) : quoteQualified(table),
+    where: deparse(where),
+  };
+}
+
+/**
+ * The SELECT whose plan estimates the rows a DML statement's WHERE selects (joined with its FROM
+ * or USING tables), or null when there is none to ask. Planning folds STABLE and IMMUTABLE calls,
+ * so it passes the live-expression gate first (`unplannable` in {@link liveFeatures}).
+ */
+export function dmlWhereShape(stmt: ParsedStatement, table: string): string | null {
+  const scope = dmlScope(stmt, table);
+  return scope === null ? null : `SELECT 1 FROM ${[scope.target, ...scope.joined].join(', ')} WHERE ${scope.where}`;
 }
 
 /** What the rows a DML statement changes rest on, and how much wider the range gets for it. */
@@ -105,11 +126,14 @@ export function sampleSpread(matched: number): number {
   return Math.min(GUESS_SPREAD, SAMPLED_SPREAD * (1 + 2 / Math.sqrt(Math.max(1, matched))));
 }
 
-/** Rows a WHERE selects, counted on the target (whole, or a page sample scaled up), and how. */
+/**
+ * Rows a WHERE selects, counted on the target (whole, or a page sample of the target scaled up;
+ * joined tables are read whole, and a target row that matches several joined rows counts once,
+ * as the DML changes it once), and how.
+ */
 async function countedRows(
   client: FeatureClient,
-  table: string,
-  where: string,
+  scope: DmlScope,
   t: LiveTable,
   byIndex: boolean,
   limits: CountLimits,
@@ -117,7 +141,8 @@ async function countedRows(
   const sampled = !byIndex && t.heap > limits.exactCountBytes;
   const percent = sampled ? Math.max(0.01, Math.min(100, (100 * limits.sampleBytes) / t.heap)) : 100;
   // REPEATABLE: the same table gives the same figure on every analysis (and in tests).
-  const sql = `SELECT count(*)::float8 AS n FROM ${quoteQualified(table)}${sampled ? ` TABLESAMPLE SYSTEM (${percent.toFixed(4)}) REPEATABLE (32)` : ''} WHERE ${where}`;
+  const from = [`${scope.target}${sampled ? ` TABLESAMPLE SYSTEM (${percent.toFixed(4)}) REPEATABLE (32)` : ''}`, ...scope.joined].join(', ');
+  const sql = `SELECT count(${scope.joined.length ? `DISTINCT ${scope.ref}.ctid` : '*'})::float8 AS n FROM ${from} WHERE ${scope.where}`;
   // A count that runs out of time leaves the planner's figure; the savepoint keeps the transaction usable.
   await client.query('SAVEPOINT dbops_count');
   try {
@@ -175,13 +200,17 @@ async function touchedRows(
   table: string,
   limits: CountLimits,
 ): Promise<{ rows: number; cost: number; byScan: boolean; index: string | null; basis: RowsBasis } | null> {
-  const planned = await plannedRows(client, stmt, table);
-  if (!planned) return null;
+  const scope = dmlScope(stmt, table);
+  const planned = scope ? await plannedRows(client, stmt, table) : null;
+  if (!scope || !planned) return null;
   const where = nodeBody(stmt.stmt).whereClause as AstNode;
   const stats = await statistics(client, t).catch(() => ({ columns: new Set<string>(), extended: [], stale: 'its statistics could not be read' }));
-  const weak = stats.stale ?? weakEstimateReason(where, stats.columns, stats.extended);
+  // A join's row estimate multiplies guesses of its own (join selectivity, matches per row).
+  const weak = scope.joined.length
+    ? `it joins ${scope.joined.length === 1 ? 'another table' : `${scope.joined.length} other tables`}`
+    : (stats.stale ?? weakEstimateReason(where, stats.columns, stats.extended));
   if (!weak) return { ...planned, basis: { text: 'planner estimate', spread: 1 } };
-  const counted = await countedRows(client, table, dmlWhere(stmt)!, t, !planned.byScan, limits);
+  const counted = await countedRows(client, scope, t, !planned.byScan, limits);
   return counted
     ? { ...planned, rows: counted.rows, basis: { text: `${counted.basis} (the planner's estimate is a guess: ${weak})`, spread: counted.spread } }
     : { ...planned, basis: { text: `planner estimate, a guess (${weak}; a count did not finish)`, spread: GUESS_SPREAD } };
@@ -216,7 +245,9 @@ async function plannedRows(
     // An index scan without an Index Cond (an index-only scan of a vacuumed table, its filter
     // on every entry: `id % 10 = 0` over the primary key) reads the whole index: a full scan too.
     const type = scan?.['Node Type'] ?? '';
-    const byScan = /Seq Scan/.test(type) || (/^Index (Only )?Scan/.test(type) && !scan?.['Index Cond']);
+    // A join (UPDATE ... FROM) is taken as reading its target whole.
+    const joined = /Join|Nested Loop/.test(type);
+    const byScan = joined || /Seq Scan/.test(type) || (/^Index (Only )?Scan/.test(type) && !scan?.['Index Cond']);
     // The index that finds the rows (a bitmap scan names it on its child).
     let indexed: Node | undefined = scan;
     while (indexed && !indexed['Index Name'] && indexed.Plans?.length) indexed = indexed.Plans[0];

@@ -114,6 +114,26 @@ describe('live lock timing', () => {
     expect(planned!.warnings[0]).toMatch(/rows changed: planner estimate/);
   });
 
+  it('counts the rows an UPDATE ... FROM or a DELETE ... USING changes through its join, each target row once', async () => {
+    await sql(
+      db.url,
+      `CREATE TABLE region (id int PRIMARY KEY, tier text); INSERT INTO region SELECT g, CASE WHEN g BETWEEN 1 AND 10 THEN 'gold' ELSE 'basic' END FROM generate_series(0, 99) g;
+       CREATE TABLE region_copy (id int, tier text); INSERT INTO region_copy SELECT g % 100, 'x' FROM generate_series(1, 300) g;`,
+    );
+    await sql(db.url, 'VACUUM ANALYZE region, region_copy');
+    const [join, dup] = (
+      await timing(
+        "UPDATE big b SET t = r.tier FROM region r WHERE r.id = b.a AND r.tier = 'gold'; DELETE FROM big USING region_copy x WHERE x.id = big.a AND big.id <= 1000",
+      )
+    ).statements;
+    // a = id % 100: a tenth of the 50,000 rows has a gold region.
+    expect(join!.warnings[0]).toMatch(
+      /5,000 rows changed\b.*rows changed: counted on the target: 5,000 rows \(the planner's estimate is a guess: it joins another table\)/,
+    );
+    // Each row matches three rows of region_copy and is deleted once.
+    expect(dup!.warnings[0]).toMatch(/1,000 rows changed\b.*counted on the target: 1,000 rows/);
+  });
+
   it('samples a table too large to count whole, scales the sample up and widens the range by how few rows it found', async () => {
     // A count may read 512 kB of the 50,000-row table's heap at once: the rest is a page sample.
     const countLimits = { exactCountBytes: 512 * 1024, sampleBytes: 512 * 1024 };
