@@ -689,7 +689,7 @@ async function main(): Promise<void> {
       summary(`held-out D${variant}`, rows);
       summary(
         `held-out D${variant}, DML`,
-        rows.filter((r) => r.cls === 'update' || r.cls === 'delete' || r.cls === 'insert'),
+        rows.filter((r) => r.cls === 'update' || r.cls === 'delete'),
       );
     }
     if (sets.includes('heldout')) {

@@ -92,8 +92,10 @@ function dmlScope(stmt: ParsedStatement, table: string): DmlScope | null {
  */
 export function dmlWhereShape(stmt: ParsedStatement, table: string): string | null {
   const scope = dmlScope(stmt, table);
-  return scope === null ? null : `SELECT 1 FROM ${[scope.target, ...scope.joined].join(', ')} WHERE ${scope.where}`;
+  return scope === null ? null : selectOf(scope);
 }
+
+const selectOf = (scope: DmlScope): string => `SELECT 1 FROM ${[scope.target, ...scope.joined].join(', ')} WHERE ${scope.where}`;
 
 /** What the rows a DML statement changes rest on, and how much wider the range gets for it. */
 export interface RowsBasis {
@@ -201,7 +203,7 @@ async function touchedRows(
   limits: CountLimits,
 ): Promise<{ rows: number; cost: number; byScan: boolean; index: string | null; basis: RowsBasis } | null> {
   const scope = dmlScope(stmt, table);
-  const planned = scope ? await plannedRows(client, stmt, table) : null;
+  const planned = scope ? await plannedRows(client, selectOf(scope)) : null;
   if (!scope || !planned) return null;
   const where = nodeBody(stmt.stmt).whereClause as AstNode;
   const stats = await statistics(client, t).catch(() => ({ columns: new Set<string>(), extended: [], stale: 'its statistics could not be read' }));
@@ -226,14 +228,12 @@ const UNORDERED_CORRELATION = 0.2;
 /** An index scan returning this many times the rows its filter keeps is costed as a scan. */
 const FILTERED_INDEX_RATIO = 4;
 
-/** Rows a DML statement's WHERE selects and the cost of finding them, as the target's planner estimates (EXPLAIN of a SELECT: ACCESS SHARE only). */
-async function plannedRows(
-  client: FeatureClient,
-  stmt: ParsedStatement,
-  table: string,
-): Promise<{ rows: number; cost: number; byScan: boolean; index: string | null } | null> {
-  const shape = dmlWhereShape(stmt, table);
-  if (!shape) return null;
+/**
+ * Rows a DML statement's WHERE selects and the cost of finding them, as the target's planner
+ * estimates them for `shape` (its SELECT, {@link dmlWhereShape}; EXPLAIN: ACCESS SHARE only), and
+ * the index that finds them when it reads no more than it keeps.
+ */
+async function plannedRows(client: FeatureClient, shape: string): Promise<{ rows: number; cost: number; byScan: boolean; index: string | null } | null> {
   try {
     const res = await client.query(`EXPLAIN (FORMAT JSON) ${shape}`);
     type Node = { 'Node Type'?: string; 'Plan Rows'?: number; 'Total Cost'?: number; 'Index Cond'?: string; 'Index Name'?: string; Plans?: Node[] };
@@ -256,7 +256,7 @@ async function plannedRows(
     // An index that returns many times the rows the filter keeps (`status = 'open'` for 14 % of
     // the table, then `price < 20`) costs its scan, as a sequential scan does, not the rows changed.
     const filtered = index !== null && (indexed?.['Plan Rows'] ?? 0) > FILTERED_INDEX_RATIO * Math.max(1, plan['Plan Rows']);
-    return { rows: plan['Plan Rows'], cost: Number(plan['Total Cost'] ?? 0), byScan: byScan || filtered, index };
+    return { rows: plan['Plan Rows'], cost: Number(plan['Total Cost'] ?? 0), byScan: byScan || filtered, index: filtered ? null : index };
   } catch {
     return null;
   }
@@ -288,15 +288,8 @@ async function insertedRows(client: FeatureClient, source: InsertSource, targetR
   };
 }
 
-interface DmlFacts {
-  rowTriggers: number;
-  indexedRefs: number;
-  unindexedRefRows: number;
-  cascadeRows: number;
-  nonHotShare: number;
-  fkChecks: number;
-  fkUncached: number;
-}
+/** The DML facts of {@link NO_DML_FACTS}, to be filled in. */
+type DmlFacts = { -readonly [K in keyof typeof NO_DML_FACTS]: number };
 
 type DmlEvent = 'INSERT' | 'UPDATE' | 'DELETE';
 const TRIGGER_EVENT_BIT: Record<DmlEvent, number> = { INSERT: 4, DELETE: 8, UPDATE: 16 };
@@ -399,7 +392,7 @@ async function dmlFacts(
         indexedColumnChanged: [...assigned].some((c) => shape.indexed.has(c)),
         roomBytes: sized !== null ? freeBytesPerPage(t.rows, pages, sized) : fillfactorRoom(shape.fillfactor, rowBytes),
         rowBytes,
-        changedPerPage: touched / Math.max(1, Math.min(pages, touchedPages)),
+        changedPerPage: touched / Math.max(1, touchedPages),
       });
     }
     return facts;
