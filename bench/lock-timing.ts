@@ -635,7 +635,7 @@ async function heldOutD(c: pg.Client, cal: Calibration, variant: 'A' | 'B', n: n
     c,
     cal,
     statements,
-    (sql) => (/hd_links/.test(sql) && !/hd_events WHERE/.test(sql) ? 'hd_links' : /FROM hd_tenants/.test(sql) ? 'hd_tenants' : 'hd_events'),
+    (sql) => (/hd_links/.test(sql) && !/hd_events WHERE/.test(sql) ? 'hd_links' : /^DELETE FROM hd_tenants/.test(sql) ? 'hd_tenants' : 'hd_events'),
     {
       unmodelled: 'report',
     },
