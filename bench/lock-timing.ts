@@ -8,7 +8,7 @@
  *                             # heldout-d: set D (third round), 1.5M rows (variant B: 1M) unless --rows says otherwise
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --refit points.json       # fit again on the points a calibration saved with LOCK_TIMING_POINTS=points.json
- *   --classes update,delete   # with --refit: fit only these classes, keep the others (brought to the points' probe)
+ *   --classes update,delete   # with --refit or --calibrate: fit only these classes, keep the others (brought to the points' probe)
  *   LOCK_TIMING_DEBUG=1       # also print each evaluated statement's live features
  *
  * The held-out set (`heldOut`) was fixed before the model was calibrated and is reported apart;
@@ -513,7 +513,8 @@ async function heldOut(c: pg.Client, cal: Calibration, variant: 'A' | 'B', n: nu
  * table referencing it with ON DELETE CASCADE; DML on expression predicates, a HOT-eligible
  * update (no indexed column changed, fillfactor leaves room), a delete that cascades, an update
  * of the referencing column (a foreign-key check per row) and an INSERT ... SELECT (which the
- * model has no class for: reported, not counted).
+ * model had no class for when C was written; since, an INSERT's rows are its own and it is costed
+ * with the UPDATE class).
  */
 async function heldOutC(c: pg.Client, cal: Calibration, n: number): Promise<Row[]> {
   await c.query(`DROP TABLE IF EXISTS hc_child, hc_items CASCADE`);
