@@ -6,6 +6,7 @@
  *   --sets base,heldout       # which evaluations: the 30 statements of earlier runs, the held-out set (default both);
  *                             # heldout-c: set C (issue #32, second round), 2M rows unless --rows says otherwise
  *                             # heldout-d: set D (third round), 1.5M rows (variant B: 1M) unless --rows says otherwise
+ *                             # heldout-e: set E (fourth round), 1M orders (variant B: 600k) unless --rows says otherwise
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --refit points.json       # fit again on the points a calibration saved with LOCK_TIMING_POINTS=points.json
  *   --classes update,delete   # with --refit or --calibrate: fit only these classes, keep the others (brought to the points' probe)
@@ -643,6 +644,91 @@ async function heldOutD(c: pg.Client, cal: Calibration, variant: 'A' | 'B', n: n
   );
 }
 
+/**
+ * Held-out set E (issue #32, fourth round), written and committed before that round's model
+ * changes (wide scans past shared buffers, AFTER triggers, joins) and run on them only when they
+ * were final. Unlike A-D: an orders table keyed by random uuids, a BEFORE UPDATE trigger that
+ * stamps `updated_at` (the commonest trigger in real schemas), a GIN index on a jsonb column that
+ * some updates change, a BRIN index, fillfactor 90, and order lines referencing orders ON DELETE
+ * CASCADE; statements include a backfill of a column just added, a semi-join (`IN (SELECT ...)`),
+ * a CHECK and a foreign key validated, a column type change that rewrites the table, and a
+ * unique index. `variant` B: fewer, wider orders (a 500-byte note), created_at shuffled over the
+ * heap instead of in insertion order, states skewed towards one value.
+ */
+async function heldOutE(c: pg.Client, cal: Calibration, variant: 'A' | 'B', n: number): Promise<Row[]> {
+  const b = variant === 'B';
+  const customers = 50_000;
+  await c.query(`DROP TABLE IF EXISTS he_lines, he_orders, he_customers, he_products CASCADE`);
+  await c.query(`CREATE TABLE he_customers (id bigint PRIMARY KEY, country text NOT NULL)`);
+  await c.query(`INSERT INTO he_customers SELECT g, (ARRAY['de','fr','us','jp','br','in'])[1 + g % 6] FROM generate_series(1, ${customers}) g`);
+  await c.query(`CREATE TABLE he_products (id int PRIMARY KEY, sku text NOT NULL)`);
+  await c.query(`INSERT INTO he_products SELECT g, 'sku-' || g FROM generate_series(1, 5000) g`);
+  await c.query(
+    `CREATE TABLE he_orders (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), customer_id bigint NOT NULL REFERENCES he_customers (id), created_at timestamptz NOT NULL,
+       state smallint NOT NULL, total numeric(12, 2), tags jsonb NOT NULL, note text, updated_at timestamptz NOT NULL DEFAULT now()) WITH (fillfactor = 90)`,
+  );
+  // A: created_at follows the heap, states even over 0-4. B: created_at shuffled, 70 % of states 4, wide notes.
+  const created = b ? `timestamptz '2022-01-01' + ((g * 7919) % ${n}) * interval '30 seconds'` : `timestamptz '2022-01-01' + g * interval '30 seconds'`;
+  const state = b ? `CASE WHEN g % 10 < 7 THEN 4 ELSE (g % 10) - 7 END` : `g % 5`;
+  await c.query(
+    `INSERT INTO he_orders (customer_id, created_at, state, total, tags, note)
+     SELECT 1 + (g * 31) % ${customers}, ${created}, ${state}, ((g * 104729) % 100000) / 100.0,
+            jsonb_build_object('channel', (ARRAY['web','app','shop'])[1 + g % 3], 'promo', g % 7 = 0, 'tier', g % 4),
+            CASE WHEN g % 3 = 0 THEN NULL ELSE repeat('x', ${b ? 500 : 40}) END
+     FROM generate_series(1, ${n}) g`,
+  );
+  await c.query(
+    `CREATE INDEX he_orders_customer ON he_orders (customer_id); CREATE INDEX he_orders_tags ON he_orders USING gin (tags jsonb_path_ops);
+     CREATE INDEX he_orders_created ON he_orders USING brin (created_at); CREATE INDEX he_orders_pending ON he_orders (state) WHERE state < 2`,
+  );
+  await c.query(`CREATE OR REPLACE FUNCTION he_touch() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN NEW.updated_at := now(); RETURN NEW; END$$`);
+  await c.query(`CREATE TRIGGER he_orders_touch BEFORE UPDATE ON he_orders FOR EACH ROW EXECUTE FUNCTION he_touch()`);
+  await c.query(
+    `CREATE TABLE he_lines (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, order_id uuid NOT NULL REFERENCES he_orders (id) ON DELETE CASCADE, line_no int NOT NULL, product_id int NOT NULL, qty int NOT NULL)`,
+  );
+  await c.query(
+    `INSERT INTO he_lines (order_id, line_no, product_id, qty) SELECT o.id, l, 1 + (abs(hashtext(o.id::text)) + l) % 5000, (l * 3 + o.state) % 6 FROM he_orders o, generate_series(1, 2) l`,
+  );
+  await c.query(`CREATE INDEX he_lines_order ON he_lines (order_id)`);
+  await c.query(`VACUUM ANALYZE he_customers, he_products, he_orders, he_lines`);
+  const cutoff = `timestamptz '2022-01-01' + interval '${Math.round(n * 30 * 0.08)} seconds'`;
+  const statements = [
+    // A backfill of a column just added (no index reads it: HOT where the page has room).
+    `SETUP ALTER TABLE he_orders ADD COLUMN region text`,
+    `UPDATE he_orders SET region = 'emea' WHERE customer_id % 3 = 0`,
+    // Changes a GIN-indexed jsonb value (new entries in the GIN index for each row).
+    `UPDATE he_orders SET tags = tags || '{"migrated": true}' WHERE state = 2`,
+    `UPDATE he_orders SET state = 1 WHERE created_at < ${cutoff}`,
+    // A semi-join: the lines of pending orders.
+    `UPDATE he_lines SET qty = qty + 1 WHERE order_id IN (SELECT id FROM he_orders WHERE state = 0)`,
+    `UPDATE he_orders SET customer_id = customer_id % ${customers - 10} + 1 WHERE total > 990`,
+    `CREATE INDEX he_i1 ON he_orders (customer_id, created_at)`,
+    `DROP INDEX he_i1`,
+    `CREATE INDEX he_i2 ON he_orders USING gin (tags)`,
+    `DROP INDEX he_i2`,
+    `CREATE UNIQUE INDEX he_i3 ON he_lines (order_id, line_no)`,
+    `DROP INDEX he_i3`,
+    `ALTER TABLE he_lines ADD CONSTRAINT he_qty_known CHECK (qty >= 0)`,
+    `ALTER TABLE he_lines ADD CONSTRAINT he_lines_product FOREIGN KEY (product_id) REFERENCES he_products (id)`,
+    `ALTER TABLE he_lines ALTER COLUMN qty TYPE bigint`,
+    `ALTER TABLE he_orders ALTER COLUMN total SET NOT NULL`,
+    // Each inserted line is checked against he_orders and enters three indexes.
+    `INSERT INTO he_lines (order_id, line_no, product_id, qty) SELECT order_id, line_no + 2, product_id, qty FROM he_lines WHERE qty = 5`,
+    // Cascades into he_lines (two lines per order).
+    `DELETE FROM he_orders WHERE created_at < timestamptz '2022-01-01' + interval '${Math.round(n * 30 * 0.12)} seconds' AND state = 3`,
+    `DELETE FROM he_lines WHERE product_id % 40 = 7`,
+  ];
+  return runSet(
+    c,
+    cal,
+    statements,
+    (sql) => (/^(UPDATE|DELETE FROM|INSERT INTO|ALTER TABLE|CREATE UNIQUE INDEX he_i3 ON) he_lines/.test(sql) ? 'he_lines' : 'he_orders'),
+    {
+      unmodelled: 'report',
+    },
+  );
+}
+
 async function main(): Promise<void> {
   if (values.refit) {
     const points = JSON.parse(readFileSync(values.refit, 'utf8')) as Timed[];
@@ -690,6 +776,19 @@ async function main(): Promise<void> {
       summary(`held-out D${variant}`, rows);
       summary(
         `held-out D${variant}, DML`,
+        rows.filter((r) => r.cls === 'update' || r.cls === 'delete'),
+      );
+    }
+    if (sets.includes('heldout-e')) {
+      // Set E's own default sizes (1M orders, variant B 600k; two lines each) unless --rows asks for another.
+      const variant = values.variant === 'B' ? 'B' : 'A';
+      const n = values.rows === '1000000' ? (variant === 'B' ? 600_000 : 1_000_000) : Number(values.rows);
+      console.log(`\nheld-out set E, variant ${variant}, ${n} orders:`);
+      const rows = await heldOutE(c, cal, variant, n);
+      console.log('');
+      summary(`held-out E${variant}`, rows);
+      summary(
+        `held-out E${variant}, DML`,
         rows.filter((r) => r.cls === 'update' || r.cls === 'delete'),
       );
     }
