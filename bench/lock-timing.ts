@@ -158,6 +158,7 @@ async function calibrate(c: pg.Client): Promise<Calibration> {
   await c.query(
     `CREATE OR REPLACE FUNCTION cal_trg() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN IF TG_OP = 'DELETE' THEN RETURN OLD; END IF; RETURN NEW; END$$`,
   );
+  await c.query(`CREATE OR REPLACE FUNCTION cal_after() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN RETURN NULL; END$$`);
   for (const wide of [false, true]) {
     for (const n of wide ? [100_000, 400_000, 1_000_000] : [100_000, 400_000]) {
       const t = `cal_${wide ? 'wide' : 'narrow'}_${n}`;
@@ -221,6 +222,18 @@ async function calibrate(c: pg.Client): Promise<Calibration> {
         `DELETE FROM ${t} WHERE id > ${n * 0.85} AND id <= ${n * 0.9}`,
         `UPDATE ${t} SET a = a + 1 WHERE id > ${n / 2} AND id <= ${n * 0.55}`,
         `SETUP DROP TRIGGER ${t}_trg ON ${t}`,
+        `VACUUM ANALYZE ${t}`,
+        // An AFTER row trigger on rows spread over the heap: its events fire at the statement's
+        // end and fetch each row again, from outside shared buffers when the table does not fit.
+        `SETUP CREATE TRIGGER ${t}_after AFTER DELETE OR UPDATE ON ${t} FOR EACH ROW EXECUTE FUNCTION cal_after()`,
+        // ts is indexed on the wide tables: the new versions are not HOT, so the trigger fetches
+        // two pages a row. Its twin below, without the trigger, separates the trigger's cost.
+        `UPDATE ${t} SET ts = ts + interval '1 second' WHERE id % 20 = 13`,
+        `DELETE FROM ${t} WHERE id % 40 = 17`,
+        `SETUP DROP TRIGGER ${t}_after ON ${t}`,
+        `VACUUM ANALYZE ${t}`,
+        `UPDATE ${t} SET ts = ts + interval '1 second' WHERE id % 20 = 14`,
+        `DELETE FROM ${t} WHERE id % 40 = 18`,
         `VACUUM ANALYZE ${t}`,
         `UPDATE ${t} SET label = label || '' WHERE a BETWEEN 100 AND 149`,
         // Rows spread over every page (a full scan finds them): each change dirties a page of its own.
@@ -675,7 +688,7 @@ async function heldOutE(c: pg.Client, cal: Calibration, variant: 'A' | 'B', n: n
      SELECT 1 + (g * 31) % ${customers}, ${created}, ${state}, ((g * 104729) % 100000) / 100.0,
             jsonb_build_object('channel', (ARRAY['web','app','shop'])[1 + g % 3], 'promo', g % 7 = 0, 'tier', g % 4),
             CASE WHEN g % 3 = 0 THEN NULL ELSE repeat('x', ${b ? 500 : 40}) END
-     FROM generate_series(1, ${n}) g`,
+     FROM generate_series(1::bigint, ${n}) g`,
   );
   await c.query(
     `CREATE INDEX he_orders_customer ON he_orders (customer_id); CREATE INDEX he_orders_tags ON he_orders USING gin (tags jsonb_path_ops);
@@ -687,7 +700,7 @@ async function heldOutE(c: pg.Client, cal: Calibration, variant: 'A' | 'B', n: n
     `CREATE TABLE he_lines (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, order_id uuid NOT NULL REFERENCES he_orders (id) ON DELETE CASCADE, line_no int NOT NULL, product_id int NOT NULL, qty int NOT NULL)`,
   );
   await c.query(
-    `INSERT INTO he_lines (order_id, line_no, product_id, qty) SELECT o.id, l, 1 + (abs(hashtext(o.id::text)) + l) % 5000, (l * 3 + o.state) % 6 FROM he_orders o, generate_series(1, 2) l`,
+    `INSERT INTO he_lines (order_id, line_no, product_id, qty) SELECT o.id, l, 1 + (abs(hashtext(o.id::text)::bigint) + l) % 5000, (l * 3 + o.state) % 6 FROM he_orders o, generate_series(1, 2) l`,
   );
   await c.query(`CREATE INDEX he_lines_order ON he_lines (order_id)`);
   await c.query(`VACUUM ANALYZE he_customers, he_products, he_orders, he_lines`);
