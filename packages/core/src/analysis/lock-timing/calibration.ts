@@ -46,6 +46,8 @@ function dmlBasis(f: TimingFeatures): string {
     parts.push(
       f.nonHotShare < 0.05 ? 'updated in place (HOT: no new index entries)' : `about ${Math.round(f.nonHotShare * 100)}% with new index entries (the rest HOT)`,
     );
+  if (f.entryIndexes < f.indexes && f.nonHotShare >= 0.05)
+    parts.push(`new versions take entries in ${f.entryIndexes} of ${f.indexes} indexes' worth (a BRIN index keeps summaries; a partial one counts half)`);
   if (f.fkChecks) parts.push(`${f.fkChecks} foreign key(s) checked against the parent per row`);
   if (f.indexedRefs) parts.push(`${f.indexedRefs} referencing foreign key(s) checked by index`);
   if (f.unindexedRefRows)

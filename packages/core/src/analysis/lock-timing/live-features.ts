@@ -13,6 +13,7 @@ import {
   type BuiltIndex,
   builtIndex,
   bufferFeatures,
+  entryIndexWeight,
   dirtiedPages,
   NO_DML_FACTS,
   seqScanCost,
@@ -31,6 +32,8 @@ interface LiveTable {
   rows: number;
   heap: number;
   idx: number;
+  /** Each index's access method and partial-index predicate (`pg_get_expr`), for {@link entryIndexes}. */
+  indexKinds: Array<{ method: string; predicate: string | null }>;
   indexBytes: number;
   sharedBuffers: number;
 }
@@ -38,20 +41,23 @@ interface LiveTable {
 async function liveTable(client: FeatureClient, name: string): Promise<LiveTable | null> {
   const res = await client.query(
     `SELECT c.oid::int AS oid, c.reltuples::float8 AS rows, c.relpages::float8 * current_setting('block_size')::int AS heap,
-            (SELECT count(*)::int FROM pg_index i WHERE i.indrelid = c.oid) AS idx,
+            (SELECT coalesce(json_agg(json_build_object('method', am.amname, 'predicate', pg_get_expr(i.indpred, i.indrelid))), '[]')
+               FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam WHERE i.indrelid = c.oid) AS idx_kinds,
             (SELECT coalesce(sum(pg_relation_size(i.indexrelid)), 0)::float8 FROM pg_index i WHERE i.indrelid = c.oid) AS idx_bytes,
             pg_size_bytes(current_setting('shared_buffers'))::float8 AS sb
        FROM pg_class c WHERE c.oid = to_regclass($1)`,
     [quoteQualified(name)],
   );
-  const r = res.rows[0] as { oid: number; rows: number; heap: number; idx: number; idx_bytes: number; sb: number } | undefined;
+  const r = res.rows[0] as
+    { oid: number; rows: number; heap: number; idx_kinds: Array<{ method: string; predicate: string | null }>; idx_bytes: number; sb: number } | undefined;
   if (!r) return null;
   // Never analyzed (reltuples -1): assume 100 bytes a row, as a first figure.
   return {
     oid: r.oid,
     rows: r.rows < 0 ? r.heap / 100 : r.rows,
     heap: Number(r.heap),
-    idx: r.idx,
+    idx: r.idx_kinds.length,
+    indexKinds: r.idx_kinds,
     indexBytes: Number(r.idx_bytes),
     sharedBuffers: Number(r.sb),
   };
@@ -476,6 +482,16 @@ async function liveIndexKey(client: FeatureClient, t: LiveTable, index: BuiltInd
   return { cost: indexKeyCost({ method: index.method, opclass: index.params[0]?.opclass ?? null, columns }), correlation };
 }
 
+/** The table's indexes weighted by the entry a new row version takes in each ({@link entryIndexWeight}); `assigned`: an UPDATE's SET columns. */
+function entryIndexes(kinds: LiveTable['indexKinds'], assigned: Set<string> | null): number {
+  let sum = 0;
+  for (const k of kinds) {
+    const predicateAssigned = k.predicate !== null && assigned !== null && [...expressionNames(k.predicate)].some((n) => assigned.has(n));
+    sum += entryIndexWeight({ method: k.method, partial: k.predicate !== null, predicateAssigned });
+  }
+  return sum;
+}
+
 /** Class and features of a statement's lock hold, read from the target's catalog and planner. */
 export async function liveFeatures(
   client: FeatureClient,
@@ -529,6 +545,7 @@ export async function liveFeatures(
       rows: t.rows,
       heapBytes: t.heap,
       indexes: t.idx,
+      entryIndexes: entryIndexes(t.indexKinds, kind === 'UpdateStmt' ? assignedColumns(stmt) : null),
       parentRows: parent?.rows ?? 0,
       touchedRows: touched,
       ...bufferFeatures(t.heap, t.sharedBuffers, t.indexBytes),

@@ -85,6 +85,24 @@ describe('live lock timing', () => {
     expect(insert!.basis).toMatch(/1 foreign key\(s\) checked against the parent per row/);
   });
 
+  it("charges a non-HOT version no entry in a BRIN index, and half of one in a partial index unless the UPDATE sets its predicate's column", async () => {
+    await sql(
+      db.url,
+      `CREATE TABLE reading (id int PRIMARY KEY, at timestamptz NOT NULL, state int NOT NULL);
+       INSERT INTO reading SELECT g, timestamptz '2024-01-01' + g * interval '1 minute', g % 4 FROM generate_series(1, 20000) g;
+       CREATE INDEX ON reading USING brin (at); CREATE INDEX ON reading (state) WHERE state = 0;`,
+    );
+    await sql(db.url, 'VACUUM ANALYZE reading');
+    const [setsPredicate, other] = (
+      await timing("UPDATE reading SET state = state + 1 WHERE id <= 5000; UPDATE reading SET at = at + interval '1 s' WHERE id <= 5000")
+    ).statements.map((s) => s.estimate!);
+    // The first sets the column the partial index's predicate reads: its new values may all
+    // enter it (a whole entry); the primary key takes a whole one, the BRIN index none.
+    expect(setsPredicate!.basis).toMatch(/new versions take entries in 2 of 3 indexes' worth/);
+    // The second changes the BRIN key only (no HOT): the partial index counts half.
+    expect(other!.basis).toMatch(/new versions take entries in 1\.5 of 3 indexes' worth/);
+  });
+
   it('reports the sessions a lock would queue behind and how lock_timeout retries behave', async () => {
     const holder = new pg.Client({ connectionString: db.url, application_name: 'report-job' });
     await holder.connect();

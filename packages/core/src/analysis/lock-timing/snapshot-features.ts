@@ -5,6 +5,7 @@ import type { StatementFacts } from '../statement-facts';
 import { insertSource } from './inserted-rows';
 import {
   bufferFeatures,
+  entryIndexWeight,
   DEFAULT_SHARED_BUFFERS,
   NO_DML_FACTS,
   seqScanCost,
@@ -68,7 +69,12 @@ export function snapshotFeatures(
   // Asked for every statement of every analysis: plain loops and fields, no spreads or reduce.
   const rows = Math.max(0, table.row_estimate);
   let indexBytes = 0;
-  for (let i = 0; i < table.indexes.length; i++) indexBytes += table.indexes[i]!.size_bytes;
+  let entryIndexes = 0;
+  for (let i = 0; i < table.indexes.length; i++) {
+    const ix = table.indexes[i]!;
+    indexBytes += ix.size_bytes;
+    entryIndexes += entryIndexWeight({ method: ix.method, partial: ix.predicate !== null });
+  }
   const heapBytes = Math.max(table.pages * 8192, table.total_bytes - indexBytes, 0);
   const buffers = bufferFeatures(heapBytes, DEFAULT_SHARED_BUFFERS, indexBytes);
   return {
@@ -77,6 +83,7 @@ export function snapshotFeatures(
       rows,
       heapBytes,
       indexes: table.indexes.length,
+      entryIndexes,
       parentRows: Math.max(0, parent?.row_estimate ?? 0),
       touchedRows: snapshotTouchedRows(stmt, facts, rows),
       ringBytes: buffers.ringBytes,

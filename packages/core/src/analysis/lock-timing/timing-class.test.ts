@@ -3,7 +3,7 @@ import { analyzeStatements } from '../analyze-statements';
 import { parseStatements } from '../parse-statements';
 import { buildSchemaIndex } from '../schema-index';
 import { buildSnapshot } from '../snapshot-builder';
-import { builtIndex, dirtiedPages, timingClass, type TimingFeatures } from './timing-class';
+import { builtIndex, dirtiedPages, entryIndexWeight, timingClass, type TimingFeatures } from './timing-class';
 
 async function classOf(sql: string) {
   const parsed = await parseStatements(sql);
@@ -50,5 +50,15 @@ describe('heap pages a DML statement dirties', () => {
   });
   it('spreads rows an index finds on a key the heap is not ordered by', () => {
     expect(dirtiedPages(f(100_000, false, false))).toBeGreaterThan(9_999);
+  });
+});
+
+describe('entryIndexWeight', () => {
+  it('counts no entry in a BRIN index, half of one in a partial index whose predicate the UPDATE does not set, a whole one elsewhere', () => {
+    expect(entryIndexWeight({ method: 'brin', partial: false })).toBe(0);
+    expect(entryIndexWeight({ method: 'brin', partial: true })).toBe(0);
+    expect(entryIndexWeight({ method: 'btree', partial: true })).toBe(0.5);
+    expect(entryIndexWeight({ method: 'btree', partial: true, predicateAssigned: true })).toBe(1);
+    expect(entryIndexWeight({ method: 'gin', partial: false })).toBe(1);
   });
 });

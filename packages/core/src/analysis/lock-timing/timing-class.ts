@@ -46,8 +46,13 @@ export interface TimingFeatures {
   rows: number;
   /** Heap bytes (`relpages` x block size). */
   heapBytes: number;
-  /** Indexes on the table (rebuilt by a rewrite, maintained by an UPDATE). */
+  /** Indexes on the table (rebuilt by a rewrite). */
   indexes: number;
+  /**
+   * Of those, the ones a new row version takes an entry in (an INSERT's, a non-HOT UPDATE's): see
+   * {@link entryIndexWeight}.
+   */
+  entryIndexes: number;
   /** Rows of the referenced table, for foreign key validation. */
   parentRows: number;
   /** Rows a DML statement changes. */
@@ -194,12 +199,12 @@ export function featureValue(name: FeatureName, f: TimingFeatures): number {
       return (f.touchedRows + f.cascadeRows) / 1e6;
     case 'touchedIdx':
       // Index entries the changed rows add (none for a HOT update's).
-      return (f.touchedRows * f.indexes * f.nonHotShare) / 1e6;
+      return (f.touchedRows * f.entryIndexes * f.nonHotShare) / 1e6;
     case 'touchedFk':
       return (f.touchedRows * f.fkChecks) / 1e6;
     case 'touchedIdxUncached':
       // An entry into an index that does not stay in shared buffers reads its leaf page from outside.
-      return (f.touchedRows * f.indexes * f.nonHotShare * f.uncachedShare) / 1e6;
+      return (f.touchedRows * f.entryIndexes * f.nonHotShare * f.uncachedShare) / 1e6;
     case 'touchedFkUncached':
       return (f.touchedRows * f.fkUncached) / 1e6;
     case 'touchedUncached':
@@ -230,6 +235,18 @@ export function dirtiedPages(f: Pick<TimingFeatures, 'heapBytes' | 'rows' | 'tou
   const perPage = Math.max(1, f.rows / pages);
   const share = f.rows > 0 ? Math.min(1, f.touchedRows / f.rows) : 0;
   return f.foundByScan || !f.rowsClustered ? pages * (1 - (1 - share) ** perPage) : Math.min(pages, f.touchedRows / perPage);
+}
+
+/**
+ * How much of an index entry a new row version costs in one index: none in a BRIN index (it
+ * keeps a summary per range of pages, widened at most), a whole one in most others. In a partial
+ * index only the rows its predicate keeps take one: half, since the share is not measured,
+ * unless the UPDATE sets a column the predicate reads (`SET status = 'archived'` under `WHERE
+ * status <> 'done'` may move every row in).
+ */
+export function entryIndexWeight(index: { method: string; partial: boolean; predicateAssigned?: boolean }): number {
+  if (index.method === 'brin') return 0;
+  return index.partial && !index.predicateAssigned ? 0.5 : 1;
 }
 
 /** A sequential scan's planner cost with default cost settings: a page read each, plus a tuple's CPU. */
