@@ -771,6 +771,12 @@ async function heldOutE(c: pg.Client, cal: Calibration, variant: 'A' | 'B', n: n
   );
 }
 
+/** The held-out sets run in two variants: their labels, default sizes (D: rows; E: orders, two lines each) and runners. */
+const VARIANT_SETS = {
+  'heldout-d': { label: 'D', unit: 'rows', sizes: { A: 1_500_000, B: 1_000_000 }, run: heldOutD },
+  'heldout-e': { label: 'E', unit: 'orders', sizes: { A: 1_000_000, B: 600_000 }, run: heldOutE },
+} as const;
+
 async function main(): Promise<void> {
   if (values.refit) {
     // Points saved before a feature existed carry what it was then: every calibration index is a
@@ -813,29 +819,17 @@ async function main(): Promise<void> {
         rows.filter((r) => r.cls === 'delete'),
       );
     }
-    if (sets.includes('heldout-d')) {
-      // Set D's own default sizes (1.5M rows, variant B 1M) unless --rows asks for another.
+    // Sets D and E, variant A or B, each at its own default size unless --rows asks for another.
+    for (const [name, set] of Object.entries(VARIANT_SETS)) {
+      if (!sets.includes(name)) continue;
       const variant = values.variant === 'B' ? 'B' : 'A';
-      const n = values.rows === '1000000' ? (variant === 'B' ? 1_000_000 : 1_500_000) : Number(values.rows);
-      console.log(`\nheld-out set D, variant ${variant}, ${n} rows:`);
-      const rows = await heldOutD(c, cal, variant, n);
+      const n = values.rows === '1000000' ? set.sizes[variant] : Number(values.rows);
+      console.log(`\nheld-out set ${set.label}, variant ${variant}, ${n} ${set.unit}:`);
+      const rows = await set.run(c, cal, variant, n);
       console.log('');
-      summary(`held-out D${variant}`, rows);
+      summary(`held-out ${set.label}${variant}`, rows);
       summary(
-        `held-out D${variant}, DML`,
-        rows.filter((r) => r.cls === 'update' || r.cls === 'delete'),
-      );
-    }
-    if (sets.includes('heldout-e')) {
-      // Set E's own default sizes (1M orders, variant B 600k; two lines each) unless --rows asks for another.
-      const variant = values.variant === 'B' ? 'B' : 'A';
-      const n = values.rows === '1000000' ? (variant === 'B' ? 600_000 : 1_000_000) : Number(values.rows);
-      console.log(`\nheld-out set E, variant ${variant}, ${n} orders:`);
-      const rows = await heldOutE(c, cal, variant, n);
-      console.log('');
-      summary(`held-out E${variant}`, rows);
-      summary(
-        `held-out E${variant}, DML`,
+        `held-out ${set.label}${variant}, DML`,
         rows.filter((r) => r.cls === 'update' || r.cls === 'delete'),
       );
     }
