@@ -32,8 +32,6 @@ interface LiveTable {
   rows: number;
   heap: number;
   idx: number;
-  /** Each index's access method and partial-index predicate (`pg_get_expr`), for {@link entryIndexes}. */
-  indexKinds: Array<{ method: string; predicate: string | null }>;
   indexBytes: number;
   sharedBuffers: number;
 }
@@ -41,23 +39,20 @@ interface LiveTable {
 async function liveTable(client: FeatureClient, name: string): Promise<LiveTable | null> {
   const res = await client.query(
     `SELECT c.oid::int AS oid, c.reltuples::float8 AS rows, c.relpages::float8 * current_setting('block_size')::int AS heap,
-            (SELECT coalesce(json_agg(json_build_object('method', am.amname, 'predicate', pg_get_expr(i.indpred, i.indrelid))), '[]')
-               FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam WHERE i.indrelid = c.oid) AS idx_kinds,
+            (SELECT count(*)::int FROM pg_index i WHERE i.indrelid = c.oid) AS idx,
             (SELECT coalesce(sum(pg_relation_size(i.indexrelid)), 0)::float8 FROM pg_index i WHERE i.indrelid = c.oid) AS idx_bytes,
             pg_size_bytes(current_setting('shared_buffers'))::float8 AS sb
        FROM pg_class c WHERE c.oid = to_regclass($1)`,
     [quoteQualified(name)],
   );
-  const r = res.rows[0] as
-    { oid: number; rows: number; heap: number; idx_kinds: Array<{ method: string; predicate: string | null }>; idx_bytes: number; sb: number } | undefined;
+  const r = res.rows[0] as { oid: number; rows: number; heap: number; idx: number; idx_bytes: number; sb: number } | undefined;
   if (!r) return null;
   // Never analyzed (reltuples -1): assume 100 bytes a row, as a first figure.
   return {
     oid: r.oid,
     rows: r.rows < 0 ? r.heap / 100 : r.rows,
     heap: Number(r.heap),
-    idx: r.idx_kinds.length,
-    indexKinds: r.idx_kinds,
+    idx: r.idx,
     indexBytes: Number(r.idx_bytes),
     sharedBuffers: Number(r.sb),
   };
@@ -296,6 +291,8 @@ async function insertedRows(client: FeatureClient, source: InsertSource, targetR
 
 /** The DML facts of {@link NO_DML_FACTS}, to be filled in. */
 type DmlFacts = { -readonly [K in keyof typeof NO_DML_FACTS]: number };
+/** DML facts with the indexes a new row version enters (all of them unless a write path read otherwise). */
+type WriteFacts = DmlFacts & { entryIndexes: number };
 
 type DmlEvent = 'INSERT' | 'UPDATE' | 'DELETE';
 const TRIGGER_EVENT_BIT: Record<DmlEvent, number> = { INSERT: 4, DELETE: 8, UPDATE: 16 };
@@ -318,6 +315,9 @@ async function indexCorrelation(client: FeatureClient, t: LiveTable, index: stri
   return typeof corr === 'number' ? corr : null;
 }
 
+/** An index's access method and partial-index predicate (`pg_get_expr`), for {@link entryIndexes}. */
+type IndexKind = { method: string; predicate: string | null };
+
 /**
  * What an UPDATE or INSERT's rows meet on `t`: the fillfactor, the columns as stored (for the
  * free space on a page), the columns indexes read, and each foreign key's columns with the size
@@ -326,7 +326,7 @@ async function indexCorrelation(client: FeatureClient, t: LiveTable, index: stri
 async function writeShape(
   client: FeatureClient,
   t: LiveTable,
-): Promise<{ fillfactor: number; columns: StoredColumn[]; indexed: Set<string>; fks: Array<{ cols: string[]; bytes: number }> }> {
+): Promise<{ fillfactor: number; columns: StoredColumn[]; indexed: Set<string>; indexKinds: IndexKind[]; fks: Array<{ cols: string[]; bytes: number }> }> {
   const res = await client.query(
     `SELECT coalesce((SELECT o.option_value FROM pg_options_to_table(c.reloptions) o WHERE o.option_name = 'fillfactor'), '100')::int AS ff,
             (SELECT coalesce(json_agg(json_build_object('len', a.attlen, 'align', a.attalign, 'width', s.avg_width, 'nulls', coalesce(s.null_frac, 0)) ORDER BY a.attnum), '[]')
@@ -335,6 +335,8 @@ async function writeShape(
             ARRAY(SELECT a.attname::text FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey::int2[]) WHERE i.indrelid = c.oid) AS keys,
             ARRAY(SELECT concat_ws(' ', pg_get_expr(i.indexprs, i.indrelid), pg_get_expr(i.indpred, i.indrelid))
                     FROM pg_index i WHERE i.indrelid = c.oid AND (i.indexprs IS NOT NULL OR i.indpred IS NOT NULL)) AS exprs,
+            (SELECT coalesce(json_agg(json_build_object('method', am.amname, 'predicate', pg_get_expr(i.indpred, i.indrelid))), '[]')
+               FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam WHERE i.indrelid = c.oid) AS kinds,
             (SELECT coalesce(json_agg(json_build_object(
                       'cols', ARRAY(SELECT a.attname::text FROM pg_attribute a WHERE a.attrelid = con.conrelid AND a.attnum = ANY (con.conkey)),
                       'bytes', pg_total_relation_size(con.confrelid))), '[]')
@@ -347,6 +349,7 @@ async function writeShape(
     columns: Array<{ len: number; align: string; width: number | null; nulls: number }>;
     keys: string[];
     exprs: string[];
+    kinds: IndexKind[];
     fks: Array<{ cols: string[]; bytes: number }>;
   };
   const r = res.rows[0] as Row | undefined;
@@ -356,6 +359,7 @@ async function writeShape(
     fillfactor: Number(r?.ff ?? 100),
     columns: (r?.columns ?? []).map((c) => ({ len: c.len, align: c.align, avgWidth: c.width, nullFrac: c.nulls })),
     indexed,
+    indexKinds: r?.kinds ?? [],
     fks: (r?.fks ?? []).map((f) => ({ cols: f.cols, bytes: Number(f.bytes) })),
   };
 }
@@ -374,19 +378,20 @@ async function dmlFacts(
   stmt: ParsedStatement,
   event: DmlEvent,
   rows: { touched: number; byScan: boolean; clustered: boolean },
-): Promise<DmlFacts> {
+): Promise<WriteFacts> {
   const touched = rows.touched;
   const trg = await client.query(
     `SELECT count(*)::int AS n FROM pg_trigger WHERE tgrelid = $1 AND NOT tgisinternal AND tgenabled <> 'D' AND tgtype & 1 = 1 AND tgtype & $2 <> 0`,
     [t.oid, TRIGGER_EVENT_BIT[event]],
   );
-  const facts: DmlFacts = { ...NO_DML_FACTS, rowTriggers: Number((trg.rows[0] as { n?: number } | undefined)?.n ?? 0) };
+  const facts: WriteFacts = { ...NO_DML_FACTS, entryIndexes: t.idx, rowTriggers: Number((trg.rows[0] as { n?: number } | undefined)?.n ?? 0) };
   if (event !== 'DELETE') {
     const shape = await writeShape(client, t);
     const assigned = event === 'UPDATE' ? assignedColumns(stmt) : null;
     const checked = assigned ? shape.fks.filter((fk) => fk.cols.some((c) => assigned.has(c))) : shape.fks;
     facts.fkChecks = checked.length;
     facts.fkUncached = checked.reduce((sum, fk) => sum + bufferFeatures(fk.bytes, t.sharedBuffers).uncachedShare, 0);
+    facts.entryIndexes = entryIndexes(shape.indexKinds, assigned);
     if (assigned) {
       const pages = Math.max(1, t.heap / 8192);
       const touchedPages = dirtiedPages({ heapBytes: t.heap, rows: t.rows, touchedRows: touched, foundByScan: rows.byScan, rowsClustered: rows.clustered });
@@ -483,7 +488,7 @@ async function liveIndexKey(client: FeatureClient, t: LiveTable, index: BuiltInd
 }
 
 /** The table's indexes weighted by the entry a new row version takes in each ({@link entryIndexWeight}); `assigned`: an UPDATE's SET columns. */
-function entryIndexes(kinds: LiveTable['indexKinds'], assigned: Set<string> | null): number {
+function entryIndexes(kinds: IndexKind[], assigned: Set<string> | null): number {
   let sum = 0;
   for (const k of kinds) {
     const predicateAssigned = k.predicate !== null && assigned !== null && [...expressionNames(k.predicate)].some((n) => assigned.has(n));
@@ -536,7 +541,7 @@ export async function liveFeatures(
     rowsBasis = rows.basis;
   }
   const event: DmlEvent | null = kind === 'UpdateStmt' ? 'UPDATE' : kind === 'DeleteStmt' ? 'DELETE' : inserted ? 'INSERT' : null;
-  const dml = event ? await dmlFacts(client, t, stmt, event, { touched, byScan, clustered }) : NO_DML_FACTS;
+  const dml = event ? await dmlFacts(client, t, stmt, event, { touched, byScan, clustered }) : { ...NO_DML_FACTS, entryIndexes: t.idx };
   return {
     cls,
     rowsBasis,
@@ -545,7 +550,6 @@ export async function liveFeatures(
       rows: t.rows,
       heapBytes: t.heap,
       indexes: t.idx,
-      entryIndexes: entryIndexes(t.indexKinds, kind === 'UpdateStmt' ? assignedColumns(stmt) : null),
       parentRows: parent?.rows ?? 0,
       touchedRows: touched,
       ...bufferFeatures(t.heap, t.sharedBuffers, t.indexBytes),
