@@ -333,9 +333,7 @@ async function writeShape(
                FROM pg_attribute a LEFT JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = a.attname
               WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) AS columns,
             ARRAY(SELECT a.attname::text FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey::int2[]) WHERE i.indrelid = c.oid) AS keys,
-            ARRAY(SELECT concat_ws(' ', pg_get_expr(i.indexprs, i.indrelid), pg_get_expr(i.indpred, i.indrelid))
-                    FROM pg_index i WHERE i.indrelid = c.oid AND (i.indexprs IS NOT NULL OR i.indpred IS NOT NULL)) AS exprs,
-            (SELECT coalesce(json_agg(json_build_object('method', am.amname, 'predicate', pg_get_expr(i.indpred, i.indrelid))), '[]')
+            (SELECT coalesce(json_agg(json_build_object('method', am.amname, 'expressions', pg_get_expr(i.indexprs, i.indrelid), 'predicate', pg_get_expr(i.indpred, i.indrelid))), '[]')
                FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam WHERE i.indrelid = c.oid) AS kinds,
             (SELECT coalesce(json_agg(json_build_object(
                       'cols', ARRAY(SELECT a.attname::text FROM pg_attribute a WHERE a.attrelid = con.conrelid AND a.attnum = ANY (con.conkey)),
@@ -348,13 +346,13 @@ async function writeShape(
     ff: number;
     columns: Array<{ len: number; align: string; width: number | null; nulls: number }>;
     keys: string[];
-    exprs: string[];
-    kinds: IndexKind[];
+    kinds: Array<IndexKind & { expressions: string | null }>;
     fks: Array<{ cols: string[]; bytes: number }>;
   };
   const r = res.rows[0] as Row | undefined;
   const indexed = new Set(r?.keys ?? []);
-  for (const e of r?.exprs ?? []) for (const name of expressionNames(e)) indexed.add(name);
+  // Names an index expression or a partial-index predicate reads count as indexed columns too.
+  for (const k of r?.kinds ?? []) for (const e of [k.expressions, k.predicate]) if (e) for (const name of expressionNames(e)) indexed.add(name);
   return {
     fillfactor: Number(r?.ff ?? 100),
     columns: (r?.columns ?? []).map((c) => ({ len: c.len, align: c.align, avgWidth: c.width, nullFrac: c.nulls })),
