@@ -8,6 +8,7 @@
  *                             # heldout-d: set D (third round), 1.5M rows (variant B: 1M) unless --rows says otherwise
  *                             # heldout-e: set E (fourth round), 1M orders (variant B: 600k) unless --rows says otherwise
  *                             # heldout-f: set F (fifth round), 400k documents (variant B: 150k, TOASTed) and five ledger rows each
+ *                             # heldout-g: set G (fifth round, held out until its changes are final), 1M sessions (variant B: 400k)
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --refit points.json       # fit again on the points a calibration saved with LOCK_TIMING_POINTS=points.json
  *   --classes update,delete   # with --refit or --calibrate: fit only these classes, keep the others (brought to the points' probe)
@@ -49,7 +50,8 @@ import { parseStatements } from '../packages/core/src/analysis/parse-statements'
 import { buildSchemaIndex } from '../packages/core/src/analysis/schema-index';
 import { buildSnapshot } from '../packages/core/src/analysis/snapshot-builder';
 import { pg15Unavailable, startPg15 } from '../test/support/pg15-server';
-import { setF } from './support/lock-timing-set-f';
+import { type LockTimingSet, setF } from './support/lock-timing-set-f';
+import { setG } from './support/lock-timing-set-g';
 
 /**
  * Below this a calibration point's error counts in absolute ms, not relative: a statement of a
@@ -773,18 +775,21 @@ async function heldOutE(c: pg.Client, cal: Calibration, variant: 'A' | 'B', n: n
   );
 }
 
-/** Held-out set F (`bench/support/lock-timing-set-f.ts`): its tables built, then its statements timed. */
-async function heldOutF(c: pg.Client, cal: Calibration, variant: 'A' | 'B', n: number): Promise<Row[]> {
-  const set = setF(variant, n);
-  for (const sql of set.setup) await c.query(sql);
-  return runSet(c, cal, set.statements, set.tableOf, { unmodelled: 'report' });
-}
+/** A held-out set defined as data (`bench/support/lock-timing-set-*.ts`): its tables built, then its statements timed. */
+const definedSet =
+  (define: (variant: 'A' | 'B', n: number) => LockTimingSet) =>
+  async (c: pg.Client, cal: Calibration, variant: 'A' | 'B', n: number): Promise<Row[]> => {
+    const set = define(variant, n);
+    for (const sql of set.setup) await c.query(sql);
+    return runSet(c, cal, set.statements, set.tableOf, { unmodelled: 'report' });
+  };
 
 /** The held-out sets run in two variants: their labels, default sizes (D: rows; E: orders, two lines each; F: documents, five ledger rows each) and runners. */
 const VARIANT_SETS = {
   'heldout-d': { label: 'D', unit: 'rows', sizes: { A: 1_500_000, B: 1_000_000 }, run: heldOutD },
   'heldout-e': { label: 'E', unit: 'orders', sizes: { A: 1_000_000, B: 600_000 }, run: heldOutE },
-  'heldout-f': { label: 'F', unit: 'documents', sizes: { A: 400_000, B: 150_000 }, run: heldOutF },
+  'heldout-f': { label: 'F', unit: 'documents', sizes: { A: 400_000, B: 150_000 }, run: definedSet(setF) },
+  'heldout-g': { label: 'G', unit: 'sessions', sizes: { A: 1_000_000, B: 400_000 }, run: definedSet(setG) },
 } as const;
 
 async function main(): Promise<void> {
