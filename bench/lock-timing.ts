@@ -10,6 +10,7 @@
  *                             # heldout-f: set F (fifth round), 400k documents (variant B: 150k, TOASTed) and five ledger rows each
  *                             # heldout-g: set G (fifth round, held out until its changes are final), 1M sessions (variant B: 400k)
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
+ *   --calibrate-terms         # time only the TOAST shapes and fit only the TOAST terms (the rest of the calibration kept)
  *   --refit points.json       # fit again on the points a calibration saved with LOCK_TIMING_POINTS=points.json
  *   --classes update,delete   # with --refit or --calibrate: fit only these classes, keep the others (brought to the points' probe)
  *   LOCK_TIMING_DEBUG=1       # also print each evaluated statement's live features
@@ -40,12 +41,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { analyzeStatements } from '../packages/core/src/analysis/analyze-statements';
-import { type Calibration, CALIBRATION, type ClassCalibration } from '../packages/core/src/analysis/lock-timing/calibration';
+import { type Calibration, CALIBRATION, type ClassCalibration, predictHoldMs } from '../packages/core/src/analysis/lock-timing/calibration';
 import { fitRelative } from '../packages/core/src/analysis/lock-timing/fit';
 import { liveFeatures } from '../packages/core/src/analysis/lock-timing/live-features';
 import { liveEstimate } from '../packages/core/src/analysis/lock-timing/live-lock-timing';
 import { machineProbe } from '../packages/core/src/analysis/lock-timing/machine-probe';
-import { CLASS_FEATURES, featureValue, type TimingClass, type TimingFeatures } from '../packages/core/src/analysis/lock-timing/timing-class';
+import { CLASS_FEATURES, type FeatureName, featureValue, type TimingClass, type TimingFeatures } from '../packages/core/src/analysis/lock-timing/timing-class';
 import { parseStatements } from '../packages/core/src/analysis/parse-statements';
 import { buildSchemaIndex } from '../packages/core/src/analysis/schema-index';
 import { buildSnapshot } from '../packages/core/src/analysis/snapshot-builder';
@@ -68,6 +69,8 @@ const { values } = parseArgs({
     refit: { type: 'string' },
     /** With --calibrate or --refit: fit only these classes; the others keep the committed calibration (brought to the new probe). */
     classes: { type: 'string' },
+    /** Time only the TOAST shapes and fit only the TOAST terms (TOAST_TERMS) on what the committed calibration leaves. */
+    'calibrate-terms': { type: 'boolean' },
     /** Which sets to evaluate: base (the 30 of earlier runs), heldout. */
     sets: { type: 'string', default: 'base,heldout' },
     /** Held-out variant: A (first run) or B (wider rows, shuffled ids, other distributions). */
@@ -303,12 +306,88 @@ async function calibrate(c: pg.Client): Promise<Calibration> {
     );
     await c.query(`DROP TABLE ${t}`);
   }
+  await calibrateToast(c, points);
   if (process.env.LOCK_TIMING_POINTS) writeFileSync(process.env.LOCK_TIMING_POINTS, JSON.stringify(points));
   const version = (await c.query('SHOW server_version')).rows[0].server_version as string;
   return fitCalibration(
     points,
     `PostgreSQL ${version.split(' ')[0]}, ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}, ${new Date().toISOString().slice(0, 10)}`,
   );
+}
+
+/**
+ * Values stored out of line (TOAST): a text column of 2-6 kB of hex that does not compress below
+ * the threshold, at three sizes. An index on an expression over it detoasts every value, an
+ * UPDATE setting it writes new TOAST chunks per row, a rewrite copies all of them.
+ */
+async function calibrateToast(c: pg.Client, points: Timed[]): Promise<void> {
+  for (const n of [30_000, 90_000, 200_000]) {
+    const t = `cal_toast_${n}`;
+    await c.query(`DROP TABLE IF EXISTS ${t}`);
+    await c.query(`CREATE TABLE ${t} (id bigint PRIMARY KEY, k int, body text)`);
+    await c.query(
+      `INSERT INTO ${t} SELECT g, g % 1000, (SELECT string_agg(md5((g * 3 + j)::text), '') FROM generate_series(1, 60 + (g * 7) % 120) j) FROM generate_series(1::bigint, ${n}) g`,
+    );
+    await c.query(`VACUUM ANALYZE ${t}`);
+    await calibrationSteps(
+      c,
+      t,
+      [
+        `CREATE INDEX ${t}_head ON ${t} ((left(body, 8)))`,
+        `CREATE INDEX CONCURRENTLY ${t}_chead ON ${t} ((left(body, 8)))`,
+        `UPDATE ${t} SET body = body || 'e' WHERE id % 10 = 3`,
+        `VACUUM ANALYZE ${t}`,
+        `ALTER TABLE ${t} ADD COLUMN r float8 DEFAULT random()`,
+        `ALTER TABLE ${t} ALTER COLUMN k TYPE bigint`,
+      ],
+      points,
+    );
+    await c.query(`DROP TABLE ${t}`);
+  }
+}
+
+/** The TOAST terms of each class, fitted by `--calibrate-terms` alone (they are 0 on every other calibration point). */
+const TOAST_TERMS: Partial<Record<TimingClass, FeatureName>> = {
+  rewrite: 'toast',
+  rewrite_type: 'toast',
+  index_btree: 'toastRead',
+  index_concurrent: 'toastRead',
+  update: 'touchedToast',
+};
+
+/**
+ * Fits one term per class on what the committed calibration leaves of each point (relative error,
+ * non-negative), keeping every other coefficient: the points of the TOAST shapes, whose other
+ * features the committed model already prices.
+ */
+function fitTerms(points: Timed[]): Calibration {
+  const classes = structuredClone(CALIBRATION.classes);
+  for (const [cls, term] of Object.entries(TOAST_TERMS) as Array<[TimingClass, FeatureName]>) {
+    const kept = classes[cls];
+    const pts = points.filter((p) => p.cls === cls && featureValue(term, p.features) > 0);
+    if (!kept || !pts.length) continue;
+    const without = { ...CALIBRATION, classes: { ...CALIBRATION.classes, [cls]: { ...kept, coef: { ...kept.coef, [term]: 0 } } } };
+    let num = 0;
+    let den = 0;
+    for (const p of pts) {
+      // The point's time at the calibration's speed, less what the model without the term gives.
+      const y = p.realMs * (CALIBRATION.probeMs / p.probeMs);
+      const base = predictHoldMs(cls, p.features, without) ?? 0;
+      const x = featureValue(term, p.features);
+      num += (x / y) * (1 - base / y);
+      den += (x / y) ** 2;
+    }
+    const coef = Math.max(0, num / den);
+    kept.coef[term] = Number(coef.toPrecision(4));
+    console.log(`  ${cls.padEnd(16)} ${term} = ${kept.coef[term]} (${pts.length} points)`);
+  }
+  const cal: Calibration = {
+    ...CALIBRATION,
+    measuredOn: `${CALIBRATION.measuredOn}; TOAST terms fitted on points of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+    classes,
+  };
+  writeFileSync(CALIBRATION_FILE, `${JSON.stringify(cal, null, 2)}\n`);
+  return cal;
 }
 
 /**
@@ -798,7 +877,16 @@ async function main(): Promise<void> {
     // whole btree, so each took an entry.
     const points = (JSON.parse(readFileSync(values.refit, 'utf8')) as Timed[]).map((p) => ({
       ...p,
-      features: { ...p.features, entryIndexes: p.features.entryIndexes ?? p.features.indexes },
+      features: {
+        ...p.features,
+        entryIndexes: p.features.entryIndexes ?? p.features.indexes,
+        // Before the TOAST terms and GIN rebuilds: no calibration table had either.
+        rebuildIndexes: p.features.rebuildIndexes ?? p.features.indexes,
+        rebuildGinEntries: p.features.rebuildGinEntries ?? 0,
+        toastBytes: p.features.toastBytes ?? 0,
+        toastRead: p.features.toastRead ?? 0,
+        touchedToastBytes: p.features.touchedToastBytes ?? 0,
+      },
     }));
     fitCalibration(
       points,
@@ -815,7 +903,13 @@ async function main(): Promise<void> {
   const c = new pg.Client({ connectionString: server.url });
   await c.connect();
   try {
-    const cal = values.calibrate ? await calibrate(c) : CALIBRATION;
+    let cal = values.calibrate ? await calibrate(c) : CALIBRATION;
+    if (values['calibrate-terms']) {
+      const points: Timed[] = [];
+      await calibrateToast(c, points);
+      if (process.env.LOCK_TIMING_POINTS) writeFileSync(process.env.LOCK_TIMING_POINTS, JSON.stringify(points));
+      cal = fitTerms(points);
+    }
     const sets = values.sets.split(',');
     if (sets.includes('base')) await evaluate(c, cal);
     if (sets.includes('heldout-c')) {

@@ -46,4 +46,9 @@ describe('index build cost by what is indexed', () => {
     expect(btree(int8).weak).toBe(false);
     expect(indexKeyCost({ method: 'brin', opclass: null, columns: [int8] }).label).toBe('BRIN');
   });
+  it('counts trigrams as integer keys: a pg_trgm GIN entry costs a fifth of a text one', () => {
+    const gin = (opclass: string | null) => indexKeyCost({ method: 'gin', opclass, columns: [text('libc', 20)] }).ginEntries;
+    expect(gin('gin_trgm_ops')).toBeCloseTo(20 * 1.3 * 0.2);
+    expect(gin(null)).toBe(20);
+  });
 });

@@ -83,6 +83,9 @@ export function ginEntriesPerRow(c: KeyColumnInfo, opclass: string | null): numb
     return c.elemLen && c.elemLen > 0 ? entries * 0.2 : entries;
   }
   if (c.typname === 'tsvector') return Math.max(1, w / 8);
+  // pg_trgm: a trigram per character and two more per word, each kept as a 4-byte integer key,
+  // so they cost what fixed-width array elements do.
+  if (opclass !== null && /trgm/.test(opclass)) return Math.max(1, w * 1.3) * 0.2;
   // pg_trgm and others on text: about one entry per character.
   return Math.max(1, w);
 }

@@ -15,6 +15,7 @@ import {
   bufferFeatures,
   entryIndexWeight,
   dirtiedPages,
+  GIN_ENTRY_SHARE,
   NO_DML_FACTS,
   seqScanCost,
   type TimingClass,
@@ -29,29 +30,48 @@ export interface FeatureClient {
 
 interface LiveTable {
   oid: number;
+  /** The table's name as the statement gave it, quoted for SQL. */
+  ref: string;
   rows: number;
   heap: number;
+  /** Bytes of the table's TOAST relation (values stored out of line). */
+  toast: number;
   idx: number;
   indexBytes: number;
   sharedBuffers: number;
 }
 
+/**
+ * A table's size as a statement on it meets it. A partitioned table stores nothing itself
+ * (`relpages` 0, and `reltuples` only after an ANALYZE of the parent): its rows, pages, TOAST and
+ * index bytes are its leaf partitions', summed; its index count is the parent's (each partitioned
+ * index has one in every leaf).
+ */
 async function liveTable(client: FeatureClient, name: string): Promise<LiveTable | null> {
   const res = await client.query(
-    `SELECT c.oid::int AS oid, c.reltuples::float8 AS rows, c.relpages::float8 * current_setting('block_size')::int AS heap,
+    `WITH c AS (SELECT c.oid, c.relkind FROM pg_class c WHERE c.oid = to_regclass($1)),
+          leaf AS (SELECT l.oid, l.reltuples::float8 AS rows, l.relpages::float8 * current_setting('block_size')::int AS heap, l.reltoastrelid
+                     FROM c, pg_class l
+                    WHERE l.oid IN (SELECT p.relid FROM pg_partition_tree(c.oid) p WHERE p.isleaf) OR (c.relkind <> 'p' AND l.oid = c.oid))
+     SELECT c.oid::int AS oid,
+            (SELECT coalesce(sum(CASE WHEN leaf.rows < 0 THEN leaf.heap / 100 ELSE leaf.rows END), 0) FROM leaf)::float8 AS rows,
+            (SELECT coalesce(sum(leaf.heap), 0) FROM leaf)::float8 AS heap,
+            (SELECT coalesce(sum(pg_relation_size(leaf.reltoastrelid)), 0) FROM leaf WHERE leaf.reltoastrelid <> 0)::float8 AS toast,
             (SELECT count(*)::int FROM pg_index i WHERE i.indrelid = c.oid) AS idx,
-            (SELECT coalesce(sum(pg_relation_size(i.indexrelid)), 0)::float8 FROM pg_index i WHERE i.indrelid = c.oid) AS idx_bytes,
+            (SELECT coalesce(sum(pg_relation_size(i.indexrelid)), 0)::float8 FROM pg_index i WHERE i.indrelid IN (SELECT leaf.oid FROM leaf)) AS idx_bytes,
             pg_size_bytes(current_setting('shared_buffers'))::float8 AS sb
-       FROM pg_class c WHERE c.oid = to_regclass($1)`,
+       FROM c`,
     [quoteQualified(name)],
   );
-  const r = res.rows[0] as { oid: number; rows: number; heap: number; idx: number; idx_bytes: number; sb: number } | undefined;
+  const r = res.rows[0] as { oid: number; rows: number; heap: number; toast: number; idx: number; idx_bytes: number; sb: number } | undefined;
   if (!r) return null;
-  // Never analyzed (reltuples -1): assume 100 bytes a row, as a first figure.
+  // A leaf never analyzed (reltuples -1) counts 100 bytes a row, as a first figure.
   return {
     oid: r.oid,
-    rows: r.rows < 0 ? r.heap / 100 : r.rows,
+    ref: quoteQualified(name),
+    rows: Number(r.rows),
     heap: Number(r.heap),
+    toast: Number(r.toast),
     idx: r.idx,
     indexBytes: Number(r.idx_bytes),
     sharedBuffers: Number(r.sb),
@@ -243,6 +263,12 @@ async function plannedRows(client: FeatureClient, shape: string): Promise<{ rows
     // bitmap scan reads a key range.
     let scan: Node | undefined = plan;
     while (scan?.Plans?.length && /^(Gather|Limit|Result)/.test(scan['Node Type'] ?? '')) scan = scan.Plans[0];
+    // A partitioned table's plan appends one scan per partition it cannot prune: the rows are
+    // found by a full scan when any partition is read whole, else by the first one's index.
+    if (/^(Merge )?Append/.test(scan?.['Node Type'] ?? '') && scan?.Plans?.length) {
+      const parts: Node[] = scan.Plans.map((p) => (/^Gather/.test(p['Node Type'] ?? '') && p.Plans?.[0] ? p.Plans[0] : p));
+      scan = parts.find((p) => /Seq Scan/.test(p['Node Type'] ?? '')) ?? parts[0];
+    }
     // An index scan without an Index Cond (an index-only scan of a vacuumed table, its filter
     // on every entry: `id % 10 = 0` over the primary key) reads the whole index: a full scan too.
     const type = scan?.['Node Type'] ?? '';
@@ -389,7 +415,14 @@ async function dmlFacts(
     const checked = assigned ? shape.fks.filter((fk) => fk.cols.some((c) => assigned.has(c))) : shape.fks;
     facts.fkChecks = checked.length;
     facts.fkUncached = checked.reduce((sum, fk) => sum + bufferFeatures(fk.bytes, t.sharedBuffers).uncachedShare, 0);
-    facts.entryIndexes = entryIndexes(shape.indexKinds, assigned);
+    // A GIN index takes every entry of the new version's value, not one.
+    const gin = shape.indexKinds.some((k) => k.method === 'gin') ? (await rebuiltIndexes(client, t)).ginEntries : 0;
+    facts.entryIndexes =
+      entryIndexes(
+        shape.indexKinds.filter((k) => k.method !== 'gin'),
+        assigned,
+      ) +
+      gin * GIN_ENTRY_SHARE;
     if (assigned) {
       const pages = Math.max(1, t.heap / 8192);
       const touchedPages = dirtiedPages({ heapBytes: t.heap, rows: t.rows, touchedRows: touched, foundByScan: rows.byScan, rowsClustered: rows.clustered });
@@ -485,6 +518,84 @@ async function liveIndexKey(client: FeatureClient, t: LiveTable, index: BuiltInd
   return { cost: indexKeyCost({ method: index.method, opclass: index.params[0]?.opclass ?? null, columns }), correlation };
 }
 
+/**
+ * What a rewrite of `t` rebuilds: the indexes it sorts again (all but GIN and BRIN ones), and the
+ * GIN entries per row of its GIN indexes, each read as a CREATE INDEX of the same keys would be.
+ */
+async function rebuiltIndexes(client: FeatureClient, t: LiveTable): Promise<{ sorted: number; ginEntries: number }> {
+  const res = await client.query(
+    `SELECT am.amname::text AS method, opc.opcname::text AS opclass,
+            ARRAY(SELECT a.attname::text FROM unnest(i.indkey::int2[]) WITH ORDINALITY k(attnum, ord)
+                    LEFT JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum ORDER BY k.ord) AS cols
+       FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam
+       LEFT JOIN pg_opclass opc ON opc.oid = i.indclass[0]
+      WHERE i.indrelid = $1`,
+    [t.oid],
+  );
+  let sorted = 0;
+  let ginEntries = 0;
+  for (const r of res.rows as Array<{ method: string; opclass: string | null; cols: Array<string | null> }>) {
+    if (r.method === 'brin') continue;
+    if (r.method !== 'gin') {
+      sorted += 1;
+      continue;
+    }
+    const key = await liveIndexKey(client, t, {
+      method: 'gin',
+      concurrent: false,
+      params: r.cols.map((column) => ({ column, collation: null, opclass: r.opclass })),
+    });
+    ginEntries += key.cost.ginEntries;
+  }
+  return { sorted, ginEntries };
+}
+
+/** Values at least this large (as stored) are out of line: PostgreSQL moves values out of a row past about 2 kB. */
+const OUT_OF_LINE_BYTES = 2000;
+
+/**
+ * TOAST bytes per row of `columns` in `t`: the stored size of the values kept out of line,
+ * averaged over a page sample (`pg_column_size` reads a value's TOAST pointer, not the value).
+ * Zero without a TOAST relation of any size; names that are not variable-width columns of the table are left out.
+ */
+async function toastedBytesPerRow(client: FeatureClient, t: LiveTable, columns: Iterable<string>, limits: CountLimits): Promise<number> {
+  if (t.toast < 1e6) return 0;
+  // Only the table's variable-width columns among the names (an expression's names include its functions).
+  const res = await client.query(
+    `SELECT array_agg(attname::text) AS names FROM pg_attribute WHERE attrelid = $1 AND attnum > 0 AND NOT attisdropped AND attlen = -1 AND attname = ANY ($2)`,
+    [t.oid, [...new Set(columns)]],
+  );
+  const names = ((res.rows[0] as { names?: string[] | null } | undefined)?.names ?? []).filter(Boolean);
+  if (names.length === 0) return 0;
+  const percent = Math.max(0.01, Math.min(100, (100 * limits.sampleBytes) / Math.max(1, t.heap)));
+  const sums = names.map(
+    (n) => `coalesce(avg(CASE WHEN pg_column_size(${quoteIdent(n)}) >= ${OUT_OF_LINE_BYTES} THEN pg_column_size(${quoteIdent(n)}) ELSE 0 END), 0)`,
+  );
+  await client.query('SAVEPOINT dbops_toast');
+  try {
+    const sample = await client.query(
+      `SELECT (${sums.join(' + ')})::float8 AS per_row FROM ${t.ref} TABLESAMPLE SYSTEM (${percent.toFixed(4)}) REPEATABLE (32)`,
+    );
+    await client.query('RELEASE SAVEPOINT dbops_toast');
+    return Number((sample.rows[0] as { per_row?: number } | undefined)?.per_row ?? 0);
+  } catch {
+    // A sample past its time: no TOAST figure.
+    await client.query('ROLLBACK TO SAVEPOINT dbops_toast').catch(() => undefined);
+    return 0;
+  }
+}
+
+/** The columns an index a statement builds reads: its key columns and the names its expressions read. */
+function indexReadColumns(stmt: ParsedStatement, index: BuiltIndex): string[] {
+  const names = index.params.flatMap((p) => (p.column ? [p.column] : []));
+  if (nodeKind(stmt.stmt) === 'IndexStmt')
+    for (const p of (nodeBody(stmt.stmt).indexParams ?? []) as AstNode[]) {
+      const expr = (p.IndexElem as AstNode | undefined)?.expr as AstNode | undefined;
+      if (expr) names.push(...expressionNames(deparse(expr)));
+    }
+  return names;
+}
+
 /** The table's indexes weighted by the entry a new row version takes in each ({@link entryIndexWeight}); `assigned`: an UPDATE's SET columns. */
 function entryIndexes(kinds: IndexKind[], assigned: Set<string> | null): number {
   let sum = 0;
@@ -540,6 +651,12 @@ export async function liveFeatures(
   }
   const event: DmlEvent | null = kind === 'UpdateStmt' ? 'UPDATE' : kind === 'DeleteStmt' ? 'DELETE' : inserted ? 'INSERT' : null;
   const dml = event ? await dmlFacts(client, t, stmt, event, { touched, byScan, clustered }) : { ...NO_DML_FACTS, entryIndexes: t.idx };
+  const rebuilt = cls === 'rewrite' || cls === 'rewrite_type' ? await rebuiltIndexes(client, t) : { sorted: t.idx, ginEntries: 0 };
+  // Values stored out of line cost apart: an index key that reads them detoasts each, an UPDATE
+  // that sets them writes new TOAST chunks for each changed row.
+  const toastRead =
+    index && (cls === 'index_btree' || cls === 'index_concurrent') ? (await toastedBytesPerRow(client, t, indexReadColumns(stmt, index), limits)) * t.rows : 0;
+  const touchedToast = event === 'UPDATE' ? (await toastedBytesPerRow(client, t, assignedColumns(stmt), limits)) * touched : 0;
   return {
     cls,
     rowsBasis,
@@ -548,6 +665,11 @@ export async function liveFeatures(
       rows: t.rows,
       heapBytes: t.heap,
       indexes: t.idx,
+      rebuildIndexes: rebuilt.sorted,
+      rebuildGinEntries: rebuilt.ginEntries,
+      toastBytes: t.toast,
+      toastRead,
+      touchedToastBytes: touchedToast,
       parentRows: parent?.rows ?? 0,
       touchedRows: touched,
       ...bufferFeatures(t.heap, t.sharedBuffers, t.indexBytes),

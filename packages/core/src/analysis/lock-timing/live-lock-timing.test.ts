@@ -208,6 +208,53 @@ describe('live lock timing', () => {
     await sql(db.url, 'ALTER TABLE big DROP COLUMN doc');
   });
 
+  it("reads a partitioned table's size from its partitions", async () => {
+    await sql(
+      db.url,
+      `CREATE TABLE ledger (id bigint, day date NOT NULL, amount int, memo text) PARTITION BY RANGE (day);
+       CREATE TABLE ledger_1 PARTITION OF ledger FOR VALUES FROM ('2024-01-01') TO ('2024-02-01');
+       CREATE TABLE ledger_2 PARTITION OF ledger FOR VALUES FROM ('2024-02-01') TO ('2024-03-01');
+       INSERT INTO ledger SELECT g, date '2024-01-01' + (g % 59), g % 100, 'memo ' || g FROM generate_series(1, 60000) g;
+       CREATE INDEX ON ledger (amount);`,
+    );
+    await sql(db.url, 'VACUUM ANALYZE ledger');
+    const [del] = (await timing("DELETE FROM ledger WHERE memo LIKE '%7'")).statements;
+    // The parent stores nothing: 0 MB before the leaves were summed.
+    expect(del!.estimate!.basis).toMatch(/extrapolated to 60,000 rows \/ [1-9]\d* MB \/ 1 index/);
+  });
+
+  it('prices values stored out of line (TOAST): copied by a rewrite, read by an index key, written by an UPDATE that sets them; and GIN indexes a rewrite rebuilds', async () => {
+    await sql(
+      db.url,
+      `CREATE TABLE doc (id int PRIMARY KEY, k int, body text);
+       INSERT INTO doc SELECT g, g % 10, (SELECT string_agg(md5((g * 3 + j)::text), '') FROM generate_series(1, 100) j) FROM generate_series(1, 2000) g;
+       CREATE TABLE tagged (id int PRIMARY KEY, k int, tags text[]); CREATE TABLE untagged (id int PRIMARY KEY, k int, tags text[]);
+       INSERT INTO tagged SELECT g, g % 10, ARRAY['a' || g % 50, 'b' || g % 7, 'c' || g] FROM generate_series(1, 20000) g;
+       INSERT INTO untagged SELECT * FROM tagged;
+       CREATE INDEX ON tagged USING gin (tags);`,
+    );
+    await sql(db.url, 'VACUUM ANALYZE doc, tagged, untagged');
+    const [rewrite, head, setBody, setK] = (
+      await timing(
+        "ALTER TABLE doc ALTER COLUMN k TYPE bigint; CREATE INDEX doc_head ON doc ((left(body, 4))); UPDATE doc SET body = body || 'x' WHERE id <= 1000; UPDATE doc SET k = 1 WHERE id <= 1000",
+      )
+    ).statements.map((s) => s.estimate!);
+    expect(rewrite!.basis).toMatch(/, [5-9]\.\d MB of TOAST copied/);
+    expect(head!.basis).toMatch(/the key reads [5-9]\.\d MB stored out of line/);
+    expect(setBody!.basis).toMatch(/about [2-4]\.\d MB of new values stored out of line/);
+    expect(setK!.basis).not.toMatch(/stored out of line/);
+    expect(setBody!.ms).toBeGreaterThan(setK!.ms);
+    const [withGin] = (await timing('ALTER TABLE tagged ALTER COLUMN k TYPE bigint')).statements.map((s) => s.estimate!);
+    const [withoutGin] = (await timing('ALTER TABLE untagged ALTER COLUMN k TYPE bigint')).statements.map((s) => s.estimate!);
+    expect(withGin!.basis).toMatch(/GIN indexes rebuilt at about \d+ entries a row/);
+    expect(withGin!.ms).toBeGreaterThan(withoutGin!.ms);
+    // A new version enters every entry of its array in the GIN index (three text elements, at a fifth of a btree entry each), not one.
+    const [setTags] = (await timing(`UPDATE tagged SET tags = tags || 'z'::text WHERE id <= 5000`)).statements.map((s) => s.estimate!);
+    const worth = /new versions take entries in ([\d.]+) of 2 indexes' worth/.exec(setTags!.basis);
+    expect(Number(worth?.[1])).toBeGreaterThan(1.2);
+    expect(Number(worth?.[1])).not.toBe(2);
+  });
+
   it('reads lock_timeout from the migration', async () => {
     const p = await parseStatements("SET lock_timeout = '3s'; SET lock_timeout TO 500; SELECT 1");
     expect(lockTimeoutBefore(p, 1)).toBe(3000);

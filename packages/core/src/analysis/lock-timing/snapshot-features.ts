@@ -70,10 +70,25 @@ export function snapshotFeatures(
   const rows = Math.max(0, table.row_estimate);
   let indexBytes = 0;
   let entryIndexes = 0;
+  let rebuildIndexes = 0;
+  let rebuildGinEntries = 0;
+  const rewrites = cls === 'rewrite' || cls === 'rewrite_type';
   for (let i = 0; i < table.indexes.length; i++) {
     const ix = table.indexes[i]!;
     indexBytes += ix.size_bytes;
     entryIndexes += entryIndexWeight({ method: ix.method, partial: ix.predicate !== null });
+    if (ix.method === 'gin' && rewrites)
+      rebuildGinEntries += indexKeyCost({
+        method: 'gin',
+        opclass: null,
+        columns: ix.columns.map((name) =>
+          snapshotKeyColumn(
+            table.columns.find((c) => c.name === name),
+            null,
+          ),
+        ),
+      }).ginEntries;
+    else if (ix.method !== 'brin' && ix.method !== 'gin') rebuildIndexes += 1;
   }
   const heapBytes = Math.max(table.pages * 8192, table.total_bytes - indexBytes, 0);
   const buffers = bufferFeatures(heapBytes, DEFAULT_SHARED_BUFFERS, indexBytes);
@@ -84,6 +99,13 @@ export function snapshotFeatures(
       heapBytes,
       indexes: table.indexes.length,
       entryIndexes,
+      rebuildIndexes,
+      rebuildGinEntries,
+      // The snapshot's heap figure already holds the TOAST bytes (its total less the indexes), and
+      // which columns are stored out of line is only read live.
+      toastBytes: 0,
+      toastRead: 0,
+      touchedToastBytes: 0,
       parentRows: Math.max(0, parent?.row_estimate ?? 0),
       touchedRows: snapshotTouchedRows(stmt, facts, rows),
       ringBytes: buffers.ringBytes,

@@ -46,8 +46,22 @@ export interface TimingFeatures {
   rows: number;
   /** Heap bytes (`relpages` x block size). */
   heapBytes: number;
-  /** Indexes on the table (rebuilt by a rewrite). */
+  /** Indexes on the table. */
   indexes: number;
+  /**
+   * Of those, the ones a rewrite rebuilds by sorting its rows (all but GIN indexes, priced as the
+   * GIN build class prices them through {@link TimingFeatures.rebuildGinEntries}, and BRIN
+   * indexes, which only read the heap).
+   */
+  rebuildIndexes: number;
+  /** GIN entries per row over the GIN indexes a rewrite rebuilds (0 for other statements). */
+  rebuildGinEntries: number;
+  /** Bytes of the table's TOAST relation (values stored out of line): a rewrite copies them. */
+  toastBytes: number;
+  /** TOAST bytes an index build's keys read (a column, or a column an expression reads, whose values are stored out of line). */
+  toastRead: number;
+  /** TOAST bytes the new row versions of an UPDATE write (it sets columns whose values are stored out of line). */
+  touchedToastBytes: number;
   /**
    * Of those, the ones a new row version takes an entry in (an INSERT's, a non-HOT UPDATE's): see
    * {@link entryIndexWeight}.
@@ -129,7 +143,10 @@ export type FeatureName =
   | 'touchedFkUncached'
   | 'touchedIdxUncached'
   | 'touchedRefIdx'
-  | 'touchedRefScan';
+  | 'touchedRefScan'
+  | 'toast'
+  | 'toastRead'
+  | 'touchedToast';
 
 const log2 = (n: number): number => Math.log2(Math.max(2, n));
 
@@ -144,14 +161,16 @@ export const CLASS_FEATURES: Record<TimingClass, readonly FeatureName[]> = {
   scan_not_null: ['one', 'rows', 'ringBytes'],
   scan_check: ['one', 'rows', 'ringBytes'],
   fk_validate: ['one', 'rows', 'parentRows'],
-  rewrite_type: ['one', 'rows', 'rebuild', 'ringBytes'],
-  rewrite: ['one', 'rows', 'rebuild', 'ringBytes'],
+  // A rewrite copies each row, and each TOASTed value into a new TOAST relation (read,
+  // decompressed, compressed and written again), and rebuilds the indexes.
+  rewrite_type: ['one', 'rows', 'rebuild', 'ringBytes', 'toast'],
+  rewrite: ['one', 'rows', 'rebuild', 'ringBytes', 'toast'],
   // Index builds sort rows x log rows comparisons, each as dear as the key (`keyCost`: a jsonb or
   // ICU text compares 2-4x slower than a bigint), and presorted input (correlation) sorts fast;
   // CONCURRENTLY scans the heap a second time to validate; hash sorts rows by hash code; GIN
   // inserts each entry; BRIN only reads the heap.
-  index_btree: ['one', 'sortedLog', 'randomLog'],
-  index_concurrent: ['one', 'sortedLog', 'randomLog', 'rows'],
+  index_btree: ['one', 'sortedLog', 'randomLog', 'toastRead'],
+  index_concurrent: ['one', 'sortedLog', 'randomLog', 'rows', 'toastRead'],
   index_hash: ['one', 'rowsLog'],
   index_gin: ['one', 'ginEntries'],
   index_gist: ['one', 'randomLog'],
@@ -163,7 +182,7 @@ export const CLASS_FEATURES: Record<TimingClass, readonly FeatureName[]> = {
   // entry in every index unless the update is HOT (an INSERT's rows, classed here, are never),
   // the parent lookup of each foreign key whose columns it sets, and, for a DELETE, one lookup
   // per referencing foreign key (an index probe, or a scan of a child without an index).
-  update: ['one', 'touched', 'touchedIdx', 'touchedIdxUncached', 'seqScanCost', 'touchedTrig', 'touchedFk', 'touchedFkUncached', 'dirtied'],
+  update: ['one', 'touched', 'touchedIdx', 'touchedIdxUncached', 'seqScanCost', 'touchedTrig', 'touchedFk', 'touchedFkUncached', 'dirtied', 'touchedToast'],
   delete: ['one', 'touched', 'seqScanCost', 'touchedTrig', 'touchedRefIdx', 'touchedRefScan', 'dirtied'],
 };
 
@@ -191,7 +210,13 @@ export function featureValue(name: FeatureName, f: TimingFeatures): number {
     case 'ginEntries':
       return (f.rows * f.ginEntries) / 1e6;
     case 'rebuild':
-      return (f.indexes * f.rows * log2(f.rows)) / 2e7;
+      return (f.rebuildIndexes * f.rows * log2(f.rows)) / 2e7;
+    case 'toast':
+      return f.toastBytes / 1e6;
+    case 'toastRead':
+      return f.toastRead / 1e6;
+    case 'touchedToast':
+      return f.touchedToastBytes / 1e6;
     case 'parentRows':
       return f.parentRows / 1e6;
     case 'touched':
@@ -244,6 +269,14 @@ export function dirtiedPages(f: Pick<TimingFeatures, 'heapBytes' | 'rows' | 'tou
  * unless the UPDATE sets a column the predicate reads (`SET status = 'archived'` under `WHERE
  * status <> 'done'` may move every row in).
  */
+/**
+ * A GIN entry a new row version adds, as a share of a btree entry: the GIN build class prices an
+ * entry at 0.49 us and the UPDATE class a btree entry at 2.4 us (calibration-data.json); a row
+ * adds every entry of its value (a pending-list insert, merged later under the same lock when the
+ * list fills).
+ */
+export const GIN_ENTRY_SHARE = 0.2;
+
 export function entryIndexWeight(index: { method: string; partial: boolean; predicateAssigned?: boolean }): number {
   if (index.method === 'brin') return 0;
   return index.partial && !index.predicateAssigned ? 0.5 : 1;
