@@ -224,7 +224,7 @@ async function touchedRows(
   limits: CountLimits,
 ): Promise<{ rows: number; cost: number; byScan: boolean; index: string | null; basis: RowsBasis } | null> {
   const scope = dmlScope(stmt, table);
-  const planned = scope ? await plannedRows(client, selectOf(scope)) : null;
+  const planned = scope ? await plannedRows(client, selectOf(scope), scope.joined.length ? relationName(table) : null) : null;
   if (!scope || !planned) return null;
   const where = nodeBody(stmt.stmt).whereClause as AstNode;
   const stats = await statistics(client, t).catch(() => ({ columns: new Set<string>(), extended: [], stale: 'its statistics could not be read' }));
@@ -254,10 +254,23 @@ const FILTERED_INDEX_RATIO = 4;
  * estimates them for `shape` (its SELECT, {@link dmlWhereShape}; EXPLAIN: ACCESS SHARE only), and
  * the index that finds them when it reads no more than it keeps.
  */
-async function plannedRows(client: FeatureClient, shape: string): Promise<{ rows: number; cost: number; byScan: boolean; index: string | null } | null> {
+async function plannedRows(
+  client: FeatureClient,
+  shape: string,
+  /** For a join: the target's relation name, whose own scan in the plan says how its rows are found. */
+  joinTarget: string | null = null,
+): Promise<{ rows: number; cost: number; byScan: boolean; index: string | null } | null> {
   try {
     const res = await client.query(`EXPLAIN (FORMAT JSON) ${shape}`);
-    type Node = { 'Node Type'?: string; 'Plan Rows'?: number; 'Total Cost'?: number; 'Index Cond'?: string; 'Index Name'?: string; Plans?: Node[] };
+    type Node = {
+      'Node Type'?: string;
+      'Plan Rows'?: number;
+      'Total Cost'?: number;
+      'Index Cond'?: string;
+      'Index Name'?: string;
+      'Relation Name'?: string;
+      Plans?: Node[];
+    };
     const plan = ((res.rows[0] as Record<string, unknown>)?.['QUERY PLAN'] as Array<{ Plan?: Node }>)?.[0]?.Plan;
     // A sequential scan's filter reads every row (the planner's cost is the scan's); an index or
     // bitmap scan reads a key range.
@@ -272,7 +285,16 @@ async function plannedRows(client: FeatureClient, shape: string): Promise<{ rows
     // An index scan without an Index Cond (an index-only scan of a vacuumed table, its filter
     // on every entry: `id % 10 = 0` over the primary key) reads the whole index: a full scan too.
     const type = scan?.['Node Type'] ?? '';
-    // A join (UPDATE ... FROM) is taken as reading its target whole.
+    // A join (UPDATE ... FROM, DELETE ... USING) reads its target whole, unless the plan finds
+    // the target's rows by an index per joined row (a nested loop over a few keys).
+    if (/Join|Nested Loop/.test(type) && joinTarget !== null) {
+      const own = findNode(scan, (n) => n['Relation Name'] === joinTarget);
+      if (own && /^(Index|Bitmap)/.test(own['Node Type'] ?? '')) {
+        const probe = own['Index Name'] ? own : own.Plans?.[0];
+        if (typeof plan?.['Plan Rows'] !== 'number') return null;
+        return { rows: plan['Plan Rows'], cost: Number(plan['Total Cost'] ?? 0), byScan: false, index: probe?.['Index Name'] ?? null };
+      }
+    }
     const joined = /Join|Nested Loop/.test(type);
     const byScan = joined || /Seq Scan/.test(type) || (/^Index (Only )?Scan/.test(type) && !scan?.['Index Cond']);
     // The index that finds the rows (a bitmap scan names it on its child).
@@ -288,6 +310,23 @@ async function plannedRows(client: FeatureClient, shape: string): Promise<{ rows
     return null;
   }
 }
+
+/** The first node of a plan, depth first, that `match` accepts. */
+function findNode<N extends { Plans?: N[] }>(node: N | undefined, match: (n: N) => boolean): N | undefined {
+  if (!node) return undefined;
+  if (match(node)) return node;
+  for (const child of node.Plans ?? []) {
+    const found = findNode(child, match);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** A table's relation name as EXPLAIN prints it: the last part of a qualified name, unquoted. */
+const relationName = (table: string): string => {
+  const last = /(?:^|\.)("(?:[^"]|"")+"|[^.]+)$/.exec(table)?.[1] ?? table;
+  return last.startsWith('"') ? last.slice(1, -1).replace(/""/g, '"') : last;
+};
 
 /**
  * Rows an INSERT adds (`inserted-rows.ts`), with what the figure rests on. Only catalogs are read
