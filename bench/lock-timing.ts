@@ -11,7 +11,7 @@
  *                             # heldout-g: set G (fifth round, held out until its changes are final), 1M sessions (variant B: 400k)
  *                             # heldout-h: set H (written after G ran, held out until the changes G led to are final), 500k tickets (B: 200k)
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
- *   --calibrate-terms         # time only the TOAST shapes and fit only the TOAST terms (the rest of the calibration kept)
+ *   --calibrate-terms         # time only the TOAST and trigger-write shapes and fit only their terms (the rest of the calibration kept)
  *   --refit points.json       # fit again on the points a calibration saved with LOCK_TIMING_POINTS=points.json
  *   --classes update,delete   # with --refit or --calibrate: fit only these classes, keep the others (brought to the points' probe)
  *   LOCK_TIMING_DEBUG=1       # also print each evaluated statement's live features
@@ -71,7 +71,7 @@ const { values } = parseArgs({
     refit: { type: 'string' },
     /** With --calibrate or --refit: fit only these classes; the others keep the committed calibration (brought to the new probe). */
     classes: { type: 'string' },
-    /** Time only the TOAST shapes and fit only the TOAST terms (TOAST_TERMS) on what the committed calibration leaves. */
+    /** Time only the TOAST and trigger-write shapes and fit only their terms (FITTED_TERMS) on what the committed calibration leaves. */
     'calibrate-terms': { type: 'boolean' },
     /** Which sets to evaluate: base (the 30 of earlier runs), heldout. */
     sets: { type: 'string', default: 'base,heldout' },
@@ -309,6 +309,7 @@ async function calibrate(c: pg.Client): Promise<Calibration> {
     await c.query(`DROP TABLE ${t}`);
   }
   await calibrateToast(c, points);
+  await calibrateTriggerWrites(c, points);
   if (process.env.LOCK_TIMING_POINTS) writeFileSync(process.env.LOCK_TIMING_POINTS, JSON.stringify(points));
   const version = (await c.query('SHOW server_version')).rows[0].server_version as string;
   return fitCalibration(
@@ -348,14 +349,57 @@ async function calibrateToast(c: pg.Client, points: Timed[]): Promise<void> {
   }
 }
 
-/** The TOAST terms of each class, fitted by `--calibrate-terms` alone (they are 0 on every other calibration point). */
-const TOAST_TERMS: Partial<Record<TimingClass, FeatureName>> = {
-  rewrite: 'toast',
-  rewrite_type: 'toast',
-  index_btree: 'toastRead',
-  index_concurrent: 'toastRead',
-  update: 'touchedToast',
-};
+/**
+ * Row triggers whose bodies write a row of their own per fire (a counter kept in another table,
+ * an audit row), at two sizes: an UPDATE, a DELETE and an INSERT ... SELECT through each.
+ */
+async function calibrateTriggerWrites(c: pg.Client, points: Timed[]): Promise<void> {
+  await c.query(
+    `CREATE OR REPLACE FUNCTION cal_trgw_count() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN UPDATE cal_trgw_counts SET n = n + 1 WHERE id = NEW.k; RETURN NULL; END$$`,
+  );
+  await c.query(
+    `CREATE OR REPLACE FUNCTION cal_trgw_log() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN IF TG_OP = 'DELETE' THEN INSERT INTO cal_trgw_audit (ref) VALUES (OLD.id); ELSE INSERT INTO cal_trgw_audit (ref) VALUES (NEW.id); END IF; RETURN NULL; END$$`,
+  );
+  for (const n of [100_000, 400_000]) {
+    const t = `cal_trgw_${n}`;
+    await c.query(`DROP TABLE IF EXISTS ${t}, cal_trgw_counts, cal_trgw_audit`);
+    await c.query(
+      `CREATE TABLE cal_trgw_counts (id int PRIMARY KEY, n int NOT NULL); INSERT INTO cal_trgw_counts SELECT g, 0 FROM generate_series(0, ${n / 2}) g`,
+    );
+    await c.query(
+      `CREATE TABLE cal_trgw_audit (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, ref bigint NOT NULL, at timestamptz NOT NULL DEFAULT now())`,
+    );
+    await c.query(`CREATE TABLE ${t} (id bigint PRIMARY KEY, k int NOT NULL, v int NOT NULL)`);
+    await c.query(`INSERT INTO ${t} SELECT g, (g * 7919) % ${n / 2}, g % 100 FROM generate_series(1::bigint, ${n}) g`);
+    await c.query(`VACUUM ANALYZE ${t}, cal_trgw_counts, cal_trgw_audit`);
+    await calibrationSteps(
+      c,
+      t,
+      [
+        `SETUP CREATE TRIGGER ${t}_count AFTER UPDATE ON ${t} FOR EACH ROW EXECUTE FUNCTION cal_trgw_count()`,
+        `UPDATE ${t} SET v = v + 1 WHERE id % 10 = 1`,
+        `SETUP DROP TRIGGER ${t}_count ON ${t}`,
+        `VACUUM ANALYZE ${t}`,
+        `SETUP CREATE TRIGGER ${t}_log AFTER INSERT OR DELETE ON ${t} FOR EACH ROW EXECUTE FUNCTION cal_trgw_log()`,
+        `DELETE FROM ${t} WHERE id % 10 = 2`,
+        `INSERT INTO ${t} SELECT id + ${n * 10}, k, v FROM ${t} WHERE id % 10 = 3`,
+      ],
+      points,
+    );
+    await c.query(`DROP TABLE ${t}, cal_trgw_counts, cal_trgw_audit`);
+  }
+}
+
+/** The terms fitted by `--calibrate-terms` alone (each is 0 on every other calibration point): TOAST, and trigger bodies' writes. */
+const FITTED_TERMS: Array<[TimingClass, FeatureName]> = [
+  ['rewrite', 'toast'],
+  ['rewrite_type', 'toast'],
+  ['index_btree', 'toastRead'],
+  ['index_concurrent', 'toastRead'],
+  ['update', 'touchedToast'],
+  ['update', 'touchedTrigWrites'],
+  ['delete', 'touchedTrigWrites'],
+];
 
 /**
  * Fits one term per class on what the committed calibration leaves of each point (relative error,
@@ -364,7 +408,7 @@ const TOAST_TERMS: Partial<Record<TimingClass, FeatureName>> = {
  */
 function fitTerms(points: Timed[]): Calibration {
   const classes = structuredClone(CALIBRATION.classes);
-  for (const [cls, term] of Object.entries(TOAST_TERMS) as Array<[TimingClass, FeatureName]>) {
+  for (const [cls, term] of FITTED_TERMS) {
     const kept = classes[cls];
     const pts = points.filter((p) => p.cls === cls && featureValue(term, p.features) > 0);
     if (!kept || !pts.length) continue;
@@ -385,7 +429,7 @@ function fitTerms(points: Timed[]): Calibration {
   }
   const cal: Calibration = {
     ...CALIBRATION,
-    measuredOn: `${CALIBRATION.measuredOn}; TOAST terms fitted on points of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+    measuredOn: `${CALIBRATION.measuredOn.replace(/; TOAST terms fitted on .*$/, '')}; TOAST and trigger-write terms fitted on points of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     classes,
   };
   writeFileSync(CALIBRATION_FILE, `${JSON.stringify(cal, null, 2)}\n`);
@@ -889,6 +933,7 @@ async function main(): Promise<void> {
         toastBytes: p.features.toastBytes ?? 0,
         toastRead: p.features.toastRead ?? 0,
         touchedToastBytes: p.features.touchedToastBytes ?? 0,
+        triggerWrites: p.features.triggerWrites ?? 0,
       },
     }));
     fitCalibration(
@@ -910,6 +955,7 @@ async function main(): Promise<void> {
     if (values['calibrate-terms']) {
       const points: Timed[] = [];
       await calibrateToast(c, points);
+      await calibrateTriggerWrites(c, points);
       if (process.env.LOCK_TIMING_POINTS) writeFileSync(process.env.LOCK_TIMING_POINTS, JSON.stringify(points));
       cal = fitTerms(points);
     }

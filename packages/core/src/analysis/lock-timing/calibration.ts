@@ -41,7 +41,7 @@ const MIN_SPREAD = 1.25;
 /** What a DML estimate counted besides the table: rows, row triggers, HOT updates, foreign key checks both ways. */
 function dmlBasis(f: TimingFeatures): string {
   const parts = [` / ${formatCount(f.touchedRows)} rows changed`];
-  if (f.rowTriggers) parts.push(`${f.rowTriggers} row trigger(s) each`);
+  if (f.rowTriggers) parts.push(`${f.rowTriggers} row trigger(s) each${f.triggerWrites ? `, writing ${f.triggerWrites} row(s) of their own per fire` : ''}`);
   if (f.indexes && f.nonHotShare < 0.95)
     parts.push(
       f.nonHotShare < 0.05 ? 'updated in place (HOT: no new index entries)' : `about ${Math.round(f.nonHotShare * 100)}% with new index entries (the rest HOT)`,

