@@ -51,6 +51,8 @@ import { CLASS_FEATURES, type FeatureName, featureValue, type TimingClass, type 
 import { parseStatements } from '../packages/core/src/analysis/parse-statements';
 import { buildSchemaIndex } from '../packages/core/src/analysis/schema-index';
 import { buildSnapshot } from '../packages/core/src/analysis/snapshot-builder';
+import { readTargetSchema } from '../packages/core/src/introspection/catalog-read';
+import type { SchemaSnapshot } from '../packages/core/src/introspection/schema-snapshot';
 import { pg15Unavailable, startPg15 } from '../test/support/pg15-server';
 import { type LockTimingSet, setF } from './support/lock-timing-set-f';
 import { setG } from './support/lock-timing-set-g';
@@ -98,9 +100,9 @@ interface Timed {
 }
 
 /** Reads the live features of a statement the way the service does, probes, then runs and times it. */
-async function timeStatement(c: pg.Client, sql: string, options: { probeAfter?: boolean } = {}): Promise<Timed | null> {
+async function timeStatement(c: pg.Client, sql: string, options: { probeAfter?: boolean; snapshot?: SchemaSnapshot } = {}): Promise<Timed | null> {
   const [parsed] = await parseStatements(sql);
-  const [item] = analyzeStatements([parsed!], buildSchemaIndex(buildSnapshot([])));
+  const [item] = analyzeStatements([parsed!], buildSchemaIndex(options.snapshot ?? buildSnapshot([])));
   await c.query('BEGIN READ ONLY');
   const live = await liveFeatures(c, parsed!, item!.facts);
   await c.query('ROLLBACK');
@@ -138,6 +140,11 @@ async function timeStatement(c: pg.Client, sql: string, options: { probeAfter?: 
     live,
     statementType: item!.facts.statement_type,
   };
+}
+
+/** The target's schema as the service's introspection reads it (no value samples, nothing stored). */
+async function liveSnapshot(c: pg.Client): Promise<SchemaSnapshot> {
+  return { snapshot_id: 'bench', connection_id: 'bench', introspected_at: new Date().toISOString(), ...(await readTargetSchema(c)) };
 }
 
 /**
@@ -571,7 +578,9 @@ async function runSet(
       continue;
     }
     await c.query(`VACUUM ANALYZE ${tableOf(sql)}`);
-    const r = await timeStatement(c, sql);
+    // Analysed against the schema as it stands, as the service analyses against its snapshot (an
+    // empty one would take a varchar widened for a rewrite: the old type is what says it is not).
+    const r = await timeStatement(c, sql, { snapshot: await liveSnapshot(c) });
     if (!r) {
       if (options.unmodelled !== 'report') throw new Error(`no features for ${sql}`);
       console.log(`${'(no class)'.padEnd(16)} no prediction (the service has no timing class for it)  load ${os.loadavg()[0]!.toFixed(1)}  ${sql}`);

@@ -20,6 +20,10 @@ describe('timing class of an index build', () => {
     expect((await classOf('CREATE INDEX i ON t USING hash (code)')).cls).toBe('index_hash');
     expect((await classOf('CREATE INDEX CONCURRENTLY i ON t (a)')).cls).toBe('index_concurrent');
     expect((await classOf('ALTER TABLE t ADD CONSTRAINT u UNIQUE (a, b)')).cls).toBe('index_btree');
+    // An exclusion constraint builds an index of its own method on its elements.
+    const exclusion = await classOf('ALTER TABLE t ADD CONSTRAINT x EXCLUDE USING gist (room WITH =, during WITH &&)');
+    expect(exclusion.cls).toBe('index_gist');
+    expect(exclusion.index!.params.map((p) => p.column)).toEqual(['room', 'during']);
   });
 
   it('reads every key of the index as written: column or expression, COLLATE, operator class', async () => {

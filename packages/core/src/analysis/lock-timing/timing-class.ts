@@ -361,6 +361,16 @@ export function builtIndex(stmt: ParsedStatement, facts: StatementFacts): BuiltI
   }
   for (const c of facts.subcommands) {
     const con = c.def?.Constraint as AstNode | undefined;
+    // An exclusion constraint builds an index of its access method (GiST, most often) on its elements.
+    if (con?.contype === 'CONSTR_EXCLUSION' && con.exclusions?.length)
+      return {
+        method: METHODS[String(con.access_method ?? 'btree')] ?? 'btree',
+        concurrent: false,
+        params: (con.exclusions as AstNode[]).map((x) => {
+          const e = ((x.List?.items ?? []) as AstNode[])[0]?.IndexElem as AstNode | undefined;
+          return { column: e?.name ? String(e.name) : null, collation: lastName(e?.collation), opclass: lastName(e?.opclass) };
+        }),
+      };
     if (con?.keys?.length)
       return {
         method: 'btree',
