@@ -9,6 +9,8 @@ import { type InsertSource, insertSource } from './inserted-rows';
 import { weakEstimateReason } from './predicate-estimate';
 import { triggerWrites } from './trigger-work';
 import { DML_WHERE_SELECTIVITY } from './snapshot-features';
+import { type FeatureClient, type LiveTable, liveTable, toastedBytesPerRow } from './live-table';
+import { plannedRows, relationName } from './planned-rows';
 import { assignedColumns, averageRowBytes, expressionNames, fillfactorRoom, freeBytesPerPage, nonHotShare, type StoredColumn } from './hot-update';
 import {
   type BuiltIndex,
@@ -23,61 +25,6 @@ import {
   timingClass,
   type TimingFeatures,
 } from './timing-class';
-
-/** A client for read-only catalog questions (the caller runs them in a READ ONLY transaction). */
-export interface FeatureClient {
-  query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
-}
-
-interface LiveTable {
-  oid: number;
-  /** The table's name as the statement gave it, quoted for SQL. */
-  ref: string;
-  rows: number;
-  heap: number;
-  /** Bytes of the table's TOAST relation (values stored out of line). */
-  toast: number;
-  idx: number;
-  indexBytes: number;
-  sharedBuffers: number;
-}
-
-/**
- * A table's size as a statement on it meets it. A partitioned table stores nothing itself
- * (`relpages` 0, and `reltuples` only after an ANALYZE of the parent): its rows, pages, TOAST and
- * index bytes are its leaf partitions', summed; its index count is the parent's (each partitioned
- * index has one in every leaf).
- */
-async function liveTable(client: FeatureClient, name: string): Promise<LiveTable | null> {
-  const res = await client.query(
-    `WITH c AS (SELECT c.oid, c.relkind FROM pg_class c WHERE c.oid = to_regclass($1)),
-          leaf AS (SELECT l.oid, l.reltuples::float8 AS rows, l.relpages::float8 * current_setting('block_size')::int AS heap, l.reltoastrelid
-                     FROM c, pg_class l
-                    WHERE l.oid IN (SELECT p.relid FROM pg_partition_tree(c.oid) p WHERE p.isleaf) OR (c.relkind <> 'p' AND l.oid = c.oid))
-     SELECT c.oid::int AS oid,
-            (SELECT coalesce(sum(CASE WHEN leaf.rows < 0 THEN leaf.heap / 100 ELSE leaf.rows END), 0) FROM leaf)::float8 AS rows,
-            (SELECT coalesce(sum(leaf.heap), 0) FROM leaf)::float8 AS heap,
-            (SELECT coalesce(sum(pg_relation_size(leaf.reltoastrelid)), 0) FROM leaf WHERE leaf.reltoastrelid <> 0)::float8 AS toast,
-            (SELECT count(*)::int FROM pg_index i WHERE i.indrelid = c.oid) AS idx,
-            (SELECT coalesce(sum(pg_relation_size(i.indexrelid)), 0)::float8 FROM pg_index i WHERE i.indrelid IN (SELECT leaf.oid FROM leaf)) AS idx_bytes,
-            pg_size_bytes(current_setting('shared_buffers'))::float8 AS sb
-       FROM c`,
-    [quoteQualified(name)],
-  );
-  const r = res.rows[0] as { oid: number; rows: number; heap: number; toast: number; idx: number; idx_bytes: number; sb: number } | undefined;
-  if (!r) return null;
-  // A leaf never analyzed (reltuples -1) counts 100 bytes a row, as a first figure.
-  return {
-    oid: r.oid,
-    ref: quoteQualified(name),
-    rows: Number(r.rows),
-    heap: Number(r.heap),
-    toast: Number(r.toast),
-    idx: r.idx,
-    indexBytes: Number(r.idx_bytes),
-    sharedBuffers: Number(r.sb),
-  };
-}
 
 /**
  * Where a DELETE or UPDATE with a WHERE finds its rows, as SQL: the target (with its alias), the
@@ -246,88 +193,6 @@ async function touchedRows(
  * tenth was updated shows 0.45, and its last 5 % still sits on the last 5 % of the pages.
  */
 const UNORDERED_CORRELATION = 0.2;
-
-/** An index scan returning this many times the rows its filter keeps is costed as a scan. */
-const FILTERED_INDEX_RATIO = 4;
-
-/**
- * Rows a DML statement's WHERE selects and the cost of finding them, as the target's planner
- * estimates them for `shape` (its SELECT, {@link dmlWhereShape}; EXPLAIN: ACCESS SHARE only), and
- * the index that finds them when it reads no more than it keeps.
- */
-async function plannedRows(
-  client: FeatureClient,
-  shape: string,
-  /** For a join: the target's relation name, whose own scan in the plan says how its rows are found. */
-  joinTarget: string | null = null,
-): Promise<{ rows: number; cost: number; byScan: boolean; index: string | null } | null> {
-  try {
-    const res = await client.query(`EXPLAIN (FORMAT JSON) ${shape}`);
-    type Node = {
-      'Node Type'?: string;
-      'Plan Rows'?: number;
-      'Total Cost'?: number;
-      'Index Cond'?: string;
-      'Index Name'?: string;
-      'Relation Name'?: string;
-      Plans?: Node[];
-    };
-    const plan = ((res.rows[0] as Record<string, unknown>)?.['QUERY PLAN'] as Array<{ Plan?: Node }>)?.[0]?.Plan;
-    // A sequential scan's filter reads every row (the planner's cost is the scan's); an index or
-    // bitmap scan reads a key range.
-    let scan: Node | undefined = plan;
-    while (scan?.Plans?.length && /^(Gather|Limit|Result)/.test(scan['Node Type'] ?? '')) scan = scan.Plans[0];
-    // A partitioned table's plan appends one scan per partition it cannot prune: the rows are
-    // found by a full scan when any partition is read whole, else by the first one's index.
-    if (/^(Merge )?Append/.test(scan?.['Node Type'] ?? '') && scan?.Plans?.length) {
-      const parts: Node[] = scan.Plans.map((p) => (/^Gather/.test(p['Node Type'] ?? '') && p.Plans?.[0] ? p.Plans[0] : p));
-      scan = parts.find((p) => /Seq Scan/.test(p['Node Type'] ?? '')) ?? parts[0];
-    }
-    // An index scan without an Index Cond (an index-only scan of a vacuumed table, its filter
-    // on every entry: `id % 10 = 0` over the primary key) reads the whole index: a full scan too.
-    const type = scan?.['Node Type'] ?? '';
-    // A join (UPDATE ... FROM, DELETE ... USING) reads its target whole, unless the plan finds
-    // the target's rows by an index per joined row (a nested loop over a few keys).
-    if (/Join|Nested Loop/.test(type) && joinTarget !== null) {
-      const own = findNode(scan, (n) => n['Relation Name'] === joinTarget);
-      if (own && /^(Index|Bitmap)/.test(own['Node Type'] ?? '')) {
-        const probe = own['Index Name'] ? own : own.Plans?.[0];
-        if (typeof plan?.['Plan Rows'] !== 'number') return null;
-        return { rows: plan['Plan Rows'], cost: Number(plan['Total Cost'] ?? 0), byScan: false, index: probe?.['Index Name'] ?? null };
-      }
-    }
-    const joined = /Join|Nested Loop/.test(type);
-    const byScan = joined || /Seq Scan/.test(type) || (/^Index (Only )?Scan/.test(type) && !scan?.['Index Cond']);
-    // The index that finds the rows (a bitmap scan names it on its child).
-    let indexed: Node | undefined = scan;
-    while (indexed && !indexed['Index Name'] && indexed.Plans?.length) indexed = indexed.Plans[0];
-    const index = byScan ? null : (indexed?.['Index Name'] ?? null);
-    if (typeof plan?.['Plan Rows'] !== 'number') return null;
-    // An index that returns many times the rows the filter keeps (`status = 'open'` for 14 % of
-    // the table, then `price < 20`) costs its scan, as a sequential scan does, not the rows changed.
-    const filtered = index !== null && (indexed?.['Plan Rows'] ?? 0) > FILTERED_INDEX_RATIO * Math.max(1, plan['Plan Rows']);
-    return { rows: plan['Plan Rows'], cost: Number(plan['Total Cost'] ?? 0), byScan: byScan || filtered, index: filtered ? null : index };
-  } catch {
-    return null;
-  }
-}
-
-/** The first node of a plan, depth first, that `match` accepts. */
-function findNode<N extends { Plans?: N[] }>(node: N | undefined, match: (n: N) => boolean): N | undefined {
-  if (!node) return undefined;
-  if (match(node)) return node;
-  for (const child of node.Plans ?? []) {
-    const found = findNode(child, match);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-/** A table's relation name as EXPLAIN prints it: the last part of a qualified name, unquoted. */
-const relationName = (table: string): string => {
-  const last = /(?:^|\.)("(?:[^"]|"")+"|[^.]+)$/.exec(table)?.[1] ?? table;
-  return last.startsWith('"') ? last.slice(1, -1).replace(/""/g, '"') : last;
-};
 
 /**
  * Rows an INSERT adds (`inserted-rows.ts`), with what the figure rests on. Only catalogs are read
@@ -599,41 +464,6 @@ async function rebuiltIndexes(client: FeatureClient, t: LiveTable): Promise<{ so
   return { sorted, ginEntries };
 }
 
-/** Values at least this large (as stored) are out of line: PostgreSQL moves values out of a row past about 2 kB. */
-const OUT_OF_LINE_BYTES = 2000;
-
-/**
- * TOAST bytes per row of `columns` in `t`: the stored size of the values kept out of line,
- * averaged over a page sample (`pg_column_size` reads a value's TOAST pointer, not the value).
- * Zero without a TOAST relation of any size; names that are not variable-width columns of the table are left out.
- */
-async function toastedBytesPerRow(client: FeatureClient, t: LiveTable, columns: Iterable<string>, limits: CountLimits): Promise<number> {
-  if (t.toast < 1e6) return 0;
-  // Only the table's variable-width columns among the names (an expression's names include its functions).
-  const res = await client.query(
-    `SELECT array_agg(attname::text) AS names FROM pg_attribute WHERE attrelid = $1 AND attnum > 0 AND NOT attisdropped AND attlen = -1 AND attname = ANY ($2)`,
-    [t.oid, [...new Set(columns)]],
-  );
-  const names = ((res.rows[0] as { names?: string[] | null } | undefined)?.names ?? []).filter(Boolean);
-  if (names.length === 0) return 0;
-  const percent = Math.max(0.01, Math.min(100, (100 * limits.sampleBytes) / Math.max(1, t.heap)));
-  const sums = names.map(
-    (n) => `coalesce(avg(CASE WHEN pg_column_size(${quoteIdent(n)}) >= ${OUT_OF_LINE_BYTES} THEN pg_column_size(${quoteIdent(n)}) ELSE 0 END), 0)`,
-  );
-  await client.query('SAVEPOINT dbops_toast');
-  try {
-    const sample = await client.query(
-      `SELECT (${sums.join(' + ')})::float8 AS per_row FROM ${t.ref} TABLESAMPLE SYSTEM (${percent.toFixed(4)}) REPEATABLE (32)`,
-    );
-    await client.query('RELEASE SAVEPOINT dbops_toast');
-    return Number((sample.rows[0] as { per_row?: number } | undefined)?.per_row ?? 0);
-  } catch {
-    // A sample past its time: no TOAST figure.
-    await client.query('ROLLBACK TO SAVEPOINT dbops_toast').catch(() => undefined);
-    return 0;
-  }
-}
-
 /** The columns an index a statement builds reads: its key columns and the names its expressions read. */
 function indexReadColumns(stmt: ParsedStatement, index: BuiltIndex): string[] {
   const names = index.params.flatMap((p) => (p.column ? [p.column] : []));
@@ -724,8 +554,10 @@ export async function liveFeatures(
   // Values stored out of line cost apart: an index key that reads them detoasts each, an UPDATE
   // that sets them writes new TOAST chunks for each changed row.
   const toastRead =
-    index && (cls === 'index_btree' || cls === 'index_concurrent') ? (await toastedBytesPerRow(client, t, indexReadColumns(stmt, index), limits)) * t.rows : 0;
-  const touchedToast = event === 'UPDATE' ? (await toastedBytesPerRow(client, t, assignedColumns(stmt), limits)) * touched : 0;
+    index && (cls === 'index_btree' || cls === 'index_concurrent')
+      ? (await toastedBytesPerRow(client, t, indexReadColumns(stmt, index), limits.sampleBytes)) * t.rows
+      : 0;
+  const touchedToast = event === 'UPDATE' ? (await toastedBytesPerRow(client, t, assignedColumns(stmt), limits.sampleBytes)) * touched : 0;
   return {
     cls,
     rowsBasis,

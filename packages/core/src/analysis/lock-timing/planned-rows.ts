@@ -1,0 +1,83 @@
+import type { FeatureClient } from './live-table';
+
+/** An index scan returning this many times the rows its filter keeps is costed as a scan. */
+const FILTERED_INDEX_RATIO = 4;
+
+/**
+ * Rows a DML statement's WHERE selects and the cost of finding them, as the target's planner
+ * estimates them for `shape` (its SELECT, `dmlWhereShape` in live-features.ts; EXPLAIN: ACCESS SHARE only), and
+ * the index that finds them when it reads no more than it keeps.
+ */
+export async function plannedRows(
+  client: FeatureClient,
+  shape: string,
+  /** For a join: the target's relation name, whose own scan in the plan says how its rows are found. */
+  joinTarget: string | null = null,
+): Promise<{ rows: number; cost: number; byScan: boolean; index: string | null } | null> {
+  try {
+    const res = await client.query(`EXPLAIN (FORMAT JSON) ${shape}`);
+    type Node = {
+      'Node Type'?: string;
+      'Plan Rows'?: number;
+      'Total Cost'?: number;
+      'Index Cond'?: string;
+      'Index Name'?: string;
+      'Relation Name'?: string;
+      Plans?: Node[];
+    };
+    const plan = ((res.rows[0] as Record<string, unknown>)?.['QUERY PLAN'] as Array<{ Plan?: Node }>)?.[0]?.Plan;
+    // A sequential scan's filter reads every row (the planner's cost is the scan's); an index or
+    // bitmap scan reads a key range.
+    let scan: Node | undefined = plan;
+    while (scan?.Plans?.length && /^(Gather|Limit|Result)/.test(scan['Node Type'] ?? '')) scan = scan.Plans[0];
+    // A partitioned table's plan appends one scan per partition it cannot prune: the rows are
+    // found by a full scan when any partition is read whole, else by the first one's index.
+    if (/^(Merge )?Append/.test(scan?.['Node Type'] ?? '') && scan?.Plans?.length) {
+      const parts: Node[] = scan.Plans.map((p) => (/^Gather/.test(p['Node Type'] ?? '') && p.Plans?.[0] ? p.Plans[0] : p));
+      scan = parts.find((p) => /Seq Scan/.test(p['Node Type'] ?? '')) ?? parts[0];
+    }
+    // An index scan without an Index Cond (an index-only scan of a vacuumed table, its filter
+    // on every entry: `id % 10 = 0` over the primary key) reads the whole index: a full scan too.
+    const type = scan?.['Node Type'] ?? '';
+    // A join (UPDATE ... FROM, DELETE ... USING) reads its target whole, unless the plan finds
+    // the target's rows by an index per joined row (a nested loop over a few keys).
+    if (/Join|Nested Loop/.test(type) && joinTarget !== null) {
+      const own = findNode(scan, (n) => n['Relation Name'] === joinTarget);
+      if (own && /^(Index|Bitmap)/.test(own['Node Type'] ?? '')) {
+        const probe = own['Index Name'] ? own : own.Plans?.[0];
+        if (typeof plan?.['Plan Rows'] !== 'number') return null;
+        return { rows: plan['Plan Rows'], cost: Number(plan['Total Cost'] ?? 0), byScan: false, index: probe?.['Index Name'] ?? null };
+      }
+    }
+    const joined = /Join|Nested Loop/.test(type);
+    const byScan = joined || /Seq Scan/.test(type) || (/^Index (Only )?Scan/.test(type) && !scan?.['Index Cond']);
+    // The index that finds the rows (a bitmap scan names it on its child).
+    let indexed: Node | undefined = scan;
+    while (indexed && !indexed['Index Name'] && indexed.Plans?.length) indexed = indexed.Plans[0];
+    const index = byScan ? null : (indexed?.['Index Name'] ?? null);
+    if (typeof plan?.['Plan Rows'] !== 'number') return null;
+    // An index that returns many times the rows the filter keeps (`status = 'open'` for 14 % of
+    // the table, then `price < 20`) costs its scan, as a sequential scan does, not the rows changed.
+    const filtered = index !== null && (indexed?.['Plan Rows'] ?? 0) > FILTERED_INDEX_RATIO * Math.max(1, plan['Plan Rows']);
+    return { rows: plan['Plan Rows'], cost: Number(plan['Total Cost'] ?? 0), byScan: byScan || filtered, index: filtered ? null : index };
+  } catch {
+    return null;
+  }
+}
+
+/** The first node of a plan, depth first, that `match` accepts. */
+function findNode<N extends { Plans?: N[] }>(node: N | undefined, match: (n: N) => boolean): N | undefined {
+  if (!node) return undefined;
+  if (match(node)) return node;
+  for (const child of node.Plans ?? []) {
+    const found = findNode(child, match);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** A table's relation name as EXPLAIN prints it: the last part of a qualified name, unquoted. */
+export const relationName = (table: string): string => {
+  const last = /(?:^|\.)("(?:[^"]|"")+"|[^.]+)$/.exec(table)?.[1] ?? table;
+  return last.startsWith('"') ? last.slice(1, -1).replace(/""/g, '"') : last;
+};
