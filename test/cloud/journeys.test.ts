@@ -8,7 +8,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { billingEnv, type FakeStripe, noBillingEnv, sessionEvent, signPayload, startFakeStripe } from '../support/billing';
 import { cloudShapeUnavailable, localFunctions, stopStateServer } from '../support/cloud-state';
 import { registerConnection } from '../support/connections';
@@ -131,10 +131,18 @@ describe.each(shapes)('journeys on the %s shape', (shape) => {
     });
     expect(JSON.stringify(ctx.body.data)).toContain('night courier');
     if (t.cloud) {
-      // Through the bucket and the document queue; ingestion deleted the batch's objects.
-      const events = t.cloud.sqs.events.filter((e) => e.queue === t.cloud!.queues.documents.name).map((e) => e.type);
-      expect(events).toEqual(['sent', 'received', 'deleted']);
-      expect(await t.cloud.s3.store.list(t.cloud.uploadBucket)).toEqual([]);
+      // Through the bucket and the document queue; ingestion deleted the batch's objects. The
+      // queue deletes its message once the handler has returned, which can be just after the
+      // batch reads as completed: waited for, within a deadline.
+      const cloud = t.cloud;
+      await vi.waitFor(
+        async () => {
+          const events = cloud.sqs.events.filter((e) => e.queue === cloud.queues.documents.name).map((e) => e.type);
+          expect(events).toEqual(['sent', 'received', 'deleted']);
+          expect(await cloud.s3.store.list(cloud.uploadBucket)).toEqual([]);
+        },
+        { timeout: 5000, interval: 50 },
+      );
     }
   });
 
