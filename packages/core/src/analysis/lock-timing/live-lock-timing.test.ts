@@ -303,6 +303,17 @@ describe('live lock timing', () => {
     expect(deleted!.basis).toMatch(/1 row trigger\(s\) each, writing 1 row\(s\) of their own per fire/);
   });
 
+  it('goes on reading the later statements when one names a column an earlier statement of the migration adds', async () => {
+    const r = await timing(
+      'ALTER TABLE big ADD COLUMN flag boolean; UPDATE big SET flag = true WHERE flag IS NULL; ALTER TABLE big ALTER COLUMN a TYPE bigint',
+    );
+    // The target cannot plan `flag IS NULL` (no such column yet): the rows are a default guess, and the transaction goes on.
+    expect(r.statements[1]!.estimate?.cls).toBe('update');
+    expect(r.statements[1]!.estimate?.basis).toMatch(/rows changed/);
+    expect(r.statements[2]!.estimate?.cls).toBe('rewrite_type');
+    expect(r.probeMs).toBeGreaterThan(0);
+  });
+
   it('reads lock_timeout from the migration', async () => {
     const p = await parseStatements("SET lock_timeout = '3s'; SET lock_timeout TO 500; SELECT 1");
     expect(lockTimeoutBefore(p, 1)).toBe(3000);

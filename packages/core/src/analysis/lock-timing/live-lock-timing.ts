@@ -111,7 +111,17 @@ export async function liveLockTiming(
     const live = [];
     for (const stmt of parsed) {
       const f = facts[stmt.index]!;
-      live.push(f.table ? await liveFeatures(client, stmt, f, !!options.unplannable?.has(stmt.index), options.countLimits).catch(() => null) : null);
+      if (!f.table) {
+        live.push(null);
+        continue;
+      }
+      // A catalog question that fails (a WHERE naming a column an earlier statement of the
+      // migration adds) aborts the transaction: back to before it, so the later statements, the
+      // probe and the lock queue are still read.
+      await client.query('SAVEPOINT dbops_features');
+      const got = await liveFeatures(client, stmt, f, !!options.unplannable?.has(stmt.index), options.countLimits).catch(() => null);
+      await client.query(got ? 'RELEASE SAVEPOINT dbops_features' : 'ROLLBACK TO SAVEPOINT dbops_features');
+      live.push(got);
     }
     // The probe costs a few hundred ms of the target's CPU: only when some hold is more than a catalog change.
     const probeMs = live.some((l) => l && l.cls !== 'catalog') ? await machineProbe(client).catch(() => NaN) : NaN;

@@ -14,8 +14,18 @@ export async function plannedRows(
   /** For a join: the target's relation name, whose own scan in the plan says how its rows are found. */
   joinTarget: string | null = null,
 ): Promise<{ rows: number; cost: number; byScan: boolean; index: string | null } | null> {
+  // A shape the target cannot plan (it names a column an earlier statement of the migration
+  // adds) leaves no figure, and the transaction usable.
+  await client.query('SAVEPOINT dbops_plan');
+  let res: { rows: unknown[] };
   try {
-    const res = await client.query(`EXPLAIN (FORMAT JSON) ${shape}`);
+    res = await client.query(`EXPLAIN (FORMAT JSON) ${shape}`);
+    await client.query('RELEASE SAVEPOINT dbops_plan');
+  } catch {
+    await client.query('ROLLBACK TO SAVEPOINT dbops_plan').catch(() => undefined);
+    return null;
+  }
+  try {
     type Node = {
       'Node Type'?: string;
       'Plan Rows'?: number;
