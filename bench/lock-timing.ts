@@ -10,6 +10,7 @@
  *                             # heldout-f: set F (fifth round), 400k documents (variant B: 150k, TOASTed) and five ledger rows each
  *                             # heldout-g: set G (fifth round, held out until its changes are final), 1M sessions (variant B: 400k)
  *                             # heldout-h: set H (written after G ran, held out until the changes G led to are final), 500k tickets (B: 200k)
+ *                             # heldout-i: set I (written after the fifth round's last change, run once on it), 800k movements (B: 300k)
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --calibrate-terms         # time only the TOAST and trigger-write shapes and fit only their terms (the rest of the calibration kept)
  *   --refit points.json       # fit again on the points a calibration saved with LOCK_TIMING_POINTS=points.json
@@ -57,6 +58,7 @@ import { pg15Unavailable, startPg15 } from '../test/support/pg15-server';
 import { type LockTimingSet, setF } from './support/lock-timing-set-f';
 import { setG } from './support/lock-timing-set-g';
 import { setH } from './support/lock-timing-set-h';
+import { setI } from './support/lock-timing-set-i';
 
 /**
  * Below this a calibration point's error counts in absolute ms, not relative: a statement of a
@@ -925,6 +927,7 @@ const VARIANT_SETS = {
   'heldout-f': { label: 'F', unit: 'documents', sizes: { A: 400_000, B: 150_000 }, run: definedSet(setF) },
   'heldout-g': { label: 'G', unit: 'sessions', sizes: { A: 1_000_000, B: 400_000 }, run: definedSet(setG) },
   'heldout-h': { label: 'H', unit: 'tickets', sizes: { A: 500_000, B: 200_000 }, run: definedSet(setH) },
+  'heldout-i': { label: 'I', unit: 'movements', sizes: { A: 800_000, B: 300_000 }, run: definedSet(setI) },
 } as const;
 
 async function main(): Promise<void> {
