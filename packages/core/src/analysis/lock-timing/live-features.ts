@@ -10,7 +10,7 @@ import { weakEstimateReason } from './predicate-estimate';
 import { triggerWrites } from './trigger-work';
 import { DML_WHERE_SELECTIVITY } from './snapshot-features';
 import { type FeatureClient, type LiveTable, liveTable, toastedBytesPerRow } from './live-table';
-import { plannedRows, relationName } from './planned-rows';
+import { plannedRows } from './planned-rows';
 import { assignedColumns, averageRowBytes, expressionNames, fillfactorRoom, freeBytesPerPage, nonHotShare, type StoredColumn } from './hot-update';
 import {
   type BuiltIndex,
@@ -172,7 +172,7 @@ async function touchedRows(
   limits: CountLimits,
 ): Promise<{ rows: number; cost: number; byScan: boolean; index: string | null; basis: RowsBasis } | null> {
   const scope = dmlScope(stmt, table);
-  const planned = scope ? await plannedRows(client, selectOf(scope), scope.joined.length ? relationName(table) : null) : null;
+  const planned = scope ? await plannedRows(client, selectOf(scope)) : null;
   if (!scope || !planned) return null;
   const where = nodeBody(stmt.stmt).whereClause as AstNode;
   const stats = await statistics(client, t).catch(() => ({ columns: new Set<string>(), extended: [], stale: 'its statistics could not be read' }));

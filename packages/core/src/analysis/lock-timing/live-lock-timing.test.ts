@@ -5,7 +5,6 @@ import { analyzeStatements } from '../analyze-statements';
 import { parseStatements } from '../parse-statements';
 import { buildSchemaIndex } from '../schema-index';
 import { buildSnapshot } from '../snapshot-builder';
-import { liveFeatures } from './live-features';
 import { liveLockTiming, lockTimeoutBefore } from './live-lock-timing';
 
 let db: Awaited<ReturnType<typeof createScratchDatabase>>;
@@ -254,31 +253,6 @@ describe('live lock timing', () => {
     const worth = /new versions take entries in ([\d.]+) of 2 indexes' worth/.exec(setTags!.basis);
     expect(Number(worth?.[1])).toBeGreaterThan(1.2);
     expect(Number(worth?.[1])).not.toBe(2);
-  });
-
-  it('finds the rows of a join by the index the plan probes per joined row, else by reading the target whole', async () => {
-    await sql(
-      db.url,
-      `CREATE TABLE acct (id int PRIMARY KEY, closed boolean NOT NULL); INSERT INTO acct SELECT g, g % 100 = 0 FROM generate_series(1, 2000) g;
-       CREATE TABLE acct_doc (acct_id int NOT NULL, n int NOT NULL, PRIMARY KEY (acct_id, n)); INSERT INTO acct_doc SELECT 1 + g % 2000, g FROM generate_series(1, 100000) g;`,
-    );
-    await sql(db.url, 'VACUUM ANALYZE acct, acct_doc');
-    const features = async (statement: string) => {
-      const [parsed] = await parseStatements(statement);
-      const [item] = analyzeStatements([parsed!], buildSchemaIndex(buildSnapshot([])));
-      const c = new pg.Client({ connectionString: db.url });
-      await c.connect();
-      try {
-        await c.query('BEGIN READ ONLY');
-        return (await liveFeatures(c, parsed!, item!.facts))!.features;
-      } finally {
-        await c.end();
-      }
-    };
-    // Three accounts' documents, found through the primary key per account.
-    expect((await features('DELETE FROM acct_doc d USING acct a WHERE a.id = d.acct_id AND a.id <= 3')).foundByScan).toBe(false);
-    // No index leads with n: every document is read.
-    expect((await features('DELETE FROM acct_doc d USING acct a WHERE a.id = d.n AND a.closed')).foundByScan).toBe(true);
   });
 
   it('takes SET NOT NULL on a column already known not null as a catalog change, and names what a trigger body writes', async () => {

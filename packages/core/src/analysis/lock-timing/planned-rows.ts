@@ -8,12 +8,7 @@ const FILTERED_INDEX_RATIO = 4;
  * estimates them for `shape` (its SELECT, `dmlWhereShape` in live-features.ts; EXPLAIN: ACCESS SHARE only), and
  * the index that finds them when it reads no more than it keeps.
  */
-export async function plannedRows(
-  client: FeatureClient,
-  shape: string,
-  /** For a join: the target's relation name, whose own scan in the plan says how its rows are found. */
-  joinTarget: string | null = null,
-): Promise<{ rows: number; cost: number; byScan: boolean; index: string | null } | null> {
+export async function plannedRows(client: FeatureClient, shape: string): Promise<{ rows: number; cost: number; byScan: boolean; index: string | null } | null> {
   // A shape the target cannot plan (it names a column an earlier statement of the migration
   // adds) leaves no figure, and the transaction usable.
   await client.query('SAVEPOINT dbops_plan');
@@ -32,7 +27,6 @@ export async function plannedRows(
       'Total Cost'?: number;
       'Index Cond'?: string;
       'Index Name'?: string;
-      'Relation Name'?: string;
       Plans?: Node[];
     };
     const plan = ((res.rows[0] as Record<string, unknown>)?.['QUERY PLAN'] as Array<{ Plan?: Node }>)?.[0]?.Plan;
@@ -49,16 +43,7 @@ export async function plannedRows(
     // An index scan without an Index Cond (an index-only scan of a vacuumed table, its filter
     // on every entry: `id % 10 = 0` over the primary key) reads the whole index: a full scan too.
     const type = scan?.['Node Type'] ?? '';
-    // A join (UPDATE ... FROM, DELETE ... USING) reads its target whole, unless the plan finds
-    // the target's rows by an index per joined row (a nested loop over a few keys).
-    if (/Join|Nested Loop/.test(type) && joinTarget !== null) {
-      const own = findNode(scan, (n) => n['Relation Name'] === joinTarget);
-      if (own && /^(Index|Bitmap)/.test(own['Node Type'] ?? '')) {
-        const probe = own['Index Name'] ? own : own.Plans?.[0];
-        if (typeof plan?.['Plan Rows'] !== 'number') return null;
-        return { rows: plan['Plan Rows'], cost: Number(plan['Total Cost'] ?? 0), byScan: false, index: probe?.['Index Name'] ?? null };
-      }
-    }
+    // A join (UPDATE ... FROM, DELETE ... USING) is taken as reading its target whole.
     const joined = /Join|Nested Loop/.test(type);
     const byScan = joined || /Seq Scan/.test(type) || (/^Index (Only )?Scan/.test(type) && !scan?.['Index Cond']);
     // The index that finds the rows (a bitmap scan names it on its child).
@@ -74,20 +59,3 @@ export async function plannedRows(
     return null;
   }
 }
-
-/** The first node of a plan, depth first, that `match` accepts. */
-function findNode<N extends { Plans?: N[] }>(node: N | undefined, match: (n: N) => boolean): N | undefined {
-  if (!node) return undefined;
-  if (match(node)) return node;
-  for (const child of node.Plans ?? []) {
-    const found = findNode(child, match);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-/** A table's relation name as EXPLAIN prints it: the last part of a qualified name, unquoted. */
-export const relationName = (table: string): string => {
-  const last = /(?:^|\.)("(?:[^"]|"")+"|[^.]+)$/.exec(table)?.[1] ?? table;
-  return last.startsWith('"') ? last.slice(1, -1).replace(/""/g, '"') : last;
-};
