@@ -9,7 +9,7 @@ import { type InsertSource, insertSource } from './inserted-rows';
 import { weakEstimateReason } from './predicate-estimate';
 import { triggerWrites } from './trigger-work';
 import { DML_WHERE_SELECTIVITY } from './snapshot-features';
-import { type FeatureClient, type LiveTable, liveTable, toastedBytesPerRow } from './live-table';
+import { type FeatureClient, type LiveTable, liveTable, optionalQuery, toastedBytesPerRow } from './live-table';
 import { plannedRows } from './planned-rows';
 import { assignedColumns, averageRowBytes, expressionNames, fillfactorRoom, freeBytesPerPage, nonHotShare, type StoredColumn } from './hot-update';
 import {
@@ -114,24 +114,18 @@ async function countedRows(
   // REPEATABLE: the same table gives the same figure on every analysis (and in tests).
   const from = [`${scope.target}${sampled ? ` TABLESAMPLE SYSTEM (${percent.toFixed(4)}) REPEATABLE (32)` : ''}`, ...scope.joined].join(', ');
   const sql = `SELECT count(${scope.joined.length ? `DISTINCT ${scope.ref}.ctid` : '*'})::float8 AS n FROM ${from} WHERE ${scope.where}`;
-  // A count that runs out of time leaves the planner's figure; the savepoint keeps the transaction usable.
-  await client.query('SAVEPOINT dbops_count');
-  try {
-    const res = await client.query(sql);
-    await client.query('RELEASE SAVEPOINT dbops_count');
-    const n = Number((res.rows[0] as { n?: number } | undefined)?.n ?? 0);
-    const rows = sampled ? (n * 100) / percent : n;
-    return {
-      rows,
-      spread: sampled ? sampleSpread(n) : 1,
-      basis: sampled
-        ? `sampled ${percent < 1 ? percent.toFixed(2) : percent.toFixed(0)}% of the table: about ${formatCount(Math.round(rows))} rows (${formatCount(n)} in the sample)`
-        : `counted on the target: ${formatCount(rows)} rows`,
-    };
-  } catch {
-    await client.query('ROLLBACK TO SAVEPOINT dbops_count').catch(() => undefined);
-    return null;
-  }
+  // A count that runs out of time leaves the planner's figure.
+  const counted = await optionalQuery(client, sql);
+  if (!counted) return null;
+  const n = Number((counted[0] as { n?: number } | undefined)?.n ?? 0);
+  const rows = sampled ? (n * 100) / percent : n;
+  return {
+    rows,
+    spread: sampled ? sampleSpread(n) : 1,
+    basis: sampled
+      ? `sampled ${percent < 1 ? percent.toFixed(2) : percent.toFixed(0)}% of the table: about ${formatCount(Math.round(rows))} rows (${formatCount(n)} in the sample)`
+      : `counted on the target: ${formatCount(rows)} rows`,
+  };
 }
 
 /**

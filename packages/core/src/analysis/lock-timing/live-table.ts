@@ -5,6 +5,23 @@ export interface FeatureClient {
   query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
+/**
+ * Runs one question the analysis can do without (a count, a plan, a sample) under a savepoint:
+ * its rows, or null when it failed (ran out of time, named a column an earlier statement of the
+ * migration adds), the READ ONLY transaction still usable either way.
+ */
+export async function optionalQuery(client: FeatureClient, text: string): Promise<unknown[] | null> {
+  await client.query('SAVEPOINT dbops_optional');
+  try {
+    const res = await client.query(text);
+    await client.query('RELEASE SAVEPOINT dbops_optional');
+    return res.rows;
+  } catch {
+    await client.query('ROLLBACK TO SAVEPOINT dbops_optional').catch(() => undefined);
+    return null;
+  }
+}
+
 export interface LiveTable {
   oid: number;
   /** The table's name as the statement gave it, quoted for SQL. */
@@ -76,16 +93,10 @@ export async function toastedBytesPerRow(client: FeatureClient, t: LiveTable, co
   const sums = names.map(
     (n) => `coalesce(avg(CASE WHEN pg_column_size(${quoteIdent(n)}) >= ${OUT_OF_LINE_BYTES} THEN pg_column_size(${quoteIdent(n)}) ELSE 0 END), 0)`,
   );
-  await client.query('SAVEPOINT dbops_toast');
-  try {
-    const sample = await client.query(
-      `SELECT (${sums.join(' + ')})::float8 AS per_row FROM ${t.ref} TABLESAMPLE SYSTEM (${percent.toFixed(4)}) REPEATABLE (32)`,
-    );
-    await client.query('RELEASE SAVEPOINT dbops_toast');
-    return Number((sample.rows[0] as { per_row?: number } | undefined)?.per_row ?? 0);
-  } catch {
-    // A sample past its time: no TOAST figure.
-    await client.query('ROLLBACK TO SAVEPOINT dbops_toast').catch(() => undefined);
-    return 0;
-  }
+  // A sample past its time: no TOAST figure.
+  const sample = await optionalQuery(
+    client,
+    `SELECT (${sums.join(' + ')})::float8 AS per_row FROM ${t.ref} TABLESAMPLE SYSTEM (${percent.toFixed(4)}) REPEATABLE (32)`,
+  );
+  return Number((sample?.[0] as { per_row?: number } | undefined)?.per_row ?? 0);
 }

@@ -1,4 +1,4 @@
-import type { FeatureClient } from './live-table';
+import { type FeatureClient, optionalQuery } from './live-table';
 
 /** An index scan returning this many times the rows its filter keeps is costed as a scan. */
 const FILTERED_INDEX_RATIO = 4;
@@ -11,15 +11,8 @@ const FILTERED_INDEX_RATIO = 4;
 export async function plannedRows(client: FeatureClient, shape: string): Promise<{ rows: number; cost: number; byScan: boolean; index: string | null } | null> {
   // A shape the target cannot plan (it names a column an earlier statement of the migration
   // adds) leaves no figure, and the transaction usable.
-  await client.query('SAVEPOINT dbops_plan');
-  let res: { rows: unknown[] };
-  try {
-    res = await client.query(`EXPLAIN (FORMAT JSON) ${shape}`);
-    await client.query('RELEASE SAVEPOINT dbops_plan');
-  } catch {
-    await client.query('ROLLBACK TO SAVEPOINT dbops_plan').catch(() => undefined);
-    return null;
-  }
+  const explained = await optionalQuery(client, `EXPLAIN (FORMAT JSON) ${shape}`);
+  if (!explained) return null;
   try {
     type Node = {
       'Node Type'?: string;
@@ -29,7 +22,7 @@ export async function plannedRows(client: FeatureClient, shape: string): Promise
       'Index Name'?: string;
       Plans?: Node[];
     };
-    const plan = ((res.rows[0] as Record<string, unknown>)?.['QUERY PLAN'] as Array<{ Plan?: Node }>)?.[0]?.Plan;
+    const plan = ((explained[0] as Record<string, unknown>)?.['QUERY PLAN'] as Array<{ Plan?: Node }>)?.[0]?.Plan;
     // A sequential scan's filter reads every row (the planner's cost is the scan's); an index or
     // bitmap scan reads a key range.
     let scan: Node | undefined = plan;
