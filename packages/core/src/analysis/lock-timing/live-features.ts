@@ -240,8 +240,19 @@ async function indexCorrelation(client: FeatureClient, t: LiveTable, index: stri
   return typeof corr === 'number' ? corr : null;
 }
 
-/** An index's access method and partial-index predicate (`pg_get_expr`), for {@link entryIndexes}. */
-type IndexKind = { method: string; predicate: string | null };
+/**
+ * An index of the table as {@link INDEX_KINDS} reads it: access method, first operator class, key
+ * columns in order (null for an expression), expressions and partial-index predicate (`pg_get_expr`).
+ */
+type IndexKind = { method: string; opclass: string | null; cols: Array<string | null>; expressions: string | null; predicate: string | null };
+
+/** Every index of the table `c` as a JSON array of {@link IndexKind}: the one read of the per-index facts. */
+const INDEX_KINDS = `(SELECT coalesce(json_agg(json_build_object(
+          'method', am.amname, 'opclass', opc.opcname, 'expressions', pg_get_expr(i.indexprs, i.indrelid), 'predicate', pg_get_expr(i.indpred, i.indrelid),
+          'cols', ARRAY(SELECT a.attname::text FROM unnest(i.indkey::int2[]) WITH ORDINALITY k(attnum, ord)
+                          LEFT JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum ORDER BY k.ord))), '[]')
+     FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam LEFT JOIN pg_opclass opc ON opc.oid = i.indclass[0]
+    WHERE i.indrelid = c.oid)`;
 
 /**
  * What an UPDATE or INSERT's rows meet on `t`: the fillfactor, the columns as stored (for the
@@ -258,8 +269,7 @@ async function writeShape(
                FROM pg_attribute a LEFT JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = a.attname
               WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) AS columns,
             ARRAY(SELECT a.attname::text FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey::int2[]) WHERE i.indrelid = c.oid) AS keys,
-            (SELECT coalesce(json_agg(json_build_object('method', am.amname, 'expressions', pg_get_expr(i.indexprs, i.indrelid), 'predicate', pg_get_expr(i.indpred, i.indrelid))), '[]')
-               FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam WHERE i.indrelid = c.oid) AS kinds,
+            ${INDEX_KINDS} AS kinds,
             (SELECT coalesce(json_agg(json_build_object(
                       'cols', ARRAY(SELECT a.attname::text FROM pg_attribute a WHERE a.attrelid = con.conrelid AND a.attnum = ANY (con.conkey)),
                       'bytes', pg_total_relation_size(con.confrelid))), '[]')
@@ -271,7 +281,7 @@ async function writeShape(
     ff: number;
     columns: Array<{ len: number; align: string; width: number | null; nulls: number }>;
     keys: string[];
-    kinds: Array<IndexKind & { expressions: string | null }>;
+    kinds: IndexKind[];
     fks: Array<{ cols: string[]; bytes: number }>;
   };
   const r = res.rows[0] as Row | undefined;
@@ -324,7 +334,7 @@ async function dmlFacts(
     facts.fkChecks = checked.length;
     facts.fkUncached = checked.reduce((sum, fk) => sum + bufferFeatures(fk.bytes, t.sharedBuffers).uncachedShare, 0);
     // A GIN index takes every entry of the new version's value, not one.
-    const gin = shape.indexKinds.some((k) => k.method === 'gin') ? (await rebuiltIndexes(client, t)).ginEntries : 0;
+    const gin = await ginEntries(client, t, shape.indexKinds);
     facts.entryIndexes =
       entryIndexes(
         shape.indexKinds.filter((k) => k.method !== 'gin'),
@@ -426,36 +436,26 @@ async function liveIndexKey(client: FeatureClient, t: LiveTable, index: BuiltInd
   return { cost: indexKeyCost({ method: index.method, opclass: index.params[0]?.opclass ?? null, columns }), correlation };
 }
 
-/**
- * What a rewrite of `t` rebuilds: the indexes it sorts again (all but GIN and BRIN ones), and the
- * GIN entries per row of its GIN indexes, each read as a CREATE INDEX of the same keys would be.
- */
-async function rebuiltIndexes(client: FeatureClient, t: LiveTable): Promise<{ sorted: number; ginEntries: number }> {
-  const res = await client.query(
-    `SELECT am.amname::text AS method, opc.opcname::text AS opclass,
-            ARRAY(SELECT a.attname::text FROM unnest(i.indkey::int2[]) WITH ORDINALITY k(attnum, ord)
-                    LEFT JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum ORDER BY k.ord) AS cols
-       FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam
-       LEFT JOIN pg_opclass opc ON opc.oid = i.indclass[0]
-      WHERE i.indrelid = $1`,
-    [t.oid],
-  );
-  let sorted = 0;
-  let ginEntries = 0;
-  for (const r of res.rows as Array<{ method: string; opclass: string | null; cols: Array<string | null> }>) {
-    if (r.method === 'brin') continue;
-    if (r.method !== 'gin') {
-      sorted += 1;
-      continue;
-    }
+/** GIN entries per row over the GIN indexes among `kinds`, each read as a CREATE INDEX of the same keys would be. */
+async function ginEntries(client: FeatureClient, t: LiveTable, kinds: readonly IndexKind[]): Promise<number> {
+  let sum = 0;
+  for (const k of kinds) {
+    if (k.method !== 'gin') continue;
     const key = await liveIndexKey(client, t, {
       method: 'gin',
       concurrent: false,
-      params: r.cols.map((column) => ({ column, collation: null, opclass: r.opclass })),
+      params: k.cols.map((column) => ({ column, collation: null, opclass: k.opclass })),
     });
-    ginEntries += key.cost.ginEntries;
+    sum += key.cost.ginEntries;
   }
-  return { sorted, ginEntries };
+  return sum;
+}
+
+/** What a rewrite of `t` rebuilds: the indexes it sorts again (all but GIN and BRIN ones), and the GIN entries per row of its GIN indexes. */
+async function rebuiltIndexes(client: FeatureClient, t: LiveTable): Promise<{ sorted: number; ginEntries: number }> {
+  const res = await client.query(`SELECT ${INDEX_KINDS} AS kinds FROM pg_class c WHERE c.oid = $1`, [t.oid]);
+  const kinds = ((res.rows[0] as { kinds?: IndexKind[] } | undefined)?.kinds ?? []) as IndexKind[];
+  return { sorted: kinds.filter((k) => k.method !== 'gin' && k.method !== 'brin').length, ginEntries: await ginEntries(client, t, kinds) };
 }
 
 /** The columns an index a statement builds reads: its key columns and the names its expressions read. */
