@@ -1,6 +1,6 @@
 import { formatCount } from '../../util/format-count';
 import data from './calibration-data.json';
-import { CLASS_FEATURES, type FeatureName, featureValue, type TimingClass, type TimingFeatures } from './timing-class';
+import { CLASS_FEATURES, type FeatureName, featureValue, isRewrite, type TimingClass, type TimingFeatures } from './timing-class';
 
 /** One class's fitted model: ms = sum(coef[f] x feature f), and how far the calibration points strayed from it. */
 export interface ClassCalibration {
@@ -64,9 +64,8 @@ const mb = (bytes: number): string => (bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0)
 /** What a rewrite or an index build counted besides the heap: TOAST copied or read, GIN indexes rebuilt. */
 function buildBasis(cls: TimingClass, f: TimingFeatures): string {
   const parts: string[] = [];
-  if ((cls === 'rewrite' || cls === 'rewrite_type') && f.toastBytes >= 1e6) parts.push(`${mb(f.toastBytes)} MB of TOAST copied`);
-  if ((cls === 'rewrite' || cls === 'rewrite_type') && f.rebuildGinEntries > 0)
-    parts.push(`GIN indexes rebuilt at about ${Math.round(f.rebuildGinEntries)} entries a row`);
+  if (isRewrite(cls) && f.toastBytes >= 1e6) parts.push(`${mb(f.toastBytes)} MB of TOAST copied`);
+  if (isRewrite(cls) && f.rebuildGinEntries > 0) parts.push(`GIN indexes rebuilt at about ${Math.round(f.rebuildGinEntries)} entries a row`);
   if (f.toastRead >= 1e6) parts.push(`the key reads ${mb(f.toastRead)} MB stored out of line (TOAST)`);
   return parts.length ? `, ${parts.join(', ')}` : '';
 }
@@ -83,7 +82,7 @@ export function predictHoldMs(cls: TimingClass, features: TimingFeatures, calibr
   for (let i = 0; i < names.length; i++) ms += (cal.coef[names[i]!] ?? 0) * featureValue(names[i]!, features);
   // A rewrite builds each GIN index again as CREATE INDEX does: the GIN class's price per entry
   // (the rewrite's own points, on tables without GIN indexes, cannot fit it).
-  if (features.rebuildGinEntries > 0 && (cls === 'rewrite' || cls === 'rewrite_type'))
+  if (features.rebuildGinEntries > 0 && isRewrite(cls))
     ms += ((calibration.classes.index_gin?.coef.ginEntries ?? 0) * features.rows * features.rebuildGinEntries) / 1e6;
   return ms;
 }

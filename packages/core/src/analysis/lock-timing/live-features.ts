@@ -19,6 +19,8 @@ import {
   entryIndexWeight,
   dirtiedPages,
   GIN_ENTRY_SHARE,
+  isRewrite,
+  rebuiltBySort,
   NO_DML_FACTS,
   seqScanCost,
   type TimingClass,
@@ -455,7 +457,7 @@ async function ginEntries(client: FeatureClient, t: LiveTable, kinds: readonly I
 async function rebuiltIndexes(client: FeatureClient, t: LiveTable): Promise<{ sorted: number; ginEntries: number }> {
   const res = await client.query(`SELECT ${INDEX_KINDS} AS kinds FROM pg_class c WHERE c.oid = $1`, [t.oid]);
   const kinds = ((res.rows[0] as { kinds?: IndexKind[] } | undefined)?.kinds ?? []) as IndexKind[];
-  return { sorted: kinds.filter((k) => k.method !== 'gin' && k.method !== 'brin').length, ginEntries: await ginEntries(client, t, kinds) };
+  return { sorted: kinds.filter((k) => rebuiltBySort(k.method)).length, ginEntries: await ginEntries(client, t, kinds) };
 }
 
 /** The columns an index a statement builds reads: its key columns and the names its expressions read. */
@@ -544,7 +546,7 @@ export async function liveFeatures(
   }
   const event: DmlEvent | null = kind === 'UpdateStmt' ? 'UPDATE' : kind === 'DeleteStmt' ? 'DELETE' : inserted ? 'INSERT' : null;
   const dml = event ? await dmlFacts(client, t, stmt, event, { touched, byScan, clustered }) : { ...NO_DML_FACTS, entryIndexes: t.idx };
-  const rebuilt = cls === 'rewrite' || cls === 'rewrite_type' ? await rebuiltIndexes(client, t) : { sorted: t.idx, ginEntries: 0 };
+  const rebuilt = isRewrite(cls) ? await rebuiltIndexes(client, t) : { sorted: t.idx, ginEntries: 0 };
   // Values stored out of line cost apart: an index key that reads them detoasts each, an UPDATE
   // that sets them writes new TOAST chunks for each changed row.
   const toastRead =

@@ -11,6 +11,8 @@ import {
   seqScanCost,
   builtIndex,
   isFixedWidthType,
+  isRewrite,
+  rebuiltBySort,
   type TimingClass,
   timingClass,
   type TimingFeatures,
@@ -72,7 +74,7 @@ export function snapshotFeatures(
   let entryIndexes = 0;
   let rebuildIndexes = 0;
   let rebuildGinEntries = 0;
-  const rewrites = cls === 'rewrite' || cls === 'rewrite_type';
+  const rewrites = isRewrite(cls);
   for (let i = 0; i < table.indexes.length; i++) {
     const ix = table.indexes[i]!;
     indexBytes += ix.size_bytes;
@@ -88,7 +90,7 @@ export function snapshotFeatures(
           ),
         ),
       }).ginEntries;
-    else if (ix.method !== 'brin' && ix.method !== 'gin') rebuildIndexes += 1;
+    else if (rebuiltBySort(ix.method)) rebuildIndexes += 1;
   }
   const heapBytes = Math.max(table.pages * 8192, table.total_bytes - indexBytes, 0);
   const buffers = bufferFeatures(heapBytes, DEFAULT_SHARED_BUFFERS, indexBytes);

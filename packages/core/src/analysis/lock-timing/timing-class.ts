@@ -295,6 +295,15 @@ export function dirtiedPages(f: Pick<TimingFeatures, 'heapBytes' | 'rows' | 'tou
  * unless the UPDATE sets a column the predicate reads (`SET status = 'archived'` under `WHERE
  * status <> 'done'` may move every row in).
  */
+/** A class that copies the table into a new one and rebuilds its indexes. */
+export const isRewrite = (cls: TimingClass): boolean => cls === 'rewrite' || cls === 'rewrite_type';
+
+/**
+ * Whether a rewrite rebuilds an index of this access method by sorting the rows: not a GIN index
+ * (priced per entry, as the GIN build class prices it) nor a BRIN one (it only reads the heap).
+ */
+export const rebuiltBySort = (method: string): boolean => method !== 'gin' && method !== 'brin';
+
 /**
  * A GIN entry a new row version adds, as a share of a btree entry: the GIN build class prices an
  * entry at 0.49 us and the UPDATE class a btree entry at 2.4 us (calibration-data.json); a row
