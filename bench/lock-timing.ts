@@ -11,6 +11,7 @@
  *                             # heldout-g: set G (fifth round, held out until its changes are final), 1M sessions (variant B: 400k)
  *                             # heldout-h: set H (written after G ran, held out until the changes G led to are final), 500k tickets (B: 200k)
  *                             # heldout-i: set I (written after the fifth round's last change, run once on it), 800k movements (B: 300k)
+ *                             # heldout-j: set J (written before the sixth round's changes), 1M invoices (B: 400k)
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --calibrate-terms         # time only the TOAST and trigger-write shapes and fit only their terms (the rest of the calibration kept)
  *   --refit points.json       # fit again on the points a calibration saved with LOCK_TIMING_POINTS=points.json
@@ -59,6 +60,7 @@ import { type LockTimingSet, setF } from './support/lock-timing-set-f';
 import { setG } from './support/lock-timing-set-g';
 import { setH } from './support/lock-timing-set-h';
 import { setI } from './support/lock-timing-set-i';
+import { setJ } from './support/lock-timing-set-j';
 
 /**
  * Below this a calibration point's error counts in absolute ms, not relative: a statement of a
@@ -928,6 +930,7 @@ const VARIANT_SETS = {
   'heldout-g': { label: 'G', unit: 'sessions', sizes: { A: 1_000_000, B: 400_000 }, run: definedSet(setG) },
   'heldout-h': { label: 'H', unit: 'tickets', sizes: { A: 500_000, B: 200_000 }, run: definedSet(setH) },
   'heldout-i': { label: 'I', unit: 'movements', sizes: { A: 800_000, B: 300_000 }, run: definedSet(setI) },
+  'heldout-j': { label: 'J', unit: 'invoices', sizes: { A: 1_000_000, B: 400_000 }, run: definedSet(setJ) },
 } as const;
 
 async function main(): Promise<void> {
