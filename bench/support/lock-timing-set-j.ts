@@ -38,7 +38,7 @@ export function setJ(variant: 'A' | 'B', n: number): LockTimingSet {
        currency char(3) NOT NULL, amount numeric(12, 2) NOT NULL, issued_on date NOT NULL, legacy_ref text, meta jsonb NOT NULL)`,
     `INSERT INTO hj_invoices SELECT md5(g::text)::uuid, ${account}, ${status}, (ARRAY['EUR','USD','GBP'])[1 + g % 3], ((g * 7919) % 500000) / 100.0,
        ${issued}, ${legacy}, ${meta}
-     FROM generate_series(1, ${n}) g`,
+     FROM generate_series(1::bigint, ${n}) g`,
     `CREATE INDEX hj_invoices_account ON hj_invoices (account_id)`,
     `CREATE INDEX hj_invoices_issued ON hj_invoices (issued_on)`,
     `CREATE MATERIALIZED VIEW hj_monthly AS SELECT account_id, date_trunc('month', issued_on) AS month, count(*) AS invoices, sum(amount) AS total
