@@ -51,6 +51,12 @@ const HOSTILE: Array<[string, string]> = [
   ['USING cast', "ALTER TABLE t ALTER COLUMN v TYPE int USING (pg_read_file('FILE', 0, 200))::int"],
   ['partition bound', `ALTER TABLE parted ATTACH PARTITION loose FOR VALUES FROM (length(${WRITE})) TO (100)`],
   ['DML predicate folded by the planner', 'UPDATE t SET n = n WHERE id = sneaky()'],
+  // The rows of a DML statement are planned on the target (the lock-timing estimate), sub-queries
+  // and an INSERT's query included: each passes the same gate.
+  ['DML sub-query folded by the planner', 'DELETE FROM t WHERE id IN (SELECT sneaky())'],
+  ['DML WITH folded by the planner', 'WITH k AS (SELECT sneaky() AS id) UPDATE t SET n = n WHERE id IN (SELECT id FROM k)'],
+  ["DML INSERT's query folded by the planner", 'INSERT INTO d SELECT id + 100, n FROM t WHERE id = sneaky()'],
+  ["DML INSERT's query reading a file", "INSERT INTO t (id, v) SELECT 1000, pg_read_file('FILE', 0, 200) FROM t WHERE (pg_read_file('FILE', 0, 200)) <> ''"],
 ];
 
 const SETUP_TIMEOUT_MS = 180_000;

@@ -6,7 +6,7 @@ import type { CoreDeps } from '../deps';
 import { AppError } from '../errors/app-error';
 import { type MigrationAnalysis, rescoreRisk } from './analyze-migration';
 import { unverifiableReason } from './live-expression-gate';
-import { dmlWhereShape } from './lock-timing/live-features';
+import { dmlRowsShape } from './lock-timing/live-features';
 import { liveLockTiming } from './lock-timing/live-lock-timing';
 import type { PreflightClient, PreflightLimits } from './preflight/preflight-session';
 import { type PreflightReport, preflightValidations, runPreflight } from './preflight/run-preflight';
@@ -90,16 +90,16 @@ export async function applyLiveChecks(analysis: MigrationAnalysis, client: Prefl
 }
 
 /**
- * DML statements whose WHERE may not be planned on the target: planning folds STABLE and
- * IMMUTABLE calls, so the predicate passes the live-expression gate first.
+ * DML statements whose WHERE (or, for an INSERT, whose query) may not be planned on the target:
+ * planning folds STABLE and IMMUTABLE calls, so the predicate passes the live-expression gate first.
+ * A sub-query may pass: such a shape is only planned, never counted (live-features.ts).
  */
 async function unplannableStatements(client: PreflightClient, analysis: MigrationAnalysis): Promise<Set<number>> {
   const out = new Set<number>();
   for (const stmt of analysis.parsed) {
     const f = analysis.items[stmt.index]?.facts;
-    const dml = 'UpdateStmt' in stmt.stmt || 'DeleteStmt' in stmt.stmt;
-    const shape = dml && f?.table && f.has_where ? dmlWhereShape(stmt, f.table) : null;
-    if (shape && (await unverifiableReason(client, shape).catch(() => 'unknown'))) out.add(stmt.index);
+    const shape = f ? dmlRowsShape(stmt, f.has_where ? f.table : null) : null;
+    if (shape && (await unverifiableReason(client, shape, undefined, { subqueries: true }).catch(() => 'unknown'))) out.add(stmt.index);
   }
   return out;
 }

@@ -17,7 +17,16 @@ import { walk } from './ast';
  * Returns null when the shape may be evaluated, else why not, in dbops's words (never a server
  * error's text, which may quote data).
  */
-export async function unverifiableReason(db: CatalogQueryable, shape: string, serverVersionNum?: number): Promise<string | null> {
+export async function unverifiableReason(
+  db: CatalogQueryable,
+  shape: string,
+  serverVersionNum?: number,
+  /**
+   * `subqueries`: the shape is a DML statement's own rows (its WHERE, an INSERT's query), where
+   * PostgreSQL accepts sub-queries; the caller only plans a shape that holds one, never runs it.
+   */
+  options: { subqueries?: boolean } = {},
+): Promise<string | null> {
   let statements;
   try {
     statements = await parseSql(shape);
@@ -32,7 +41,7 @@ export async function unverifiableReason(db: CatalogQueryable, shape: string, se
   walk(statement.node, (n) => {
     if (n.SubLink) subquery = true;
   });
-  if (subquery) return 'the expression holds a sub-query, which PostgreSQL does not accept there';
+  if (subquery && !options.subqueries) return 'the expression holds a sub-query, which PostgreSQL does not accept there';
   let findings;
   try {
     findings = await statementFindings(db, statement, serverVersionNum);

@@ -1,6 +1,6 @@
 import { deparse } from '../../pg/deparse';
 import { quoteIdent, quoteQualified } from '../../pg/quote';
-import { type AstNode, nodeBody, nodeKind } from '../ast';
+import { type AstNode, nodeBody, nodeKind, walk } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 import type { StatementFacts } from '../statement-facts';
 import { formatCount } from '../../util/format-count';
@@ -39,7 +39,23 @@ interface DmlScope {
   /** How the count names a target row (its alias, else the table). */
   ref: string;
   where: string;
+  /** The statement's WITH, as SQL, or '' (the WHERE may read its queries). */
+  with: string;
+  /**
+   * The WHERE or WITH reads other tables through a sub-query: the scope is planned (EXPLAIN runs
+   * nothing), never counted.
+   */
+  planOnly: boolean;
 }
+
+/** Whether a node holds a sub-query. */
+const holdsSubquery = (node: unknown): boolean => {
+  let found = false;
+  walk(node, (n) => {
+    if (n.SubLink) found = true;
+  });
+  return found;
+};
 
 function dmlScope(stmt: ParsedStatement, table: string): DmlScope | null {
   const b = nodeBody(stmt.stmt);
@@ -48,11 +64,14 @@ function dmlScope(stmt: ParsedStatement, table: string): DmlScope | null {
   const items = ((b.fromClause ?? b.usingClause ?? []) as AstNode[]).filter(Boolean);
   if (items.some((i) => nodeKind(i) !== 'RangeVar')) return null;
   const alias = (b.relation as AstNode | undefined)?.alias?.aliasname as string | undefined;
+  const withClause = b.withClause as AstNode | undefined;
   return {
     target: `${quoteQualified(table)}${alias ? ` AS ${quoteIdent(alias)}` : ''}`,
     joined: items.map((i) => deparse(i)),
     ref: alias ? quoteIdent(alias) : quoteQualified(table),
     where: deparse(where),
+    with: withClause ? `${deparse({ WithClause: withClause })} ` : '',
+    planOnly: !!withClause || holdsSubquery(where),
   };
 }
 
@@ -66,7 +85,50 @@ export function dmlWhereShape(stmt: ParsedStatement, table: string): string | nu
   return scope === null ? null : selectOf(scope);
 }
 
-const selectOf = (scope: DmlScope): string => `SELECT 1 FROM ${[scope.target, ...scope.joined].join(', ')} WHERE ${scope.where}`;
+const selectOf = (scope: DmlScope): string => `${scope.with}SELECT 1 FROM ${[scope.target, ...scope.joined].join(', ')} WHERE ${scope.where}`;
+
+/**
+ * The query an INSERT takes its rows from (`INSERT ... SELECT`, with the INSERT's WITH), as SQL,
+ * or null for VALUES and DEFAULT VALUES. Planning it folds STABLE and IMMUTABLE calls, so it
+ * passes the live-expression gate first, as a DML statement's WHERE does.
+ */
+export function insertQueryShape(stmt: ParsedStatement): string | null {
+  if (nodeKind(stmt.stmt) !== 'InsertStmt') return null;
+  const b = nodeBody(stmt.stmt);
+  const select = (b.selectStmt as AstNode | undefined)?.SelectStmt as AstNode | undefined;
+  if (!select || select.valuesLists?.length) return null;
+  return deparse({ SelectStmt: b.withClause && !select.withClause ? { ...select, withClause: b.withClause } : select });
+}
+
+/** The query whose plan tells the rows a DML statement changes or adds (its WHERE's, or an INSERT's query), or null. */
+export function dmlRowsShape(stmt: ParsedStatement, table: string | null): string | null {
+  const kind = nodeKind(stmt.stmt);
+  if (kind === 'InsertStmt') return insertQueryShape(stmt);
+  return table && (kind === 'UpdateStmt' || kind === 'DeleteStmt') ? dmlWhereShape(stmt, table) : null;
+}
+
+/** An INSERT's query when it reads one table through a WHERE: the scope a count of its rows reads, and the WHERE. */
+function insertScope(stmt: ParsedStatement): { scope: DmlScope; where: AstNode } | null {
+  const select = (nodeBody(stmt.stmt).selectStmt as AstNode | undefined)?.SelectStmt as AstNode | undefined;
+  const from = select?.fromClause as AstNode[] | undefined;
+  const rv = from?.length === 1 ? (from[0]!.RangeVar as AstNode | undefined) : undefined;
+  const where = select?.whereClause as AstNode | undefined;
+  if (!where || !rv) return null;
+  const alias = rv.alias?.aliasname as string | undefined;
+  const ref = alias ? quoteIdent(alias) : deparse({ RangeVar: { ...rv, alias: undefined } });
+  const withClause = (nodeBody(stmt.stmt).withClause ?? select!.withClause) as AstNode | undefined;
+  return {
+    scope: {
+      target: deparse(from![0]!),
+      joined: [],
+      ref,
+      where: deparse(where),
+      with: withClause ? `${deparse({ WithClause: withClause })} ` : '',
+      planOnly: !!withClause || holdsSubquery(where),
+    },
+    where,
+  };
+}
 
 /** What the rows a DML statement changes rest on, and how much wider the range gets for it. */
 export interface RowsBasis {
@@ -74,6 +136,15 @@ export interface RowsBasis {
   /** Factor the hold-time range widens by: 1 for statistics or an exact count. */
   spread: number;
 }
+
+/** A planner's estimate of a query that joins, groups or reads other tables: its own guesses multiply. */
+const QUERY_ESTIMATE_SPREAD = 2;
+
+/** The basis of rows whose WHERE reads other tables: planned, never counted (a count would run the sub-query). */
+const PLANNED_ONLY: RowsBasis = {
+  text: 'planner estimate (the WHERE reads other tables through a sub-query or WITH, so it is not counted)',
+  spread: QUERY_ESTIMATE_SPREAD,
+};
 
 /** A page sample of many matching rows is close; a default guess is not. */
 const SAMPLED_SPREAD = 1.25;
@@ -111,6 +182,7 @@ async function countedRows(
   byIndex: boolean,
   limits: CountLimits,
 ): Promise<{ rows: number; basis: string; spread: number } | null> {
+  if (scope.planOnly) return null;
   const sampled = !byIndex && t.heap > limits.exactCountBytes;
   const percent = sampled ? Math.max(0.01, Math.min(100, (100 * limits.sampleBytes) / t.heap)) : 100;
   // REPEATABLE: the same table gives the same figure on every analysis (and in tests).
@@ -170,6 +242,7 @@ async function touchedRows(
   const scope = dmlScope(stmt, table);
   const planned = scope ? await plannedRows(client, selectOf(scope)) : null;
   if (!scope || !planned) return null;
+  if (scope.planOnly) return { ...planned, basis: PLANNED_ONLY };
   const where = nodeBody(stmt.stmt).whereClause as AstNode;
   const stats = await statistics(client, t).catch(() => ({ columns: new Set<string>(), extended: [], stale: 'its statistics could not be read' }));
   // A join's row estimate multiplies guesses of its own (join selectivity, matches per row).
@@ -191,12 +264,41 @@ async function touchedRows(
 const UNORDERED_CORRELATION = 0.2;
 
 /**
- * Rows an INSERT adds (`inserted-rows.ts`), with what the figure rests on. Only catalogs are read
- * (a source table's `reltuples`): the INSERT's own query is never planned or run on the target.
+ * Rows an INSERT adds (`inserted-rows.ts`), with what the figure rests on: the statement's own
+ * rows, a source table's statistics, or the target's plan of the INSERT's query (unless it did
+ * not pass the live-expression gate: `plannable` false). A WHERE on one source table that the
+ * planner can only guess at is counted there, as an UPDATE's is.
  */
-async function insertedRows(client: FeatureClient, source: InsertSource, targetRows: number): Promise<{ rows: number; basis: RowsBasis }> {
+async function insertedRows(
+  client: FeatureClient,
+  stmt: ParsedStatement,
+  source: InsertSource,
+  targetRows: number,
+  plannable: boolean,
+  limits: CountLimits,
+): Promise<{ rows: number; basis: RowsBasis }> {
   if (source.kind === 'values') return { rows: source.rows, basis: { text: `the statement's own ${formatCount(source.rows)} row(s)`, spread: 1 } };
   const from = source.kind === 'table' ? await liveTable(client, source.table).catch(() => null) : null;
+  if (source.kind === 'table' && from && !source.filtered)
+    return { rows: from.rows, basis: { text: `the rows of ${source.table} (its statistics: about ${formatCount(Math.round(from.rows))})`, spread: 1 } };
+  const shape = plannable ? insertQueryShape(stmt) : null;
+  const planned = shape ? await plannedRows(client, shape) : null;
+  if (planned) {
+    const one = source.kind === 'table' && from ? insertScope(stmt) : null;
+    if (!one || source.kind !== 'table' || !from)
+      return { rows: planned.rows, basis: { text: "planner estimate of the INSERT's query", spread: QUERY_ESTIMATE_SPREAD } };
+    if (one.scope.planOnly) return { rows: planned.rows, basis: PLANNED_ONLY };
+    const stats = await statistics(client, from).catch(() => ({ columns: new Set<string>(), extended: [], stale: 'its statistics could not be read' }));
+    const weak = stats.stale ?? weakEstimateReason(one.where, stats.columns, stats.extended);
+    if (!weak) return { rows: planned.rows, basis: { text: 'planner estimate', spread: 1 } };
+    const counted = await countedRows(client, one.scope, from, !planned.byScan, limits);
+    return counted
+      ? {
+          rows: counted.rows,
+          basis: { text: `the query's rows of ${source.table}, ${counted.basis} (the planner's estimate is a guess: ${weak})`, spread: counted.spread },
+        }
+      : { rows: planned.rows, basis: { text: `planner estimate, a guess (${weak}; a count did not finish)`, spread: GUESS_SPREAD } };
+  }
   if (source.kind === 'table' && from)
     return source.filtered
       ? {
@@ -471,6 +573,27 @@ function indexReadColumns(stmt: ParsedStatement, index: BuiltIndex): string[] {
   return names;
 }
 
+/** A REFRESH's rows, as a weak basis: what its query computes per row (joins, aggregates, sorts) is not priced. */
+const REFRESH_SPREAD = 2;
+
+/**
+ * Rows a materialized view's query reads: the tables and views its rewrite rule depends on
+ * (`pg_depend`, catalog only: the view's query is neither planned nor run), their `reltuples`
+ * summed, and their names.
+ */
+async function refreshReads(client: FeatureClient, t: LiveTable): Promise<{ rows: number; tables: string[] }> {
+  const res = await client.query(
+    `SELECT coalesce(sum(greatest(c.reltuples, 0)), 0)::float8 AS rows, coalesce(array_agg(c.oid::regclass::text ORDER BY c.relname), '{}') AS tables
+       FROM pg_class c
+      WHERE c.relkind IN ('r', 'm') AND c.oid <> $1
+        AND c.oid IN (SELECT d.refobjid FROM pg_rewrite r JOIN pg_depend d ON d.classid = 'pg_rewrite'::regclass AND d.objid = r.oid
+                       WHERE r.ev_class = $1 AND d.refclassid = 'pg_class'::regclass)`,
+    [t.oid],
+  );
+  const r = res.rows[0] as { rows?: number; tables?: string[] } | undefined;
+  return { rows: Number(r?.rows ?? 0), tables: r?.tables ?? [] };
+}
+
 /**
  * Whether every column a `SET NOT NULL` names is already known not null, so PostgreSQL skips the
  * scan: the column is NOT NULL already (the statement changes nothing), or a validated CHECK
@@ -538,9 +661,16 @@ export async function liveFeatures(
       if (planned.index) clustered = ((await indexCorrelation(client, t, planned.index).catch(() => null)) ?? 1) > UNORDERED_CORRELATION;
     }
   }
+  // A REFRESH re-runs the view's query: the rows it reads cost beside the rows it writes.
+  const refresh = kind === 'RefreshMatViewStmt' ? await refreshReads(client, t).catch(() => null) : null;
+  if (refresh)
+    rowsBasis = {
+      text: `the view's ${formatCount(Math.round(t.rows))} rows written, and the ${formatCount(Math.round(refresh.rows))} rows its query reads from ${refresh.tables.join(', ') || 'no table'} read once each; what the query computes per row (joins, aggregates) is not priced`,
+      spread: REFRESH_SPREAD,
+    };
   const inserted = insertSource(stmt);
   if (inserted) {
-    const rows = await insertedRows(client, inserted, t.rows);
+    const rows = await insertedRows(client, stmt, inserted, t.rows, !unplannable, limits);
     touched = rows.rows;
     rowsBasis = rows.basis;
   }
@@ -568,6 +698,7 @@ export async function liveFeatures(
       toastRead,
       touchedToastBytes: touchedToast,
       parentRows: parent?.rows ?? 0,
+      readRows: refresh?.rows ?? 0,
       touchedRows: touched,
       ...bufferFeatures(t.heap, t.sharedBuffers, t.indexBytes),
       keyCorrelation: key?.correlation ?? 0.5,

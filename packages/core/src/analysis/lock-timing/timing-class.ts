@@ -69,6 +69,11 @@ export interface TimingFeatures {
   entryIndexes: number;
   /** Rows of the referenced table, for foreign key validation. */
   parentRows: number;
+  /**
+   * Rows a REFRESH MATERIALIZED VIEW's query reads from the tables it names (0 for other
+   * statements): each is read once and priced as a copied row, beside the view's own rows.
+   */
+  readRows?: number;
   /** Rows a DML statement changes. */
   touchedRows: number;
   /**
@@ -216,7 +221,7 @@ export function featureValue(name: FeatureName, f: TimingFeatures): number {
     case 'one':
       return 1;
     case 'rows':
-      return f.rows / 1e6;
+      return (f.rows + (f.readRows ?? 0)) / 1e6;
     case 'heapBytes':
       return f.heapBytes / 1e6;
     case 'ringBytes':
