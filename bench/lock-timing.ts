@@ -12,6 +12,7 @@
  *                             # heldout-h: set H (written after G ran, held out until the changes G led to are final), 500k tickets (B: 200k)
  *                             # heldout-i: set I (written after the fifth round's last change, run once on it), 800k movements (B: 300k)
  *                             # heldout-j: set J (written before the sixth round's changes), 1M invoices (B: 400k)
+ *                             # heldout-k: set K (written after the sixth round's row-count changes), 1.2M events (B: 500k)
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --calibrate-terms         # time only the TOAST and trigger-write shapes and fit only their terms (the rest of the calibration kept)
  *   --refit points.json       # fit again on the points a calibration saved with LOCK_TIMING_POINTS=points.json
@@ -61,6 +62,7 @@ import { setG } from './support/lock-timing-set-g';
 import { setH } from './support/lock-timing-set-h';
 import { setI } from './support/lock-timing-set-i';
 import { setJ } from './support/lock-timing-set-j';
+import { setK } from './support/lock-timing-set-k';
 
 /**
  * Below this a calibration point's error counts in absolute ms, not relative: a statement of a
@@ -931,6 +933,7 @@ const VARIANT_SETS = {
   'heldout-h': { label: 'H', unit: 'tickets', sizes: { A: 500_000, B: 200_000 }, run: definedSet(setH) },
   'heldout-i': { label: 'I', unit: 'movements', sizes: { A: 800_000, B: 300_000 }, run: definedSet(setI) },
   'heldout-j': { label: 'J', unit: 'invoices', sizes: { A: 1_000_000, B: 400_000 }, run: definedSet(setJ) },
+  'heldout-k': { label: 'K', unit: 'events', sizes: { A: 1_200_000, B: 500_000 }, run: definedSet(setK) },
 } as const;
 
 async function main(): Promise<void> {
