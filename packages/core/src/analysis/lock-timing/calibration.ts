@@ -55,6 +55,10 @@ function dmlBasis(f: TimingFeatures): string {
   if (f.unindexedRefRows)
     parts.push(`referencing children without an index on the key (${Math.round(f.unindexedRefRows).toLocaleString('en-US')} rows) scanned per row`);
   if (f.cascadeRows) parts.push(`about ${Math.round(f.cascadeRows).toLocaleString('en-US')} child rows cascaded`);
+  if (f.setNullRows)
+    parts.push(
+      `about ${Math.round(f.setNullRows).toLocaleString('en-US')} child rows updated by ON DELETE SET NULL/DEFAULT (priced as an UPDATE, ${Math.round((f.setNullEntries ?? 0) * 10) / 10} index entries each)`,
+    );
   if (f.touchedToastBytes >= 1e6) parts.push(`about ${mb(f.touchedToastBytes)} MB of new values stored out of line (TOAST)`);
   return parts.join(', ');
 }
@@ -84,6 +88,13 @@ export function predictHoldMs(cls: TimingClass, features: TimingFeatures, calibr
   // (the rewrite's own points, on tables without GIN indexes, cannot fit it).
   if (features.rebuildGinEntries > 0 && isRewrite(cls))
     ms += ((calibration.classes.index_gin?.coef.ginEntries ?? 0) * features.rows * features.rebuildGinEntries) / 1e6;
+  // ON DELETE SET NULL / SET DEFAULT writes a new version of each child row: the update class's
+  // price of a changed row and of its index entries (the delete class's points have none).
+  const setNull = features.setNullRows ?? 0;
+  if (setNull > 0 && cls === 'delete') {
+    const update = calibration.classes.update?.coef ?? {};
+    ms += ((update.touched ?? 0) * setNull + (update.touchedIdx ?? 0) * setNull * (features.setNullEntries ?? 0)) / 1e6;
+  }
   return ms;
 }
 

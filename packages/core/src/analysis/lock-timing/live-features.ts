@@ -462,18 +462,46 @@ async function dmlFacts(
     return facts;
   }
   const refs = await client.query(
-    `SELECT con.confdeltype AS action, greatest(ch.reltuples, 0)::float8 AS rows,
+    `SELECT con.confdeltype AS action, greatest(ch.reltuples, 0)::float8 AS rows, con.conrelid::regclass::text AS child,
+            ARRAY(SELECT a.attname::text FROM pg_attribute a WHERE a.attrelid = con.conrelid AND a.attnum = ANY (con.conkey)) AS cols,
             EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = con.conrelid AND i.indkey[0] = con.conkey[1]) AS indexed
        FROM pg_constraint con JOIN pg_class ch ON ch.oid = con.conrelid
       WHERE con.contype = 'f' AND con.confrelid = $1`,
     [t.oid],
   );
-  for (const r of refs.rows as Array<{ action: string; rows: number; indexed: boolean }>) {
+  let entriesSum = 0;
+  for (const r of refs.rows as Array<{ action: string; rows: number; child: string; cols: string[]; indexed: boolean }>) {
     if (r.indexed) facts.indexedRefs += 1;
     else facts.unindexedRefRows += r.rows;
-    if (r.action === 'c' || r.action === 'n' || r.action === 'd') facts.cascadeRows += (touched * r.rows) / Math.max(1, t.rows);
+    const children = (touched * r.rows) / Math.max(1, t.rows);
+    if (r.action === 'c') facts.cascadeRows += children;
+    if ((r.action === 'n' || r.action === 'd') && children > 0) {
+      // Each child row gets a new version with its key changed: entries in the child's indexes
+      // as an UPDATE of that key takes them.
+      const entries = await childEntries(client, r.child, new Set(r.cols)).catch(() => null);
+      facts.setNullRows += children;
+      entriesSum += (entries ?? 1) * children;
+    }
   }
+  // Entries per child row, weighted by each child's rows.
+  if (facts.setNullRows > 0) facts.setNullEntries = entriesSum / facts.setNullRows;
   return facts;
+}
+
+/** Index entries a new version of a `child` row takes when its `assigned` columns change: every index unless HOT, GIN ones per entry. */
+async function childEntries(client: FeatureClient, child: string, assigned: Set<string>): Promise<number | null> {
+  const c = await liveTable(client, child);
+  if (!c) return null;
+  const shape = await writeShape(client, c);
+  // A key column with an index on it leaves no version HOT; an unindexed key may, but the share is not read for a child.
+  const gin = await ginEntries(client, c, shape.indexKinds);
+  return (
+    entryIndexes(
+      shape.indexKinds.filter((k) => k.method !== 'gin'),
+      assigned,
+    ) +
+    gin * GIN_ENTRY_SHARE
+  );
 }
 
 /** An index key whose cost rests on a default (an expression, a column never analyzed) widens the range this much. */

@@ -329,6 +329,29 @@ describe('live lock timing', () => {
     expect(refresh!.estimate!.high / refresh!.estimate!.low).toBeGreaterThan((copy!.estimate!.high / copy!.estimate!.low) * 3);
   });
 
+  it('prices the children an ON DELETE SET NULL updates as UPDATEs with their index entries, not as deleted rows', async () => {
+    await sql(
+      db.url,
+      `CREATE TABLE team (id int PRIMARY KEY); INSERT INTO team SELECT generate_series(1, 1000);
+       CREATE TABLE player (id int PRIMARY KEY, team_id int REFERENCES team ON DELETE SET NULL, tags text[]); CREATE INDEX ON player (team_id); CREATE INDEX ON player USING gin (tags);
+       INSERT INTO player SELECT g, 1 + g % 1000, ARRAY['a' || g % 5, 'b' || g % 7] FROM generate_series(1, 20000) g;
+       CREATE TABLE squad (id int PRIMARY KEY); INSERT INTO squad SELECT generate_series(1, 1000);
+       CREATE TABLE member_of (id int PRIMARY KEY, squad_id int REFERENCES squad ON DELETE CASCADE, tags text[]); CREATE INDEX ON member_of (squad_id); CREATE INDEX ON member_of USING gin (tags);
+       INSERT INTO member_of SELECT g, 1 + g % 1000, ARRAY['a' || g % 5, 'b' || g % 7] FROM generate_series(1, 20000) g;`,
+    );
+    await sql(db.url, 'VACUUM ANALYZE team, player, squad, member_of');
+    const [nulled] = (await timing('DELETE FROM team WHERE id > 900')).statements;
+    const [cascaded] = (await timing('DELETE FROM squad WHERE id > 900')).statements;
+    // Two btree entries (the primary key and the key's index) and the GIN entries of two tags at a fifth each.
+    expect(nulled!.estimate!.basis).toMatch(
+      /about 2,000 child rows updated by ON DELETE SET NULL\/DEFAULT \(priced as an UPDATE, 2\.[1-5] index entries each\)/,
+    );
+    expect(cascaded!.estimate!.basis).toMatch(/about 2,000 child rows cascaded/);
+    expect(cascaded!.estimate!.basis).not.toMatch(/SET NULL/);
+    // A new version with its entries costs more than a deleted row (before, both were priced as deleted rows).
+    expect(nulled!.estimate!.ms).toBeGreaterThan(cascaded!.estimate!.ms);
+  });
+
   it('reads lock_timeout from the migration', async () => {
     const p = await parseStatements("SET lock_timeout = '3s'; SET lock_timeout TO 500; SELECT 1");
     expect(lockTimeoutBefore(p, 1)).toBe(3000);

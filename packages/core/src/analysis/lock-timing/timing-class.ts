@@ -105,8 +105,15 @@ export interface TimingFeatures {
   indexedRefs: number;
   /** Rows of referencing children without such an index: a DELETE scans each of them once per deleted row. */
   unindexedRefRows: number;
-  /** Child rows an ON DELETE CASCADE / SET NULL / SET DEFAULT changes too (the children's row share per parent row x rows deleted). */
+  /** Child rows an ON DELETE CASCADE deletes too (the children's row share per parent row x rows deleted). */
   cascadeRows: number;
+  /**
+   * Child rows an ON DELETE SET NULL / SET DEFAULT updates (0 for other statements): each is an
+   * UPDATE of the child's key, priced by the update class (calibration.ts).
+   */
+  setNullRows?: number;
+  /** Index entries each of those new child versions takes (their key is indexed or not: `entryIndexWeight` over the child's indexes). */
+  setNullEntries?: number;
   /**
    * Share of the changed rows whose new version takes an entry in every index of the table: an
    * INSERT's rows all do; an UPDATE's do unless it is HOT (no indexed column changed, and room on
@@ -132,6 +139,8 @@ export const NO_DML_FACTS = {
   indexedRefs: 0,
   unindexedRefRows: 0,
   cascadeRows: 0,
+  setNullRows: 0,
+  setNullEntries: 0,
   nonHotShare: 1,
   fkChecks: 0,
   fkUncached: 0,
