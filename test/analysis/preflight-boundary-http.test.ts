@@ -56,6 +56,8 @@ const HOSTILE: Array<[string, string]> = [
   ['DML sub-query folded by the planner', 'DELETE FROM t WHERE id IN (SELECT sneaky())'],
   ['DML WITH folded by the planner', 'WITH k AS (SELECT sneaky() AS id) UPDATE t SET n = n WHERE id IN (SELECT id FROM k)'],
   ["DML INSERT's query folded by the planner", 'INSERT INTO d SELECT id + 100, n FROM t WHERE id = sneaky()'],
+  // A partial index's predicate is planned for the rows the build sorts: the same gate.
+  ['planned: a partial index predicate folded by the planner', 'CREATE INDEX p1 ON t (id) WHERE id = sneaky()'],
   ["DML INSERT's query reading a file", "INSERT INTO t (id, v) SELECT 1000, pg_read_file('FILE', 0, 200) FROM t WHERE (pg_read_file('FILE', 0, 200)) <> ''"],
 ];
 
@@ -116,7 +118,8 @@ describe('the preflight never evaluates what it cannot prove harmless (HTTP, str
       expect(before.audit_rows).toBe(0);
       expect(before.sentinels).toBe(1);
       expect(sentinel.failed()).toBe(false);
-      if (!name.startsWith('DML')) {
+      // DML and the partial index's rows are planned for the lock-timing estimate, not evaluated by the preflight: nothing to report as not verified.
+      if (!/^(DML|planned)/.test(name)) {
         const found = unverified(res.body);
         expect(found.length, JSON.stringify(res.body.sandbox_result.validation_results)).toBeGreaterThan(0);
         expect(found[0]!.detail).toMatch(/not verified on the live data: the expression calls .*(pg_read_file|dblink_exec|pg_terminate_backend)/);

@@ -90,7 +90,8 @@ export async function applyLiveChecks(analysis: MigrationAnalysis, client: Prefl
 }
 
 /**
- * DML statements whose WHERE (or, for an INSERT, whose query) may not be planned on the target:
+ * Statements whose rows may not be planned on the target (a DML statement's WHERE, an INSERT's
+ * query, a partial index's predicate):
  * planning folds STABLE and IMMUTABLE calls, so the predicate passes the live-expression gate first.
  * A sub-query may pass: such a shape is only planned, never counted (live-features.ts).
  */
@@ -98,7 +99,7 @@ async function unplannableStatements(client: PreflightClient, analysis: Migratio
   const out = new Set<number>();
   for (const stmt of analysis.parsed) {
     const f = analysis.items[stmt.index]?.facts;
-    const shape = f ? dmlRowsShape(stmt, f.has_where ? f.table : null) : null;
+    const shape = f?.table ? dmlRowsShape(stmt, f.table) : null;
     if (shape && (await unverifiableReason(client, shape, undefined, { subqueries: true }).catch(() => 'unknown'))) out.add(stmt.index);
   }
   return out;

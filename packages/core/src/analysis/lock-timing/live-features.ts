@@ -100,10 +100,21 @@ export function insertQueryShape(stmt: ParsedStatement): string | null {
   return deparse({ SelectStmt: b.withClause && !select.withClause ? { ...select, withClause: b.withClause } : select });
 }
 
-/** The query whose plan tells the rows a DML statement changes or adds (its WHERE's, or an INSERT's query), or null. */
+/** The SELECT whose plan tells the rows a partial index keeps (CREATE INDEX ... WHERE), or null. */
+export function partialIndexShape(stmt: ParsedStatement, table: string): string | null {
+  if (nodeKind(stmt.stmt) !== 'IndexStmt') return null;
+  const where = nodeBody(stmt.stmt).whereClause as AstNode | undefined;
+  return where ? `SELECT 1 FROM ${quoteQualified(table)} WHERE ${deparse(where)}` : null;
+}
+
+/**
+ * The query whose plan tells the rows a statement changes, adds or indexes (a DML statement's
+ * WHERE, an INSERT's query, a partial index's predicate), or null.
+ */
 export function dmlRowsShape(stmt: ParsedStatement, table: string | null): string | null {
   const kind = nodeKind(stmt.stmt);
   if (kind === 'InsertStmt') return insertQueryShape(stmt);
+  if (kind === 'IndexStmt') return table ? partialIndexShape(stmt, table) : null;
   return table && (kind === 'UpdateStmt' || kind === 'DeleteStmt') ? dmlWhereShape(stmt, table) : null;
 }
 
@@ -667,6 +678,10 @@ export async function liveFeatures(
   const cls = timed === 'scan_not_null' && (await notNullProven(client, t, facts.subcommands)) ? 'catalog' : timed;
   const index = facts.effect === 'index_build' ? builtIndex(stmt, facts) : null;
   const key = index ? await liveIndexKey(client, t, index) : null;
+  // A partial index sorts only the rows its predicate keeps (the heap is still read whole).
+  const partialShape = index && !unplannable ? partialIndexShape(stmt, facts.table!) : null;
+  const partial = partialShape ? await plannedRows(client, partialShape) : null;
+  const indexedRows = partial ? Math.min(t.rows, partial.rows) : undefined;
   const parent = facts.fk_targets[0] ? await liveTable(client, facts.fk_targets[0]) : null;
   let touched = t.rows;
   let scanCost = seqScanCost(t.heap, t.rows);
@@ -715,7 +730,12 @@ export async function liveFeatures(
   return {
     cls,
     rowsBasis,
-    keyBasis: key ? { text: key.cost.label, spread: key.cost.weak ? KEY_GUESS_SPREAD : 1 } : null,
+    keyBasis: key
+      ? {
+          text: `${key.cost.label}${indexedRows !== undefined ? `; partial: about ${formatCount(Math.round(indexedRows))} of ${formatCount(Math.round(t.rows))} rows kept (planner estimate)` : ''}`,
+          spread: key.cost.weak ? KEY_GUESS_SPREAD : 1,
+        }
+      : null,
     features: {
       rows: t.rows,
       heapBytes: t.heap,
@@ -726,6 +746,7 @@ export async function liveFeatures(
       toastRead,
       touchedToastBytes: touchedToast,
       parentRows: parent?.rows ?? 0,
+      ...(indexedRows !== undefined ? { indexedRows } : {}),
       readRows: refresh?.rows ?? 0,
       touchedRows: touched,
       ...bufferFeatures(t.heap, t.sharedBuffers, t.indexBytes),

@@ -352,6 +352,16 @@ describe('live lock timing', () => {
     expect(nulled!.estimate!.ms).toBeGreaterThan(cascaded!.estimate!.ms);
   });
 
+  it('prices a partial index on the rows its predicate keeps', async () => {
+    const [full, partial] = (await timing('CREATE INDEX big_t_full ON big (t); CREATE INDEX big_t_part ON big (t) WHERE a = 7')).statements;
+    expect(partial!.estimate!.basis).toMatch(/partial: about [45]\d\d of 50,000 rows kept \(planner estimate\)/);
+    expect(full!.estimate!.basis).not.toMatch(/partial/);
+    expect(partial!.estimate!.ms).toBeLessThan(full!.estimate!.ms / 2);
+    // A predicate the live-expression gate kept off the target is not planned: the whole table.
+    const [gated] = (await timing('CREATE INDEX big_t_part2 ON big (t) WHERE a = 7', { unplannable: new Set([0]) })).statements;
+    expect(gated!.estimate!.basis).not.toMatch(/partial/);
+  });
+
   it('reads lock_timeout from the migration', async () => {
     const p = await parseStatements("SET lock_timeout = '3s'; SET lock_timeout TO 500; SELECT 1");
     expect(lockTimeoutBefore(p, 1)).toBe(3000);

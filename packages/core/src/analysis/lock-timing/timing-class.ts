@@ -70,6 +70,11 @@ export interface TimingFeatures {
   /** Rows of the referenced table, for foreign key validation. */
   parentRows: number;
   /**
+   * Rows an index build sorts or inserts when it keeps fewer than the table's (a partial index:
+   * the rows its predicate keeps, as the target's planner estimates them); unset: all of them.
+   */
+  indexedRows?: number;
+  /**
    * Rows a REFRESH MATERIALIZED VIEW's query reads from the tables it names (0 for other
    * statements): each is read once and priced as a copied row, beside the view's own rows.
    */
@@ -176,6 +181,9 @@ export type FeatureName =
 
 const log2 = (n: number): number => Math.log2(Math.max(2, n));
 
+/** The rows an index build takes in: a partial index's share, else every row. */
+const indexed = (f: TimingFeatures): number => f.indexedRows ?? f.rows;
+
 /**
  * The regressors of each class: hold time is modelled as a non-negative combination of them.
  * Few per class on purpose: with a handful of calibration points timed on a busy machine, every
@@ -236,17 +244,17 @@ export function featureValue(name: FeatureName, f: TimingFeatures): number {
     case 'ringBytes':
       return f.ringBytes / 1e6;
     case 'sortedLog':
-      return (f.rows * log2(f.rows) * f.keyCorrelation * f.keyCost) / 2e7;
+      return (indexed(f) * log2(indexed(f)) * f.keyCorrelation * f.keyCost) / 2e7;
     case 'randomLog':
-      return (f.rows * log2(f.rows) * (1 - f.keyCorrelation) * f.keyCost) / 2e7;
+      return (indexed(f) * log2(indexed(f)) * (1 - f.keyCorrelation) * f.keyCost) / 2e7;
     case 'dirtied':
       // Only pages that do not stay in shared buffers cost a write of their own under the lock.
       return (dirtiedPages(f) * f.uncachedShare) / 1e4;
     case 'rowsLog':
       // A hash build sorts the rows by hash code (no key comparisons, no heap order).
-      return (f.rows * log2(f.rows)) / 2e7;
+      return (indexed(f) * log2(indexed(f))) / 2e7;
     case 'ginEntries':
-      return (f.rows * f.ginEntries) / 1e6;
+      return (indexed(f) * f.ginEntries) / 1e6;
     case 'rebuild':
       return (f.rebuildIndexes * f.rows * log2(f.rows)) / 2e7;
     case 'toast':
