@@ -13,6 +13,7 @@
  *                             # heldout-i: set I (written after the fifth round's last change, run once on it), 800k movements (B: 300k)
  *                             # heldout-j: set J (written before the sixth round's changes), 1M invoices (B: 400k)
  *                             # heldout-k: set K (written after the sixth round's row-count changes), 1.2M events (B: 500k)
+ *                             # heldout-l: set L (written after the sixth round's last change, run once on it), 900k documents (B: 300k)
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --calibrate-terms         # time only the TOAST and trigger-write shapes and fit only their terms (the rest of the calibration kept)
  *   --refit points.json       # fit again on the points a calibration saved with LOCK_TIMING_POINTS=points.json
@@ -63,6 +64,7 @@ import { setH } from './support/lock-timing-set-h';
 import { setI } from './support/lock-timing-set-i';
 import { setJ } from './support/lock-timing-set-j';
 import { setK } from './support/lock-timing-set-k';
+import { setL } from './support/lock-timing-set-l';
 
 /**
  * Below this a calibration point's error counts in absolute ms, not relative: a statement of a
@@ -934,6 +936,7 @@ const VARIANT_SETS = {
   'heldout-i': { label: 'I', unit: 'movements', sizes: { A: 800_000, B: 300_000 }, run: definedSet(setI) },
   'heldout-j': { label: 'J', unit: 'invoices', sizes: { A: 1_000_000, B: 400_000 }, run: definedSet(setJ) },
   'heldout-k': { label: 'K', unit: 'events', sizes: { A: 1_200_000, B: 500_000 }, run: definedSet(setK) },
+  'heldout-l': { label: 'L', unit: 'documents', sizes: { A: 900_000, B: 300_000 }, run: definedSet(setL) },
 } as const;
 
 async function main(): Promise<void> {
