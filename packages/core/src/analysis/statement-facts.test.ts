@@ -52,6 +52,19 @@ describe('statementFacts lock model (AlterTableGetLockLevel)', () => {
     ]);
   });
 
+  it('takes VALIDATE CONSTRAINT of a foreign key as a validation against its parent (ROW SHARE there), and of a CHECK as a scan alone', async () => {
+    const [fk, check] = await facts(
+      'ALTER TABLE shipments VALIDATE CONSTRAINT shipments_order_id_fkey; ALTER TABLE products VALIDATE CONSTRAINT products_price_check',
+    );
+    expect(fk!.fk_targets).toEqual(['public.orders']);
+    expect(fk!.locks).toEqual([
+      { table: 'public.shipments', mode: 'SHARE UPDATE EXCLUSIVE' },
+      { table: 'public.orders', mode: 'ROW SHARE' },
+    ]);
+    expect(check!.fk_targets).toEqual([]);
+    expect(check!.locks).toEqual([{ table: 'public.products', mode: 'SHARE UPDATE EXCLUSIVE' }]);
+  });
+
   it('marks statements that cannot run in a transaction block', async () => {
     const fs = await facts(
       'CREATE INDEX CONCURRENTLY i ON orders (total); DROP INDEX CONCURRENTLY i; REINDEX INDEX CONCURRENTLY i; VACUUM orders; ALTER SYSTEM SET work_mem = 1; ALTER TABLE m DETACH PARTITION p CONCURRENTLY; CREATE INDEX j ON orders (total)',

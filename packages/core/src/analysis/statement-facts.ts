@@ -225,6 +225,7 @@ function alterTable(body: AstNode, schema: SchemaIndex): StatementFacts {
   let reason = 'catalog-only change';
   let narrowing = false;
   const fkTargets: string[] = [];
+  const validatedParents: string[] = [];
   let destructive: string | null = null;
   for (const c of cmds) {
     const e = subcommandEffect(c, table, schema);
@@ -235,6 +236,12 @@ function alterTable(body: AstNode, schema: SchemaIndex): StatementFacts {
     narrowing ||= e.narrowing;
     const con = c.def?.Constraint as AstNode | undefined;
     if (con?.contype === 'CONSTR_FOREIGN') fkTargets.push(rangeVarName(con.pktable));
+    // VALIDATE of a foreign key looks every row up in its parent (the snapshot knows which
+    // constraint the name is); ROW SHARE on the parent, taken below.
+    if (c.subtype === 'AT_ValidateConstraint') {
+      const fk = schema.table(table)?.foreign_keys.find((k) => k.name === c.name);
+      if (fk) validatedParents.push(`${fk.referenced_schema}.${fk.referenced_table}`);
+    }
     for (const cc of (c.def?.ColumnDef?.constraints ?? []) as AstNode[])
       if (cc.Constraint?.contype === 'CONSTR_FOREIGN') fkTargets.push(rangeVarName(cc.Constraint.pktable));
     if (c.subtype === 'AT_DropColumn') destructive ??= 'DROP COLUMN';
@@ -249,11 +256,15 @@ function alterTable(body: AstNode, schema: SchemaIndex): StatementFacts {
   }
   if (narrowing) destructive ??= 'type narrowing';
   const f = base(type, table, strongest(modes), effect, reason);
-  f.locks = [{ table, mode: f.lock_type }, ...fkTargets.map((t) => ({ table: t, mode: 'SHARE ROW EXCLUSIVE' as LockMode }))];
+  f.locks = [
+    { table, mode: f.lock_type },
+    ...fkTargets.map((t) => ({ table: t, mode: 'SHARE ROW EXCLUSIVE' as LockMode })),
+    ...validatedParents.map((t) => ({ table: t, mode: 'ROW SHARE' as LockMode })),
+  ];
   if (cmds.some((c) => c.subtype === 'AT_DetachPartition' && c.def?.PartitionCmd?.concurrent))
     f.non_transactional = 'DETACH PARTITION CONCURRENTLY cannot run inside a transaction block';
   f.narrowing = narrowing;
-  f.fk_targets = fkTargets;
+  f.fk_targets = [...fkTargets, ...validatedParents];
   f.destructive = destructive;
   f.subcommands = cmds;
   f.cascade = cmds.some((c) => c.behavior === 'DROP_CASCADE');
