@@ -13,7 +13,8 @@
  *                             # heldout-i: set I (written after the fifth round's last change, run once on it), 800k movements (B: 300k)
  *                             # heldout-j: set J (written before the sixth round's changes), 1M invoices (B: 400k)
  *                             # heldout-k: set K (written after the sixth round's row-count changes), 1.2M events (B: 500k)
- *                             # heldout-l: set L (written after the sixth round's last change, run once on it), 900k documents (B: 300k)
+ *                             # heldout-l: set L (written after the sixth round's model but one, run once on it), 900k documents (B: 300k)
+ *                             # heldout-m: set M (written after the sixth round's last change, run once on it), 1M messages (B: 400k)
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --calibrate-terms         # time only the TOAST and trigger-write shapes and fit only their terms (the rest of the calibration kept)
  *   --refit points.json       # fit again on the points a calibration saved with LOCK_TIMING_POINTS=points.json
@@ -65,6 +66,7 @@ import { setI } from './support/lock-timing-set-i';
 import { setJ } from './support/lock-timing-set-j';
 import { setK } from './support/lock-timing-set-k';
 import { setL } from './support/lock-timing-set-l';
+import { setM } from './support/lock-timing-set-m';
 
 /**
  * Below this a calibration point's error counts in absolute ms, not relative: a statement of a
@@ -937,6 +939,7 @@ const VARIANT_SETS = {
   'heldout-j': { label: 'J', unit: 'invoices', sizes: { A: 1_000_000, B: 400_000 }, run: definedSet(setJ) },
   'heldout-k': { label: 'K', unit: 'events', sizes: { A: 1_200_000, B: 500_000 }, run: definedSet(setK) },
   'heldout-l': { label: 'L', unit: 'documents', sizes: { A: 900_000, B: 300_000 }, run: definedSet(setL) },
+  'heldout-m': { label: 'M', unit: 'messages', sizes: { A: 1_000_000, B: 400_000 }, run: definedSet(setM) },
 } as const;
 
 async function main(): Promise<void> {
