@@ -50,7 +50,8 @@ import { analyzeStatements } from '../packages/core/src/analysis/analyze-stateme
 import { type Calibration, CALIBRATION, type ClassCalibration, predictHoldMs } from '../packages/core/src/analysis/lock-timing/calibration';
 import { fitRelative } from '../packages/core/src/analysis/lock-timing/fit';
 import { liveFeatures } from '../packages/core/src/analysis/lock-timing/live-features';
-import { liveEstimate } from '../packages/core/src/analysis/lock-timing/live-lock-timing';
+import { liveEstimate, measuredScans, withMeasuredScan } from '../packages/core/src/analysis/lock-timing/live-lock-timing';
+import { runPreflight } from '../packages/core/src/analysis/preflight/run-preflight';
 import { machineProbe } from '../packages/core/src/analysis/lock-timing/machine-probe';
 import { CLASS_FEATURES, type FeatureName, featureValue, type TimingClass, type TimingFeatures } from '../packages/core/src/analysis/lock-timing/timing-class';
 import { parseStatements } from '../packages/core/src/analysis/parse-statements';
@@ -107,15 +108,26 @@ interface Timed {
   live: NonNullable<Awaited<ReturnType<typeof liveFeatures>>>;
   /** The statement type the analysis gave it (CONCURRENTLY or not). */
   statementType: string;
+  /** The preflight's scan of every row for a validation (`measuredScans`), ms, when the evaluation ran it. */
+  scannedMs?: number;
 }
 
 /** Reads the live features of a statement the way the service does, probes, then runs and times it. */
-async function timeStatement(c: pg.Client, sql: string, options: { probeAfter?: boolean; snapshot?: SchemaSnapshot } = {}): Promise<Timed | null> {
+async function timeStatement(
+  c: pg.Client,
+  sql: string,
+  options: { probeAfter?: boolean; snapshot?: SchemaSnapshot; preflight?: boolean } = {},
+): Promise<Timed | null> {
   const [parsed] = await parseStatements(sql);
   const [item] = analyzeStatements([parsed!], buildSchemaIndex(options.snapshot ?? buildSnapshot([])));
   await c.query('BEGIN READ ONLY');
   const live = await liveFeatures(c, parsed!, item!.facts);
   await c.query('ROLLBACK');
+  // The service's preflight runs before the statement would: its scan of every row for a
+  // validation is what the service prices that validation from (`withMeasuredScan`).
+  const scannedMs = options.preflight
+    ? measuredScans((await runPreflight({ parsed: [parsed!], facts: [item!.facts], client: c })).findings).get(parsed!.index)
+    : undefined;
   const probeMs = await machineProbe(c);
   const timed = async (): Promise<{ ms: number; res: pg.QueryResult }> => {
     const t0 = process.hrtime.bigint();
@@ -149,6 +161,7 @@ async function timeStatement(c: pg.Client, sql: string, options: { probeAfter?: 
     rowCount: last.res.rowCount ?? null,
     live,
     statementType: item!.facts.statement_type,
+    ...(scannedMs !== undefined ? { scannedMs } : {}),
   };
 }
 
@@ -590,16 +603,21 @@ async function runSet(
     await c.query(`VACUUM ANALYZE ${tableOf(sql)}`);
     // Analysed against the schema as it stands, as the service analyses against its snapshot (an
     // empty one would take a varchar widened for a rewrite: the old type is what says it is not).
-    const r = await timeStatement(c, sql, { snapshot: await liveSnapshot(c) });
+    const r = await timeStatement(c, sql, { snapshot: await liveSnapshot(c), preflight: true });
     if (!r) {
       if (options.unmodelled !== 'report') throw new Error(`no features for ${sql}`);
       console.log(`${'(no class)'.padEnd(16)} no prediction (the service has no timing class for it)  load ${os.loadavg()[0]!.toFixed(1)}  ${sql}`);
       continue;
     }
     if (process.env.LOCK_TIMING_DEBUG) console.log(JSON.stringify(r.live.features));
-    const est = liveEstimate(r.live, r.statementType, cal, r.probeMs / cal.probeMs);
-    if (!est) throw new Error(`no calibration for ${r.cls}`);
-    const basis = [r.live.keyBasis ? `index key: ${r.live.keyBasis.text}` : null, r.live.rowsBasis ? `rows changed: ${r.live.rowsBasis.text}` : null]
+    const modelled = liveEstimate(r.live, r.statementType, cal, r.probeMs / cal.probeMs);
+    if (!modelled) throw new Error(`no calibration for ${r.cls}`);
+    const est = r.scannedMs !== undefined ? withMeasuredScan(modelled, r.scannedMs) : modelled;
+    const basis = [
+      r.live.keyBasis ? `index key: ${r.live.keyBasis.text}` : null,
+      r.live.rowsBasis ? `rows changed: ${r.live.rowsBasis.text}` : null,
+      est !== modelled ? `the preflight's scan ${Math.round(r.scannedMs!)} ms (modelled ${modelled.ms.toFixed(0)} ms)` : null,
+    ]
       .filter(Boolean)
       .join('; ');
     const ratio = Math.max(est.ms / r.realMs, r.realMs / est.ms);

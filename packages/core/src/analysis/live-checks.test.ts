@@ -75,3 +75,25 @@ describe('synthetic rows do not decide data questions the preflight answered', (
     expect(schema.report.sandbox_result.migration_error).toMatch(/relation "orgz" does not exist/);
   });
 });
+
+describe('lock hold time of a validation scan', () => {
+  it("comes from the preflight's scan of every row when there is one: a costly condition is priced as measured", async () => {
+    await sql(db.url, `CREATE TABLE notes (id int PRIMARY KEY, code text NOT NULL); INSERT INTO notes SELECT g, 'n' || g FROM generate_series(1, 600000) g`);
+    await sql(db.url, 'VACUUM ANALYZE notes');
+    const migration = "ALTER TABLE notes ADD CONSTRAINT notes_code CHECK (code ~ '^n[0-9]+$' AND length(regexp_replace(code, '[0-9]', 'x', 'g')) < 20)";
+    const analysis = await analyzeMigrationDetailed(migration, buildSnapshot([]), { connectionId: 'c', sandbox: false });
+    const c = new pg.Client({ connectionString: db.url });
+    await c.connect();
+    try {
+      const { preflight } = await applyLiveChecks(analysis, c);
+      const scan = preflight.findings.find((f) => f.check === 'preflight_check_constraint')!;
+      expect(scan.status).toBe('passed');
+      expect(scan.duration_ms).toBeGreaterThanOrEqual(20);
+      const timing = analysis.report.statements[0]!.warnings.find((w) => w.startsWith('[lock-timing]'))!;
+      expect(timing).toMatch(new RegExp(`the preflight's scan of every row took ${Math.round(scan.duration_ms)} ms on the target`));
+      expect(analysis.report.statements[0]!.lock_duration_ms).toBeCloseTo(scan.duration_ms * 1.5, 0);
+    } finally {
+      await c.end();
+    }
+  });
+});

@@ -7,7 +7,7 @@ import { AppError } from '../errors/app-error';
 import { type MigrationAnalysis, rescoreRisk } from './analyze-migration';
 import { unverifiableReason } from './live-expression-gate';
 import { dmlRowsShape } from './lock-timing/live-features';
-import { liveLockTiming } from './lock-timing/live-lock-timing';
+import { liveLockTiming, measuredScans } from './lock-timing/live-lock-timing';
 import type { PreflightClient, PreflightLimits } from './preflight/preflight-session';
 import { type PreflightReport, preflightValidations, runPreflight } from './preflight/run-preflight';
 import type { AnalysisReport, SandboxResult } from './types';
@@ -68,7 +68,7 @@ export async function applyLiveChecks(analysis: MigrationAnalysis, client: Prefl
   let probeMs: number | null = null;
   if (options.lockTiming !== false) {
     const unplannable = await unplannableStatements(client, analysis);
-    const timing = await liveLockTiming(client, parsed, facts, { unplannable }).catch(() => null);
+    const timing = await liveLockTiming(client, parsed, facts, { unplannable, measuredScans: measuredScans(preflight.findings) }).catch(() => null);
     probeMs = timing?.probeMs ?? null;
     let retimed = false;
     for (const t of timing?.statements ?? []) {
