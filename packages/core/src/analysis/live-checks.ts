@@ -6,7 +6,7 @@ import type { CoreDeps } from '../deps';
 import { AppError } from '../errors/app-error';
 import { type MigrationAnalysis, rescoreRisk } from './analyze-migration';
 import { unverifiableReason } from './live-expression-gate';
-import { dmlRowsShape } from './lock-timing/live-features';
+import { statementRowsShape } from './lock-timing/live-features';
 import { liveLockTiming, measuredScans } from './lock-timing/live-lock-timing';
 import type { PreflightClient, PreflightLimits } from './preflight/preflight-session';
 import { type PreflightReport, preflightValidations, runPreflight } from './preflight/run-preflight';
@@ -90,8 +90,8 @@ export async function applyLiveChecks(analysis: MigrationAnalysis, client: Prefl
 }
 
 /**
- * Statements whose rows may not be planned on the target (a DML statement's WHERE, an INSERT's
- * query, a partial index's predicate):
+ * Statements whose rows may not be planned or sampled on the target (a DML statement's WHERE, an
+ * INSERT's query, a partial index's predicate, a btree build's keys):
  * planning folds STABLE and IMMUTABLE calls, so the predicate passes the live-expression gate first.
  * A sub-query may pass: such a shape is only planned, never counted (live-features.ts).
  */
@@ -99,7 +99,7 @@ async function unplannableStatements(client: PreflightClient, analysis: Migratio
   const out = new Set<number>();
   for (const stmt of analysis.parsed) {
     const f = analysis.items[stmt.index]?.facts;
-    const shape = f?.table ? dmlRowsShape(stmt, f.table) : null;
+    const shape = f ? statementRowsShape(stmt, f) : null;
     if (shape && (await unverifiableReason(client, shape, undefined, { subqueries: true }).catch(() => 'unknown'))) out.add(stmt.index);
   }
   return out;

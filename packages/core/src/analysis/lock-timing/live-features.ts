@@ -11,6 +11,7 @@ import { triggerWrites } from './trigger-work';
 import { DML_WHERE_SELECTIVITY } from './snapshot-features';
 import { type FeatureClient, type LiveTable, liveTable, optionalQuery, toastedBytesPerRow } from './live-table';
 import { plannedRows } from './planned-rows';
+import { indexSortGateShape, indexSortShape, sampleSort, type SortSample } from './sample-sort';
 import { assignedColumns, averageRowBytes, expressionNames, fillfactorRoom, freeBytesPerPage, nonHotShare, type StoredColumn } from './hot-update';
 import {
   type BuiltIndex,
@@ -116,6 +117,20 @@ export function dmlRowsShape(stmt: ParsedStatement, table: string | null): strin
   if (kind === 'InsertStmt') return insertQueryShape(stmt);
   if (kind === 'IndexStmt') return table ? partialIndexShape(stmt, table) : null;
   return table && (kind === 'UpdateStmt' || kind === 'DeleteStmt') ? dmlWhereShape(stmt, table) : null;
+}
+
+/**
+ * What the lock-timing estimate evaluates on the target for a statement, as one SELECT for the
+ * live-expression gate: a btree build's keys, INCLUDE columns and predicate (its sample is sorted,
+ * `sample-sort.ts`), else the rows shape of {@link dmlRowsShape}; null when nothing is evaluated.
+ */
+export function statementRowsShape(stmt: ParsedStatement, facts: StatementFacts): string | null {
+  if (!facts.table) return null;
+  if (facts.effect === 'index_build') {
+    const sort = indexSortShape(stmt, builtIndex(stmt, facts));
+    if (sort) return indexSortGateShape(sort, facts.table);
+  }
+  return dmlRowsShape(stmt, facts.table);
 }
 
 /** An INSERT's query when it reads one table through a WHERE: the scope a count of its rows reads, and the WHERE. */
@@ -670,7 +685,7 @@ export async function liveFeatures(
   /** The statement's WHERE did not pass the live-expression gate: not planned on the target. */
   unplannable = false,
   limits: CountLimits = DEFAULT_COUNT_LIMITS,
-): Promise<{ cls: TimingClass; features: TimingFeatures; rowsBasis: RowsBasis | null; keyBasis: RowsBasis | null } | null> {
+): Promise<{ cls: TimingClass; features: TimingFeatures; rowsBasis: RowsBasis | null; keyBasis: RowsBasis | null; sortSample: SortSample | null } | null> {
   const t = facts.table ? await liveTable(client, facts.table) : null;
   if (!t) return null;
   const timed = timingClass(stmt, facts);
@@ -682,6 +697,9 @@ export async function liveFeatures(
   const partialShape = index && !unplannable ? partialIndexShape(stmt, facts.table!) : null;
   const partial = partialShape ? await plannedRows(client, partialShape) : null;
   const indexedRows = partial ? Math.min(t.rows, partial.rows) : undefined;
+  // A btree build's own sort, sampled on the target (the shape passed the gate with the statement).
+  const sortShape = cls === 'index_btree' && !unplannable ? indexSortShape(stmt, index) : null;
+  const sortSample = sortShape ? await sampleSort(client, facts.table!, t.heap, sortShape, limits.sampleBytes).catch(() => null) : null;
   const parent = facts.fk_targets[0] ? await liveTable(client, facts.fk_targets[0]) : null;
   let touched = t.rows;
   let scanCost = seqScanCost(t.heap, t.rows);
@@ -730,6 +748,7 @@ export async function liveFeatures(
   return {
     cls,
     rowsBasis,
+    sortSample,
     keyBasis: key
       ? {
           text: `${key.cost.label}${indexedRows !== undefined ? `; partial: about ${formatCount(Math.round(indexedRows))} of ${formatCount(Math.round(t.rows))} rows kept (planner estimate)` : ''}`,

@@ -5,6 +5,7 @@ import { analyzeStatements } from '../analyze-statements';
 import { parseStatements } from '../parse-statements';
 import { buildSchemaIndex } from '../schema-index';
 import { buildSnapshot } from '../snapshot-builder';
+import { DEFAULT_COUNT_LIMITS } from './live-features';
 import { liveLockTiming, lockTimeoutBefore } from './live-lock-timing';
 
 let db: Awaited<ReturnType<typeof createScratchDatabase>>;
@@ -26,6 +27,9 @@ async function timing(migration: string, options: Parameters<typeof liveLockTimi
     await c.end();
   }
 }
+
+/** Count and sort limits that sample nothing: the calibrated model alone. */
+const NO_SAMPLE = { ...DEFAULT_COUNT_LIMITS, sampleBytes: 1 };
 
 describe('live lock timing', () => {
   it('probes the target and carries the calibrated hold time over, with its range and basis', async () => {
@@ -191,8 +195,10 @@ describe('live lock timing', () => {
   it('names the index key class from the live catalog and times access methods apart', async () => {
     await sql(db.url, `ALTER TABLE big ADD COLUMN doc jsonb; UPDATE big SET doc = jsonb_build_object('a', a, 'name', t)`);
     await sql(db.url, 'VACUUM ANALYZE big');
+    // The calibrated key classes: no sample sorted (a sample of a few rows is not taken).
     const r = await timing(
       `CREATE INDEX ON big (t COLLATE "C"); CREATE INDEX ON big (doc); CREATE INDEX ON big USING gin (doc jsonb_path_ops); CREATE INDEX ON big ((lower(t))); CREATE INDEX ON big (a, id)`,
+      { countLimits: NO_SAMPLE },
     );
     const [textC, jsonb, gin, expr, multi] = r.statements;
     expect(textC!.estimate!.cls).toBe('index_btree');
@@ -353,13 +359,32 @@ describe('live lock timing', () => {
   });
 
   it('prices a partial index on the rows its predicate keeps', async () => {
-    const [full, partial] = (await timing('CREATE INDEX big_t_full ON big (t); CREATE INDEX big_t_part ON big (t) WHERE a = 7')).statements;
+    const [full, partial] = (await timing('CREATE INDEX big_t_full ON big (t); CREATE INDEX big_t_part ON big (t) WHERE a = 7', { countLimits: NO_SAMPLE }))
+      .statements;
     expect(partial!.estimate!.basis).toMatch(/partial: about [45]\d\d of 50,000 rows kept \(planner estimate\)/);
     expect(full!.estimate!.basis).not.toMatch(/partial/);
     expect(partial!.estimate!.ms).toBeLessThan(full!.estimate!.ms / 2);
     // A predicate the live-expression gate kept off the target is not planned: the whole table.
-    const [gated] = (await timing('CREATE INDEX big_t_part2 ON big (t) WHERE a = 7', { unplannable: new Set([0]) })).statements;
+    const [gated] = (await timing('CREATE INDEX big_t_part2 ON big (t) WHERE a = 7', { unplannable: new Set([0]), countLimits: NO_SAMPLE })).statements;
     expect(gated!.estimate!.basis).not.toMatch(/partial/);
+  });
+
+  it("prices a btree build from a sample of its rows sorted on the target, and not one the gate kept off or another method's", async () => {
+    const [text, expr, gated, hash] = (
+      await timing(
+        'CREATE INDEX big_t ON big (t); CREATE INDEX big_lt ON big ((lower(t))) WHERE a < 50; CREATE INDEX big_t2 ON big (t); CREATE INDEX big_th ON big USING hash (t)',
+        { unplannable: new Set([2]) },
+      )
+    ).statements;
+    // The whole table fits in the sample (3 MB of heap): its 50,000 rows sorted, scaled by 1.
+    expect(text!.estimate!.basis).toMatch(
+      /^a sample of 100% of the table \(50,000 rows\) sorted on the target in \d+ ms, scaled to about 50,000 rows .*the calibrated figure was [\d.]+ ms \(index_btree calibrated/,
+    );
+    expect(text!.estimate!.high / text!.estimate!.low).toBeCloseTo(1.6 / 0.6, 1);
+    // An expression key and a predicate: the rows the predicate keeps, sorted by the expression.
+    expect(expr!.estimate!.basis).toMatch(/^a sample of 100% of the table \(25,000 rows\) sorted on the target/);
+    expect(gated!.estimate!.basis).toMatch(/^index_btree calibrated/);
+    expect(hash!.estimate!.basis).toMatch(/^index_hash calibrated/);
   });
 
   it('reads lock_timeout from the migration', async () => {

@@ -5,6 +5,7 @@ import { type Calibration, CALIBRATION, type HoldEstimate, predictHold } from '.
 import { type CountLimits, liveFeatures } from './live-features';
 import { lockHolders, queueWarning, type QueueClient } from './lock-queue';
 import { machineProbe } from './machine-probe';
+import { withMeasuredSort } from './sample-sort';
 import type { TimingClass } from './timing-class';
 
 export interface StatementLockTiming {
@@ -73,6 +74,8 @@ export function liveEstimate(
   if (!estimate) return null;
   const widen = (features.rowsBasis?.spread ?? 1) * (features.keyBasis?.spread ?? 1) * (features.features.rowTriggers > 0 ? TRIGGER_SPREAD : 1);
   if (widen > 1) estimate = { ...estimate, low: Math.round((estimate.low / widen) * 10) / 10, high: Math.round(estimate.high * widen * 10) / 10 };
+  // A btree build whose sample was sorted on the target is priced from that measurement.
+  if (features.sortSample && features.cls === 'index_btree') estimate = withMeasuredSort(estimate, features.sortSample);
   if (statementType.includes('CONCURRENTLY') && features.cls !== 'index_concurrent')
     estimate = {
       ...estimate,

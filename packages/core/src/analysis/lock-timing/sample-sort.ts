@@ -1,0 +1,146 @@
+import { deparse } from '../../pg/deparse';
+import { quoteIdent, quoteQualified } from '../../pg/quote';
+import { type AstNode, nodeBody, nodeKind } from '../ast';
+import type { ParsedStatement } from '../parse-statements';
+import type { HoldEstimate } from './calibration';
+import { type FeatureClient, optionalQuery } from './live-table';
+import type { BuiltIndex } from './timing-class';
+
+/**
+ * What a btree build sorts, as SQL over the table: its keys (columns or expressions, with their
+ * COLLATE), its INCLUDE columns (carried in every tuple) and its predicate. Null for builds this
+ * cannot stand for: another access method, CONCURRENTLY (two scans and waits), or an operator
+ * class of its own (`text_pattern_ops` compares otherwise than ORDER BY would).
+ */
+export interface IndexSortShape {
+  keys: string[];
+  carried: string[];
+  where: string | null;
+}
+
+const lastName = (list: unknown): string | null => {
+  const items = (list ?? []) as AstNode[];
+  const s = items[items.length - 1]?.String?.sval;
+  return s === undefined ? null : String(s);
+};
+
+export function indexSortShape(stmt: ParsedStatement, index: BuiltIndex | null): IndexSortShape | null {
+  if (!index || index.method !== 'btree' || index.concurrent || index.params.some((p) => p.opclass)) return null;
+  if (nodeKind(stmt.stmt) !== 'IndexStmt') {
+    // A PRIMARY KEY or UNIQUE constraint's index: its columns.
+    const columns = index.params.map((p) => p.column);
+    return columns.every((c): c is string => !!c) ? { keys: columns.map(quoteIdent), carried: [], where: null } : null;
+  }
+  const b = nodeBody(stmt.stmt);
+  const keys = ((b.indexParams ?? []) as AstNode[]).map((p) => {
+    const e = p.IndexElem as AstNode;
+    const collation = lastName(e.collation);
+    const key = e.name ? quoteIdent(String(e.name)) : `(${deparse(e.expr as AstNode)})`;
+    return collation ? `${key} COLLATE ${quoteIdent(collation)}` : key;
+  });
+  const carried = ((b.indexIncludingParams ?? []) as AstNode[]).flatMap((p) => {
+    const name = (p.IndexElem as AstNode | undefined)?.name;
+    return name ? [quoteIdent(String(name))] : [];
+  });
+  const where = b.whereClause ? deparse(b.whereClause as AstNode) : null;
+  return keys.length ? { keys, carried, where } : null;
+}
+
+/** The SELECT of a build's keys, for the live-expression gate: it calls what the sample sort will. */
+export function indexSortGateShape(shape: IndexSortShape, table: string): string {
+  return `SELECT ${[...shape.keys, ...shape.carried].join(', ')} FROM ${quoteQualified(table)}${shape.where ? ` WHERE ${shape.where}` : ''}`;
+}
+
+/** A sort of a sample of the rows a build takes in, timed by the target itself. */
+export interface SortSample {
+  /** Percent of the table's pages sampled. */
+  percent: number;
+  /** Rows the sample sorted (those the predicate keeps). */
+  rows: number;
+  /** Execution time of the sort of the sample, ms (its scan included). */
+  sortMs: number;
+  /** Execution time of the sample's scan alone (with the predicate), ms. */
+  scanMs: number;
+}
+
+/** Fewer sorted rows than this say little about a build's sort. */
+const MIN_SAMPLE_ROWS = 2_000;
+
+const executionMs = (rows: unknown[] | null): number | null => {
+  const plan = (
+    (rows?.[0] as Record<string, unknown> | undefined)?.['QUERY PLAN'] as Array<{ 'Execution Time'?: number; Plan?: { 'Actual Rows'?: number } }>
+  )?.[0];
+  return typeof plan?.['Execution Time'] === 'number' ? plan['Execution Time'] : null;
+};
+
+/**
+ * Sorts a page sample (at most `sampleBytes` of the heap, `REPEATABLE`) of the build's rows on the
+ * target, with `work_mem` at the server's `maintenance_work_mem` as CREATE INDEX sorts, and times
+ * it and its scan alone with EXPLAIN ANALYZE (READ ONLY, under the caller's statement_timeout).
+ * The shape must have passed the live-expression gate: its keys and predicate are evaluated.
+ */
+export async function sampleSort(
+  client: FeatureClient,
+  table: string,
+  heapBytes: number,
+  shape: IndexSortShape,
+  sampleBytes: number,
+): Promise<SortSample | null> {
+  const percent = Math.max(0.01, Math.min(100, (100 * sampleBytes) / Math.max(1, heapBytes)));
+  const from = `${quoteQualified(table)} TABLESAMPLE SYSTEM (${percent.toFixed(4)}) REPEATABLE (7)${shape.where ? ` WHERE ${shape.where}` : ''}`;
+  // work_mem is raised under a savepoint of its own, and rolled back to it after: the caller's
+  // transaction goes on with its own setting.
+  await client.query('SAVEPOINT dbops_sort');
+  try {
+    if (!(await optionalQuery(client, `SELECT set_config('work_mem', current_setting('maintenance_work_mem'), true)`))) return null;
+    const scanned = await optionalQuery(client, `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) SELECT count(*) FROM ${from}`);
+    const sorted = await optionalQuery(
+      client,
+      `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) SELECT ${[...shape.keys, ...shape.carried].join(', ')} FROM ${from} ORDER BY ${shape.keys.join(', ')}`,
+    );
+    const scanMs = executionMs(scanned);
+    const sortMs = executionMs(sorted);
+    const rows = ((sorted?.[0] as Record<string, unknown> | undefined)?.['QUERY PLAN'] as Array<{ Plan?: { 'Actual Rows'?: number } }>)?.[0]?.Plan?.[
+      'Actual Rows'
+    ];
+    if (scanMs === null || sortMs === null || typeof rows !== 'number' || rows < MIN_SAMPLE_ROWS) return null;
+    return { percent, rows, sortMs, scanMs };
+  } finally {
+    await client.query('ROLLBACK TO SAVEPOINT dbops_sort').catch(() => undefined);
+    await client.query('RELEASE SAVEPOINT dbops_sort').catch(() => undefined);
+  }
+}
+
+/**
+ * CREATE INDEX against the sample's sort scaled to the whole table (the sort by n log n, the
+ * scan by the pages), on PostgreSQL 15 for seven keys (random and ordered integers, timestamptz,
+ * libc text, uuid, jsonb, two columns) at 300k and 1M rows of two widths: 0.66-1.44x.
+ */
+const SORT_RATIO = { point: 1, low: 0.6, high: 1.6 } as const;
+
+/** The build's time from the sample: its rows scaled up, its sort by n log n, its scan by the share of pages. */
+export function scaledSortMs(sample: SortSample): { ms: number; rows: number } {
+  const scale = 100 / sample.percent;
+  const rows = sample.rows * scale;
+  const nlogn = (n: number) => n * Math.log2(Math.max(2, n));
+  const sort = Math.max(0, sample.sortMs - sample.scanMs) * (nlogn(rows) / nlogn(sample.rows));
+  return { ms: sort + sample.scanMs * scale, rows };
+}
+
+/**
+ * A btree build's hold time from its sample sorted on the target: the real keys, collation and
+ * machine, which the calibrated key classes only approximate (and whose speed the probe does
+ * not carry between machines: docs/benchmarks.md, sixth round).
+ */
+export function withMeasuredSort(estimate: HoldEstimate, sample: SortSample): HoldEstimate {
+  const { ms, rows } = scaledSortMs(sample);
+  const round = (v: number) => Math.round(v * 10) / 10;
+  const pct = sample.percent < 1 ? sample.percent.toFixed(2) : sample.percent.toFixed(0);
+  return {
+    ...estimate,
+    ms: round(ms * SORT_RATIO.point),
+    low: round(ms * SORT_RATIO.low),
+    high: round(ms * SORT_RATIO.high),
+    basis: `a sample of ${pct}% of the table (${Math.round(sample.rows).toLocaleString('en-US')} rows) sorted on the target in ${Math.round(sample.sortMs)} ms, scaled to about ${Math.round(rows).toLocaleString('en-US')} rows (a build measured at 0.66-1.44x of such a figure); the calibrated figure was ${round(estimate.ms)} ms (${estimate.basis})`,
+  };
+}
