@@ -22,7 +22,7 @@ export function setO(variant: 'A' | 'B', n: number): LockTimingSet {
     `DROP TABLE IF EXISTS ho_counts, ho_stock CASCADE`,
     `CREATE TABLE ho_stock (id int NOT NULL, sku text NOT NULL, name text COLLATE "und-x-icu", price numeric(10, 2), barcode bigint NOT NULL, warehouse text, qty int)`,
     `INSERT INTO ho_stock SELECT g, 'SKU-' || lpad(g::text, 8, '0'), ${name}, ${price}, (g::bigint * 2654435761) % 9999999967, 'W' || (g % 12), (g * 13) % 500
-     FROM generate_series(1, ${n}) g`,
+     FROM generate_series(1::bigint, ${n}) g`,
     `CREATE TABLE ho_counts (id int PRIMARY KEY, stock_id int NOT NULL, counted int NOT NULL)`,
     `INSERT INTO ho_counts SELECT g, 1 + (g * 7) % ${n}, g % 300 FROM generate_series(1, ${Math.round(n / 2)}) g`,
     `VACUUM ANALYZE ho_stock, ho_counts`,
