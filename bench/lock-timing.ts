@@ -16,7 +16,8 @@
  *                             # heldout-l: set L (written after the sixth round's model but one, run once on it), 900k documents (B: 300k)
  *                             # heldout-m: set M (written after the sixth round's model but one, run once on it), 1M messages (B: 400k)
  *                             # heldout-n: set N (written after the sixth round's model but one, run once on it), 1M payments (B: 350k)
- *                             # heldout-o: set O (written after the sixth round's last change, run once on it), 800k items (B: 300k)
+ *                             # heldout-o: set O (written after the btree sample sort, run once on it), 800k items (B: 300k)
+ *                             # heldout-p: set P (written after the sixth round's last change, run once on it), 900k shipments (B: 300k)
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --calibrate-terms         # time only the TOAST and trigger-write shapes and fit only their terms (the rest of the calibration kept)
  *   --refit points.json       # fit again on the points a calibration saved with LOCK_TIMING_POINTS=points.json
@@ -72,6 +73,7 @@ import { setL } from './support/lock-timing-set-l';
 import { setM } from './support/lock-timing-set-m';
 import { setN } from './support/lock-timing-set-n';
 import { setO } from './support/lock-timing-set-o';
+import { setP } from './support/lock-timing-set-p';
 
 /**
  * Below this a calibration point's error counts in absolute ms, not relative: a statement of a
@@ -964,6 +966,7 @@ const VARIANT_SETS = {
   'heldout-m': { label: 'M', unit: 'messages', sizes: { A: 1_000_000, B: 400_000 }, run: definedSet(setM) },
   'heldout-n': { label: 'N', unit: 'payments', sizes: { A: 1_000_000, B: 350_000 }, run: definedSet(setN) },
   'heldout-o': { label: 'O', unit: 'items', sizes: { A: 800_000, B: 300_000 }, run: definedSet(setO) },
+  'heldout-p': { label: 'P', unit: 'shipments', sizes: { A: 900_000, B: 300_000 }, run: definedSet(setP) },
 } as const;
 
 async function main(): Promise<void> {
