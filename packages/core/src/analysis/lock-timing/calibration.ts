@@ -98,6 +98,31 @@ export function predictHoldMs(cls: TimingClass, features: TimingFeatures, calibr
   return ms;
 }
 
+/** Milliseconds as the estimates give them: to a tenth. */
+const round = (v: number): number => Math.round(v * 10) / 10;
+
+/** How a hold time relates to a measurement of the same work on the target: the point and the range it was measured in. */
+export interface MeasuredRatio {
+  point: number;
+  low: number;
+  high: number;
+}
+
+/**
+ * A hold time taken from a measurement on the target (`measuredMs`, the work as the target did it)
+ * times the ratio measured between the two, in place of the calibrated `estimate`; the basis says
+ * `how` it was measured and keeps the calibrated figure beside it.
+ */
+export function fromMeasurement(estimate: HoldEstimate, measuredMs: number, ratio: MeasuredRatio, how: string): HoldEstimate {
+  return {
+    ...estimate,
+    ms: round(measuredMs * ratio.point),
+    low: round(measuredMs * ratio.low),
+    high: round(measuredMs * ratio.high),
+    basis: `${how}; the calibrated figure was ${round(estimate.ms)} ms (${estimate.basis})`,
+  };
+}
+
 /**
  * Hold time of a statement of class `cls` on a table with `features`, from the calibration,
  * scaled by `machineFactor` (target probe / calibration probe; 1 without a probe), with its
@@ -115,7 +140,6 @@ export function predictHold(
   const factor = options.machineFactor ?? 1;
   const ms = base * factor;
   const spread = Math.max(MIN_SPREAD, cal.spread) * (options.machineFactor === undefined ? MACHINE_SPREAD : 1.1);
-  const round = (v: number) => Math.round(v * 10) / 10;
   const machine =
     options.machineFactor === undefined
       ? 'no probe of the target (calibration machine speed assumed)'

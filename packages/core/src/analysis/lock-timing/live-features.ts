@@ -58,6 +58,12 @@ const holdsSubquery = (node: unknown): boolean => {
   return found;
 };
 
+/** A scope's WITH as SQL, and whether its WHERE or WITH reads other tables (then it is only planned). */
+const otherReads = (withClause: AstNode | undefined, where: AstNode): Pick<DmlScope, 'with' | 'planOnly'> => ({
+  with: withClause ? `${deparse({ WithClause: withClause })} ` : '',
+  planOnly: !!withClause || holdsSubquery(where),
+});
+
 function dmlScope(stmt: ParsedStatement, table: string): DmlScope | null {
   const b = nodeBody(stmt.stmt);
   const where = b.whereClause as AstNode | undefined;
@@ -65,14 +71,12 @@ function dmlScope(stmt: ParsedStatement, table: string): DmlScope | null {
   const items = ((b.fromClause ?? b.usingClause ?? []) as AstNode[]).filter(Boolean);
   if (items.some((i) => nodeKind(i) !== 'RangeVar')) return null;
   const alias = (b.relation as AstNode | undefined)?.alias?.aliasname as string | undefined;
-  const withClause = b.withClause as AstNode | undefined;
   return {
     target: `${quoteQualified(table)}${alias ? ` AS ${quoteIdent(alias)}` : ''}`,
     joined: items.map((i) => deparse(i)),
     ref: alias ? quoteIdent(alias) : quoteQualified(table),
     where: deparse(where),
-    with: withClause ? `${deparse({ WithClause: withClause })} ` : '',
-    planOnly: !!withClause || holdsSubquery(where),
+    ...otherReads(b.withClause as AstNode | undefined, where),
   };
 }
 
@@ -81,7 +85,7 @@ function dmlScope(stmt: ParsedStatement, table: string): DmlScope | null {
  * or USING tables), or null when there is none to ask. Planning folds STABLE and IMMUTABLE calls,
  * so it passes the live-expression gate first (`unplannable` in {@link liveFeatures}).
  */
-export function dmlWhereShape(stmt: ParsedStatement, table: string): string | null {
+function dmlWhereShape(stmt: ParsedStatement, table: string): string | null {
   const scope = dmlScope(stmt, table);
   return scope === null ? null : selectOf(scope);
 }
@@ -93,7 +97,7 @@ const selectOf = (scope: DmlScope): string => `${scope.with}SELECT 1 FROM ${[sco
  * or null for VALUES and DEFAULT VALUES. Planning it folds STABLE and IMMUTABLE calls, so it
  * passes the live-expression gate first, as a DML statement's WHERE does.
  */
-export function insertQueryShape(stmt: ParsedStatement): string | null {
+function insertQueryShape(stmt: ParsedStatement): string | null {
   if (nodeKind(stmt.stmt) !== 'InsertStmt') return null;
   const b = nodeBody(stmt.stmt);
   const select = (b.selectStmt as AstNode | undefined)?.SelectStmt as AstNode | undefined;
@@ -102,7 +106,7 @@ export function insertQueryShape(stmt: ParsedStatement): string | null {
 }
 
 /** The SELECT whose plan tells the rows a partial index keeps (CREATE INDEX ... WHERE), or null. */
-export function partialIndexShape(stmt: ParsedStatement, table: string): string | null {
+function partialIndexShape(stmt: ParsedStatement, table: string): string | null {
   if (nodeKind(stmt.stmt) !== 'IndexStmt') return null;
   const where = nodeBody(stmt.stmt).whereClause as AstNode | undefined;
   return where ? `SELECT 1 FROM ${quoteQualified(table)} WHERE ${deparse(where)}` : null;
@@ -112,7 +116,7 @@ export function partialIndexShape(stmt: ParsedStatement, table: string): string 
  * The query whose plan tells the rows a statement changes, adds or indexes (a DML statement's
  * WHERE, an INSERT's query, a partial index's predicate), or null.
  */
-export function dmlRowsShape(stmt: ParsedStatement, table: string | null): string | null {
+function dmlRowsShape(stmt: ParsedStatement, table: string | null): string | null {
   const kind = nodeKind(stmt.stmt);
   if (kind === 'InsertStmt') return insertQueryShape(stmt);
   if (kind === 'IndexStmt') return table ? partialIndexShape(stmt, table) : null;
@@ -142,15 +146,13 @@ function insertScope(stmt: ParsedStatement): { scope: DmlScope; where: AstNode }
   if (!where || !rv) return null;
   const alias = rv.alias?.aliasname as string | undefined;
   const ref = alias ? quoteIdent(alias) : deparse({ RangeVar: { ...rv, alias: undefined } });
-  const withClause = (nodeBody(stmt.stmt).withClause ?? select!.withClause) as AstNode | undefined;
   return {
     scope: {
       target: deparse(from![0]!),
       joined: [],
       ref,
       where: deparse(where),
-      with: withClause ? `${deparse({ WithClause: withClause })} ` : '',
-      planOnly: !!withClause || holdsSubquery(where),
+      ...otherReads((nodeBody(stmt.stmt).withClause ?? select!.withClause) as AstNode | undefined, where),
     },
     where,
   };
@@ -518,12 +520,12 @@ async function dmlFacts(
 async function childEntries(client: FeatureClient, child: string, assigned: Set<string>): Promise<number | null> {
   const c = await liveTable(client, child);
   if (!c) return null;
-  const shape = await writeShape(client, c);
+  const kinds = await indexKinds(client, c);
   // A key column with an index on it leaves no version HOT; an unindexed key may, but the share is not read for a child.
-  const gin = await ginEntries(client, c, shape.indexKinds);
+  const gin = await ginEntries(client, c, kinds);
   return (
     entryIndexes(
-      shape.indexKinds.filter((k) => k.method !== 'gin'),
+      kinds.filter((k) => k.method !== 'gin'),
       assigned,
     ) +
     gin * GIN_ENTRY_SHARE
@@ -609,10 +611,15 @@ async function ginEntries(client: FeatureClient, t: LiveTable, kinds: readonly I
   return sum;
 }
 
+/** The indexes of `t` alone ({@link INDEX_KINDS}), where nothing else of {@link writeShape} is needed. */
+async function indexKinds(client: FeatureClient, t: LiveTable): Promise<IndexKind[]> {
+  const res = await client.query(`SELECT ${INDEX_KINDS} AS kinds FROM pg_class c WHERE c.oid = $1`, [t.oid]);
+  return ((res.rows[0] as { kinds?: IndexKind[] } | undefined)?.kinds ?? []) as IndexKind[];
+}
+
 /** What a rewrite of `t` rebuilds: the indexes it sorts again (all but GIN and BRIN ones), and the GIN entries per row of its GIN indexes. */
 async function rebuiltIndexes(client: FeatureClient, t: LiveTable): Promise<{ sorted: number; ginEntries: number }> {
-  const res = await client.query(`SELECT ${INDEX_KINDS} AS kinds FROM pg_class c WHERE c.oid = $1`, [t.oid]);
-  const kinds = ((res.rows[0] as { kinds?: IndexKind[] } | undefined)?.kinds ?? []) as IndexKind[];
+  const kinds = await indexKinds(client, t);
   return { sorted: kinds.filter((k) => rebuiltBySort(k.method)).length, ginEntries: await ginEntries(client, t, kinds) };
 }
 

@@ -1,7 +1,7 @@
 import { type AstNode, nodeBody, nodeKind } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 import type { StatementFacts } from '../statement-facts';
-import { type Calibration, CALIBRATION, type HoldEstimate, predictHold } from './calibration';
+import { type Calibration, CALIBRATION, fromMeasurement, type HoldEstimate, type MeasuredRatio, predictHold } from './calibration';
 import { type CountLimits, liveFeatures } from './live-features';
 import { lockHolders, queueWarning, type QueueClient } from './lock-queue';
 import { machineProbe } from './machine-probe';
@@ -109,7 +109,7 @@ const MIN_MEASURED_SCAN_MS = 20;
  * four in five within 0.79-2.1x. (A first measurement against the bare query, without the check's
  * catalog questions, had put it at 1.0-1.8x, and the figure was 1.5x until those 50 showed it high.)
  */
-const SCAN_RATIO = { point: 1, low: 0.7, high: 2.2 } as const;
+const SCAN_RATIO: MeasuredRatio = { point: 1, low: 0.7, high: 2.2 };
 
 /**
  * A validation scan's hold time from the preflight's own scan of every row on the target (passed,
@@ -118,14 +118,12 @@ const SCAN_RATIO = { point: 1, low: 0.7, high: 2.2 } as const;
  */
 export function withMeasuredScan(estimate: HoldEstimate, scannedMs: number): HoldEstimate {
   if (!SCAN_CLASSES.has(estimate.cls) || scannedMs < MIN_MEASURED_SCAN_MS) return estimate;
-  const round = (v: number) => Math.round(v * 10) / 10;
-  return {
-    ...estimate,
-    ms: round(scannedMs * SCAN_RATIO.point),
-    low: round(scannedMs * SCAN_RATIO.low),
-    high: round(scannedMs * SCAN_RATIO.high),
-    basis: `the preflight's scan of every row took ${Math.round(scannedMs)} ms on the target, and the validation under the lock takes about as long (measured ${SCAN_RATIO.low}-${SCAN_RATIO.high}x in four cases of five); the calibrated figure was ${round(estimate.ms)} ms (${estimate.basis})`,
-  };
+  return fromMeasurement(
+    estimate,
+    scannedMs,
+    SCAN_RATIO,
+    `the preflight's scan of every row took ${Math.round(scannedMs)} ms on the target, and the validation under the lock takes about as long (measured ${SCAN_RATIO.low}-${SCAN_RATIO.high}x in four cases of five)`,
+  );
 }
 
 /**

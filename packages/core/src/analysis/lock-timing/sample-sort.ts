@@ -2,7 +2,7 @@ import { deparse } from '../../pg/deparse';
 import { quoteIdent, quoteQualified } from '../../pg/quote';
 import { type AstNode, nodeBody, nodeKind } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
-import type { HoldEstimate } from './calibration';
+import { fromMeasurement, type HoldEstimate, type MeasuredRatio } from './calibration';
 import { type FeatureClient, optionalQuery } from './live-table';
 import type { BuiltIndex } from './timing-class';
 
@@ -18,12 +18,6 @@ export interface IndexSortShape {
   where: string | null;
 }
 
-const lastName = (list: unknown): string | null => {
-  const items = (list ?? []) as AstNode[];
-  const s = items[items.length - 1]?.String?.sval;
-  return s === undefined ? null : String(s);
-};
-
 export function indexSortShape(stmt: ParsedStatement, index: BuiltIndex | null): IndexSortShape | null {
   if (!index || index.method !== 'btree' || index.concurrent || index.params.some((p) => p.opclass)) return null;
   if (nodeKind(stmt.stmt) !== 'IndexStmt') {
@@ -32,11 +26,11 @@ export function indexSortShape(stmt: ParsedStatement, index: BuiltIndex | null):
     return columns.every((c): c is string => !!c) ? { keys: columns.map(quoteIdent), carried: [], where: null } : null;
   }
   const b = nodeBody(stmt.stmt);
-  const keys = ((b.indexParams ?? []) as AstNode[]).map((p) => {
-    const e = p.IndexElem as AstNode;
-    const collation = lastName(e.collation);
-    const key = e.name ? quoteIdent(String(e.name)) : `(${deparse(e.expr as AstNode)})`;
-    return collation ? `${key} COLLATE ${quoteIdent(collation)}` : key;
+  // builtIndex read each key's column and COLLATE; an expression key is read here, in its order.
+  const elems = (b.indexParams ?? []) as AstNode[];
+  const keys = index.params.map((p, i) => {
+    const key = p.column ? quoteIdent(p.column) : `(${deparse(elems[i]?.IndexElem?.expr as AstNode)})`;
+    return p.collation ? `${key} COLLATE ${quoteIdent(p.collation)}` : key;
   });
   const carried = ((b.indexIncludingParams ?? []) as AstNode[]).flatMap((p) => {
     const name = (p.IndexElem as AstNode | undefined)?.name;
@@ -116,7 +110,7 @@ export async function sampleSort(
  * scan by the pages), on PostgreSQL 15 for seven keys (random and ordered integers, timestamptz,
  * libc text, uuid, jsonb, two columns) at 300k and 1M rows of two widths: 0.66-1.44x.
  */
-const SORT_RATIO = { point: 1, low: 0.6, high: 1.6 } as const;
+const SORT_RATIO: MeasuredRatio = { point: 1, low: 0.6, high: 1.6 };
 
 /** The build's time from the sample: its rows scaled up, its sort by n log n, its scan by the share of pages. */
 export function scaledSortMs(sample: SortSample): { ms: number; rows: number } {
@@ -134,13 +128,11 @@ export function scaledSortMs(sample: SortSample): { ms: number; rows: number } {
  */
 export function withMeasuredSort(estimate: HoldEstimate, sample: SortSample): HoldEstimate {
   const { ms, rows } = scaledSortMs(sample);
-  const round = (v: number) => Math.round(v * 10) / 10;
   const pct = sample.percent < 1 ? sample.percent.toFixed(2) : sample.percent.toFixed(0);
-  return {
-    ...estimate,
-    ms: round(ms * SORT_RATIO.point),
-    low: round(ms * SORT_RATIO.low),
-    high: round(ms * SORT_RATIO.high),
-    basis: `a sample of ${pct}% of the table (${Math.round(sample.rows).toLocaleString('en-US')} rows) sorted on the target in ${Math.round(sample.sortMs)} ms, scaled to about ${Math.round(rows).toLocaleString('en-US')} rows (a build measured at 0.66-1.44x of such a figure); the calibrated figure was ${round(estimate.ms)} ms (${estimate.basis})`,
-  };
+  return fromMeasurement(
+    estimate,
+    ms,
+    SORT_RATIO,
+    `a sample of ${pct}% of the table (${Math.round(sample.rows).toLocaleString('en-US')} rows) sorted on the target in ${Math.round(sample.sortMs)} ms, scaled to about ${Math.round(rows).toLocaleString('en-US')} rows (a build measured at 0.66-1.44x of such a figure)`,
+  );
 }
