@@ -18,6 +18,7 @@
  *                             # heldout-n: set N (written after the sixth round's model but one, run once on it), 1M payments (B: 350k)
  *                             # heldout-o: set O (written after the btree sample sort, run once on it), 800k items (B: 300k)
  *                             # heldout-p: set P (written after the sixth round's last change, run once on it), 900k shipments (B: 300k)
+ *                             # heldout-q: set Q (written before the seventh round's changes, run once after them), 1M bookings (B: 300k)
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --calibrate-terms         # time only the TOAST and trigger-write shapes and fit only their terms (the rest of the calibration kept)
  *   --refit points.json       # fit again on the points a calibration saved with LOCK_TIMING_POINTS=points.json
@@ -74,6 +75,7 @@ import { setM } from './support/lock-timing-set-m';
 import { setN } from './support/lock-timing-set-n';
 import { setO } from './support/lock-timing-set-o';
 import { setP } from './support/lock-timing-set-p';
+import { setQ } from './support/lock-timing-set-q';
 
 /**
  * Below this a calibration point's error counts in absolute ms, not relative: a statement of a
@@ -967,6 +969,7 @@ const VARIANT_SETS = {
   'heldout-n': { label: 'N', unit: 'payments', sizes: { A: 1_000_000, B: 350_000 }, run: definedSet(setN) },
   'heldout-o': { label: 'O', unit: 'items', sizes: { A: 800_000, B: 300_000 }, run: definedSet(setO) },
   'heldout-p': { label: 'P', unit: 'shipments', sizes: { A: 900_000, B: 300_000 }, run: definedSet(setP) },
+  'heldout-q': { label: 'Q', unit: 'bookings', sizes: { A: 1_000_000, B: 300_000 }, run: definedSet(setQ) },
 } as const;
 
 async function main(): Promise<void> {
