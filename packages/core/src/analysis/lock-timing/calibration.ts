@@ -124,6 +124,20 @@ export function fromMeasurement(estimate: HoldEstimate, measuredMs: number, rati
 }
 
 /**
+ * A hold time whose `estimate` prices part of the work, with the rest measured on the target
+ * (`measuredMs`) added at `ratio`: points add up, and so do the ends of the two ranges.
+ */
+export function plusMeasurement(estimate: HoldEstimate, measuredMs: number, ratio: MeasuredRatio, how: string): HoldEstimate {
+  return {
+    ...estimate,
+    ms: round(estimate.ms + measuredMs * ratio.point),
+    low: round(estimate.low + measuredMs * ratio.low),
+    high: round(estimate.high + measuredMs * ratio.high),
+    basis: `${estimate.basis}; ${how}`,
+  };
+}
+
+/**
  * Hold time of a statement of class `cls` on a table with `features`, from the calibration,
  * scaled by `machineFactor` (target probe / calibration probe; 1 without a probe), with its
  * range and how it was obtained.

@@ -11,7 +11,7 @@ import { triggerWrites } from './trigger-work';
 import { DML_WHERE_SELECTIVITY } from './snapshot-features';
 import { type FeatureClient, type LiveTable, liveTable, optionalQuery, toastedBytesPerRow } from './live-table';
 import { plannedRows } from './planned-rows';
-import { indexSortGateShape, indexSortShape, sampleSort, type SortSample } from './sample-sort';
+import { indexSortGateShape, indexSortShape, rebuildSortShapes, sampleSort, type SortSample } from './sample-sort';
 import { assignedColumns, averageRowBytes, expressionNames, fillfactorRoom, freeBytesPerPage, nonHotShare, type StoredColumn } from './hot-update';
 import {
   type BuiltIndex,
@@ -623,6 +623,17 @@ async function rebuiltIndexes(client: FeatureClient, t: LiveTable): Promise<{ so
   return { sorted: kinds.filter((k) => rebuiltBySort(k.method)).length, ginEntries: await ginEntries(client, t, kinds) };
 }
 
+/** A rewrite's btree rebuilds that a sample of their keys stands for, each sorted on the target (one that fails is left out). */
+async function sampledRebuilds(client: FeatureClient, t: LiveTable, table: string, sampleBytes: number): Promise<SortSample[]> {
+  const shapes = await rebuildSortShapes(client, t.oid).catch(() => []);
+  const out: SortSample[] = [];
+  for (const shape of shapes) {
+    const sample = await sampleSort(client, table, t.heap, shape, sampleBytes).catch(() => null);
+    if (sample) out.push(sample);
+  }
+  return out;
+}
+
 /** The columns an index a statement builds reads: its key columns and the names its expressions read. */
 function indexReadColumns(stmt: ParsedStatement, index: BuiltIndex): string[] {
   const names = index.params.flatMap((p) => (p.column ? [p.column] : []));
@@ -692,7 +703,15 @@ export async function liveFeatures(
   /** The statement's WHERE did not pass the live-expression gate: not planned on the target. */
   unplannable = false,
   limits: CountLimits = DEFAULT_COUNT_LIMITS,
-): Promise<{ cls: TimingClass; features: TimingFeatures; rowsBasis: RowsBasis | null; keyBasis: RowsBasis | null; sortSample: SortSample | null } | null> {
+): Promise<{
+  cls: TimingClass;
+  features: TimingFeatures;
+  rowsBasis: RowsBasis | null;
+  keyBasis: RowsBasis | null;
+  sortSample: SortSample | null;
+  /** A rewrite's btree rebuilds sampled on the target (each counted in `features.rebuildIndexes`). */
+  rebuildSamples: SortSample[];
+} | null> {
   const t = facts.table ? await liveTable(client, facts.table) : null;
   if (!t) return null;
   const timed = timingClass(stmt, facts);
@@ -745,6 +764,7 @@ export async function liveFeatures(
   const event: DmlEvent | null = kind === 'UpdateStmt' ? 'UPDATE' : kind === 'DeleteStmt' ? 'DELETE' : inserted ? 'INSERT' : null;
   const dml = event ? await dmlFacts(client, t, stmt, event, { touched, byScan, clustered }) : { ...NO_DML_FACTS, entryIndexes: t.idx };
   const rebuilt = isRewrite(cls) ? await rebuiltIndexes(client, t) : { sorted: t.idx, ginEntries: 0 };
+  const rebuildSamples = isRewrite(cls) ? await sampledRebuilds(client, t, facts.table!, limits.sampleBytes) : [];
   // Values stored out of line cost apart: an index key that reads them detoasts each, an UPDATE
   // that sets them writes new TOAST chunks for each changed row.
   const toastRead =
@@ -756,6 +776,7 @@ export async function liveFeatures(
     cls,
     rowsBasis,
     sortSample,
+    rebuildSamples,
     keyBasis: key
       ? {
           text: `${key.cost.label}${indexedRows !== undefined ? `; partial: about ${formatCount(Math.round(indexedRows))} of ${formatCount(Math.round(t.rows))} rows kept (planner estimate)` : ''}`,

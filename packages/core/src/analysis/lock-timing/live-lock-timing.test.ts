@@ -387,6 +387,27 @@ describe('live lock timing', () => {
     expect(hash!.estimate!.basis).toMatch(/^index_hash calibrated/);
   });
 
+  it("prices a rewrite's btree rebuilds from samples of their keys, and only those a sample can stand for", async () => {
+    await sql(
+      db.url,
+      `CREATE TABLE rw (id bigint PRIMARY KEY, a int, t text);
+       INSERT INTO rw SELECT g, g % 100, 'x' || g FROM generate_series(1, 20000) g;
+       CREATE INDEX rw_t ON rw (t) INCLUDE (a); CREATE INDEX rw_lower ON rw ((lower(t))); CREATE INDEX rw_pattern ON rw (t text_pattern_ops);
+       CREATE INDEX rw_part ON rw (a) WHERE a > 50; CREATE INDEX rw_hash ON rw USING hash (t);`,
+    );
+    await sql(db.url, 'VACUUM ANALYZE rw');
+    const [sampled] = (await timing('ALTER TABLE rw ALTER COLUMN a TYPE bigint')).statements;
+    // The key and rw_t (a column and an INCLUDE): sampled; an expression, an operator class of its
+    // own, a predicate and a hash index keep the calibrated price.
+    expect(sampled!.estimate!.basis).toMatch(
+      /extrapolated to 20,000 rows .*; 2 btree index\(es\) rebuilt, priced from samples of their keys sorted on the target: about \d+ ms together$/,
+    );
+    const [calibrated] = (await timing('ALTER TABLE rw ALTER COLUMN a TYPE bigint', { countLimits: NO_SAMPLE })).statements;
+    expect(calibrated!.estimate!.basis).not.toMatch(/samples of their keys/);
+    // The measured share's range (0.6-1.6x) is added to the calibrated one's.
+    expect(sampled!.estimate!.high - sampled!.estimate!.low).toBeGreaterThan(0);
+  });
+
   it('reads lock_timeout from the migration', async () => {
     const p = await parseStatements("SET lock_timeout = '3s'; SET lock_timeout TO 500; SELECT 1");
     expect(lockTimeoutBefore(p, 1)).toBe(3000);

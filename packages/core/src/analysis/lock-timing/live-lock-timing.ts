@@ -5,7 +5,7 @@ import { type Calibration, CALIBRATION, fromMeasurement, type HoldEstimate, type
 import { type CountLimits, liveFeatures } from './live-features';
 import { lockHolders, queueWarning, type QueueClient } from './lock-queue';
 import { machineProbe } from './machine-probe';
-import { withMeasuredSort } from './sample-sort';
+import { withMeasuredRebuilds, withMeasuredSort } from './sample-sort';
 import type { TimingClass } from './timing-class';
 
 export interface StatementLockTiming {
@@ -60,7 +60,10 @@ export function liveEstimate(
   calibration: Calibration,
   machineFactor: number | null,
 ): HoldEstimate | null {
-  let estimate = predictHold(features.cls, features.features, {
+  // Sampled rebuilds are measured below: the calibrated figure prices the rest of the rewrite.
+  const sampled = features.rebuildSamples.length;
+  const calibrated = sampled ? { ...features.features, rebuildIndexes: Math.max(0, features.features.rebuildIndexes - sampled) } : features.features;
+  let estimate = predictHold(features.cls, calibrated, {
     calibration,
     ...(machineFactor !== null ? { machineFactor } : {}),
     source: [
@@ -76,6 +79,8 @@ export function liveEstimate(
   if (widen > 1) estimate = { ...estimate, low: Math.round((estimate.low / widen) * 10) / 10, high: Math.round(estimate.high * widen * 10) / 10 };
   // A btree build whose sample was sorted on the target is priced from that measurement.
   if (features.sortSample && features.cls === 'index_btree') estimate = withMeasuredSort(estimate, features.sortSample);
+  // A rewrite builds each index again: its sampled btree indexes are priced from their sorts.
+  if (sampled) estimate = withMeasuredRebuilds(estimate, features.rebuildSamples);
   if (statementType.includes('CONCURRENTLY') && features.cls !== 'index_concurrent')
     estimate = {
       ...estimate,

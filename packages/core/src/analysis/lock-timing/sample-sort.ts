@@ -2,7 +2,7 @@ import { deparse } from '../../pg/deparse';
 import { quoteIdent, quoteQualified } from '../../pg/quote';
 import { type AstNode, nodeBody, nodeKind } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
-import { fromMeasurement, type HoldEstimate, type MeasuredRatio } from './calibration';
+import { fromMeasurement, type HoldEstimate, type MeasuredRatio, plusMeasurement } from './calibration';
 import { type FeatureClient, optionalQuery } from './live-table';
 import type { BuiltIndex } from './timing-class';
 
@@ -134,5 +134,56 @@ export function withMeasuredSort(estimate: HoldEstimate, sample: SortSample): Ho
     ms,
     SORT_RATIO,
     `a sample of ${pct}% of the table (${Math.round(sample.rows).toLocaleString('en-US')} rows) sorted on the target in ${Math.round(sample.sortMs)} ms, scaled to about ${Math.round(rows).toLocaleString('en-US')} rows (a build measured at 0.66-1.44x of such a figure)`,
+  );
+}
+
+/** At most this many of a rewrite's indexes are sampled; the rest keep the calibrated rebuild price. */
+const MAX_REBUILD_SAMPLES = 8;
+
+/**
+ * The btree indexes a rewrite of table `oid` rebuilds (each a new build: a scan of the new heap
+ * and a sort), as sort shapes, for those a sample can stand for: plain columns of built-in types
+ * under their default operator classes and the column's own collation, no predicate. Only
+ * catalog facts reach the sample's SQL (quoted names), and a built-in type's comparison is
+ * PostgreSQL's own: nothing the user wrote is evaluated, so no gate is needed.
+ */
+export async function rebuildSortShapes(client: FeatureClient, oid: number): Promise<IndexSortShape[]> {
+  const res = await client.query(
+    `SELECT json_agg(a.attname::text ORDER BY k.ord) FILTER (WHERE k.ord <= x.indnkeyatts) AS keys,
+            coalesce(json_agg(a.attname::text ORDER BY k.ord) FILTER (WHERE k.ord > x.indnkeyatts), '[]') AS carried,
+            bool_and(a.attnum IS NOT NULL AND a.atttypid < 16384
+                     AND (k.ord > x.indnkeyatts OR (opc.opcdefault AND coalesce(x.indcollation[k.ord - 1], 0) IN (0, a.attcollation)))) AS plain
+       FROM pg_index x
+       JOIN pg_class ic ON ic.oid = x.indexrelid
+       JOIN pg_am am ON am.oid = ic.relam AND am.amname = 'btree'
+       CROSS JOIN LATERAL unnest(x.indkey::int2[]) WITH ORDINALITY k(attnum, ord)
+       LEFT JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k.attnum AND k.attnum > 0
+       LEFT JOIN pg_opclass opc ON opc.oid = x.indclass[k.ord - 1]
+      WHERE x.indrelid = $1 AND x.indpred IS NULL AND x.indexprs IS NULL
+      GROUP BY x.indexrelid, x.indnkeyatts
+      ORDER BY x.indexrelid`,
+    [oid],
+  );
+  const rows = res.rows as Array<{ keys: string[] | null; carried: string[]; plain: boolean | null }>;
+  return rows
+    .filter((r) => r.plain && r.keys?.length)
+    .slice(0, MAX_REBUILD_SAMPLES)
+    .map((r) => ({ keys: r.keys!.map(quoteIdent), carried: r.carried.map(quoteIdent), where: null }));
+}
+
+/**
+ * A rewrite's hold time with its sampled btree rebuilds measured: `rest` is the calibrated figure
+ * for all but those indexes (the heap copied, TOAST, the other indexes), each sample's build
+ * (sort and scan of the new heap, as `scaledSortMs`) is added at the ratio a CREATE INDEX was
+ * measured at, and the two ranges add up.
+ */
+export function withMeasuredRebuilds(rest: HoldEstimate, samples: readonly SortSample[]): HoldEstimate {
+  if (!samples.length) return rest;
+  const builds = samples.reduce((sum, s) => sum + scaledSortMs(s).ms, 0);
+  return plusMeasurement(
+    rest,
+    builds,
+    SORT_RATIO,
+    `${samples.length} btree index(es) rebuilt, priced from samples of their keys sorted on the target: about ${Math.round(builds)} ms together`,
   );
 }
