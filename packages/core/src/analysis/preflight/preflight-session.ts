@@ -60,7 +60,8 @@ export type PreflightClient = Pick<pg.Client, 'query'>;
  * `READ ONLY` transaction (so nothing it evaluates can write: a USING expression calling a
  * function that inserts fails with 25006 instead), with `lock_timeout` set so a check never
  * queues behind an ACCESS EXCLUSIVE holder for long, and a `statement_timeout` sized to what it
- * reads. Plain SELECTs take ACCESS SHARE on what they read and nothing stronger.
+ * reads, and serial (no parallel workers). Plain SELECTs take ACCESS SHARE on what they read and
+ * nothing stronger.
  */
 export class PreflightSession {
   private version: number | undefined;
@@ -89,6 +90,11 @@ export class PreflightSession {
     try {
       await this.client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.round(this.limits.lockTimeoutMs))}`);
       await this.client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(this.limits.minStatementTimeoutMs))}`);
+      // One process per check, as the statement's own validation runs (ALTER TABLE's scan and a
+      // foreign key's check query are never parallel): the preflight takes no parallel workers
+      // from the live server's shared pool, and its wall time measures the work the statement
+      // will do under its lock (the lock-time estimate reads it: measuredScans).
+      await this.client.query('SET LOCAL max_parallel_workers_per_gather = 0');
       return await fn();
     } finally {
       await this.client.query('ROLLBACK').catch(() => undefined);
