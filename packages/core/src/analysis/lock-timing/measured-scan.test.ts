@@ -30,7 +30,7 @@ describe("a validation scan measured by the preflight's own scan", () => {
   it('prices a scan class at the measured scan with its measured range, and leaves other classes and scans too short to tell alone', () => {
     const scan: HoldEstimate = { ms: 80, low: 40, high: 160, cls: 'scan_check', basis: 'scan_check calibrated' };
     const measured = withMeasuredScan(scan, 200);
-    expect(measured).toMatchObject({ ms: 200, low: 140, high: 440, cls: 'scan_check' });
+    expect(measured).toMatchObject({ ms: 184, low: 140, high: 280, cls: 'scan_check' });
     expect(measured.basis).toMatch(/^the preflight's scan of every row took 200 ms on the target.*the calibrated figure was 80 ms \(scan_check calibrated\)$/);
     expect(withMeasuredScan(scan, 12)).toBe(scan);
     const rewrite: HoldEstimate = { ...scan, cls: 'rewrite' };

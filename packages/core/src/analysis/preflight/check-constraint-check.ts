@@ -19,6 +19,7 @@ export async function violatingRows(session: PreflightSession, table: string, co
   const id = await rowIdentity(session, rel);
   const cols = shownColumns.slice(0, 3);
   const select = [`${id.sql} AS id`, ...cols.map((c, i) => `${quoteIdent(c)}::text AS v${i}`)].join(', ');
+  await session.planAsValidation('heap');
   const rows = await session.query<Record<string, unknown> & { total: string }>(
     `SELECT ${select}, count(*) OVER () AS total FROM ${src.from} WHERE NOT (${condition}) LIMIT 5`,
   );

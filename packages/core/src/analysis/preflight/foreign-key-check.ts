@@ -33,6 +33,7 @@ export async function orphanRows(
   const match = pkCols.map((p, i) => `p.${quoteIdent(p)} = ${c(fkCols[i]!)}`).join(' AND ');
   const orphan = `(${allSet} AND NOT EXISTS (SELECT 1 FROM ${parentRel.sql} p WHERE ${match}))`;
   const partial = full && fkCols.length > 1 ? ` OR (NOT (${allSet}) AND NOT (${fkCols.map((x) => `${c(x)} IS NULL`).join(' AND ')}))` : '';
+  await session.planAsValidation('foreign-key');
   const shown = fkCols.length === 1 ? `${c(fkCols[0]!)}::text` : `ROW(${fkCols.map(c).join(', ')})::text`;
   const rows = await session.query<{ k: unknown; total: string }>(
     `SELECT ${shown} AS k, count(*) OVER () AS total FROM ${src.from} c WHERE ${orphan}${partial} LIMIT 5`,

@@ -20,6 +20,7 @@ export function notNullTask(statementIndex: number, table: string, columns: stri
       const rel = (await session.relation(table))!;
       const src = await session.scan(rel, 1);
       const filters = columns.map((c, i) => `count(*) FILTER (WHERE ${quoteIdent(c)} IS NULL) AS n${i}`).join(', ');
+      await session.planAsValidation('heap');
       const [row] = await session.query<Record<string, string>>(`SELECT count(*) AS total, ${filters} FROM ${src.from}`);
       const nulls = columns.map((c, i) => ({ column: c, n: Number(row?.[`n${i}`] ?? 0) })).filter((x) => x.n > 0);
       const total = count(row?.total ?? 0);

@@ -101,6 +101,23 @@ export class PreflightSession {
     }
   }
 
+  /**
+   * Plans the transaction's next reads as the statement's own validation runs them, so a check's
+   * time measures that work (the lock-time estimate reads it: measuredScans). `heap`: every row
+   * read from the heap, as ALTER TABLE's scan for a CHECK, a SET NOT NULL or a partition bound
+   * reads it (a count over a narrow index would be quicker, and time another read). `foreign-key`:
+   * the memory PostgreSQL gives a foreign key's validation query (RI_Initial_Check: work_mem at
+   * maintenance_work_mem, hash_mem_multiplier 1), which decides between a hash and a merge join.
+   */
+  async planAsValidation(kind: 'heap' | 'foreign-key'): Promise<void> {
+    if (kind === 'heap') {
+      await this.client.query('SET LOCAL enable_indexscan = off; SET LOCAL enable_indexonlyscan = off; SET LOCAL enable_bitmapscan = off');
+      return;
+    }
+    const hashMem = (await this.serverVersion()) >= 130000 ? `, set_config('hash_mem_multiplier', '1', true)` : '';
+    await this.client.query(`SELECT set_config('work_mem', current_setting('maintenance_work_mem'), true)${hashMem}`);
+  }
+
   /** Sets the transaction's `statement_timeout` (ms), clamped to the limits. */
   async setTimeout(ms: number): Promise<number> {
     const t = Math.round(Math.min(this.limits.maxStatementTimeoutMs, Math.max(this.limits.minStatementTimeoutMs, ms)));
