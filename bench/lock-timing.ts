@@ -21,6 +21,7 @@
  *                             # heldout-q: set Q (written before the seventh round's changes, run once after them), 1M bookings (B: 300k)
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --calibrate-terms         # time only the TOAST and trigger-write shapes and fit only their terms (the rest of the calibration kept)
+ *   --calibrate-heap-copy     # time rewrites of tables without indexes and fit only the rewrite classes' heap terms (one, rows, heapBytes)
  *   --refit points.json       # fit again on the points a calibration saved with LOCK_TIMING_POINTS=points.json
  *   --classes update,delete   # with --refit or --calibrate: fit only these classes, keep the others (brought to the points' probe)
  *   LOCK_TIMING_DEBUG=1       # also print each evaluated statement's live features
@@ -94,6 +95,8 @@ const { values } = parseArgs({
     classes: { type: 'string' },
     /** Time only the TOAST and trigger-write shapes and fit only their terms (FITTED_TERMS) on what the committed calibration leaves. */
     'calibrate-terms': { type: 'boolean' },
+    /** Time rewrites of tables without indexes and fit only the rewrite classes' heap-copy terms (the rest kept). */
+    'calibrate-heap-copy': { type: 'boolean' },
     /** Which sets to evaluate: base (the 30 of earlier runs), heldout. */
     sets: { type: 'string', default: 'base,heldout' },
     /** Held-out variant: A (first run) or B (wider rows, shuffled ids, other distributions). */
@@ -426,6 +429,72 @@ async function calibrateTriggerWrites(c: pg.Client, points: Timed[]): Promise<vo
     );
     await c.query(`DROP TABLE ${t}, cal_trgw_counts, cal_trgw_audit`);
   }
+}
+
+/**
+ * Rewrites of tables without any index, so each point times the heap copy alone: every row read,
+ * its new version formed and written with its WAL. Three row widths (about 60, 330 and 1,000
+ * bytes, none TOASTed) at two sizes. The full calibration's rewrites ran on tables that had
+ * gathered twenty indexes by then, so its fit could not tell the copy from the rebuilds (every
+ * point had about as many): with the btree rebuilds now measured on the target (sample-sort.ts),
+ * the copy needs a price of its own.
+ */
+async function calibrateHeapCopy(c: pg.Client, points: Timed[]): Promise<void> {
+  const shapes: Array<{ name: string; pad: number; sizes: number[] }> = [
+    { name: 'narrow', pad: 0, sizes: [300_000, 1_200_000] },
+    { name: 'mid', pad: 270, sizes: [150_000, 600_000] },
+    { name: 'wide', pad: 940, sizes: [60_000, 240_000] },
+  ];
+  for (const shape of shapes)
+    for (const n of shape.sizes) {
+      const t = `cal_copy_${shape.name}_${n}`;
+      await c.query(`DROP TABLE IF EXISTS ${t}`);
+      await c.query(`CREATE TABLE ${t} (id bigint NOT NULL, a int NOT NULL, ts timestamptz NOT NULL, label text NOT NULL${shape.pad ? ', pad text NOT NULL' : ''})`);
+      // The pad varies per row (md5 pieces), so nothing compresses it: every row keeps its width.
+      await c.query(
+        `INSERT INTO ${t} SELECT g, g % 1000, now() - g * interval '1 s', 'lbl-' || (g % 977)${
+          shape.pad ? `, left(repeat(md5(g::text) || md5((g + 1)::text), ${Math.ceil(shape.pad / 64)}), ${shape.pad})` : ''
+        } FROM generate_series(1, ${n}) g`,
+      );
+      await c.query(`VACUUM ANALYZE ${t}`);
+      await calibrationSteps(c, t, [`ALTER TABLE ${t} ADD COLUMN r float8 DEFAULT random()`, `VACUUM ANALYZE ${t}`, `ALTER TABLE ${t} ALTER COLUMN a TYPE bigint`], points);
+      await c.query(`DROP TABLE ${t}`);
+    }
+}
+
+/** The heap-copy terms of the rewrite classes, fitted by `--calibrate-heap-copy` alone. */
+const HEAP_COPY_TERMS: FeatureName[] = ['one', 'rows', 'heapBytes'];
+
+/**
+ * Fits the rewrite classes' heap-copy terms on rewrites of tables without indexes (relative
+ * error, non-negative), each point brought to the calibration probe's speed; the rebuild and
+ * TOAST terms are kept (they are 0 on these points).
+ */
+function fitHeapCopy(points: Timed[]): Calibration {
+  const classes = structuredClone(CALIBRATION.classes);
+  for (const cls of ['rewrite', 'rewrite_type'] as const) {
+    const kept = classes[cls];
+    const pts = points.filter((p) => p.cls === cls && p.features.rebuildIndexes === 0);
+    if (!kept || pts.length < HEAP_COPY_TERMS.length) continue;
+    const y = pts.map((p) => p.realMs * (CALIBRATION.probeMs / p.probeMs));
+    const beta = fitRelative(
+      pts.map((p) => HEAP_COPY_TERMS.map((nm) => featureValue(nm, p.features))),
+      y,
+      NOISE_FLOOR_MS,
+    );
+    for (const [i, nm] of HEAP_COPY_TERMS.entries()) kept.coef[nm] = Number(beta[i]!.toPrecision(4));
+    delete kept.coef.ringBytes;
+    const fitted = pts.map((p) => HEAP_COPY_TERMS.reduce((sum, nm, i) => sum + beta[i]! * featureValue(nm, p.features), 0));
+    const worst = Math.max(...fitted.map((f, i) => Math.max(f / y[i]!, y[i]! / f)));
+    console.log(`  ${cls.padEnd(16)} ${HEAP_COPY_TERMS.map((nm) => `${nm} = ${kept.coef[nm]}`).join(', ')} (${pts.length} points, worst x${worst.toFixed(2)})`);
+  }
+  const cal: Calibration = {
+    ...CALIBRATION,
+    measuredOn: `${CALIBRATION.measuredOn.replace(/; rewrite heap copy fitted on .*$/, '')}; rewrite heap copy fitted on points of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC (${os.cpus()[0]?.model ?? '?'})`,
+    classes,
+  };
+  writeFileSync(CALIBRATION_FILE, `${JSON.stringify(cal, null, 2)}\n`);
+  return cal;
 }
 
 /** The terms fitted by `--calibrate-terms` alone (each is 0 on every other calibration point): TOAST, and trigger bodies' writes. */
@@ -1012,6 +1081,12 @@ async function main(): Promise<void> {
       await calibrateTriggerWrites(c, points);
       if (process.env.LOCK_TIMING_POINTS) writeFileSync(process.env.LOCK_TIMING_POINTS, JSON.stringify(points));
       cal = fitTerms(points);
+    }
+    if (values['calibrate-heap-copy']) {
+      const points: Timed[] = [];
+      await calibrateHeapCopy(c, points);
+      if (process.env.LOCK_TIMING_POINTS) writeFileSync(process.env.LOCK_TIMING_POINTS, JSON.stringify(points));
+      cal = fitHeapCopy(points);
     }
     const sets = values.sets.split(',');
     if (sets.includes('base')) await evaluate(c, cal);

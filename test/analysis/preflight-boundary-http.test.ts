@@ -61,6 +61,9 @@ const HOSTILE: Array<[string, string]> = [
   // A btree build's keys are sorted from a sample of the rows (the lock-timing estimate): gated too.
   ['planned: an index expression sorted from a sample', `CREATE INDEX e1 ON t ((${WRITE}))`],
   ["DML INSERT's query killing a session", 'INSERT INTO d SELECT id + 100, n FROM t WHERE pg_terminate_backend(PID)'],
+  // A rewrite's new values are computed on a sample of the rows (the lock-timing estimate): gated too.
+  ['planned: a volatile DEFAULT computed for a rewrite', `ALTER TABLE t ADD COLUMN w text DEFAULT ${WRITE}`],
+  ['planned: a stored generated column killing a session', 'ALTER TABLE t ADD COLUMN g boolean GENERATED ALWAYS AS (pg_terminate_backend(PID)) STORED'],
 ];
 
 const SETUP_TIMEOUT_MS = 180_000;

@@ -11,6 +11,7 @@ import { triggerWrites } from './trigger-work';
 import { DML_WHERE_SELECTIVITY } from './snapshot-features';
 import { type FeatureClient, type LiveTable, liveTable, optionalQuery, toastedBytesPerRow } from './live-table';
 import { plannedRows } from './planned-rows';
+import { type ExpressionSample, rewriteExpressions, rewriteExpressionShape, sampleExpressions } from './sample-expressions';
 import { indexSortGateShape, indexSortShape, rebuildSortShapes, sampleSort, type SortSample } from './sample-sort';
 import { assignedColumns, averageRowBytes, expressionNames, fillfactorRoom, freeBytesPerPage, nonHotShare, type StoredColumn } from './hot-update';
 import {
@@ -133,6 +134,10 @@ export function statementRowsShape(stmt: ParsedStatement, facts: StatementFacts)
   if (facts.effect === 'index_build') {
     const sort = indexSortShape(stmt, builtIndex(stmt, facts));
     if (sort) return indexSortGateShape(sort, facts.table);
+  }
+  if (facts.effect === 'rewrite') {
+    const computed = rewriteExpressions(facts);
+    return computed.length ? rewriteExpressionShape(facts.table, computed) : null;
   }
   return dmlRowsShape(stmt, facts.table);
 }
@@ -711,6 +716,8 @@ export async function liveFeatures(
   sortSample: SortSample | null;
   /** A rewrite's btree rebuilds sampled on the target (each counted in `features.rebuildIndexes`). */
   rebuildSamples: SortSample[];
+  /** A rewrite's new values computed on a sample on the target. */
+  expressionSample: ExpressionSample | null;
 } | null> {
   const t = facts.table ? await liveTable(client, facts.table) : null;
   if (!t) return null;
@@ -765,6 +772,9 @@ export async function liveFeatures(
   const dml = event ? await dmlFacts(client, t, stmt, event, { touched, byScan, clustered }) : { ...NO_DML_FACTS, entryIndexes: t.idx };
   const rebuilt = isRewrite(cls) ? await rebuiltIndexes(client, t) : { sorted: t.idx, ginEntries: 0 };
   const rebuildSamples = isRewrite(cls) ? await sampledRebuilds(client, t, facts.table!, limits.sampleBytes) : [];
+  // The values a rewrite computes per row (the shape passed the gate with the statement).
+  const expressionSample =
+    isRewrite(cls) && !unplannable ? await sampleExpressions(client, facts.table!, t.heap, rewriteExpressions(facts), limits.sampleBytes).catch(() => null) : null;
   // Values stored out of line cost apart: an index key that reads them detoasts each, an UPDATE
   // that sets them writes new TOAST chunks for each changed row.
   const toastRead =
@@ -777,6 +787,7 @@ export async function liveFeatures(
     rowsBasis,
     sortSample,
     rebuildSamples,
+    expressionSample,
     keyBasis: key
       ? {
           text: `${key.cost.label}${indexedRows !== undefined ? `; partial: about ${formatCount(Math.round(indexedRows))} of ${formatCount(Math.round(t.rows))} rows kept (planner estimate)` : ''}`,

@@ -408,6 +408,22 @@ describe('live lock timing', () => {
     expect(sampled!.estimate!.high - sampled!.estimate!.low).toBeGreaterThan(0);
   });
 
+  it('prices the values a rewrite computes for every row from a sample computed on the target, unless the gate kept them off', async () => {
+    await sql(db.url, `CREATE TABLE vals (id bigint, n numeric); INSERT INTO vals SELECT g, g / 7.0 FROM generate_series(1, 100000) g`);
+    await sql(db.url, 'VACUUM ANALYZE vals');
+    const migration =
+      "ALTER TABLE vals ADD COLUMN u text DEFAULT md5(repeat(random()::text, 50)); ALTER TABLE vals ALTER COLUMN n TYPE text USING md5(repeat(to_char(n, 'FM999999990.000000'), 40))";
+    const [added, converted] = (await timing(migration)).statements;
+    for (const s of [added, converted])
+      expect(s!.estimate!.basis).toMatch(/; the new values computed for every row: about \d+ ms, from a sample of 100% of the table \(100,000 rows\) computed on the target$/);
+    // Computing the values is priced on top of the copy: more than the same rewrite without them.
+    const [plain] = (await timing('ALTER TABLE vals ADD COLUMN r float8 DEFAULT random()')).statements;
+    expect(plain!.estimate!.basis).not.toMatch(/new values computed/);
+    expect(added!.estimate!.ms).toBeGreaterThan(plain!.estimate!.ms);
+    const [gated] = (await timing(migration, { unplannable: new Set([0, 1]) })).statements;
+    expect(gated!.estimate!.basis).not.toMatch(/new values computed/);
+  });
+
   it('reads lock_timeout from the migration', async () => {
     const p = await parseStatements("SET lock_timeout = '3s'; SET lock_timeout TO 500; SELECT 1");
     expect(lockTimeoutBefore(p, 1)).toBe(3000);

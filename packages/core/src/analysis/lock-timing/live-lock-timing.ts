@@ -5,6 +5,7 @@ import { type Calibration, CALIBRATION, fromMeasurement, type HoldEstimate, type
 import { type CountLimits, liveFeatures } from './live-features';
 import { lockHolders, queueWarning, type QueueClient } from './lock-queue';
 import { machineProbe } from './machine-probe';
+import { withMeasuredExpressions } from './sample-expressions';
 import { withMeasuredRebuilds, withMeasuredSort } from './sample-sort';
 import type { TimingClass } from './timing-class';
 
@@ -81,6 +82,8 @@ export function liveEstimate(
   if (features.sortSample && features.cls === 'index_btree') estimate = withMeasuredSort(estimate, features.sortSample);
   // A rewrite builds each index again: its sampled btree indexes are priced from their sorts.
   if (sampled) estimate = withMeasuredRebuilds(estimate, features.rebuildSamples);
+  // ... and computes each row's new values, measured on a sample when the gate let them through.
+  if (features.expressionSample) estimate = withMeasuredExpressions(estimate, features.expressionSample);
   if (statementType.includes('CONCURRENTLY') && features.cls !== 'index_concurrent')
     estimate = {
       ...estimate,

@@ -195,10 +195,11 @@ export const CLASS_FEATURES: Record<TimingClass, readonly FeatureName[]> = {
   scan_not_null: ['one', 'rows', 'ringBytes'],
   scan_check: ['one', 'rows', 'ringBytes'],
   fk_validate: ['one', 'rows', 'parentRows'],
-  // A rewrite copies each row, and each TOASTed value into a new TOAST relation (read,
-  // decompressed, compressed and written again), and rebuilds the indexes.
-  rewrite_type: ['one', 'rows', 'rebuild', 'ringBytes', 'toast'],
-  rewrite: ['one', 'rows', 'rebuild', 'ringBytes', 'toast'],
+  // A rewrite copies each row (a price per row and per byte of heap, fitted on tables without
+  // indexes), and each TOASTed value into a new TOAST relation (read, decompressed, compressed and
+  // written again), and rebuilds the indexes.
+  rewrite_type: ['one', 'rows', 'heapBytes', 'rebuild', 'toast'],
+  rewrite: ['one', 'rows', 'heapBytes', 'rebuild', 'toast'],
   // Index builds sort rows x log rows comparisons, each as dear as the key (`keyCost`: a jsonb or
   // ICU text compares 2-4x slower than a bigint), and presorted input (correlation) sorts fast;
   // CONCURRENTLY scans the heap a second time to validate; hash sorts rows by hash code; GIN
