@@ -12,7 +12,8 @@ import { DML_WHERE_SELECTIVITY } from './snapshot-features';
 import { type FeatureClient, type LiveTable, liveTable, optionalQuery, toastedBytesPerRow } from './live-table';
 import { plannedRows } from './planned-rows';
 import { type ExpressionSample, rewriteExpressions, rewriteExpressionShape, sampleExpressions } from './sample-expressions';
-import { indexSortGateShape, indexSortShape, rebuildSortShapes, sampleSort, type SortSample } from './sample-sort';
+import { type BrinSample, sampleBrin } from './sample-brin';
+import { indexSortGateShape, indexSortShape, rebuildSortShapes, sampleGinArray, sampleSort, type SortSample } from './sample-sort';
 import { assignedColumns, averageRowBytes, expressionNames, fillfactorRoom, freeBytesPerPage, nonHotShare, type StoredColumn } from './hot-update';
 import {
   type BuiltIndex,
@@ -718,6 +719,10 @@ export async function liveFeatures(
   rebuildSamples: SortSample[];
   /** A rewrite's new values computed on a sample on the target. */
   expressionSample: ExpressionSample | null;
+  /** A GIN build on an array column: its sample's elements sorted on the target. */
+  ginSample: SortSample | null;
+  /** A BRIN build: its sample's read on the target. */
+  brinSample: BrinSample | null;
 } | null> {
   const t = facts.table ? await liveTable(client, facts.table) : null;
   if (!t) return null;
@@ -733,6 +738,11 @@ export async function liveFeatures(
   // A btree build's own sort, sampled on the target (the shape passed the gate with the statement).
   const sortShape = cls === 'index_btree' && !unplannable ? indexSortShape(stmt, index) : null;
   const sortSample = sortShape ? await sampleSort(client, facts.table!, t.heap, sortShape, limits.sampleBytes).catch(() => null) : null;
+  // GIN on an array and BRIN: sampled from catalog names alone (no predicate, built-in types).
+  const sampled = { name: facts.table!, oid: t.oid, heap: t.heap };
+  const hasPredicate = nodeKind(stmt.stmt) === 'IndexStmt' && !!nodeBody(stmt.stmt).whereClause;
+  const ginSample = cls === 'index_gin' && index ? await sampleGinArray(client, sampled, index, hasPredicate, limits.sampleBytes).catch(() => null) : null;
+  const brinSample = cls === 'index_brin' && index ? await sampleBrin(client, sampled, index, hasPredicate, limits.sampleBytes).catch(() => null) : null;
   const parent = facts.fk_targets[0] ? await liveTable(client, facts.fk_targets[0]) : null;
   let touched = t.rows;
   let scanCost = seqScanCost(t.heap, t.rows);
@@ -788,6 +798,8 @@ export async function liveFeatures(
     sortSample,
     rebuildSamples,
     expressionSample,
+    ginSample,
+    brinSample,
     keyBasis: key
       ? {
           text: `${key.cost.label}${indexedRows !== undefined ? `; partial: about ${formatCount(Math.round(indexedRows))} of ${formatCount(Math.round(t.rows))} rows kept (planner estimate)` : ''}`,

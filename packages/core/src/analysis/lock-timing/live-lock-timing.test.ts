@@ -424,6 +424,26 @@ describe('live lock timing', () => {
     expect(gated!.estimate!.basis).not.toMatch(/new values computed/);
   });
 
+  it('prices a GIN build on an array from its sampled elements sorted, and a BRIN build from its sample read, on the target', async () => {
+    await sql(
+      db.url,
+      `CREATE TABLE tagged2 (id bigint, at timestamptz, tags int[], doc jsonb);
+       INSERT INTO tagged2 SELECT g, now() - g * interval '1 s', ARRAY[g % 50, (g * 7) % 900], jsonb_build_object('k', g % 9) FROM generate_series(1, 30000) g`,
+    );
+    await sql(db.url, 'VACUUM ANALYZE tagged2');
+    const [gin, brin, jsonGin, partialGin] = (
+      await timing(
+        'CREATE INDEX tg2_1 ON tagged2 USING gin (tags); CREATE INDEX tg2_2 ON tagged2 USING brin (at); CREATE INDEX tg2_3 ON tagged2 USING gin (doc); CREATE INDEX tg2_4 ON tagged2 USING gin (tags) WHERE id > 5',
+      )
+    ).statements;
+    expect(gin!.estimate!.basis).toMatch(/^the elements of a sample of 100% of the table \(60,000\) sorted on the target in \d+ ms, scaled to about 60,000 entries/);
+    expect(gin!.estimate!.high / gin!.estimate!.low).toBeCloseTo(1.6 / 0.6, 1);
+    expect(brin!.estimate!.basis).toMatch(/^the smallest and largest value of a sample of 100% of the table's pages read on the target in \d+ ms/);
+    // Not an array, or a predicate the user wrote: the calibrated GIN class.
+    expect(jsonGin!.estimate!.basis).toMatch(/^index_gin calibrated/);
+    expect(partialGin!.estimate!.basis).toMatch(/^index_gin calibrated/);
+  });
+
   it('reads lock_timeout from the migration', async () => {
     const p = await parseStatements("SET lock_timeout = '3s'; SET lock_timeout TO 500; SELECT 1");
     expect(lockTimeoutBefore(p, 1)).toBe(3000);

@@ -6,7 +6,8 @@ import { type CountLimits, liveFeatures } from './live-features';
 import { lockHolders, queueWarning, type QueueClient } from './lock-queue';
 import { machineProbe } from './machine-probe';
 import { withMeasuredExpressions } from './sample-expressions';
-import { withMeasuredRebuilds, withMeasuredSort } from './sample-sort';
+import { withMeasuredBrin } from './sample-brin';
+import { withMeasuredGinArray, withMeasuredRebuilds, withMeasuredSort } from './sample-sort';
 import type { TimingClass } from './timing-class';
 
 export interface StatementLockTiming {
@@ -80,6 +81,8 @@ export function liveEstimate(
   if (widen > 1) estimate = { ...estimate, low: Math.round((estimate.low / widen) * 10) / 10, high: Math.round(estimate.high * widen * 10) / 10 };
   // A btree build whose sample was sorted on the target is priced from that measurement.
   if (features.sortSample && features.cls === 'index_btree') estimate = withMeasuredSort(estimate, features.sortSample);
+  if (features.ginSample && features.cls === 'index_gin') estimate = withMeasuredGinArray(estimate, features.ginSample);
+  if (features.brinSample && features.cls === 'index_brin') estimate = withMeasuredBrin(estimate, features.brinSample);
   // A rewrite builds each index again: its sampled btree indexes are priced from their sorts.
   if (sampled) estimate = withMeasuredRebuilds(estimate, features.rebuildSamples);
   // ... and computes each row's new values, measured on a sample when the gate let them through.
