@@ -12,6 +12,15 @@ import { type FeatureClient, optionalQuery } from './live-table';
  * sequence (a write), so they are left out; so is a statement that computes none.
  */
 export function rewriteExpressions(facts: StatementFacts): string[] {
+  try {
+    return computedValues(facts);
+  } catch {
+    // A shape the deparser cannot print: nothing is sampled, the calibrated figure stands.
+    return [];
+  }
+}
+
+function computedValues(facts: StatementFacts): string[] {
   const out: string[] = [];
   for (const cmd of facts.subcommands) {
     const col = cmd.def?.ColumnDef as AstNode | undefined;
