@@ -449,7 +449,9 @@ async function calibrateHeapCopy(c: pg.Client, points: Timed[]): Promise<void> {
     for (const n of shape.sizes) {
       const t = `cal_copy_${shape.name}_${n}`;
       await c.query(`DROP TABLE IF EXISTS ${t}`);
-      await c.query(`CREATE TABLE ${t} (id bigint NOT NULL, a int NOT NULL, ts timestamptz NOT NULL, label text NOT NULL${shape.pad ? ', pad text NOT NULL' : ''})`);
+      await c.query(
+        `CREATE TABLE ${t} (id bigint NOT NULL, a int NOT NULL, ts timestamptz NOT NULL, label text NOT NULL${shape.pad ? ', pad text NOT NULL' : ''})`,
+      );
       // The pad varies per row (md5 pieces), so nothing compresses it: every row keeps its width.
       await c.query(
         `INSERT INTO ${t} SELECT g, g % 1000, now() - g * interval '1 s', 'lbl-' || (g % 977)${
@@ -457,7 +459,12 @@ async function calibrateHeapCopy(c: pg.Client, points: Timed[]): Promise<void> {
         } FROM generate_series(1, ${n}) g`,
       );
       await c.query(`VACUUM ANALYZE ${t}`);
-      await calibrationSteps(c, t, [`ALTER TABLE ${t} ADD COLUMN r float8 DEFAULT random()`, `VACUUM ANALYZE ${t}`, `ALTER TABLE ${t} ALTER COLUMN a TYPE bigint`], points);
+      await calibrationSteps(
+        c,
+        t,
+        [`ALTER TABLE ${t} ADD COLUMN r float8 DEFAULT random()`, `VACUUM ANALYZE ${t}`, `ALTER TABLE ${t} ALTER COLUMN a TYPE bigint`],
+        points,
+      );
       await c.query(`DROP TABLE ${t}`);
     }
 }

@@ -784,7 +784,9 @@ export async function liveFeatures(
   const rebuildSamples = isRewrite(cls) ? await sampledRebuilds(client, t, facts.table!, limits.sampleBytes) : [];
   // The values a rewrite computes per row (the shape passed the gate with the statement).
   const expressionSample =
-    isRewrite(cls) && !unplannable ? await sampleExpressions(client, facts.table!, t.heap, rewriteExpressions(facts), limits.sampleBytes).catch(() => null) : null;
+    isRewrite(cls) && !unplannable
+      ? await sampleExpressions(client, facts.table!, t.heap, rewriteExpressions(facts), limits.sampleBytes).catch(() => null)
+      : null;
   // Values stored out of line cost apart: an index key that reads them detoasts each, an UPDATE
   // that sets them writes new TOAST chunks for each changed row.
   const toastRead =

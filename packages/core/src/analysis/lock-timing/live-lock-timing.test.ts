@@ -415,7 +415,9 @@ describe('live lock timing', () => {
       "ALTER TABLE vals ADD COLUMN u text DEFAULT md5(repeat(random()::text, 50)); ALTER TABLE vals ALTER COLUMN n TYPE text USING md5(repeat(to_char(n, 'FM999999990.000000'), 40))";
     const [added, converted] = (await timing(migration)).statements;
     for (const s of [added, converted])
-      expect(s!.estimate!.basis).toMatch(/; the new values computed for every row: about \d+ ms, from a sample of 100% of the table \(100,000 rows\) computed on the target$/);
+      expect(s!.estimate!.basis).toMatch(
+        /; the new values computed for every row: about \d+ ms, from a sample of 100% of the table \(100,000 rows\) computed on the target$/,
+      );
     // Computing the values is priced on top of the copy: more than the same rewrite without them.
     const [plain] = (await timing('ALTER TABLE vals ADD COLUMN r float8 DEFAULT random()')).statements;
     expect(plain!.estimate!.basis).not.toMatch(/new values computed/);
@@ -436,7 +438,9 @@ describe('live lock timing', () => {
         'CREATE INDEX tg2_1 ON tagged2 USING gin (tags); CREATE INDEX tg2_2 ON tagged2 USING brin (at); CREATE INDEX tg2_3 ON tagged2 USING gin (doc); CREATE INDEX tg2_4 ON tagged2 USING gin (tags) WHERE id > 5',
       )
     ).statements;
-    expect(gin!.estimate!.basis).toMatch(/^the elements of a sample of 100% of the table \(60,000\) sorted on the target in \d+ ms, scaled to about 60,000 entries/);
+    expect(gin!.estimate!.basis).toMatch(
+      /^the elements of a sample of 100% of the table \(60,000\) sorted on the target in \d+ ms, scaled to about 60,000 entries/,
+    );
     expect(gin!.estimate!.high / gin!.estimate!.low).toBeCloseTo(1.6 / 0.6, 1);
     expect(brin!.estimate!.basis).toMatch(/^the smallest and largest value of a sample of 100% of the table's pages read on the target in \d+ ms/);
     // Not an array, or a predicate the user wrote: the calibrated GIN class.

@@ -1,7 +1,7 @@
 import { quoteIdent } from '../../pg/quote';
 import { fromMeasurement, type HoldEstimate, type MeasuredRatio } from './calibration';
-import { type FeatureClient, optionalQuery } from './live-table';
-import { samplePages } from './sample-sort';
+import type { FeatureClient } from './live-table';
+import { samplePages, serverTiming } from './sample-pages';
 import type { BuiltIndex } from './timing-class';
 
 /** A page sample's read of a BRIN index's columns, timed by the target. */
@@ -33,11 +33,8 @@ export async function sampleBrin(
   if (Number((res.rows[0] as { n?: number } | undefined)?.n ?? 0) !== new Set(columns).size) return null;
   const sample = samplePages(table.name, table.heap, sampleBytes);
   const list = columns.flatMap((c) => [`min(${quoteIdent(c)})`, `max(${quoteIdent(c)})`]).join(', ');
-  const plan = ((await optionalQuery(client, `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) SELECT ${list} FROM ${sample.from}`))?.[0] as
-    | Record<string, unknown>
-    | undefined)?.['QUERY PLAN'] as Array<{ 'Execution Time'?: number }> | undefined;
-  const ms = plan?.[0]?.['Execution Time'];
-  return typeof ms === 'number' ? { percent: sample.percent, ms } : null;
+  const read = await serverTiming(client, `SELECT ${list} FROM ${sample.from}`);
+  return read ? { percent: sample.percent, ms: read.ms } : null;
 }
 
 /**

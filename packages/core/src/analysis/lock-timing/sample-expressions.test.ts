@@ -12,11 +12,18 @@ describe('the values a rewrite computes for every row', () => {
     const [facts] = await factsOf(
       'ALTER TABLE t ADD COLUMN u uuid DEFAULT gen_random_uuid(), ADD COLUMN g int GENERATED ALWAYS AS (a * 2) STORED, ALTER COLUMN b TYPE bigint, ALTER COLUMN c TYPE numeric(8, 2) USING round(c::numeric, 2)',
     );
-    expect(rewriteExpressions(facts!)).toEqual(['gen_random_uuid()::uuid', 'CAST(a * 2 AS int)', 'CAST(b AS bigint)', 'CAST(round(c::numeric, 2) AS numeric(8, 2))']);
+    expect(rewriteExpressions(facts!)).toEqual([
+      'gen_random_uuid()::uuid',
+      'CAST(a * 2 AS int)',
+      'CAST(b AS bigint)',
+      'CAST(round(c::numeric, 2) AS numeric(8, 2))',
+    ]);
   });
 
   it('leave out identity and serial columns (a sequence is a write) and statements that compute nothing', async () => {
-    const facts = await factsOf('ALTER TABLE t ADD COLUMN i int GENERATED ALWAYS AS IDENTITY; ALTER TABLE t ADD COLUMN s bigserial; ALTER TABLE t SET TABLESPACE pg_default');
+    const facts = await factsOf(
+      'ALTER TABLE t ADD COLUMN i int GENERATED ALWAYS AS IDENTITY; ALTER TABLE t ADD COLUMN s bigserial; ALTER TABLE t SET TABLESPACE pg_default',
+    );
     expect(facts.map((f) => rewriteExpressions(f))).toEqual([[], [], []]);
   });
 });

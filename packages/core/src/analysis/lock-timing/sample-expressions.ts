@@ -3,7 +3,8 @@ import { quoteQualified } from '../../pg/quote';
 import type { AstNode } from '../ast';
 import type { StatementFacts } from '../statement-facts';
 import { type HoldEstimate, type MeasuredRatio, plusMeasurement } from './calibration';
-import { type FeatureClient, optionalQuery } from './live-table';
+import type { FeatureClient } from './live-table';
+import { samplePages, serverTiming } from './sample-pages';
 
 /**
  * The values a rewrite computes for every row, as SQL over the table: the DEFAULT or stored
@@ -57,13 +58,6 @@ export interface ExpressionSample {
 /** Fewer rows than this say little about a per-row cost. */
 const MIN_SAMPLE_ROWS = 2_000;
 
-const planOf = (rows: unknown[] | null): { ms: number; rows: number } | null => {
-  const plan = ((rows?.[0] as Record<string, unknown> | undefined)?.['QUERY PLAN'] as Array<{ 'Execution Time'?: number; Plan?: { 'Actual Rows'?: number } }>)?.[0];
-  const ms = plan?.['Execution Time'];
-  const n = plan?.Plan?.['Actual Rows'];
-  return typeof ms === 'number' && typeof n === 'number' ? { ms, rows: n } : null;
-};
-
 /**
  * Computes the rewrite's new values over a page sample (at most `sampleBytes` of the heap,
  * `REPEATABLE`, the same pages for both queries) and times that against the same scan computing
@@ -79,10 +73,9 @@ export async function sampleExpressions(
   sampleBytes: number,
 ): Promise<ExpressionSample | null> {
   if (!expressions.length) return null;
-  const percent = Math.max(0.01, Math.min(100, (100 * sampleBytes) / Math.max(1, heapBytes)));
-  const from = `${quoteQualified(table)} TABLESAMPLE SYSTEM (${percent.toFixed(4)}) REPEATABLE (7)`;
-  const scan = planOf(await optionalQuery(client, `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) SELECT FROM ${from}`));
-  const computed = planOf(await optionalQuery(client, `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) SELECT ${expressions.join(', ')} FROM ${from}`));
+  const { percent, from } = samplePages(table, heapBytes, sampleBytes);
+  const scan = await serverTiming(client, `SELECT FROM ${from}`);
+  const computed = await serverTiming(client, `SELECT ${expressions.join(', ')} FROM ${from}`);
   if (!scan || !computed || computed.rows < MIN_SAMPLE_ROWS) return null;
   return { percent, rows: computed.rows, computedMs: computed.ms, scanMs: scan.ms };
 }

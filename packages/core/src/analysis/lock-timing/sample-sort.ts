@@ -4,6 +4,7 @@ import { type AstNode, nodeBody, nodeKind } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 import { fromMeasurement, type HoldEstimate, type MeasuredRatio, plusMeasurement } from './calibration';
 import { type FeatureClient, optionalQuery } from './live-table';
+import { samplePages, serverTiming } from './sample-pages';
 import type { BuiltIndex } from './timing-class';
 
 /**
@@ -60,13 +61,6 @@ export interface SortSample {
 /** Fewer sorted rows than this say little about a build's sort. */
 const MIN_SAMPLE_ROWS = 2_000;
 
-const executionMs = (rows: unknown[] | null): number | null => {
-  const plan = (
-    (rows?.[0] as Record<string, unknown> | undefined)?.['QUERY PLAN'] as Array<{ 'Execution Time'?: number; Plan?: { 'Actual Rows'?: number } }>
-  )?.[0];
-  return typeof plan?.['Execution Time'] === 'number' ? plan['Execution Time'] : null;
-};
-
 /**
  * Sorts a page sample (at most `sampleBytes` of the heap, `REPEATABLE`) of the build's rows on the
  * target, with `work_mem` at the server's `maintenance_work_mem` as CREATE INDEX sorts, and times
@@ -85,12 +79,6 @@ export async function sampleSort(
   return timedSort(client, sample.percent, from, [...shape.keys, ...shape.carried].join(', '), shape.keys.join(', '));
 }
 
-/** A page sample of at most `sampleBytes` of the heap, the same pages every time (`REPEATABLE`), as a FROM item. */
-export function samplePages(table: string, heapBytes: number, sampleBytes: number, alias?: string): { percent: number; from: string } {
-  const percent = Math.max(0.01, Math.min(100, (100 * sampleBytes) / Math.max(1, heapBytes)));
-  return { percent, from: `${quoteQualified(table)}${alias ? ` ${alias}` : ''} TABLESAMPLE SYSTEM (${percent.toFixed(4)}) REPEATABLE (7)` };
-}
-
 /**
  * Times `SELECT list FROM from ORDER BY order` and the scan alone (`count(*)` over the same FROM)
  * with EXPLAIN ANALYZE, `work_mem` at the server's `maintenance_work_mem` as an index build sorts.
@@ -101,14 +89,10 @@ async function timedSort(client: FeatureClient, percent: number, from: string, l
   await client.query('SAVEPOINT dbops_sort');
   try {
     if (!(await optionalQuery(client, `SELECT set_config('work_mem', current_setting('maintenance_work_mem'), true)`))) return null;
-    const scanned = await optionalQuery(client, `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) SELECT count(*) FROM ${from}`);
-    const sorted = await optionalQuery(client, `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) SELECT ${list} FROM ${from} ORDER BY ${order}`);
-    const scanMs = executionMs(scanned);
-    const sortMs = executionMs(sorted);
-    const rows = ((sorted?.[0] as Record<string, unknown> | undefined)?.['QUERY PLAN'] as Array<{ Plan?: { 'Actual Rows'?: number } }>)?.[0]?.Plan?.[
-      'Actual Rows'
-    ];
-    if (scanMs === null || sortMs === null || typeof rows !== 'number' || rows < MIN_SAMPLE_ROWS) return null;
+    const scanned = await serverTiming(client, `SELECT count(*) FROM ${from}`);
+    const sorted = await serverTiming(client, `SELECT ${list} FROM ${from} ORDER BY ${order}`);
+    if (!scanned || !sorted || sorted.rows < MIN_SAMPLE_ROWS) return null;
+    const [rows, sortMs, scanMs] = [sorted.rows, sorted.ms, scanned.ms];
     return { percent, rows, sortMs, scanMs };
   } finally {
     await client.query('ROLLBACK TO SAVEPOINT dbops_sort').catch(() => undefined);

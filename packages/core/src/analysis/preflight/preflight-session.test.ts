@@ -13,8 +13,11 @@ beforeAll(async () => {
      CREATE INDEX wide_id ON wide (id)`,
   );
   await sql(db.url, 'VACUUM ANALYZE wide');
-  await sql(db.url, `ALTER DATABASE ${db.name} SET parallel_setup_cost = 0; ALTER DATABASE ${db.name} SET parallel_tuple_cost = 0;
-                     ALTER DATABASE ${db.name} SET min_parallel_table_scan_size = 0`);
+  await sql(
+    db.url,
+    `ALTER DATABASE ${db.name} SET parallel_setup_cost = 0; ALTER DATABASE ${db.name} SET parallel_tuple_cost = 0;
+                     ALTER DATABASE ${db.name} SET min_parallel_table_scan_size = 0`,
+  );
 });
 afterAll(() => db.drop());
 

@@ -1,0 +1,30 @@
+import { quoteQualified } from '../../pg/quote';
+import { type FeatureClient, optionalQuery } from './live-table';
+
+/**
+ * A page sample of at most `sampleBytes` of the heap (`TABLESAMPLE SYSTEM`), the same pages every
+ * time (`REPEATABLE`), as a FROM item: what the lock-time measurements on the target read.
+ */
+export function samplePages(table: string, heapBytes: number, sampleBytes: number, alias?: string): { percent: number; from: string } {
+  const percent = Math.max(0.01, Math.min(100, (100 * sampleBytes) / Math.max(1, heapBytes)));
+  return { percent, from: `${quoteQualified(table)}${alias ? ` ${alias}` : ''} TABLESAMPLE SYSTEM (${percent.toFixed(4)}) REPEATABLE (7)` };
+}
+
+/** A query's execution time as the server measured it (no round trip in it), ms, and the rows its top node returned. */
+export interface ServerTiming {
+  ms: number;
+  rows: number;
+}
+
+/**
+ * Runs `query` under `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON)`: executed, its rows computed
+ * and not sent. Null when it failed (under a savepoint: the transaction goes on).
+ */
+export async function serverTiming(client: FeatureClient, query: string): Promise<ServerTiming | null> {
+  const rows = await optionalQuery(client, `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ${query}`);
+  const plan = (
+    (rows?.[0] as Record<string, unknown> | undefined)?.['QUERY PLAN'] as Array<{ 'Execution Time'?: number; Plan?: { 'Actual Rows'?: number } }> | undefined
+  )?.[0];
+  const ms = plan?.['Execution Time'];
+  return typeof ms === 'number' ? { ms, rows: plan?.Plan?.['Actual Rows'] ?? 0 } : null;
+}
