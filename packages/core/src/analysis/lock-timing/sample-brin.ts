@@ -1,7 +1,7 @@
 import { quoteIdent } from '../../pg/quote';
 import { fromMeasurement, type HoldEstimate, type MeasuredRatio } from './calibration';
 import type { FeatureClient } from './live-table';
-import { samplePages, serverTiming } from './sample-pages';
+import { percentText, samplePages, serverTiming } from './sample-pages';
 import type { BuiltIndex } from './timing-class';
 
 /** A page sample's read of a BRIN index's columns, timed by the target. */
@@ -50,7 +50,7 @@ const MIN_BRIN_MS = 1;
 export function withMeasuredBrin(estimate: HoldEstimate, sample: BrinSample): HoldEstimate {
   const ms = (sample.ms * 100) / sample.percent;
   if (ms < MIN_BRIN_MS) return estimate;
-  const pct = sample.percent < 1 ? sample.percent.toFixed(2) : sample.percent.toFixed(0);
+  const pct = percentText(sample.percent);
   return fromMeasurement(
     estimate,
     ms,

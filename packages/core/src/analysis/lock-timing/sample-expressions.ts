@@ -4,7 +4,7 @@ import type { AstNode } from '../ast';
 import type { StatementFacts } from '../statement-facts';
 import { type HoldEstimate, type MeasuredRatio, plusMeasurement } from './calibration';
 import type { FeatureClient } from './live-table';
-import { samplePages, serverTiming } from './sample-pages';
+import { percentText, samplePages, serverTiming } from './sample-pages';
 
 /**
  * The values a rewrite computes for every row, as SQL over the table: the DEFAULT or stored
@@ -95,7 +95,7 @@ const MIN_EXPRESSION_MS = 20;
 export function withMeasuredExpressions(estimate: HoldEstimate, sample: ExpressionSample): HoldEstimate {
   const ms = (Math.max(0, sample.computedMs - sample.scanMs) * 100) / sample.percent;
   if (ms < MIN_EXPRESSION_MS) return estimate;
-  const pct = sample.percent < 1 ? sample.percent.toFixed(2) : sample.percent.toFixed(0);
+  const pct = percentText(sample.percent);
   return plusMeasurement(
     estimate,
     ms,

@@ -28,3 +28,6 @@ export async function serverTiming(client: FeatureClient, query: string): Promis
   const ms = plan?.['Execution Time'];
   return typeof ms === 'number' ? { ms, rows: plan?.Plan?.['Actual Rows'] ?? 0 } : null;
 }
+
+/** A sample's share of the table as the bases say it: two decimals under 1 %, whole percents above. */
+export const percentText = (percent: number): string => (percent < 1 ? percent.toFixed(2) : percent.toFixed(0));

@@ -4,7 +4,7 @@ import { type AstNode, nodeBody, nodeKind } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 import { fromMeasurement, type HoldEstimate, type MeasuredRatio, plusMeasurement } from './calibration';
 import { type FeatureClient, optionalQuery } from './live-table';
-import { samplePages, serverTiming } from './sample-pages';
+import { percentText, samplePages, serverTiming } from './sample-pages';
 import type { BuiltIndex } from './timing-class';
 
 /**
@@ -155,7 +155,7 @@ const GIN_ARRAY_RATIO: MeasuredRatio = { point: 1, low: 0.6, high: 1.6 };
 /** A GIN build on an array column's hold time from its sampled elements sorted on the target. */
 export function withMeasuredGinArray(estimate: HoldEstimate, sample: SortSample): HoldEstimate {
   const { ms, rows } = scaledSortMs(sample);
-  const pct = sample.percent < 1 ? sample.percent.toFixed(2) : sample.percent.toFixed(0);
+  const pct = percentText(sample.percent);
   return fromMeasurement(
     estimate,
     ms,
@@ -171,7 +171,7 @@ export function withMeasuredGinArray(estimate: HoldEstimate, sample: SortSample)
  */
 export function withMeasuredSort(estimate: HoldEstimate, sample: SortSample): HoldEstimate {
   const { ms, rows } = scaledSortMs(sample);
-  const pct = sample.percent < 1 ? sample.percent.toFixed(2) : sample.percent.toFixed(0);
+  const pct = percentText(sample.percent);
   return fromMeasurement(
     estimate,
     ms,
