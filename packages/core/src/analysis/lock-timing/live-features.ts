@@ -9,7 +9,7 @@ import { type InsertSource, insertSource } from './inserted-rows';
 import { weakEstimateReason } from './predicate-estimate';
 import { triggerWrites } from './trigger-work';
 import { DML_WHERE_SELECTIVITY } from './snapshot-features';
-import { type FeatureClient, type LiveTable, liveTable, optionalQuery, toastedBytesPerRow } from './live-table';
+import { type FeatureClient, type LiveTable, liveTable, optionalQuery, samplePercent, toastedBytesPerRow } from './live-table';
 import { plannedRows } from './planned-rows';
 import { type ExpressionSample, rewriteExpressions, rewriteExpressionShape, sampleExpressions } from './sample-expressions';
 import { type BrinSample, sampleBrin } from './sample-brin';
@@ -218,7 +218,7 @@ async function countedRows(
 ): Promise<{ rows: number; basis: string; spread: number } | null> {
   if (scope.planOnly) return null;
   const sampled = !byIndex && t.heap > limits.exactCountBytes;
-  const percent = sampled ? Math.max(0.01, Math.min(100, (100 * limits.sampleBytes) / t.heap)) : 100;
+  const percent = sampled ? samplePercent(t.heap, limits.sampleBytes) : 100;
   // REPEATABLE: the same table gives the same figure on every analysis (and in tests).
   const from = [`${scope.target}${sampled ? ` TABLESAMPLE SYSTEM (${percent.toFixed(4)}) REPEATABLE (32)` : ''}`, ...scope.joined].join(', ');
   const sql = `SELECT count(${scope.joined.length ? `DISTINCT ${scope.ref}.ctid` : '*'})::float8 AS n FROM ${from} WHERE ${scope.where}`;
@@ -262,6 +262,10 @@ async function statistics(client: FeatureClient, t: LiveTable): Promise<{ column
   return { columns: new Set(r?.cols ?? []), extended: (r?.ext ?? []).map((e) => new Set((e ?? '').split(','))), stale };
 }
 
+/** {@link statistics}, or, when they cannot be read, none: every estimate then counts as stale. */
+const statisticsOrUnread = (client: FeatureClient, t: LiveTable): ReturnType<typeof statistics> =>
+  statistics(client, t).catch(() => ({ columns: new Set<string>(), extended: [], stale: 'its statistics could not be read' }));
+
 /**
  * Rows a DELETE or UPDATE changes: the planner's estimate where it rests on statistics,
  * otherwise counted on the target (the WHERE already passed the live-expression gate).
@@ -278,7 +282,7 @@ async function touchedRows(
   if (!scope || !planned) return null;
   if (scope.planOnly) return { ...planned, basis: PLANNED_ONLY };
   const where = nodeBody(stmt.stmt).whereClause as AstNode;
-  const stats = await statistics(client, t).catch(() => ({ columns: new Set<string>(), extended: [], stale: 'its statistics could not be read' }));
+  const stats = await statisticsOrUnread(client, t);
   // A join's row estimate multiplies guesses of its own (join selectivity, matches per row).
   const weak = scope.joined.length
     ? `it joins ${scope.joined.length === 1 ? 'another table' : `${scope.joined.length} other tables`}`
@@ -322,7 +326,7 @@ async function insertedRows(
     if (!one || source.kind !== 'table' || !from)
       return { rows: planned.rows, basis: { text: "planner estimate of the INSERT's query", spread: QUERY_ESTIMATE_SPREAD } };
     if (one.scope.planOnly) return { rows: planned.rows, basis: PLANNED_ONLY };
-    const stats = await statistics(client, from).catch(() => ({ columns: new Set<string>(), extended: [], stale: 'its statistics could not be read' }));
+    const stats = await statisticsOrUnread(client, from);
     const weak = stats.stale ?? weakEstimateReason(one.where, stats.columns, stats.extended);
     if (!weak) return { rows: planned.rows, basis: { text: 'planner estimate', spread: 1 } };
     const counted = await countedRows(client, one.scope, from, !planned.byScan, limits);

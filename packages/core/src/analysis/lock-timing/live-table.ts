@@ -22,6 +22,9 @@ export async function optionalQuery(client: FeatureClient, text: string): Promis
   }
 }
 
+/** Percent of a heap of `heapBytes` that a page sample of about `sampleBytes` reads (0.01-100). */
+export const samplePercent = (heapBytes: number, sampleBytes: number): number => Math.max(0.01, Math.min(100, (100 * sampleBytes) / Math.max(1, heapBytes)));
+
 export interface LiveTable {
   oid: number;
   /** The table's name as the statement gave it, quoted for SQL. */
@@ -89,7 +92,7 @@ export async function toastedBytesPerRow(client: FeatureClient, t: LiveTable, co
   );
   const names = ((res.rows[0] as { names?: string[] | null } | undefined)?.names ?? []).filter(Boolean);
   if (names.length === 0) return 0;
-  const percent = Math.max(0.01, Math.min(100, (100 * sampleBytes) / Math.max(1, t.heap)));
+  const percent = samplePercent(t.heap, sampleBytes);
   const sums = names.map(
     (n) => `coalesce(avg(CASE WHEN pg_column_size(${quoteIdent(n)}) >= ${OUT_OF_LINE_BYTES} THEN pg_column_size(${quoteIdent(n)}) ELSE 0 END), 0)`,
   );

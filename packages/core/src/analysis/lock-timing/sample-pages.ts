@@ -1,12 +1,12 @@
 import { quoteQualified } from '../../pg/quote';
-import { type FeatureClient, optionalQuery } from './live-table';
+import { type FeatureClient, optionalQuery, samplePercent } from './live-table';
 
 /**
  * A page sample of at most `sampleBytes` of the heap (`TABLESAMPLE SYSTEM`), the same pages every
  * time (`REPEATABLE`), as a FROM item: what the lock-time measurements on the target read.
  */
 export function samplePages(table: string, heapBytes: number, sampleBytes: number, alias?: string): { percent: number; from: string } {
-  const percent = Math.max(0.01, Math.min(100, (100 * sampleBytes) / Math.max(1, heapBytes)));
+  const percent = samplePercent(heapBytes, sampleBytes);
   return { percent, from: `${quoteQualified(table)}${alias ? ` ${alias}` : ''} TABLESAMPLE SYSTEM (${percent.toFixed(4)}) REPEATABLE (7)` };
 }
 
