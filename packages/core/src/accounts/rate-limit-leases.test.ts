@@ -64,15 +64,22 @@ describe('RateLimitLeases', () => {
     expect(served).toBeGreaterThan(0);
   });
 
-  it('hands a leased request to a billable one (takeLeased) only within its window', async () => {
+  it('lets a request take the lease in its own statement, and hands the rest of it out from memory within its window only', async () => {
     const user = await ensureUser(store, 'lease', 'c');
-    const settings = { limit: 600, windowMs: 60_000 };
+    const settings = { limit: 1000, windowMs: 60_000 };
     const leases = new RateLimitLeases(100);
-    expect(leases.takeLeased(user, settings, clock)).toBe(false);
-    await leases.consume(store, user, settings, clock);
-    expect(leases.takeLeased(user, settings, clock)).toBe(true);
+    const sizes: number[] = [];
+    const take = async (size: number) => (sizes.push(size), { count: size, mine: 'taken' });
+    expect(await leases.admit(store, user, settings, clock, take)).toEqual({ count: 100, mine: 'taken' });
+    for (let i = 0; i < 99; i++) expect(await leases.admit(store, user, settings, clock, take)).toBeUndefined();
+    expect(sizes).toEqual([100]);
+    expect(await leases.admit(store, user, settings, clock, async (size) => ({ count: 100 + size }))).toEqual({ count: 200 });
     now = new Date(now.getTime() + 60_000);
-    expect(leases.takeLeased(user, settings, clock)).toBe(false);
+    expect(await leases.admit(store, user, settings, clock, take)).toEqual({ count: 100, mine: 'taken' });
+    // A lease whose first request is over the limit is refused, and the window is spent.
+    const over = new RateLimitLeases(100);
+    expect(await refused(over.admit(store, user, settings, clock, async (size) => ({ count: 1000 + size })))).toBe('RATE_LIMITED');
+    expect(await refused(over.admit(store, user, settings, clock, take))).toBe('RATE_LIMITED');
   });
 
   it('with a lease of 1 counts every request in the store', async () => {

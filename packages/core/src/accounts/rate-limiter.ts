@@ -22,17 +22,13 @@ export function rateWindowOf(settings: RateLimitSettings, clock: Clock): RateWin
 }
 
 /**
- * The upsert that counts one request in its window, as SQL to embed in a larger statement;
- * `user` and `windowStart` name its parameters. It returns the window's new `count`.
+ * The upsert that counts requests in their window, as SQL to embed in a larger statement: one,
+ * or as many as the parameter `requests` names (a lease, rate-limit-leases.ts). `user` and
+ * `windowStart` name its parameters. It returns the window's new `count`.
  */
-export const countRequestSql = (user: string, windowStart: string): string =>
-  `INSERT INTO rate_limit_windows (user_id, window_start, count) VALUES (${user}, ${windowStart}, 1)
-     ON CONFLICT (user_id, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
-     RETURNING count`;
-
-/** Counts `$3` requests at once in the user's window (a lease, rate-limit-leases.ts); returns the window's new `count`. */
-export const leaseRequestsSql = `INSERT INTO rate_limit_windows (user_id, window_start, count) VALUES ($1, $2, $3)
-     ON CONFLICT (user_id, window_start) DO UPDATE SET count = rate_limit_windows.count + $3
+export const countRequestSql = (user: string, windowStart: string, requests = '1'): string =>
+  `INSERT INTO rate_limit_windows (user_id, window_start, count) VALUES (${user}, ${windowStart}, ${requests})
+     ON CONFLICT (user_id, window_start) DO UPDATE SET count = rate_limit_windows.count + EXCLUDED.count
      RETURNING count`;
 
 /** RATE_LIMITED with Retry-After: the seconds until `window` ends. */

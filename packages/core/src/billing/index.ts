@@ -1,4 +1,4 @@
-export { type Balance, chargeRequest, chargeWithinRateLimit, getBalance, listUsage, type UsageRecord } from './meter';
+export { type Balance, admitBillableRequest, getBalance, listUsage, type UsageRecord } from './meter';
 export { applyPaymentEvent, isEventKnown, PAYMENT_SUCCEEDED_EVENTS, type PaymentEventOutcome } from './payments/apply-payment-event';
 export { type BillingSettings, loadBillingSettings } from './payments/billing-settings';
 export { CHECKOUT_AMOUNTS } from './payments/credit-packs';

@@ -1,15 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RateLimitLeases } from '../accounts/rate-limit-leases';
 import { ensureUser } from '../accounts/users';
 import { migrate } from '../store/migrate';
 import { foundationMigrations } from '../store/migrations/foundation';
 import { PgliteStore } from '../store/pglite-store';
-import { chargeWithinRateLimit, getBalance, listUsage } from './meter';
+import type { Queryable } from '../store/store';
+import { admitBillableRequest, getBalance, listUsage } from './meter';
 
-describe('chargeWithinRateLimit', () => {
+describe('admitBillableRequest', () => {
   let store: PgliteStore;
   let now = new Date('2026-01-01T00:00:10Z');
   const clock = { now: () => now };
   const request = { method: 'POST', path: '/api/v1/execute' };
+  /** Leases of one request, as in the cloud: every request counted and charged in one statement. */
+  const chargeWithinRateLimit = (db: PgliteStore, user: string, req: typeof request, rl: { limit: number; windowMs: number }, c: typeof clock) =>
+    admitBillableRequest(db, new RateLimitLeases(1), user, req, rl, c);
 
   beforeAll(async () => {
     store = await PgliteStore.open();
@@ -61,5 +66,40 @@ describe('chargeWithinRateLimit', () => {
     );
     expect(capped.filter((r) => r.status === 'fulfilled')).toHaveLength(7);
     expect(await listUsage(store, limited)).toHaveLength(7);
+  });
+
+  it('with leases, charges a request that finds none in the same statement as the lease, and the rest alone', async () => {
+    const user = await ensureUser(store, 'meter', 'e');
+    const rl = { limit: 1000, windowMs: 60_000 };
+    const leases = new RateLimitLeases(100);
+    const statements: string[] = [];
+    const db: Queryable = { query: ((sql: string, params?: readonly unknown[]) => (statements.push(sql), store.query(sql, params))) as Queryable['query'] };
+    for (let i = 0; i < 30; i++) await admitBillableRequest(db, leases, user, request, rl, clock);
+    // One statement counts 100 requests and charges the first; the first lease of the window clears older ones.
+    expect(statements.filter((q) => q.includes('rate_limit_windows'))).toHaveLength(2);
+    expect(statements).toHaveLength(31);
+    expect(await windows(user)).toEqual([100]);
+    expect((await getBalance(store, user)).balance).toBe('9.8500');
+    expect(await listUsage(store, user)).toHaveLength(30);
+  });
+
+  it('with leases, serves and charges exactly the limit of concurrent requests, from one process or two', async () => {
+    const rl = { limit: 20, windowMs: 60_000 };
+    const one = await ensureUser(store, 'meter', 'f');
+    const leases = new RateLimitLeases(100);
+    const alone = await Promise.allSettled(Array.from({ length: 30 }, () => admitBillableRequest(store, leases, one, request, rl, clock)));
+    expect(alone.filter((r) => r.status === 'fulfilled')).toHaveLength(20);
+    expect(alone.filter((r) => r.status === 'rejected').map((r) => (r.reason as { code: string }).code)).toEqual(Array(10).fill('RATE_LIMITED'));
+    expect(await listUsage(store, one)).toHaveLength(20);
+
+    // Two processes: what one leased and did not use is lost to the other, so fewer may be served, never more.
+    const two = await ensureUser(store, 'meter', 'g');
+    const [a, b] = [new RateLimitLeases(100), new RateLimitLeases(100)];
+    const both = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => admitBillableRequest(store, i % 2 ? a : b, two, request, rl, clock)));
+    const served = both.filter((r) => r.status === 'fulfilled').length;
+    expect(served).toBeGreaterThan(0);
+    expect(served).toBeLessThanOrEqual(20);
+    expect(await listUsage(store, two)).toHaveLength(served);
+    expect((await getBalance(store, two)).total_requests).toBe(served);
   });
 });

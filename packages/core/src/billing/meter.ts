@@ -1,4 +1,5 @@
-import { countRequestSql, type RateLimitSettings, rateWindowOf, settleRateCount } from '../accounts/rate-limiter';
+import type { RateLimitLeases } from '../accounts/rate-limit-leases';
+import { countRequestSql, type RateLimitSettings, type RateWindow } from '../accounts/rate-limiter';
 import { AppError } from '../errors/app-error';
 import type { Queryable } from '../store/store';
 import type { Clock } from '../util/clock';
@@ -53,31 +54,58 @@ export async function chargeRequest(
   return res.rows[0]?.balance ?? insufficient(price);
 }
 
+/** A billable request counted and charged in one statement: the window's new count, and the new balance (null: not charged). */
+interface CountedCharge {
+  count: number;
+  balance: string | null;
+}
+
 /**
- * A billable request's admission in one statement: counts it against the user's rate-limit
- * window and, only when that leaves it within the limit, charges it as {@link chargeRequest}
- * does. One write instead of two on the path of every billable request; a rate-limited request
- * is never charged. Throws RATE_LIMITED or INSUFFICIENT_CREDITS; returns the new balance.
+ * Counts `counted` requests in the user's rate-limit window and, only when the first of them is
+ * within the limit, charges this one as {@link chargeRequest} does, in one statement: the lease
+ * (RateLimitLeases.admit) and the charge of the request that takes it are one write, and a
+ * rate-limited request is never charged. The leases settle the count.
  */
-export async function chargeWithinRateLimit(
+async function countAndCharge(
   db: Queryable,
+  userId: string,
+  request: { method: string; path: string },
+  counted: number,
+  window: RateWindow,
+  limit: number,
+  price: string,
+): Promise<CountedCharge> {
+  const res = await db.query<{ count: number; balance: string | null }>(
+    `WITH counted AS (${countRequestSql('$1', '$5', '$7')}),
+     charged AS (${CHARGE_SQL} AND (SELECT count FROM counted) - $7 < $6 RETURNING balance),
+     recorded AS (${RECORD_SQL})
+     SELECT (SELECT count FROM counted) AS count, (SELECT balance::text FROM charged) AS balance`,
+    [userId, price, request.method, request.path, new Date(window.startMs), limit, counted],
+  );
+  const row = res.rows[0]!;
+  return { count: Number(row.count), balance: row.balance };
+}
+
+/**
+ * A billable request's admission: counted against the user's rate limit, then charged; a
+ * rate-limited request is never charged. A request this process already counted (a lease in
+ * `leases`) pays the charge alone; one that finds no lease left takes the next lease and pays its
+ * charge in the same statement. So with leases of 1 (the cloud's default) every request is one
+ * write, and locally most are the charge's write alone. Throws RATE_LIMITED or
+ * INSUFFICIENT_CREDITS; returns the new balance.
+ */
+export async function admitBillableRequest(
+  db: Queryable,
+  leases: RateLimitLeases,
   userId: string,
   request: { method: string; path: string },
   rateLimit: RateLimitSettings,
   clock: Clock,
   price: string = PRICE_PER_REQUEST,
 ): Promise<string> {
-  const window = rateWindowOf(rateLimit, clock);
-  const res = await db.query<{ count: number; balance: string | null }>(
-    `WITH counted AS (${countRequestSql('$1', '$5')}),
-     charged AS (${CHARGE_SQL} AND (SELECT count FROM counted) <= $6 RETURNING balance),
-     recorded AS (${RECORD_SQL})
-     SELECT (SELECT count FROM counted) AS count, (SELECT balance::text FROM charged) AS balance`,
-    [userId, price, request.method, request.path, new Date(window.startMs), rateLimit.limit],
-  );
-  const row = res.rows[0]!;
-  await settleRateCount(db, userId, Number(row.count), rateLimit, window);
-  return row.balance ?? insufficient(price);
+  const leased = await leases.admit(db, userId, rateLimit, clock, (size, window) => countAndCharge(db, userId, request, size, window, rateLimit.limit, price));
+  if (!leased) return chargeRequest(db, userId, request, price);
+  return leased.balance ?? insufficient(price);
 }
 
 export async function getBalance(db: Queryable, userId: string): Promise<Balance> {

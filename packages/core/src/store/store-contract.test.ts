@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase } from '../../../../test/support/scratch-database';
-import { chargeRequest, chargeWithinRateLimit, getBalance, listUsage } from '../billing/meter';
+import { RateLimitLeases } from '../accounts/rate-limit-leases';
+import { admitBillableRequest, chargeRequest, getBalance, listUsage } from '../billing/meter';
 import { ensureUser } from '../accounts/users';
 import { migrate } from './migrate';
 import { foundationMigrations } from './migrations/foundation';
@@ -173,13 +174,14 @@ describe.each(subjects)('store contract: $name', (subject) => {
     expect(await listUsage(store, userId)).toHaveLength(10);
   });
 
-  it('admits concurrent billable requests up to the rate limit and the credits, charging only those', async () => {
-    const userId = await ensureUser(store, 'contract', `admit-${subject.name}`);
+  it.each([1, 100])('admits concurrent billable requests up to the rate limit and the credits, charging only those (leases of %i)', async (lease) => {
+    const userId = await ensureUser(store, 'contract', `admit-${subject.name}-${lease}`);
     await store.query('UPDATE users SET balance = 0.0500 WHERE id = $1', [userId]);
     const clock = { now: () => new Date('2026-01-01T00:00:10Z') };
+    const leases = new RateLimitLeases(lease);
     const results = await Promise.allSettled(
       Array.from({ length: 40 }, () =>
-        chargeWithinRateLimit(store, userId, { method: 'POST', path: '/api/v1/execute' }, { limit: 25, windowMs: 60_000 }, clock),
+        admitBillableRequest(store, leases, userId, { method: 'POST', path: '/api/v1/execute' }, { limit: 25, windowMs: 60_000 }, clock),
       ),
     );
     const codes = results.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as { code: string }).code));

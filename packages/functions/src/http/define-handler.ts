@@ -1,4 +1,4 @@
-import { chargeRequest, chargeWithinRateLimit } from '@dbops/core/billing';
+import { admitBillableRequest } from '@dbops/core/billing';
 import { AppError } from '@dbops/core/errors';
 import middy from '@middy/core';
 import { z } from 'zod';
@@ -102,11 +102,7 @@ function build<BS, PS, QS, A>(name: HandlerName, spec: HandlerSpec<BS, PS, QS, A
     try {
       if (billable && auth) {
         const request = { method: event.requestContext.http.method, path: event.rawPath };
-        // A request this process already counted (a lease) is only charged; otherwise it is
-        // counted and charged in one statement.
-        remaining = leases.takeLeased(auth.userId, rateLimit, container.clock)
-          ? await chargeRequest(container.store, auth.userId, request)
-          : await chargeWithinRateLimit(container.store, auth.userId, request, rateLimit, container.clock);
+        remaining = await admitBillableRequest(container.store, leases, auth.userId, request, rateLimit, container.clock);
       }
       try {
         result = await spec.handle({ body, params, query, auth, event, lambda, container } as HandlerRequest<Out<BS>, Out<PS>, Out<QS>, A>);
