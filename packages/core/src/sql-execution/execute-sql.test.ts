@@ -83,6 +83,47 @@ describe('executeSql', () => {
     expect(await run('SELECT g FROM generate_series(1, 10) g', { rowLimit: 10 })).toMatchObject({ row_count: 10, truncated: false });
   });
 
+  it("opens and rolls back a strict agent's transaction in the statement's own round trip when it reaches no catalog object", async () => {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const sent: string[] = [];
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      Object.assign(client, { query: (q: unknown, ...rest: unknown[]) => (sent.push(typeof q === 'string' ? q : 'the statement'), query(q, ...rest)) });
+      const idle = () => (client as unknown as { _txStatus: string })._txStatus;
+      const agent = (sqlText: string, rowLimit: number, rollbackOnRelease: boolean) =>
+        executeSql(
+          client,
+          { sql: sqlText, caller: 'agent', guardrail: 'strict', rowLimit, timeoutSeconds: 30 },
+          { cancelBackend: async () => undefined, rollbackOnRelease },
+        );
+
+      const three = 'SELECT 1 AS n UNION ALL SELECT 2 UNION ALL SELECT 3';
+      // Cut at the limit (the portal suspended), then the ROLLBACK of the same packet: one trip, and the session idle.
+      expect(await agent(three, 2, true)).toEqual({
+        columns: ['n'],
+        rows: [[1], [2]],
+        row_count: 2,
+        truncated: true,
+        truncated_reason: 'row_limit',
+      });
+      expect(sent).toEqual(['the statement']);
+      expect(idle()).toBe('I');
+      // Rows read in batches leave the transaction to the caller: the pool's release, or here at once.
+      sent.length = 0;
+      expect((await agent(three, 5000, false)).rows).toEqual([[1], [2], [3]]);
+      expect(sent).toEqual(['the statement', 'ROLLBACK']);
+      expect(idle()).toBe('I');
+      // A statement that fails skips the ROLLBACK of its packet: the error path ends the transaction.
+      sent.length = 0;
+      expect(await fail(agent("SELECT 1 UNION ALL SELECT 'x'", 2, true))).toMatchObject({ code: 'SQL_ERROR' });
+      expect(sent).toEqual(['the statement', 'ROLLBACK']);
+      expect(idle()).toBe('I');
+    } finally {
+      await client.end();
+    }
+  });
+
   it('reports affected_rows for DML even when RETURNING rows are cut', async () => {
     const r = await run('UPDATE t SET v = v RETURNING id', { rowLimit: 5 });
     expect(r).toMatchObject({ affected_rows: 50, row_count: 5, truncated: true, columns: ['id'] });

@@ -76,11 +76,22 @@ const DML_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 /** Session settings every request runs with: values must come back in the forms json-values.ts expects. */
 const OUTPUT_SETTINGS = ["DateStyle = 'ISO, MDY'", "IntervalStyle = 'iso_8601'", "bytea_output = 'hex'"];
 
-function runStatement(client: pg.Client, text: string, keep: number, drain: boolean, maxBytes: number | undefined): Promise<StatementResult> {
-  const reader = new PortalReader(text, keep, drain, maxBytes);
+function runStatement(
+  client: pg.Client,
+  text: string,
+  keep: number,
+  drain: boolean,
+  maxBytes: number | undefined,
+  prelude: readonly string[] = [],
+  rollbackAfter = false,
+): Promise<StatementResult> {
+  const reader = new PortalReader(text, keep, drain, maxBytes, prelude, rollbackAfter);
   client.query(reader as unknown as pg.Submittable);
   return reader.promise;
 }
+
+/** The session is inside a transaction block (pg's ReadyForQuery status, `I` when idle). */
+const inTransactionBlock = (client: pg.Client): boolean => (client as unknown as { _txStatus?: string | null })._txStatus !== 'I';
 
 /** The last result's first row of a simple query that may hold several statements. */
 function lastRow<R>(res: pg.QueryResult | pg.QueryResult[]): R | undefined {
@@ -175,14 +186,32 @@ export async function executeSql(client: pg.Client, req: ExecuteRequest, options
       const beginWith = (ro: boolean) => (strict ? `BEGIN ISOLATION LEVEL READ COMMITTED${ro ? ' READ ONLY' : ''}` : 'BEGIN');
       // standard_conforming_strings as the parser assumes it, so the server lexes quotes and
       // backslashes of the statement exactly as the classifier did.
-      const locals = [
+      const localSettings = [
         `statement_timeout = ${timeoutMs}`,
         `idle_in_transaction_session_timeout = ${timeoutMs + 5000}`,
         'standard_conforming_strings = on',
         ...OUTPUT_SETTINGS,
-      ]
-        .map((s) => `SET LOCAL ${s}`)
-        .join('; ');
+      ].map((s) => `SET LOCAL ${s}`);
+      const locals = localSettings.join('; ');
+      if (!probes) {
+        // Nothing to ask the catalog: the transaction opens in the statement's own round trip
+        // (each SET LOCAL ends its Execute, so the statement's timeout starts afresh from it).
+        // At strict the ROLLBACK rides along too, when the rows come in one Execute.
+        inTransaction = true;
+        const result = await runStatement(
+          client,
+          current.text,
+          req.rowLimit,
+          DML_TYPES.has(current.type),
+          req.maxResultBytes,
+          [beginWith(readOnly), ...localSettings],
+          strict,
+        );
+        if (!strict) await client.query('COMMIT');
+        else if (!options.rollbackOnRelease && inTransactionBlock(client)) await client.query('ROLLBACK');
+        inTransaction = false;
+        return done(result);
+      }
       const opened = await client.query(`${beginWith(readOnly)}; ${locals}${verdicts ? `; ${SNAPSHOT_SQL}` : ''}`);
       inTransaction = true;
       const snapshot = verdicts ? lastRow<{ snap: string }>(opened)?.snap : undefined;

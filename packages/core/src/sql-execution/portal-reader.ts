@@ -79,13 +79,28 @@ export class PortalReader {
   private command: string | null = null;
   private commandCount: number | null = null;
   private error: unknown;
+  private preludeLeft: number;
+  /** The statement's own CommandComplete or PortalSuspended came: later completions are the ROLLBACK's. */
+  private statementDone = false;
 
   constructor(
     private readonly text: string,
     private readonly keep: number,
     private readonly drain: boolean,
     private readonly maxBytes: number = Infinity,
+    /**
+     * Statements without parameters or rows (BEGIN, SET LOCAL) sent ahead of `text` in the same
+     * packet and Sync, each its own Parse/Bind/Execute: what opens the statement's transaction
+     * costs no round trip of its own. An error in one skips the rest, the statement included.
+     */
+    private readonly prelude: readonly string[] = [],
+    /**
+     * Ends the transaction with ROLLBACK in the same packet when the statement is read in one
+     * Execute (after its rows, before Sync); a larger read leaves it open for the caller.
+     */
+    private readonly rollbackAfter = false,
   ) {
+    this.preludeLeft = prelude.length;
     this.promise = new Promise((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
@@ -101,13 +116,25 @@ export class PortalReader {
     const batched = !this.drain && wanted > FIRST_BATCH_ROWS;
     connection.stream?.cork?.();
     try {
+      for (const text of this.prelude) {
+        connection.parse({ text });
+        connection.bind({ values: [] });
+        connection.execute({ rows: 0 });
+      }
       connection.parse({ text: this.text });
       connection.bind({ values: [] });
       connection.describe({ type: 'P' });
       this.asked = this.drain ? 0 : Math.min(wanted, FIRST_BATCH_ROWS);
       connection.execute({ rows: this.asked });
       if (batched) connection.flush();
-      else this.sync(connection);
+      else {
+        if (this.rollbackAfter) {
+          connection.parse({ text: 'ROLLBACK' });
+          connection.bind({ values: [] });
+          connection.execute({ rows: 0 });
+        }
+        this.sync(connection);
+      }
     } finally {
       connection.stream?.uncork?.();
     }
@@ -151,6 +178,7 @@ export class PortalReader {
     if (this.synced || this.full || this.error || this.asked >= wanted) {
       // Suspended after keep + 1 rows: there were more than keep.
       if (!this.full && this.asked >= wanted) this.extra = Math.max(this.extra, 1);
+      this.statementDone = true;
       this.sync(connection);
       return;
     }
@@ -164,6 +192,12 @@ export class PortalReader {
   }
 
   handleCommandComplete(msg: { text?: string; command?: string; rowCount?: number | null }, connection: ProtocolConnection): void {
+    if (this.preludeLeft > 0) {
+      this.preludeLeft--;
+      return;
+    }
+    if (this.statementDone) return;
+    this.statementDone = true;
     const tag = msg.text ?? '';
     const m = /^(.*?)(?: \d+)?(?: (\d+))?$/.exec(tag);
     this.command = (m?.[1] ?? tag) || null;
