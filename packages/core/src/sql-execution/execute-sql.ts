@@ -184,6 +184,15 @@ export async function executeSql(client: pg.Client, req: ExecuteRequest, options
       const kept = verdicts?.lookup(current.text);
       let readOnly = strict && (!probes || kept !== undefined);
       const beginWith = (ro: boolean) => (strict ? `BEGIN ISOLATION LEVEL READ COMMITTED${ro ? ' READ ONLY' : ''}` : 'BEGIN');
+      // At strict the ROLLBACK rides in the statement's packet when its rows come in one Execute;
+      // read in batches, the transaction is left open and ended here or by the pool's release.
+      const runAndEnd = async (prelude: readonly string[]): Promise<ExecuteResult> => {
+        const result = await runStatement(client, current.text, req.rowLimit, DML_TYPES.has(current.type), req.maxResultBytes, prelude, strict);
+        if (!strict) await client.query('COMMIT');
+        else if (!options.rollbackOnRelease && inTransactionBlock(client)) await client.query('ROLLBACK');
+        inTransaction = false;
+        return done(result);
+      };
       // standard_conforming_strings as the parser assumes it, so the server lexes quotes and
       // backslashes of the statement exactly as the classifier did.
       const localSettings = [
@@ -196,21 +205,8 @@ export async function executeSql(client: pg.Client, req: ExecuteRequest, options
       if (!probes) {
         // Nothing to ask the catalog: the transaction opens in the statement's own round trip
         // (each SET LOCAL ends its Execute, so the statement's timeout starts afresh from it).
-        // At strict the ROLLBACK rides along too, when the rows come in one Execute.
         inTransaction = true;
-        const result = await runStatement(
-          client,
-          current.text,
-          req.rowLimit,
-          DML_TYPES.has(current.type),
-          req.maxResultBytes,
-          [beginWith(readOnly), ...localSettings],
-          strict,
-        );
-        if (!strict) await client.query('COMMIT');
-        else if (!options.rollbackOnRelease && inTransactionBlock(client)) await client.query('ROLLBACK');
-        inTransaction = false;
-        return done(result);
+        return await runAndEnd([beginWith(readOnly), ...localSettings]);
       }
       const opened = await client.query(`${beginWith(readOnly)}; ${locals}${verdicts ? `; ${SNAPSHOT_SQL}` : ''}`);
       inTransaction = true;
@@ -233,11 +229,7 @@ export async function executeSql(client: pg.Client, req: ExecuteRequest, options
         if (verdicts && snapshot) verdicts.remember(current.text, findings, snapshot);
       }
       enforceGuardrail({ findings: [] }, [...findings], req.guardrail, req.allowOpaque);
-      if (strict && !readOnly) await client.query('SET TRANSACTION READ ONLY');
-      const result = await runStatement(client, current.text, req.rowLimit, DML_TYPES.has(current.type), req.maxResultBytes);
-      if (!strict || !options.rollbackOnRelease) await client.query(strict ? 'ROLLBACK' : 'COMMIT');
-      inTransaction = false;
-      return done(result);
+      return await runAndEnd(strict && !readOnly ? ['SET TRANSACTION READ ONLY'] : []);
     }
 
     const wrap = statements.length > 1 && !statements.some((s) => s.type === 'TransactionStmt' || s.type === 'Unparsed');
