@@ -1,5 +1,4 @@
 import { AppError } from '../errors/app-error';
-import type { Queryable } from '../store/store';
 import type { Clock } from '../util/clock';
 
 /** Per-user request budget, shared by all of a user's API keys and JWT sessions. */
@@ -38,25 +37,4 @@ export function rateLimited(settings: RateLimitSettings, window: RateWindow): Ap
     headers: { 'Retry-After': String(retryAfter) },
     details: { limit: settings.limit, window_seconds: settings.windowMs / 1000, retry_after_seconds: retryAfter },
   });
-}
-
-/**
- * What follows counting: on the first request of a window the user's older windows go (they are
- * of no further use), and over the limit the request is refused with Retry-After.
- */
-export async function settleRateCount(db: Queryable, userId: string, count: number, settings: RateLimitSettings, window: RateWindow): Promise<void> {
-  if (count === 1) {
-    await db.query('DELETE FROM rate_limit_windows WHERE user_id = $1 AND window_start < $2', [userId, new Date(window.startMs)]);
-  }
-  if (count > settings.limit) throw rateLimited(settings, window);
-}
-
-/**
- * Counts a request against the user's fixed window in the state store (so the count holds
- * across Lambda instances) and throws RATE_LIMITED with Retry-After once it is spent.
- */
-export async function consumeRateLimit(db: Queryable, userId: string, settings: RateLimitSettings, clock: Clock): Promise<void> {
-  const window = rateWindowOf(settings, clock);
-  const res = await db.query<{ count: number }>(countRequestSql('$1', '$2'), [userId, new Date(window.startMs)]);
-  await settleRateCount(db, userId, Number(res.rows[0]?.count ?? 0), settings, window);
 }

@@ -13,7 +13,7 @@ describe('admitBillableRequest', () => {
   const clock = { now: () => now };
   const request = { method: 'POST', path: '/api/v1/execute' };
   /** Leases of one request, as in the cloud: every request counted and charged in one statement. */
-  const chargeWithinRateLimit = (db: PgliteStore, user: string, req: typeof request, rl: { limit: number; windowMs: number }, c: typeof clock) =>
+  const admitOne = (db: PgliteStore, user: string, req: typeof request, rl: { limit: number; windowMs: number }, c: typeof clock) =>
     admitBillableRequest(db, new RateLimitLeases(1), user, req, rl, c);
 
   beforeAll(async () => {
@@ -28,9 +28,9 @@ describe('admitBillableRequest', () => {
   it('charges within the limit and refuses over it without charging', async () => {
     const user = await ensureUser(store, 'meter', 'a');
     const rl = { limit: 2, windowMs: 60_000 };
-    expect(await chargeWithinRateLimit(store, user, request, rl, clock)).toBe('9.9950');
-    expect(await chargeWithinRateLimit(store, user, request, rl, clock)).toBe('9.9900');
-    const error = await chargeWithinRateLimit(store, user, request, rl, clock).catch((e: unknown) => e);
+    expect(await admitOne(store, user, request, rl, clock)).toBe('9.9950');
+    expect(await admitOne(store, user, request, rl, clock)).toBe('9.9900');
+    const error = await admitOne(store, user, request, rl, clock).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'RATE_LIMITED', headers: { 'Retry-After': '50' } });
     expect((await getBalance(store, user)).balance).toBe('9.9900');
     expect(await listUsage(store, user)).toHaveLength(2);
@@ -38,14 +38,14 @@ describe('admitBillableRequest', () => {
 
     // The next window starts afresh and forgets the old one.
     now = new Date('2026-01-01T00:01:00Z');
-    expect(await chargeWithinRateLimit(store, user, request, rl, clock)).toBe('9.9850');
+    expect(await admitOne(store, user, request, rl, clock)).toBe('9.9850');
     expect(await windows(user)).toEqual([1]);
   });
 
   it('counts a request it cannot charge and answers INSUFFICIENT_CREDITS', async () => {
     const user = await ensureUser(store, 'meter', 'b');
     await store.query('UPDATE users SET balance = 0.0040 WHERE id = $1', [user]);
-    await expect(chargeWithinRateLimit(store, user, request, { limit: 5, windowMs: 60_000 }, clock)).rejects.toMatchObject({ code: 'INSUFFICIENT_CREDITS' });
+    await expect(admitOne(store, user, request, { limit: 5, windowMs: 60_000 }, clock)).rejects.toMatchObject({ code: 'INSUFFICIENT_CREDITS' });
     expect((await getBalance(store, user)).balance).toBe('0.0040');
     expect(await listUsage(store, user)).toHaveLength(0);
     expect(await windows(user)).toEqual([1]);
@@ -54,16 +54,12 @@ describe('admitBillableRequest', () => {
   it('lets exactly as many concurrent requests through as both the credits and the limit allow', async () => {
     const rich = await ensureUser(store, 'meter', 'c');
     await store.query('UPDATE users SET balance = 0.0500 WHERE id = $1', [rich]);
-    const results = await Promise.allSettled(
-      Array.from({ length: 30 }, () => chargeWithinRateLimit(store, rich, request, { limit: 1000, windowMs: 60_000 }, clock)),
-    );
+    const results = await Promise.allSettled(Array.from({ length: 30 }, () => admitOne(store, rich, request, { limit: 1000, windowMs: 60_000 }, clock)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
     expect((await getBalance(store, rich)).balance).toBe('0.0000');
 
     const limited = await ensureUser(store, 'meter', 'd');
-    const capped = await Promise.allSettled(
-      Array.from({ length: 30 }, () => chargeWithinRateLimit(store, limited, request, { limit: 7, windowMs: 60_000 }, clock)),
-    );
+    const capped = await Promise.allSettled(Array.from({ length: 30 }, () => admitOne(store, limited, request, { limit: 7, windowMs: 60_000 }, clock)));
     expect(capped.filter((r) => r.status === 'fulfilled')).toHaveLength(7);
     expect(await listUsage(store, limited)).toHaveLength(7);
   });
