@@ -56,7 +56,9 @@ import { type Calibration, CALIBRATION, type ClassCalibration, predictHoldMs } f
 import { fitRelative } from '../packages/core/src/analysis/lock-timing/fit';
 import { liveFeatures } from '../packages/core/src/analysis/lock-timing/live-features';
 import { liveEstimate, measuredScans, withMeasuredScan } from '../packages/core/src/analysis/lock-timing/live-lock-timing';
+import { unplannableStatement } from '../packages/core/src/analysis/live-checks';
 import { runPreflight } from '../packages/core/src/analysis/preflight/run-preflight';
+import { SCANNING_CHECKS } from '../packages/core/src/analysis/preflight/scanning-checks';
 import { machineProbe } from '../packages/core/src/analysis/lock-timing/machine-probe';
 import { CLASS_FEATURES, type FeatureName, featureValue, type TimingClass, type TimingFeatures } from '../packages/core/src/analysis/lock-timing/timing-class';
 import { parseStatements } from '../packages/core/src/analysis/parse-statements';
@@ -131,13 +133,18 @@ async function timeStatement(
 ): Promise<Timed | null> {
   const [parsed] = await parseStatements(sql);
   const [item] = analyzeStatements([parsed!], buildSchemaIndex(options.snapshot ?? buildSnapshot([])));
+  // The service plans or samples on the target only what passed the live-expression gate (whose
+  // probe creates a temporary function: a transaction of its own, rolled back).
+  await c.query('BEGIN');
+  const unplannable = await unplannableStatement(c, parsed!, item!.facts);
+  await c.query('ROLLBACK');
   await c.query('BEGIN READ ONLY');
-  const live = await liveFeatures(c, parsed!, item!.facts);
+  const live = await liveFeatures(c, parsed!, item!.facts, unplannable);
   await c.query('ROLLBACK');
   // The service's preflight runs before the statement would: its scan of every row for a
   // validation is what the service prices that validation from (`withMeasuredScan`).
   const scannedMs = options.preflight
-    ? measuredScans((await runPreflight({ parsed: [parsed!], facts: [item!.facts], client: c })).findings).get(parsed!.index)
+    ? measuredScans((await runPreflight({ parsed: [parsed!], facts: [item!.facts], client: c })).findings, SCANNING_CHECKS).get(parsed!.index)
     : undefined;
   const probeMs = await machineProbe(c);
   const timed = async (): Promise<{ ms: number; res: pg.QueryResult }> => {

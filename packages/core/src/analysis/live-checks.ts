@@ -8,8 +8,11 @@ import { type MigrationAnalysis, rescoreRisk } from './analyze-migration';
 import { unverifiableReason } from './live-expression-gate';
 import { statementRowsShape } from './lock-timing/live-features';
 import { liveLockTiming, measuredScans } from './lock-timing/live-lock-timing';
+import type { ParsedStatement } from './parse-statements';
 import type { PreflightClient, PreflightLimits } from './preflight/preflight-session';
+import { SCANNING_CHECKS } from './preflight/scanning-checks';
 import { type PreflightReport, preflightValidations, runPreflight } from './preflight/run-preflight';
+import type { StatementFacts } from './statement-facts';
 import type { AnalysisReport, SandboxResult } from './types';
 
 export interface LiveCheckOptions {
@@ -68,7 +71,9 @@ export async function applyLiveChecks(analysis: MigrationAnalysis, client: Prefl
   let probeMs: number | null = null;
   if (options.lockTiming !== false) {
     const unplannable = await unplannableStatements(client, analysis);
-    const timing = await liveLockTiming(client, parsed, facts, { unplannable, measuredScans: measuredScans(preflight.findings) }).catch(() => null);
+    const timing = await liveLockTiming(client, parsed, facts, { unplannable, measuredScans: measuredScans(preflight.findings, SCANNING_CHECKS) }).catch(
+      () => null,
+    );
     probeMs = timing?.probeMs ?? null;
     let retimed = false;
     for (const t of timing?.statements ?? []) {
@@ -99,10 +104,19 @@ async function unplannableStatements(client: PreflightClient, analysis: Migratio
   const out = new Set<number>();
   for (const stmt of analysis.parsed) {
     const f = analysis.items[stmt.index]?.facts;
-    const shape = f ? statementRowsShape(stmt, f) : null;
-    if (shape && (await unverifiableReason(client, shape, undefined, { subqueries: true }).catch(() => 'unknown'))) out.add(stmt.index);
+    if (f && (await unplannableStatement(client, stmt, f))) out.add(stmt.index);
   }
   return out;
+}
+
+/**
+ * Whether what the lock timing would plan or sample for `stmt` on the target (its rows' query,
+ * the values a rewrite computes) did not pass the live-expression gate: it is then priced
+ * without touching the target with it (lock-timing's `unplannable`).
+ */
+export async function unplannableStatement(client: PreflightClient, stmt: ParsedStatement, facts: StatementFacts): Promise<boolean> {
+  const shape = statementRowsShape(stmt, facts);
+  return !!shape && !!(await unverifiableReason(client, shape, undefined, { subqueries: true }).catch(() => 'unknown'));
 }
 
 /** PostgreSQL's messages for errors caused by the rows, not by the schema or the SQL. */

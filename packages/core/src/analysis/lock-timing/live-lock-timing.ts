@@ -101,14 +101,6 @@ export function liveEstimate(
 /** Validation scan classes whose work the preflight repeats: a scan of every row evaluating the same condition. */
 const SCAN_CLASSES = new Set<TimingClass>(['scan_check', 'scan_not_null', 'fk_validate']);
 
-/** Preflight checks that scan every row of the table for the condition the statement validates. */
-export const SCANNING_CHECKS: ReadonlySet<string> = new Set([
-  'preflight_check_constraint',
-  'preflight_not_null',
-  'preflight_foreign_key',
-  'preflight_validate_constraint',
-]);
-
 /** Below this, a preflight query's time is mostly its round trip and planning, not the scan. */
 const MIN_MEASURED_SCAN_MS = 20;
 
@@ -140,15 +132,17 @@ export function withMeasuredScan(estimate: HoldEstimate, scannedMs: number): Hol
 
 /**
  * The preflight's full scans by statement: the wall time of each statement's one passed, unsampled
- * scanning check (a statement with several, or none, has no entry: one ALTER validates several
- * conditions in one pass, which separate queries do not measure).
+ * check among `scanning` (the preflight's checks that scan every row for the condition validated;
+ * a statement with several, or none, has no entry: one ALTER validates several conditions in one
+ * pass, which separate queries do not measure).
  */
 export function measuredScans(
   findings: readonly { check: string; statement_index: number; status: string; sampled: boolean; duration_ms: number }[],
+  scanning: ReadonlySet<string>,
 ): Map<number, number> {
   const byStatement = new Map<number, number[]>();
   for (const f of findings) {
-    if (!SCANNING_CHECKS.has(f.check)) continue;
+    if (!scanning.has(f.check)) continue;
     const list = byStatement.get(f.statement_index) ?? [];
     list.push(f.status === 'passed' && !f.sampled ? f.duration_ms : NaN);
     byStatement.set(f.statement_index, list);

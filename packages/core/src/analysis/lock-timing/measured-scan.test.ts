@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HoldEstimate } from './calibration';
+import { SCANNING_CHECKS } from '../preflight/scanning-checks';
 import { measuredScans, withMeasuredScan } from './live-lock-timing';
 
 const finding = (statement_index: number, check: string, duration_ms: number, status = 'passed', sampled = false) => ({
@@ -12,15 +13,18 @@ const finding = (statement_index: number, check: string, duration_ms: number, st
 
 describe("a validation scan measured by the preflight's own scan", () => {
   it('takes the one passed, unsampled scanning check of a statement; none for several, a sample, a failure or other checks', () => {
-    const scans = measuredScans([
-      finding(0, 'preflight_check_constraint', 120),
-      finding(1, 'preflight_not_null', 80),
-      finding(1, 'preflight_check_constraint', 90),
-      finding(2, 'preflight_foreign_key', 300, 'passed', true),
-      finding(3, 'preflight_validate_constraint', 200, 'failed'),
-      finding(4, 'preflight_unique', 500),
-      finding(5, 'preflight_validate_constraint', 60),
-    ]);
+    const scans = measuredScans(
+      [
+        finding(0, 'preflight_check_constraint', 120),
+        finding(1, 'preflight_not_null', 80),
+        finding(1, 'preflight_check_constraint', 90),
+        finding(2, 'preflight_foreign_key', 300, 'passed', true),
+        finding(3, 'preflight_validate_constraint', 200, 'failed'),
+        finding(4, 'preflight_unique', 500),
+        finding(5, 'preflight_validate_constraint', 60),
+      ],
+      SCANNING_CHECKS,
+    );
     expect([...scans.entries()]).toEqual([
       [0, 120],
       [5, 60],

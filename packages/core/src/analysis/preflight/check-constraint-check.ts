@@ -7,7 +7,8 @@ import { type PreflightSession, sampleNote } from './preflight-session';
 import { showValue } from './sensitive-values';
 import type { PreflightCheck, PreflightContext, PreflightTask, TaskOutcome } from './types';
 
-const CHECK = 'preflight_check_constraint';
+export const CHECK_CONSTRAINT_CHECK = 'preflight_check_constraint';
+const CHECK = CHECK_CONSTRAINT_CHECK;
 
 /**
  * Rows of `table` for which `condition` is false (a CHECK passes on NULL, as PostgreSQL's does),

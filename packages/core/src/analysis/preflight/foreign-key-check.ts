@@ -5,7 +5,8 @@ import { type PreflightSession, sampleNote } from './preflight-session';
 import { showValue } from './sensitive-values';
 import type { PreflightCheck, PreflightContext, PreflightTask, TaskOutcome } from './types';
 
-const CHECK = 'preflight_foreign_key';
+export const FOREIGN_KEY_CHECK = 'preflight_foreign_key';
+const CHECK = FOREIGN_KEY_CHECK;
 
 /**
  * Referencing rows of `table` whose key has no row in `parent`: a validated foreign key fails on

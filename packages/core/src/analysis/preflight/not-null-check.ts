@@ -4,7 +4,8 @@ import { count, rowIdentity } from './row-identity';
 import { sampleNote } from './preflight-session';
 import type { PreflightCheck, PreflightContext, PreflightTask } from './types';
 
-const CHECK = 'preflight_not_null';
+export const NOT_NULL_CHECK = 'preflight_not_null';
+const CHECK = NOT_NULL_CHECK;
 
 /** A task proving `columns` of `table` hold no NULL (SET NOT NULL, the columns of a new primary key). */
 export function notNullTask(statementIndex: number, table: string, columns: string[], what: string): PreflightTask {

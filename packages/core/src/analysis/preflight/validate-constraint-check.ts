@@ -2,7 +2,8 @@ import { conditionShape, violatingRows } from './check-constraint-check';
 import { orphanRows } from './foreign-key-check';
 import type { PreflightCheck, PreflightContext, PreflightTask, TaskOutcome } from './types';
 
-const CHECK = 'preflight_validate_constraint';
+export const VALIDATE_CONSTRAINT_CHECK = 'preflight_validate_constraint';
+const CHECK = VALIDATE_CONSTRAINT_CHECK;
 
 /**
  * `ALTER TABLE ... VALIDATE CONSTRAINT c` (the second half of the NOT VALID pattern) fails on the
