@@ -23,6 +23,7 @@
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --calibrate-terms         # time only the TOAST and trigger-write shapes and fit only their terms (the rest of the calibration kept)
  *   --calibrate-heap-copy     # time rewrites of tables without indexes and fit only the rewrite classes' heap terms (one, rows, heapBytes)
+ *   --calibrate-inserts       # time INSERT ... SELECT into tables of 0, 1 and 3 indexes and fit the insert class's own terms
  *   --refit points.json       # fit again on the points a calibration saved with LOCK_TIMING_POINTS=points.json
  *   --classes update,delete   # with --refit or --calibrate: fit only these classes, keep the others (brought to the points' probe)
  *   LOCK_TIMING_DEBUG=1       # also print each evaluated statement's live features
@@ -101,6 +102,7 @@ const { values } = parseArgs({
     'calibrate-terms': { type: 'boolean' },
     /** Time rewrites of tables without indexes and fit only the rewrite classes' heap-copy terms (the rest kept). */
     'calibrate-heap-copy': { type: 'boolean' },
+    'calibrate-inserts': { type: 'boolean' },
     /** Which sets to evaluate: base (the 30 of earlier runs), heldout. */
     sets: { type: 'string', default: 'base,heldout' },
     /** Held-out variant: A (first run) or B (wider rows, shuffled ids, other distributions). */
@@ -476,6 +478,81 @@ async function calibrateHeapCopy(c: pg.Client, points: Timed[]): Promise<void> {
       );
       await c.query(`DROP TABLE ${t}`);
     }
+}
+
+/**
+ * INSERT ... SELECT into tables of their own: from sources of two widths and three sizes, a tenth
+ * and a half of the source into an empty table with no index, a primary key, or three indexes,
+ * and a fifth into a full copy of the source with three indexes (entries into large indexes, on
+ * keys in and out of heap order). No trigger and no foreign key: those terms are the update
+ * class's (`INSERT_SHARED_TERMS`). The full calibration's few INSERTs copied a table into itself,
+ * each row entering indexes of a million entries, and were fitted with the UPDATEs.
+ */
+async function calibrateInserts(c: pg.Client, points: Timed[]): Promise<void> {
+  const sources: Array<{ name: string; pad: number; n: number }> = [
+    { name: 'narrow', pad: 0, n: 200_000 },
+    { name: 'narrow', pad: 0, n: 1_000_000 },
+    { name: 'wide', pad: 300, n: 400_000 },
+  ];
+  const target = 'cal_ins_target';
+  for (const src of sources) {
+    const t = `cal_ins_${src.name}_${src.n}`;
+    await c.query(`DROP TABLE IF EXISTS ${t}, ${target}`);
+    await c.query(
+      `CREATE TABLE ${t} (id bigint NOT NULL, p int NOT NULL, ts timestamptz NOT NULL, label text NOT NULL${src.pad ? ', pad text NOT NULL' : ''})`,
+    );
+    await c.query(
+      `INSERT INTO ${t} SELECT g, (g::bigint * 7919) % 100000, timestamptz '2024-01-01' + g * interval '1 s', 'lbl-' || (g % 977)${
+        src.pad ? `, left(repeat(md5(g::text) || md5((g + 1)::text), ${Math.ceil(src.pad / 64)}), ${src.pad})` : ''
+      } FROM generate_series(1, ${src.n}) g`,
+    );
+    await c.query(`VACUUM ANALYZE ${t}`);
+    const indexes = (count: number): string =>
+      [count >= 1 ? `ALTER TABLE ${target} ADD PRIMARY KEY (id)` : '', count >= 3 ? `CREATE INDEX ON ${target} (p); CREATE INDEX ON ${target} (label)` : '']
+        .filter(Boolean)
+        .join('; ');
+    const steps: string[] = [];
+    for (const count of [0, 1, 3])
+      for (const share of [10, 2]) {
+        steps.push(`SETUP DROP TABLE IF EXISTS ${target}; CREATE TABLE ${target} (LIKE ${t})${count ? `; ${indexes(count)}` : ''}; ANALYZE ${target}`);
+        steps.push(`INSERT INTO ${target} SELECT * FROM ${t} WHERE id % ${share} = 1`);
+      }
+    steps.push(`SETUP DROP TABLE IF EXISTS ${target}; CREATE TABLE ${target} AS SELECT * FROM ${t}; ${indexes(3)}; ANALYZE ${target}`);
+    steps.push(`INSERT INTO ${target} SELECT id + ${src.n * 10}, (p * 31) % 100000, ts, label${src.pad ? ', pad' : ''} FROM ${t} WHERE id % 5 = 2`);
+    await calibrationSteps(c, target, steps, points);
+    await c.query(`DROP TABLE IF EXISTS ${t}, ${target}`);
+  }
+}
+
+/** The insert class's own terms, fitted by `--calibrate-inserts` alone (the rest are the update class's). */
+const INSERT_TERMS: FeatureName[] = ['one', 'touched', 'touchedIdx', 'touchedIdxUncached', 'scanCost'];
+
+/** Fits the insert class's own terms on the INSERT points (relative error, non-negative), each brought to the calibration probe's speed. */
+function fitInserts(points: Timed[]): Calibration {
+  const classes = structuredClone(CALIBRATION.classes);
+  const pts = points.filter((p) => p.cls === 'insert');
+  if (pts.length < INSERT_TERMS.length) throw new Error(`only ${pts.length} INSERT points`);
+  const y = pts.map((p) => p.realMs * (CALIBRATION.probeMs / p.probeMs));
+  const beta = fitRelative(
+    pts.map((p) => INSERT_TERMS.map((nm) => featureValue(nm, p.features))),
+    y,
+    NOISE_FLOOR_MS,
+  );
+  const coef: Partial<Record<FeatureName, number>> = {};
+  for (const [i, nm] of INSERT_TERMS.entries()) coef[nm] = Number(beta[i]!.toPrecision(4));
+  const fitted = pts.map((p) => INSERT_TERMS.reduce((sum, nm, i) => sum + beta[i]! * featureValue(nm, p.features), 0));
+  const worst = Math.max(...fitted.map((f, i) => Math.max(f / y[i]!, y[i]! / f)));
+  const rows = pts.map((p) => p.features.touchedRows);
+  const k = (v: number): string => `${Math.round(v / 1000)}k`;
+  classes.insert = { coef, spread: Number(worst.toPrecision(4)), points: pts.length, scales: `${k(Math.min(...rows))}-${k(Math.max(...rows))}` };
+  console.log(`  insert           ${INSERT_TERMS.map((nm) => `${nm} = ${coef[nm]}`).join(', ')} (${pts.length} points, worst x${worst.toFixed(2)})`);
+  const cal: Calibration = {
+    ...CALIBRATION,
+    measuredOn: `${CALIBRATION.measuredOn.replace(/; insert class fitted on .*$/, '')}; insert class fitted on points of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC (${os.cpus()[0]?.model ?? '?'})`,
+    classes,
+  };
+  writeFileSync(CALIBRATION_FILE, `${JSON.stringify(cal, null, 2)}\n`);
+  return cal;
 }
 
 /** The heap-copy terms of the rewrite classes, fitted by `--calibrate-heap-copy` alone. */
@@ -1098,6 +1175,12 @@ async function main(): Promise<void> {
       await calibrateTriggerWrites(c, points);
       if (process.env.LOCK_TIMING_POINTS) writeFileSync(process.env.LOCK_TIMING_POINTS, JSON.stringify(points));
       cal = fitTerms(points);
+    }
+    if (values['calibrate-inserts']) {
+      const points: Timed[] = [];
+      await calibrateInserts(c, points);
+      if (process.env.LOCK_TIMING_POINTS) writeFileSync(process.env.LOCK_TIMING_POINTS, JSON.stringify(points));
+      cal = fitInserts(points);
     }
     if (values['calibrate-heap-copy']) {
       const points: Timed[] = [];

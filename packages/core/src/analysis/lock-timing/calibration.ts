@@ -1,6 +1,6 @@
 import { formatCount } from '../../util/format-count';
 import data from './calibration-data.json';
-import { CLASS_FEATURES, type FeatureName, featureValue, isRewrite, type TimingClass, type TimingFeatures } from './timing-class';
+import { CLASS_FEATURES, type FeatureName, featureValue, INSERT_SHARED_TERMS, isRewrite, type TimingClass, type TimingFeatures } from './timing-class';
 
 /** One class's fitted model: ms = sum(coef[f] x feature f), and how far the calibration points strayed from it. */
 export interface ClassCalibration {
@@ -83,7 +83,13 @@ export function predictHoldMs(cls: TimingClass, features: TimingFeatures, calibr
   if (!cal) return null;
   let ms = 0;
   const names = CLASS_FEATURES[cls];
-  for (let i = 0; i < names.length; i++) ms += (cal.coef[names[i]!] ?? 0) * featureValue(names[i]!, features);
+  // An INSERT's triggers and foreign key lookups cost what an UPDATE's do (INSERT_SHARED_TERMS).
+  const shared = cls === 'insert' ? (calibration.classes.update?.coef ?? {}) : null;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    const coef = shared && INSERT_SHARED_TERMS.includes(name) ? shared[name] : cal.coef[name];
+    ms += (coef ?? 0) * featureValue(name, features);
+  }
   // A rewrite builds each GIN index again as CREATE INDEX does: the GIN class's price per entry
   // (the rewrite's own points, on tables without GIN indexes, cannot fit it).
   if (features.rebuildGinEntries > 0 && isRewrite(cls))
@@ -163,6 +169,6 @@ export function predictHold(
     low: round(ms / spread),
     high: round(ms * spread),
     cls,
-    basis: `${cls} calibrated at ${cal.scales} rows (${calibration.measuredOn}), extrapolated to ${Math.round(features.rows).toLocaleString('en-US')} rows / ${(features.heapBytes / 1e6).toFixed(0)} MB / ${features.indexes} index(es)${cls === 'update' || cls === 'delete' ? dmlBasis(features) : buildBasis(cls, features)} from ${options.source}; ${machine}`,
+    basis: `${cls} calibrated at ${cal.scales} rows (${calibration.measuredOn}), extrapolated to ${Math.round(features.rows).toLocaleString('en-US')} rows / ${(features.heapBytes / 1e6).toFixed(0)} MB / ${features.indexes} index(es)${cls === 'update' || cls === 'insert' || cls === 'delete' ? dmlBasis(features) : buildBasis(cls, features)} from ${options.source}; ${machine}`,
   };
 }

@@ -314,46 +314,57 @@ async function insertedRows(
   targetRows: number,
   plannable: boolean,
   limits: CountLimits,
-): Promise<{ rows: number; basis: RowsBasis }> {
-  if (source.kind === 'values') return { rows: source.rows, basis: { text: `the statement's own ${formatCount(source.rows)} row(s)`, spread: 1 } };
+): Promise<{ rows: number; basis: RowsBasis; cost: number }> {
+  if (source.kind === 'values') return { rows: source.rows, basis: { text: `the statement's own ${formatCount(source.rows)} row(s)`, spread: 1 }, cost: 0 };
   const from = source.kind === 'table' ? await liveTable(client, source.table).catch(() => null) : null;
+  // The query's own work: what the planner costs it, or a scan of its one source table.
+  const sourceScan = from ? seqScanCost(from.heap, from.rows) : 0;
   if (source.kind === 'table' && from && !source.filtered)
-    return { rows: from.rows, basis: { text: `the rows of ${source.table} (its statistics: about ${formatCount(Math.round(from.rows))})`, spread: 1 } };
+    return {
+      rows: from.rows,
+      basis: { text: `the rows of ${source.table} (its statistics: about ${formatCount(Math.round(from.rows))})`, spread: 1 },
+      cost: sourceScan,
+    };
   const shape = plannable ? insertQueryShape(stmt) : null;
   const planned = shape ? await plannedRows(client, shape) : null;
+  const rowsOf = (r: { rows: number; basis: RowsBasis }) => ({ ...r, cost: planned?.cost ?? sourceScan });
   if (planned) {
     const one = source.kind === 'table' && from ? insertScope(stmt) : null;
     if (!one || source.kind !== 'table' || !from)
-      return { rows: planned.rows, basis: { text: "planner estimate of the INSERT's query", spread: QUERY_ESTIMATE_SPREAD } };
-    if (one.scope.planOnly) return { rows: planned.rows, basis: PLANNED_ONLY };
+      return rowsOf({ rows: planned.rows, basis: { text: "planner estimate of the INSERT's query", spread: QUERY_ESTIMATE_SPREAD } });
+    if (one.scope.planOnly) return rowsOf({ rows: planned.rows, basis: PLANNED_ONLY });
     const stats = await statisticsOrUnread(client, from);
     const weak = stats.stale ?? weakEstimateReason(one.where, stats.columns, stats.extended);
-    if (!weak) return { rows: planned.rows, basis: { text: 'planner estimate', spread: 1 } };
+    if (!weak) return rowsOf({ rows: planned.rows, basis: { text: 'planner estimate', spread: 1 } });
     const counted = await countedRows(client, one.scope, from, !planned.byScan, limits);
-    return counted
-      ? {
-          rows: counted.rows,
-          basis: { text: `the query's rows of ${source.table}, ${counted.basis} (the planner's estimate is a guess: ${weak})`, spread: counted.spread },
-        }
-      : { rows: planned.rows, basis: { text: `planner estimate, a guess (${weak}; a count did not finish)`, spread: GUESS_SPREAD } };
+    return rowsOf(
+      counted
+        ? {
+            rows: counted.rows,
+            basis: { text: `the query's rows of ${source.table}, ${counted.basis} (the planner's estimate is a guess: ${weak})`, spread: counted.spread },
+          }
+        : { rows: planned.rows, basis: { text: `planner estimate, a guess (${weak}; a count did not finish)`, spread: GUESS_SPREAD } },
+    );
   }
   if (source.kind === 'table' && from)
-    return source.filtered
-      ? {
-          rows: from.rows * DML_WHERE_SELECTIVITY,
-          basis: {
-            text: `a default of ${DML_WHERE_SELECTIVITY * 100}% of the rows of ${source.table} (the query's WHERE was not evaluated on the target)`,
-            spread: GUESS_SPREAD,
-          },
-        }
-      : { rows: from.rows, basis: { text: `the rows of ${source.table} (its statistics: about ${formatCount(Math.round(from.rows))})`, spread: 1 } };
-  return {
+    return rowsOf(
+      source.filtered
+        ? {
+            rows: from.rows * DML_WHERE_SELECTIVITY,
+            basis: {
+              text: `a default of ${DML_WHERE_SELECTIVITY * 100}% of the rows of ${source.table} (the query's WHERE was not evaluated on the target)`,
+              spread: GUESS_SPREAD,
+            },
+          }
+        : { rows: from.rows, basis: { text: `the rows of ${source.table} (its statistics: about ${formatCount(Math.round(from.rows))})`, spread: 1 } },
+    );
+  return rowsOf({
     rows: targetRows * DML_WHERE_SELECTIVITY,
     basis: {
       text: `a guess of ${DML_WHERE_SELECTIVITY * 100}% of the table's rows (the INSERT's query was not evaluated on the target)`,
       spread: GUESS_SPREAD,
     },
-  };
+  });
 }
 
 /** The DML facts of {@link NO_DML_FACTS}, to be filled in. */
@@ -781,6 +792,8 @@ export async function liveFeatures(
     const rows = await insertedRows(client, stmt, inserted, t.rows, !unplannable, limits);
     touched = rows.rows;
     rowsBasis = rows.basis;
+    // An INSERT reads its query's sources, not the table it writes to.
+    scanCost = rows.cost;
   }
   const event: DmlEvent | null = kind === 'UpdateStmt' ? 'UPDATE' : kind === 'DeleteStmt' ? 'DELETE' : inserted ? 'INSERT' : null;
   const dml = event ? await dmlFacts(client, t, stmt, event, { touched, byScan, clustered }) : { ...NO_DML_FACTS, entryIndexes: t.idx };

@@ -310,6 +310,17 @@ describe('live lock timing', () => {
     expect(unplannable!.estimate!.basis).toMatch(/default of 5% of the rows of public\.big/);
   });
 
+  it('prices an INSERT by the insert class: its rows and the query that finds them, not a scan of the table it writes to', async () => {
+    await sql(db.url, 'CREATE TABLE big_sink (LIKE big)');
+    const [scanned, values] = (
+      await timing("INSERT INTO big_sink SELECT * FROM big WHERE t = 'x42'; INSERT INTO big_sink VALUES (-1, 0, 'y')", { countLimits: NO_SAMPLE })
+    ).statements;
+    expect([scanned!.estimate!.cls, values!.estimate!.cls]).toEqual(['insert', 'insert']);
+    // One row each, but the first reads all of big for it (its planner cost): a few ms here, where
+    // the empty table it writes to would have priced no scan at all.
+    expect(scanned!.estimate!.ms).toBeGreaterThan(values!.estimate!.ms + 1);
+  });
+
   it('plans, and never counts, a DELETE whose WHERE reads other tables through a WITH or a sub-query', async () => {
     const [batched, semi] = (
       await timing(

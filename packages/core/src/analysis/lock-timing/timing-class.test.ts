@@ -41,6 +41,15 @@ describe('timing class of an index build', () => {
   });
 });
 
+describe('timing class of a data change', () => {
+  it('times INSERTs apart from UPDATEs: a new row locks no old version', async () => {
+    expect((await classOf('INSERT INTO t SELECT * FROM s WHERE a > 1')).cls).toBe('insert');
+    expect((await classOf('INSERT INTO t VALUES (1)')).cls).toBe('insert');
+    expect((await classOf('UPDATE t SET a = 1')).cls).toBe('update');
+    expect((await classOf('DELETE FROM t WHERE a = 1')).cls).toBe('delete');
+  });
+});
+
 describe('heap pages a DML statement dirties', () => {
   // 1M rows on 10,000 pages: 100 rows a page.
   const f = (touchedRows: number, foundByScan: boolean, rowsClustered = true) =>

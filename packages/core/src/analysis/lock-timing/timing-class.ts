@@ -21,6 +21,7 @@ export type TimingClass =
   | 'index_gist'
   | 'index_brin'
   | 'update'
+  | 'insert'
   | 'delete';
 
 export const TIMING_CLASSES: readonly TimingClass[] = [
@@ -37,6 +38,7 @@ export const TIMING_CLASSES: readonly TimingClass[] = [
   'index_gist',
   'index_brin',
   'update',
+  'insert',
   'delete',
 ];
 
@@ -231,7 +233,15 @@ export const CLASS_FEATURES: Record<TimingClass, readonly FeatureName[]> = {
     'touchedTrigWrites',
   ],
   delete: ['one', 'touched', 'seqScanCost', 'touchedTrig', 'touchedRefIdx', 'touchedRefScan', 'dirtied', 'touchedTrigWrites'],
+  // An INSERT writes a new row and its index entries and locks no old version: per row and per
+  // entry it costs a fraction of an UPDATE's (fitted on INSERT ... SELECT alone), plus its query
+  // (`scanCost`: the planner's cost of the SELECT it runs). Each row's triggers and foreign key
+  // lookups fire as an UPDATE's do and keep the update class's prices (`INSERT_SHARED_TERMS`).
+  insert: ['one', 'touched', 'touchedIdx', 'touchedIdxUncached', 'scanCost', 'touchedTrig', 'touchedFk', 'touchedFkUncached', 'touchedTrigWrites'],
 };
+
+/** The insert class's terms priced per row as an UPDATE's are (not fitted on INSERTs: the calibration's INSERTs have no triggers and one kind of foreign key). */
+export const INSERT_SHARED_TERMS: readonly FeatureName[] = ['touchedTrig', 'touchedFk', 'touchedFkUncached', 'touchedTrigWrites'];
 
 /** Feature values (scaled so coefficients stay readable: per million rows, per MB). */
 export function featureValue(name: FeatureName, f: TimingFeatures): number {
@@ -452,7 +462,7 @@ export function timingClass(stmt: ParsedStatement, facts: StatementFacts): Timin
       return index.concurrent && index.method === 'btree' ? 'index_concurrent' : INDEX_CLASS[index.method];
     }
     case 'data':
-      return facts.statement_type === 'DELETE' ? 'delete' : 'update';
+      return facts.statement_type === 'DELETE' ? 'delete' : facts.statement_type === 'INSERT' ? 'insert' : 'update';
     default:
       return null;
   }
