@@ -10,6 +10,7 @@ import { weakEstimateReason } from './predicate-estimate';
 import { triggerWrites } from './trigger-work';
 import { DML_WHERE_SELECTIVITY } from './snapshot-features';
 import { type FeatureClient, type LiveTable, liveTable, optionalQuery, samplePercent, toastedBytesPerRow } from './live-table';
+import { indexKeyOrder, rowsTogether } from './row-order';
 import { plannedRows } from './planned-rows';
 import { type ExpressionSample, rewriteExpressions, rewriteExpressionShape, sampleExpressions } from './sample-expressions';
 import { type BrinSample, sampleBrin } from './sample-brin';
@@ -295,13 +296,6 @@ async function touchedRows(
 }
 
 /**
- * |correlation| at or below which an index's key counts as unordered in the heap. A key the heap
- * follows keeps its ranges together even after updates moved some rows: a serial id whose first
- * tenth was updated shows 0.45, and its last 5 % still sits on the last 5 % of the pages.
- */
-const UNORDERED_CORRELATION = 0.2;
-
-/**
  * Rows an INSERT adds (`inserted-rows.ts`), with what the figure rests on: the statement's own
  * rows, a source table's statistics, or the target's plan of the INSERT's query (unless it did
  * not pass the live-expression gate: `plannable` false). A WHERE on one source table that the
@@ -374,24 +368,6 @@ type WriteFacts = DmlFacts & { entryIndexes: number };
 
 type DmlEvent = 'INSERT' | 'UPDATE' | 'DELETE';
 const TRIGGER_EVENT_BIT: Record<DmlEvent, number> = { INSERT: 4, DELETE: 8, UPDATE: 16 };
-
-/**
- * |correlation| with the heap order of the first key of `index` on `t` (`pg_stats`: the table's
- * column, or an expression index's own statistics), or null when unknown.
- */
-async function indexCorrelation(client: FeatureClient, t: LiveTable, index: string): Promise<number | null> {
-  const res = await client.query(
-    `SELECT abs(coalesce(
-              (SELECT s.correlation FROM pg_attribute a JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = a.attname
-                WHERE a.attrelid = c.oid AND a.attnum = i.indkey[0]),
-              (SELECT s.correlation FROM pg_stats s WHERE s.schemaname = n.nspname AND s.tablename = ic.relname LIMIT 1)))::float8 AS corr
-       FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE i.indrelid = $1 AND ic.relname = $2`,
-    [t.oid, index],
-  );
-  const corr = (res.rows[0] as { corr?: number | null } | undefined)?.corr;
-  return typeof corr === 'number' ? corr : null;
-}
 
 /**
  * An index of the table as {@link INDEX_KINDS} reads it: access method, first operator class, key
@@ -777,7 +753,7 @@ export async function liveFeatures(
       byScan = planned.byScan;
       // An index on a key unordered in the heap (a hash, a uuid, a cyclic code) finds rows
       // anywhere; unknown order counts as ordered.
-      if (planned.index) clustered = ((await indexCorrelation(client, t, planned.index).catch(() => null)) ?? 1) > UNORDERED_CORRELATION;
+      if (planned.index) clustered = rowsTogether(await indexKeyOrder(client, t, planned.index).catch(() => null), t.rows);
     }
   }
   // A REFRESH re-runs the view's query: the rows it reads cost beside the rows it writes.
