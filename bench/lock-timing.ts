@@ -19,7 +19,8 @@
  *                             # heldout-o: set O (written after the btree sample sort, run once on it), 800k items (B: 300k)
  *                             # heldout-p: set P (written after the sixth round's last change, run once on it), 900k shipments (B: 300k)
  *                             # heldout-q: set Q (written before the seventh round's changes, run once after them), 1M bookings (B: 300k)
- *                             # heldout-r: set R (written before the eighth round's changes, to be run once after them), 1M tickets (B: 250k)
+ *                             # heldout-r: set R (written before the eighth round's changes, run once after them), 1M tickets (B: 250k)
+ *                             # heldout-s: set S (written before the ninth round's changes, to be run once after them), 1.5M readings (B: 400k)
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --calibrate-terms         # time only the TOAST and trigger-write shapes and fit only their terms (the rest of the calibration kept)
  *   --calibrate-heap-copy     # time rewrites of tables without indexes and fit only the rewrite classes' heap terms (one, rows, heapBytes)
@@ -82,6 +83,7 @@ import { setO } from './support/lock-timing-set-o';
 import { setP } from './support/lock-timing-set-p';
 import { setQ } from './support/lock-timing-set-q';
 import { setR } from './support/lock-timing-set-r';
+import { setS } from './support/lock-timing-set-s';
 
 /**
  * Below this a calibration point's error counts in absolute ms, not relative: a statement of a
@@ -1133,6 +1135,7 @@ const VARIANT_SETS = {
   'heldout-p': { label: 'P', unit: 'shipments', sizes: { A: 900_000, B: 300_000 }, run: definedSet(setP) },
   'heldout-q': { label: 'Q', unit: 'bookings', sizes: { A: 1_000_000, B: 300_000 }, run: definedSet(setQ) },
   'heldout-r': { label: 'R', unit: 'tickets', sizes: { A: 1_000_000, B: 250_000 }, run: definedSet(setR) },
+  'heldout-s': { label: 'S', unit: 'readings', sizes: { A: 1_500_000, B: 400_000 }, run: definedSet(setS) },
 } as const;
 
 async function main(): Promise<void> {
