@@ -91,7 +91,7 @@ function runStatement(
 }
 
 /** The session is inside a transaction block (pg's ReadyForQuery status, `I` when idle). */
-const inTransactionBlock = (client: pg.Client): boolean => (client as unknown as { _txStatus?: string | null })._txStatus !== 'I';
+export const inTransactionBlock = (client: pg.Client): boolean => (client as unknown as { _txStatus?: string | null })._txStatus !== 'I';
 
 /** The last result's first row of a simple query that may hold several statements. */
 function lastRow<R>(res: pg.QueryResult | pg.QueryResult[]): R | undefined {

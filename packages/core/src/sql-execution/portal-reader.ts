@@ -50,6 +50,13 @@ export function payloadBytes(json: string): number {
   return Buffer.byteLength(json, 'utf8') + extra;
 }
 
+/** A statement without parameters or rows (BEGIN, SET LOCAL, ROLLBACK) as Parse, Bind and Execute, in the packet being written. */
+function sendUtility(connection: ProtocolConnection, text: string): void {
+  connection.parse({ text });
+  connection.bind({ values: [] });
+  connection.execute({ rows: 0 });
+}
+
 /**
  * Runs one statement through the extended protocol (Parse/Bind/Describe/Execute) as a `pg`
  * "submittable". The extended protocol accepts exactly one statement, which is a server-side
@@ -116,11 +123,7 @@ export class PortalReader {
     const batched = !this.drain && wanted > FIRST_BATCH_ROWS;
     connection.stream?.cork?.();
     try {
-      for (const text of this.prelude) {
-        connection.parse({ text });
-        connection.bind({ values: [] });
-        connection.execute({ rows: 0 });
-      }
+      for (const text of this.prelude) sendUtility(connection, text);
       connection.parse({ text: this.text });
       connection.bind({ values: [] });
       connection.describe({ type: 'P' });
@@ -128,11 +131,7 @@ export class PortalReader {
       connection.execute({ rows: this.asked });
       if (batched) connection.flush();
       else {
-        if (this.rollbackAfter) {
-          connection.parse({ text: 'ROLLBACK' });
-          connection.bind({ values: [] });
-          connection.execute({ rows: 0 });
-        }
+        if (this.rollbackAfter) sendUtility(connection, 'ROLLBACK');
         this.sync(connection);
       }
     } finally {

@@ -6,7 +6,7 @@ import { parseConnectionString } from '../connections/connection-string';
 import type { ConnectionTarget } from '../connections/connection-target';
 import { pgClientConfig } from '../connections/pg-client-config';
 import { CatalogVerdictCache } from './catalog-verdict-cache';
-import { SESSION_STARTUP_OPTIONS } from './execute-sql';
+import { inTransactionBlock, SESSION_STARTUP_OPTIONS } from './execute-sql';
 
 /** A session on the user's database for one request. */
 export interface Session {
@@ -69,8 +69,6 @@ function poolFor(target: ConnectionTarget, settings: SessionPoolSettings): Entry
   return entry;
 }
 
-type TxStatus = { _txStatus?: string | null };
-
 /**
  * A session from the connection's pool: a new backend per request would cost a fork and a
  * password exchange on the user's server, several milliseconds more than the query itself.
@@ -100,7 +98,7 @@ export async function acquireSession(target: ConnectionTarget, settings: Session
         return;
       }
       try {
-        if ((client as unknown as TxStatus)._txStatus !== 'I') await client.query('ROLLBACK');
+        if (inTransactionBlock(client)) await client.query('ROLLBACK');
         if (reset) await client.query('DISCARD ALL');
         client.release();
       } catch {

@@ -340,18 +340,15 @@ async function insertedRows(
         : { rows: planned.rows, basis: { text: `planner estimate, a guess (${weak}; a count did not finish)`, spread: GUESS_SPREAD } },
     );
   }
+  // An unfiltered source table returned above: here its WHERE was not planned.
   if (source.kind === 'table' && from)
-    return rowsOf(
-      source.filtered
-        ? {
-            rows: from.rows * DML_WHERE_SELECTIVITY,
-            basis: {
-              text: `a default of ${DML_WHERE_SELECTIVITY * 100}% of the rows of ${source.table} (the query's WHERE was not evaluated on the target)`,
-              spread: GUESS_SPREAD,
-            },
-          }
-        : { rows: from.rows, basis: { text: `the rows of ${source.table} (its statistics: about ${formatCount(Math.round(from.rows))})`, spread: 1 } },
-    );
+    return rowsOf({
+      rows: from.rows * DML_WHERE_SELECTIVITY,
+      basis: {
+        text: `a default of ${DML_WHERE_SELECTIVITY * 100}% of the rows of ${source.table} (the query's WHERE was not evaluated on the target)`,
+        spread: GUESS_SPREAD,
+      },
+    });
   return rowsOf({
     rows: targetRows * DML_WHERE_SELECTIVITY,
     basis: {

@@ -14,15 +14,16 @@ const UNORDERED_CORRELATION = 0.2;
  */
 export async function indexKeyOrder(client: FeatureClient, t: LiveTable, index: string): Promise<{ corr: number; distinct: number | null } | null> {
   const res = await client.query(
-    `SELECT abs(s.correlation)::float8 AS corr, s.n_distinct::float8 AS distinct
+    `SELECT abs(key.correlation)::float8 AS corr, key.n_distinct::float8 AS distinct
        FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
        CROSS JOIN LATERAL (
-         SELECT correlation, n_distinct FROM (
+         -- The table's column first, else an expression index's own statistics.
+         SELECT k.correlation, k.n_distinct FROM (
            SELECT s.correlation, s.n_distinct, 0 AS pick FROM pg_attribute a JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = a.attname
             WHERE a.attrelid = c.oid AND a.attnum = i.indkey[0]
            UNION ALL
            SELECT s.correlation, s.n_distinct, 1 FROM pg_stats s WHERE s.schemaname = n.nspname AND s.tablename = ic.relname) k
-          WHERE k.correlation IS NOT NULL ORDER BY pick LIMIT 1) s
+          WHERE k.correlation IS NOT NULL ORDER BY k.pick LIMIT 1) key
       WHERE i.indrelid = $1 AND ic.relname = $2`,
     [t.oid, index],
   );
