@@ -25,6 +25,7 @@
  *   --calibrate-terms         # time only the TOAST and trigger-write shapes and fit only their terms (the rest of the calibration kept)
  *   --calibrate-heap-copy     # time rewrites of tables without indexes and fit only the rewrite classes' heap terms (one, rows, heapBytes)
  *   --calibrate-inserts       # time INSERT ... SELECT into tables of 0, 1 and 3 indexes and fit the insert class's own terms
+ *   --calibrate-visits        # time DML whose rows an index finds (ordered and unordered keys) and fit only the page-visit term
  *   --refit points.json       # fit again on the points a calibration saved with LOCK_TIMING_POINTS=points.json
  *   --classes update,delete   # with --refit or --calibrate: fit only these classes, keep the others (brought to the points' probe)
  *   LOCK_TIMING_DEBUG=1       # also print each evaluated statement's live features
@@ -100,11 +101,13 @@ const { values } = parseArgs({
     refit: { type: 'string' },
     /** With --calibrate or --refit: fit only these classes; the others keep the committed calibration (brought to the new probe). */
     classes: { type: 'string' },
-    /** Time only the TOAST and trigger-write shapes and fit only their terms (FITTED_TERMS) on what the committed calibration leaves. */
+    /** Time only the TOAST and trigger-write shapes and fit only their terms (TOAST_AND_TRIGGER_TERMS) on what the committed calibration leaves. */
     'calibrate-terms': { type: 'boolean' },
     /** Time rewrites of tables without indexes and fit only the rewrite classes' heap-copy terms (the rest kept). */
     'calibrate-heap-copy': { type: 'boolean' },
     'calibrate-inserts': { type: 'boolean' },
+    /** Time DML whose rows an index finds, on keys ordered and unordered in the heap, and fit only the update and delete classes' page-visit term. */
+    'calibrate-visits': { type: 'boolean' },
     /** Which sets to evaluate: base (the 30 of earlier runs), heldout. */
     sets: { type: 'string', default: 'base,heldout' },
     /** Held-out variant: A (first run) or B (wider rows, shuffled ids, other distributions). */
@@ -526,6 +529,39 @@ async function calibrateInserts(c: pg.Client, points: Timed[]): Promise<void> {
   }
 }
 
+/**
+ * DML whose rows an index finds, at two row widths and sizes that stay in shared buffers: on a key
+ * unordered in the heap (`k`, a row's rows lie a page each) and on the primary key (a range of
+ * packed rows) for the same row counts, so the fit sees what each heap page visited costs beside
+ * what each row does. Each table is made afresh, so no statement finds another's dead rows.
+ */
+async function calibrateVisits(c: pg.Client, points: Timed[]): Promise<void> {
+  const shapes: Array<{ name: string; pad: number; n: number }> = [
+    { name: 'narrow', pad: 0, n: 250_000 },
+    { name: 'narrow', pad: 0, n: 700_000 },
+    { name: 'wide', pad: 220, n: 200_000 },
+  ];
+  for (const shape of shapes) {
+    const t = `cal_visit_${shape.name}_${shape.n}`;
+    const create = [
+      `DROP TABLE IF EXISTS ${t}`,
+      `CREATE TABLE ${t} (id bigint PRIMARY KEY, k int NOT NULL, v int NOT NULL${shape.pad ? ', pad text NOT NULL' : ''})`,
+      `INSERT INTO ${t} SELECT g, (g * 7919) % ${shape.n}, g % 100${shape.pad ? `, left(repeat(md5(g::text) || md5((g + 1)::text), ${Math.ceil(shape.pad / 64)}), ${shape.pad})` : ''} FROM generate_series(1::bigint, ${shape.n}) g`,
+      `CREATE INDEX ${t}_k ON ${t} (k)`,
+    ].join('; ');
+    const steps: string[] = [];
+    for (const share of [0.005, 0.02]) {
+      const rows = Math.round(shape.n * share);
+      for (const where of [`k < ${rows}`, `id <= ${rows}`]) {
+        for (const dml of [`DELETE FROM ${t} WHERE ${where}`, `UPDATE ${t} SET v = v + 1 WHERE ${where}`])
+          steps.push(`SETUP ${create}`, `VACUUM ANALYZE ${t}`, dml);
+      }
+    }
+    await calibrationSteps(c, t, steps, points);
+    await c.query(`DROP TABLE IF EXISTS ${t}`);
+  }
+}
+
 /** The insert class's own terms, fitted by `--calibrate-inserts` alone (the rest are the update class's). */
 const INSERT_TERMS: FeatureName[] = ['one', 'touched', 'touchedIdx', 'touchedIdxUncached', 'scanCost'];
 
@@ -593,7 +629,7 @@ function fitHeapCopy(points: Timed[]): Calibration {
 }
 
 /** The terms fitted by `--calibrate-terms` alone (each is 0 on every other calibration point): TOAST, and trigger bodies' writes. */
-const FITTED_TERMS: Array<[TimingClass, FeatureName]> = [
+const TOAST_AND_TRIGGER_TERMS: Array<[TimingClass, FeatureName]> = [
   ['rewrite', 'toast'],
   ['rewrite_type', 'toast'],
   ['index_btree', 'toastRead'],
@@ -603,14 +639,20 @@ const FITTED_TERMS: Array<[TimingClass, FeatureName]> = [
   ['delete', 'touchedTrigWrites'],
 ];
 
+/** The terms fitted by `--calibrate-visits` alone: the heap pages a DML statement's index finds its rows on. */
+const VISIT_TERMS: Array<[TimingClass, FeatureName]> = [
+  ['update', 'visited'],
+  ['delete', 'visited'],
+];
+
 /**
  * Fits one term per class on what the committed calibration leaves of each point (relative error,
- * non-negative), keeping every other coefficient: the points of the TOAST shapes, whose other
- * features the committed model already prices.
+ * non-negative), keeping every other coefficient: the points of shapes made for those terms,
+ * whose other features the committed model already prices. `what` names the fit in measuredOn.
  */
-function fitTerms(points: Timed[]): Calibration {
+function fitTerms(points: Timed[], terms: Array<[TimingClass, FeatureName]>, what: string): Calibration {
   const classes = structuredClone(CALIBRATION.classes);
-  for (const [cls, term] of FITTED_TERMS) {
+  for (const [cls, term] of terms) {
     const kept = classes[cls];
     const pts = points.filter((p) => p.cls === cls && featureValue(term, p.features) > 0);
     if (!kept || !pts.length) continue;
@@ -629,9 +671,13 @@ function fitTerms(points: Timed[]): Calibration {
     kept.coef[term] = Number(coef.toPrecision(4));
     console.log(`  ${cls.padEnd(16)} ${term} = ${kept.coef[term]} (${pts.length} points)`);
   }
+  const previous = CALIBRATION.measuredOn.split('; ').filter((part) => !part.startsWith(`${what} fitted on`));
   const cal: Calibration = {
     ...CALIBRATION,
-    measuredOn: `${CALIBRATION.measuredOn.replace(/; TOAST terms fitted on .*$/, '')}; TOAST and trigger-write terms fitted on points of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+    measuredOn: [
+      ...previous,
+      `${what} fitted on points of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC (${os.cpus()[0]?.model ?? '?'})`,
+    ].join('; '),
     classes,
   };
   writeFileSync(CALIBRATION_FILE, `${JSON.stringify(cal, null, 2)}\n`);
@@ -1177,7 +1223,13 @@ async function main(): Promise<void> {
       await calibrateToast(c, points);
       await calibrateTriggerWrites(c, points);
       if (process.env.LOCK_TIMING_POINTS) writeFileSync(process.env.LOCK_TIMING_POINTS, JSON.stringify(points));
-      cal = fitTerms(points);
+      cal = fitTerms(points, TOAST_AND_TRIGGER_TERMS, 'TOAST and trigger-write terms');
+    }
+    if (values['calibrate-visits']) {
+      const points: Timed[] = [];
+      await calibrateVisits(c, points);
+      if (process.env.LOCK_TIMING_POINTS) writeFileSync(process.env.LOCK_TIMING_POINTS, JSON.stringify(points));
+      cal = fitTerms(points, VISIT_TERMS, 'heap page visits');
     }
     if (values['calibrate-inserts']) {
       const points: Timed[] = [];

@@ -1,6 +1,15 @@
 import { formatCount } from '../../util/format-count';
 import data from './calibration-data.json';
-import { CLASS_FEATURES, type FeatureName, featureValue, INSERT_SHARED_TERMS, isRewrite, type TimingClass, type TimingFeatures } from './timing-class';
+import {
+  CLASS_FEATURES,
+  dirtiedPages,
+  type FeatureName,
+  featureValue,
+  INSERT_SHARED_TERMS,
+  isRewrite,
+  type TimingClass,
+  type TimingFeatures,
+} from './timing-class';
 
 /** One class's fitted model: ms = sum(coef[f] x feature f), and how far the calibration points strayed from it. */
 export interface ClassCalibration {
@@ -41,6 +50,9 @@ const MIN_SPREAD = 1.25;
 /** What a DML estimate counted besides the table: rows, row triggers, HOT updates, foreign key checks both ways. */
 function dmlBasis(f: TimingFeatures): string {
   const parts = [` / ${formatCount(f.touchedRows)} rows changed`];
+  // Rows an index finds on a key the heap is not ordered by lie a page each: every page is a visit.
+  if (!f.foundByScan && !f.rowsClustered && f.touchedRows > 0)
+    parts.push(`found through an index on a key the heap is not ordered by, on about ${formatCount(dirtiedPages(f))} heap pages`);
   if (f.rowTriggers) parts.push(`${f.rowTriggers} row trigger(s) each${f.triggerWrites ? `, writing ${f.triggerWrites} row(s) of their own per fire` : ''}`);
   if (f.indexes && f.nonHotShare < 0.95)
     parts.push(

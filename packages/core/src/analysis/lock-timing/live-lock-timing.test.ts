@@ -89,6 +89,23 @@ describe('live lock timing', () => {
     expect(insert!.basis).toMatch(/1 foreign key\(s\) checked against the parent per row/);
   });
 
+  it('prices the heap pages rows found through an index lie on: a page a row on a key the heap is not ordered by', async () => {
+    await sql(
+      db.url,
+      `CREATE TABLE scatter (id bigint PRIMARY KEY, k int NOT NULL, pad text NOT NULL);
+       INSERT INTO scatter SELECT g, (g * 7919) % 60000, repeat('p', 40) FROM generate_series(1, 60000) g;
+       CREATE INDEX ON scatter (k);`,
+    );
+    await sql(db.url, 'VACUUM ANALYZE scatter');
+    const [spread, packed] = (
+      await timing('DELETE FROM scatter WHERE k < 1500; DELETE FROM scatter WHERE id <= 1500', { countLimits: NO_SAMPLE })
+    ).statements.map((s) => s.estimate!);
+    // The same 1,500 rows each way: on about 500 of the table's pages when k finds them, on about 16 as an id range.
+    expect(spread!.basis).toMatch(/found through an index on a key the heap is not ordered by, on about \d{3} heap pages/);
+    expect(packed!.basis).not.toMatch(/heap pages/);
+    expect(spread!.ms).toBeGreaterThan(packed!.ms * 1.5);
+  });
+
   it("charges a non-HOT version no entry in a BRIN index, and half of one in a partial index unless the UPDATE sets its predicate's column", async () => {
     await sql(
       db.url,

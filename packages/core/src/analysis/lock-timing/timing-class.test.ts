@@ -3,7 +3,7 @@ import { analyzeStatements } from '../analyze-statements';
 import { parseStatements } from '../parse-statements';
 import { buildSchemaIndex } from '../schema-index';
 import { buildSnapshot } from '../snapshot-builder';
-import { builtIndex, dirtiedPages, entryIndexWeight, timingClass, type TimingFeatures } from './timing-class';
+import { builtIndex, dirtiedPages, entryIndexWeight, featureValue, timingClass, type TimingFeatures } from './timing-class';
 
 async function classOf(sql: string) {
   const parsed = await parseStatements(sql);
@@ -63,6 +63,18 @@ describe('heap pages a DML statement dirties', () => {
   });
   it('spreads rows an index finds on a key the heap is not ordered by', () => {
     expect(dirtiedPages(f(100_000, false, false))).toBeGreaterThan(9_999);
+  });
+});
+
+describe('heap pages visited outside a sequential scan', () => {
+  const f = (foundByScan: boolean, rowsClustered: boolean) =>
+    ({ rows: 1e6, heapBytes: 10_000 * 8192, touchedRows: 20_000, foundByScan, rowsClustered }) as TimingFeatures;
+  it('prices the pages an index reaches (a page a row on an unordered key, a page per hundred rows of a range) and none a scan reads', () => {
+    // 2 % of the rows on an unordered key: 1 - 0.98^100 of the 10,000 pages hold one (about 8,700).
+    expect(featureValue('visited', f(false, false)) * 1e4).toBeCloseTo(10_000 * (1 - 0.98 ** 100), 0);
+    expect(featureValue('visited', f(false, true)) * 1e4).toBe(200);
+    // A sequential scan's planner cost already reads every page.
+    expect(featureValue('visited', f(true, false))).toBe(0);
   });
 });
 

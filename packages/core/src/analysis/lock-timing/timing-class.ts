@@ -163,6 +163,7 @@ export type FeatureName =
   | 'ginEntries'
   | 'rowsLog'
   | 'dirtied'
+  | 'visited'
   | 'rebuild'
   | 'parentRows'
   | 'touched'
@@ -218,7 +219,10 @@ export const CLASS_FEATURES: Record<TimingClass, readonly FeatureName[]> = {
   // `touched` for a noisy fit to trade against it). Per changed row come the row triggers, an
   // entry in every index unless the update is HOT (an INSERT's rows, classed here, are never),
   // the parent lookup of each foreign key whose columns it sets, and, for a DELETE, one lookup
-  // per referencing foreign key (an index probe, or a scan of a child without an index).
+  // per referencing foreign key (an index probe, or a scan of a child without an index). Rows an
+  // index finds cost a visit per heap page they lie on (`visited`: the page pinned, locked and
+  // dirtied out of heap order, which a sequential scan's cost already holds): rows of a key
+  // unordered in the heap lie on a page each.
   update: [
     'one',
     'touched',
@@ -229,10 +233,11 @@ export const CLASS_FEATURES: Record<TimingClass, readonly FeatureName[]> = {
     'touchedFk',
     'touchedFkUncached',
     'dirtied',
+    'visited',
     'touchedToast',
     'touchedTrigWrites',
   ],
-  delete: ['one', 'touched', 'seqScanCost', 'touchedTrig', 'touchedRefIdx', 'touchedRefScan', 'dirtied', 'touchedTrigWrites'],
+  delete: ['one', 'touched', 'seqScanCost', 'touchedTrig', 'touchedRefIdx', 'touchedRefScan', 'dirtied', 'visited', 'touchedTrigWrites'],
   // An INSERT writes a new row and its index entries and locks no old version: per row and per
   // entry it costs a fraction of an UPDATE's (fitted on INSERT ... SELECT alone), plus its query
   // (`scanCost`: the planner's cost of the SELECT it runs). Each row's triggers and foreign key
@@ -261,6 +266,8 @@ export function featureValue(name: FeatureName, f: TimingFeatures): number {
     case 'dirtied':
       // Only pages that do not stay in shared buffers cost a write of their own under the lock.
       return (dirtiedPages(f) * f.uncachedShare) / 1e4;
+    case 'visited':
+      return f.foundByScan ? 0 : dirtiedPages(f) / 1e4;
     case 'rowsLog':
       // A hash build sorts the rows by hash code (no key comparisons, no heap order).
       return (indexed(f) * log2(indexed(f))) / 2e7;
