@@ -26,6 +26,7 @@
  *   --calibrate-heap-copy     # time rewrites of tables without indexes and fit only the rewrite classes' heap terms (one, rows, heapBytes)
  *   --calibrate-inserts       # time INSERT ... SELECT into tables of 0, 1 and 3 indexes and fit the insert class's own terms
  *   --calibrate-visits        # time DML whose rows an index finds (ordered and unordered keys) and fit only the page-visit term
+ *   --calibrate-full-leaves   # time UPDATEs into btrees with full leaves and with room, and fit only the full-leaf term
  *   --refit points.json       # fit again on the points a calibration saved with LOCK_TIMING_POINTS=points.json
  *   --classes update,delete   # with --refit or --calibrate: fit only these classes, keep the others (brought to the points' probe)
  *   LOCK_TIMING_DEBUG=1       # also print each evaluated statement's live features
@@ -109,6 +110,8 @@ const { values } = parseArgs({
     'calibrate-inserts': { type: 'boolean' },
     /** Time DML whose rows an index finds, on keys ordered and unordered in the heap, and fit only the update and delete classes' page-visit term. */
     'calibrate-visits': { type: 'boolean' },
+    /** Time UPDATEs into btrees built fresh (full leaves) and with room (fillfactor 70), and fit only the full-leaf term. */
+    'calibrate-full-leaves': { type: 'boolean' },
     /** Which sets to evaluate: base (the 30 of earlier runs), heldout. */
     sets: { type: 'string', default: 'base,heldout' },
     /** Held-out variant: A (first run) or B (wider rows, shuffled ids, other distributions). */
@@ -133,6 +136,8 @@ interface Timed {
   statementType: string;
   /** The preflight's scan of every row for a validation (`measuredScans`), ms, when the evaluation ran it. */
   scannedMs?: number;
+  /** Each run of a statement timed more than once (a DELETE), in order, ms. */
+  runs?: number[];
 }
 
 /** Reads the live features of a statement the way the service does, probes, then runs and times it. */
@@ -190,6 +195,7 @@ async function timeStatement(
     live,
     statementType: item!.facts.statement_type,
     ...(scannedMs !== undefined ? { scannedMs } : {}),
+    ...(runs.length > 1 ? { runs } : {}),
   };
 }
 
@@ -229,7 +235,7 @@ async function calibrationSteps(c: pg.Client, t: string, steps: string[], points
     if (r) points.push(r);
     if (r)
       console.log(
-        `  point ${r.cls.padEnd(14)} ${r.realMs.toFixed(0).padStart(6)} ms probe ${r.probeMs.toFixed(0)} rows ${Math.round(r.features.rows)} touched ${Math.round(r.features.touchedRows)}  ${sql.slice(0, 70)}`,
+        `  point ${r.cls.padEnd(14)} ${r.realMs.toFixed(0).padStart(6)} ms probe ${r.probeMs.toFixed(0)} rows ${Math.round(r.features.rows)} touched ${Math.round(r.features.touchedRows)}${r.features.fullEntryIndexes ? ` full leaves ${r.features.fullEntryIndexes.toFixed(2)}` : ''}  ${sql.slice(0, 70)}`,
       );
     // Dropping the extra indexes again keeps each table's index count as designed.
     if (sql.startsWith('CREATE INDEX')) await c.query(`DROP INDEX ${sql.replace(' CONCURRENTLY', '').split(' ')[2]}`);
@@ -534,7 +540,8 @@ async function calibrateInserts(c: pg.Client, points: Timed[]): Promise<void> {
  * DML whose rows an index finds, at two row widths and sizes that stay in shared buffers: on a key
  * unordered in the heap (`k`, a row's rows lie a page each) and on the primary key (a range of
  * packed rows) for the same row counts, so the fit sees what each heap page visited costs beside
- * what each row does. Each table is made afresh, so no statement finds another's dead rows.
+ * what each row does. Each table is made afresh, so no statement finds another's dead rows; each
+ * UPDATE is timed on three fresh tables (a DELETE's five runs are already a median).
  */
 async function calibrateVisits(c: pg.Client, points: Timed[]): Promise<void> {
   const shapes: Array<{ name: string; pad: number; n: number }> = [
@@ -554,10 +561,37 @@ async function calibrateVisits(c: pg.Client, points: Timed[]): Promise<void> {
     for (const share of [0.005, 0.02]) {
       const rows = Math.round(shape.n * share);
       for (const where of [`k < ${rows}`, `id <= ${rows}`]) {
-        for (const dml of [`DELETE FROM ${t} WHERE ${where}`, `UPDATE ${t} SET v = v + 1 WHERE ${where}`])
+        // A DELETE is timed five times (timeStatement); an UPDATE once, so each runs three times on a fresh table.
+        for (const dml of [`DELETE FROM ${t} WHERE ${where}`, ...Array<string>(3).fill(`UPDATE ${t} SET v = v + 1 WHERE ${where}`)])
           steps.push(`SETUP ${create}`, `VACUUM ANALYZE ${t}`, dml);
       }
     }
+    await calibrationSteps(c, t, steps, points);
+    await c.query(`DROP TABLE IF EXISTS ${t}`);
+  }
+}
+
+/**
+ * UPDATEs of a quarter of the rows (a column no index reads, on full heap pages: not HOT) of
+ * tables with one btree of each kind of key (repeated values, unique values in no heap order, the
+ * heap's own order) and with all three, each built as CREATE INDEX leaves it (leaves 90 % full)
+ * and with fillfactor 70 (room on every leaf), at two sizes. Each table is made afresh.
+ */
+async function calibrateFullLeaves(c: pg.Client, points: Timed[]): Promise<void> {
+  const keys: Record<string, string> = { repeated: 'd', unordered: 'u', ordered: 'id' };
+  for (const n of [250_000, 600_000]) {
+    const t = `cal_leaf_${n}`;
+    const steps: string[] = [];
+    for (const kinds of [['repeated'], ['unordered'], ['ordered'], ['repeated', 'unordered', 'ordered']])
+      for (const fill of [null, 70]) {
+        const indexes = kinds.map((k) => `CREATE INDEX ${t}_${k} ON ${t} (${keys[k]})${fill ? ` WITH (fillfactor = ${fill})` : ''}`);
+        steps.push(
+          `SETUP DROP TABLE IF EXISTS ${t}; CREATE TABLE ${t} (id bigint NOT NULL, d int NOT NULL, u int NOT NULL, v int NOT NULL, pad text NOT NULL); ` +
+            `INSERT INTO ${t} SELECT g, g % ${n / 5}, (g * 7919) % ${n}, g % 100, repeat('p', 100) FROM generate_series(1::bigint, ${n}) g; ${indexes.join('; ')}`,
+          `VACUUM ANALYZE ${t}`,
+          `UPDATE ${t} SET v = v + 1 WHERE id % 4 = 0`,
+        );
+      }
     await calibrationSteps(c, t, steps, points);
     await c.query(`DROP TABLE IF EXISTS ${t}`);
   }
@@ -645,6 +679,9 @@ const VISIT_TERMS: Array<[TimingClass, FeatureName]> = [
   ['update', 'visited'],
   ['delete', 'visited'],
 ];
+
+/** The term fitted by `--calibrate-full-leaves` alone: entries into full btree leaves whose key an UPDATE kept. */
+const FULL_LEAF_TERMS: Array<[TimingClass, FeatureName]> = [['update', 'touchedIdxFull']];
 
 /**
  * Fits one term per class on what the committed calibration leaves of each point (relative error,
@@ -836,6 +873,9 @@ async function runSet(
       r.live.keyBasis ? `index key: ${r.live.keyBasis.text}` : null,
       r.live.rowsBasis ? `rows changed: ${r.live.rowsBasis.text}` : null,
       est !== modelled ? `the preflight's scan ${Math.round(r.scannedMs!)} ms (modelled ${modelled.ms.toFixed(0)} ms)` : null,
+      r.live.features.fullEntryIndexes ? `entries meeting full leaves: ${r.live.features.fullEntryIndexes.toFixed(2)} indexes' worth` : null,
+      r.live.features.foundByScan || r.live.features.rowsClustered ? null : 'rows found through an index, a heap page each',
+      r.runs ? `runs ${r.runs.map((ms) => ms.toFixed(0)).join(' / ')} ms (the first as the executor would run it, the median kept)` : null,
     ]
       .filter(Boolean)
       .join('; ');
@@ -1232,6 +1272,12 @@ async function main(): Promise<void> {
       await calibrateVisits(c, points);
       if (process.env.LOCK_TIMING_POINTS) writeFileSync(process.env.LOCK_TIMING_POINTS, JSON.stringify(points));
       cal = fitTerms(points, VISIT_TERMS, 'heap page visits');
+    }
+    if (values['calibrate-full-leaves']) {
+      const points: Timed[] = [];
+      await calibrateFullLeaves(c, points);
+      if (process.env.LOCK_TIMING_POINTS) writeFileSync(process.env.LOCK_TIMING_POINTS, JSON.stringify(points));
+      cal = fitTerms(points, FULL_LEAF_TERMS, 'full-leaf entries');
     }
     if (values['calibrate-inserts']) {
       const points: Timed[] = [];

@@ -58,6 +58,11 @@ function dmlBasis(f: TimingFeatures): string {
     parts.push(
       f.nonHotShare < 0.05 ? 'updated in place (HOT: no new index entries)' : `about ${Math.round(f.nonHotShare * 100)}% with new index entries (the rest HOT)`,
     );
+  const full = f.fullEntryIndexes ?? 0;
+  if (full >= 0.5 && f.nonHotShare >= 0.05)
+    parts.push(
+      `new entries meeting full leaf pages in ${Math.round(full * 10) / 10} indexes' worth (leaves as CREATE INDEX or earlier updates left them, key kept by the UPDATE): each first tries to clear the page of older row versions`,
+    );
   if (Math.abs(f.entryIndexes - f.indexes) > 0.05 && f.nonHotShare >= 0.05)
     parts.push(
       `new versions take entries in ${Math.round(f.entryIndexes * 10) / 10} of ${f.indexes} indexes' worth (a BRIN index keeps summaries; a partial one counts half; a GIN one each entry of the value, at a fifth of a btree entry)`,

@@ -11,6 +11,7 @@ import { triggerWrites } from './trigger-work';
 import { DML_WHERE_SELECTIVITY } from './snapshot-features';
 import { type FeatureClient, type LiveTable, liveTable, optionalQuery, samplePercent, toastedBytesPerRow } from './live-table';
 import { indexKeyOrder, rowsTogether } from './row-order';
+import { btreeShapes, leafDensity, overflowShare } from './leaf-density';
 import { plannedRows } from './planned-rows';
 import { type ExpressionSample, rewriteExpressions, rewriteExpressionShape, sampleExpressions } from './sample-expressions';
 import { type BrinSample, sampleBrin } from './sample-brin';
@@ -480,6 +481,12 @@ async function dmlFacts(
         rowBytes,
         changedPerPage: touched / Math.max(1, touchedPages),
       });
+      // The new entries that find a full leaf, in btrees whose key the UPDATE keeps (overflowShare).
+      const newEntries = touched * facts.nonHotShare;
+      facts.fullEntryIndexes = (await btreeShapes(client, t.oid)).reduce((sum, s) => {
+        const reads = new Set([...s.columns.filter((c): c is string => c !== null), ...(s.expressions ? expressionNames(s.expressions) : [])]);
+        return [...assigned].some((c) => reads.has(c)) ? sum : sum + overflowShare(s, leafDensity(s), newEntries);
+      }, 0);
     }
     return facts;
   }

@@ -127,6 +127,12 @@ export interface TimingFeatures {
    * the row's own page: see `nonHotShare`).
    */
   nonHotShare: number;
+  /**
+   * Of the entries a non-HOT UPDATE's new versions take, the share that meets a full btree leaf in
+   * an index whose key the UPDATE keeps, summed over those indexes (`overflowShare`: 0 for other
+   * statements, a small UPDATE, and when unknown).
+   */
+  fullEntryIndexes?: number;
   /** Foreign keys of the table each changed row is checked against (an UPDATE that sets their columns, an INSERT). */
   fkChecks: number;
   /** The same checks weighted by the share of each parent (with its indexes) that cannot sit in shared buffers: a lookup there reads from outside. */
@@ -149,6 +155,7 @@ export const NO_DML_FACTS = {
   setNullRows: 0,
   setNullEntries: 0,
   nonHotShare: 1,
+  fullEntryIndexes: 0,
   fkChecks: 0,
   fkUncached: 0,
 } as const;
@@ -175,6 +182,7 @@ export type FeatureName =
   | 'touchedFk'
   | 'touchedFkUncached'
   | 'touchedIdxUncached'
+  | 'touchedIdxFull'
   | 'touchedRefIdx'
   | 'touchedRefScan'
   | 'toast'
@@ -222,12 +230,15 @@ export const CLASS_FEATURES: Record<TimingClass, readonly FeatureName[]> = {
   // per referencing foreign key (an index probe, or a scan of a child without an index). Rows an
   // index finds cost a visit per heap page they lie on (`visited`: the page pinned, locked and
   // dirtied out of heap order, which a sequential scan's cost already holds): rows of a key
-  // unordered in the heap lie on a page each.
+  // unordered in the heap lie on a page each. A new entry into a full btree leaf whose key the
+  // UPDATE kept costs more (`touchedIdxFull`: PostgreSQL first tries to delete older versions from
+  // the page, visiting their heap pages, then splits it).
   update: [
     'one',
     'touched',
     'touchedIdx',
     'touchedIdxUncached',
+    'touchedIdxFull',
     'seqScanCost',
     'touchedTrig',
     'touchedFk',
@@ -294,6 +305,8 @@ export function featureValue(name: FeatureName, f: TimingFeatures): number {
     case 'touchedIdxUncached':
       // An entry into an index that does not stay in shared buffers reads its leaf page from outside.
       return (f.touchedRows * f.entryIndexes * f.nonHotShare * f.uncachedShare) / 1e6;
+    case 'touchedIdxFull':
+      return (f.touchedRows * f.nonHotShare * (f.fullEntryIndexes ?? 0)) / 1e6;
     case 'touchedFkUncached':
       return (f.touchedRows * f.fkUncached) / 1e6;
     case 'touchedUncached':
