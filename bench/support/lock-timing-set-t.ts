@@ -40,7 +40,7 @@ export function setT(variant: 'A' | 'B', n: number): LockTimingSet {
     `INSERT INTO ht_payouts
      SELECT md5('payout' || g)::uuid, ${merchant}, ((g * 104729) % 5000000) / 100.0, ${status}, (g * 13) % 40, ${created},
             ${labels}, ${attrs}, 'memo ' || g % 1000
-     FROM generate_series(1, ${n}) g`,
+     FROM generate_series(1::bigint, ${n}) g`,
     `CREATE INDEX ht_payouts_merchant_at ON ht_payouts (merchant_id, created_at)`,
     `CREATE INDEX ht_payouts_pending ON ht_payouts (created_at) WHERE status = 'pending'`,
     `CREATE INDEX ht_payouts_category ON ht_payouts (category)`,
