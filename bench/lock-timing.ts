@@ -879,7 +879,9 @@ async function runSet(
       est !== modelled ? `the preflight's scan ${Math.round(r.scannedMs!)} ms (modelled ${modelled.ms.toFixed(0)} ms)` : null,
       r.live.features.fullEntryIndexes ? `entries meeting full leaves: ${r.live.features.fullEntryIndexes.toFixed(2)} indexes' worth` : null,
       r.live.features.foundByScan || r.live.features.rowsClustered ? null : 'rows found through an index, a heap page each',
-      r.runs ? `runs ${r.runs.map((ms) => ms.toFixed(0)).join(' / ')} ms (the first kept, as the executor runs it once; median ${median(r.runs).toFixed(0)} ms)` : null,
+      r.runs
+        ? `runs ${r.runs.map((ms) => ms.toFixed(0)).join(' / ')} ms (the first kept, as the executor runs it once; median ${median(r.runs).toFixed(0)} ms)`
+        : null,
     ]
       .filter(Boolean)
       .join('; ');
