@@ -88,6 +88,7 @@ import { setQ } from './support/lock-timing-set-q';
 import { setR } from './support/lock-timing-set-r';
 import { setS } from './support/lock-timing-set-s';
 import { setT } from './support/lock-timing-set-t';
+import { setU } from './support/lock-timing-set-u';
 
 /**
  * Below this a calibration point's error counts in absolute ms, not relative: a statement of a
@@ -1230,6 +1231,7 @@ const VARIANT_SETS = {
   'heldout-r': { label: 'R', unit: 'tickets', sizes: { A: 1_000_000, B: 250_000 }, run: definedSet(setR) },
   'heldout-s': { label: 'S', unit: 'readings', sizes: { A: 1_500_000, B: 400_000 }, run: definedSet(setS) },
   'heldout-t': { label: 'T', unit: 'payouts', sizes: { A: 800_000, B: 300_000 }, run: definedSet(setT) },
+  'heldout-u': { label: 'U', unit: 'loans', sizes: { A: 900_000, B: 350_000 }, run: definedSet(setU) },
 } as const;
 
 async function main(): Promise<void> {
