@@ -8,10 +8,17 @@ import { percentText, samplePages, serverTiming } from './sample-pages';
 import type { BuiltIndex } from './timing-class';
 
 /**
+ * Operator classes that order text byte by byte, as `COLLATE "C"` does: a key under one is sorted
+ * in the sample under that collation, which compares the same way.
+ */
+const BYTEWISE_OPCLASSES = new Set(['text_pattern_ops', 'varchar_pattern_ops']);
+
+/**
  * What a btree build sorts, as SQL over the table: its keys (columns or expressions, with their
- * COLLATE), its INCLUDE columns (carried in every tuple) and its predicate. Null for builds this
- * cannot stand for: another access method, CONCURRENTLY (two scans and waits), or an operator
- * class of its own (`text_pattern_ops` compares otherwise than ORDER BY would).
+ * COLLATE, or `COLLATE "C"` under a bytewise operator class), its INCLUDE columns (carried in
+ * every tuple) and its predicate. Null for builds this cannot stand for: another access method,
+ * CONCURRENTLY (two scans and waits), or another operator class of its own (one that compares
+ * otherwise than ORDER BY can be told to).
  */
 export interface IndexSortShape {
   keys: string[];
@@ -20,7 +27,7 @@ export interface IndexSortShape {
 }
 
 export function indexSortShape(stmt: ParsedStatement, index: BuiltIndex | null): IndexSortShape | null {
-  if (!index || index.method !== 'btree' || index.concurrent || index.params.some((p) => p.opclass)) return null;
+  if (!index || index.method !== 'btree' || index.concurrent || index.params.some((p) => p.opclass && !BYTEWISE_OPCLASSES.has(p.opclass))) return null;
   if (nodeKind(stmt.stmt) !== 'IndexStmt') {
     // A PRIMARY KEY or UNIQUE constraint's index: its columns.
     const columns = index.params.map((p) => p.column);
@@ -31,7 +38,8 @@ export function indexSortShape(stmt: ParsedStatement, index: BuiltIndex | null):
   const elems = (b.indexParams ?? []) as AstNode[];
   const keys = index.params.map((p, i) => {
     const key = p.column ? quoteIdent(p.column) : `(${deparse(elems[i]?.IndexElem?.expr as AstNode)})`;
-    return p.collation ? `${key} COLLATE ${quoteIdent(p.collation)}` : key;
+    const collation = p.opclass ? 'C' : p.collation;
+    return collation ? `${key} COLLATE ${quoteIdent(collation)}` : key;
   });
   const carried = ((b.indexIncludingParams ?? []) as AstNode[]).flatMap((p) => {
     const name = (p.IndexElem as AstNode | undefined)?.name;
