@@ -89,6 +89,7 @@ import { setR } from './support/lock-timing-set-r';
 import { setS } from './support/lock-timing-set-s';
 import { setT } from './support/lock-timing-set-t';
 import { setU } from './support/lock-timing-set-u';
+import { setV } from './support/lock-timing-set-v';
 
 /**
  * Below this a calibration point's error counts in absolute ms, not relative: a statement of a
@@ -1232,6 +1233,7 @@ const VARIANT_SETS = {
   'heldout-s': { label: 'S', unit: 'readings', sizes: { A: 1_500_000, B: 400_000 }, run: definedSet(setS) },
   'heldout-t': { label: 'T', unit: 'payouts', sizes: { A: 800_000, B: 300_000 }, run: definedSet(setT) },
   'heldout-u': { label: 'U', unit: 'loans', sizes: { A: 900_000, B: 350_000 }, run: definedSet(setU) },
+  'heldout-v': { label: 'V', unit: 'stock rows', sizes: { A: 1_200_000, B: 400_000 }, run: definedSet(setV) },
 } as const;
 
 async function main(): Promise<void> {
