@@ -11,9 +11,15 @@ describe('HOT updates', () => {
     expect(nonHotShare({ indexedColumnChanged: false, roomBytes: 1200, rowBytes: 100, changedPerPage: 2 })).toBe(0);
   });
 
-  it('sends most versions of a dense update to other pages once the room is used up', () => {
-    // Seventy rows changed per page, room for twelve.
-    expect(nonHotShare({ indexedColumnChanged: false, roomBytes: 1200, rowBytes: 100, changedPerPage: 70 })).toBeCloseTo(1 - 12 / 70, 5);
+  it('sends every version of an update to other pages once its rows need more than the room: the displaced ones fill the pages ahead', () => {
+    // Seventy rows changed per page, room for twelve; five changed, room for three and a half (set U-B's case).
+    expect(nonHotShare({ indexedColumnChanged: false, roomBytes: 1200, rowBytes: 100, changedPerPage: 70 })).toBe(1);
+    expect(nonHotShare({ indexedColumnChanged: false, roomBytes: 553, rowBytes: 156, changedPerPage: 4.85 })).toBe(1);
+  });
+
+  it('keeps part of an update on its pages when the room is between what its rows need and twice that', () => {
+    // Room for six versions, four changed: half HOT.
+    expect(nonHotShare({ indexedColumnChanged: false, roomBytes: 600, rowBytes: 100, changedPerPage: 4 })).toBeCloseTo(0.5, 5);
   });
 
   it('sizes rows from pg_stats as the heap stores them: header, null bitmap, alignment, line pointer', () => {

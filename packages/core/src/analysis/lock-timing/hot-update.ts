@@ -6,11 +6,21 @@ import type { ParsedStatement } from '../parse-statements';
  * entry, but PostgreSQL makes one only when no column an index reads (key, expression or
  * predicate) changes and the new version fits on the old one's page. `roomBytes` is a page's free
  * space (`freeBytesPerPage`), shared by the `changedPerPage` rows the statement changes there.
+ *
+ * A version that does not fit goes where the free space map points: into the room of pages the
+ * UPDATE has not reached yet. Where the pages hold less room than their changed rows need, those
+ * displaced versions keep filling the pages ahead, and the HOT share falls to nearly none (set
+ * U-B: 2.6 % HOT with room for three of 4.85 changed rows a page), not to room / need. Where they
+ * hold more, some pages still overflow (the changes per page vary), and both figures come from
+ * estimates (the room is 8 kB less rows x their size) that can each be off by a third: the share
+ * rises from none at room = need to all at twice the need, a width chosen for that uncertainty,
+ * not fitted.
  */
 export function nonHotShare(o: { indexedColumnChanged: boolean; roomBytes: number; rowBytes: number; changedPerPage: number }): number {
   if (o.indexedColumnChanged) return 1;
   const need = Math.max(1, o.rowBytes) * Math.max(1, o.changedPerPage);
-  return 1 - Math.min(1, Math.max(0, o.roomBytes) / need);
+  const ratio = Math.max(0, o.roomBytes) / need;
+  return 1 - Math.min(1, Math.max(0, ratio - 1));
 }
 
 /** A column as the catalog and `pg_stats` describe it, in attribute order. */
