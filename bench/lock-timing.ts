@@ -1270,36 +1270,27 @@ async function main(): Promise<void> {
   await c.connect();
   try {
     let cal = values.calibrate ? await calibrate(c) : CALIBRATION;
-    if (values['calibrate-terms']) {
+    // Targeted calibrations: each times shapes of its own and fits only its terms, in this order.
+    const targeted: Array<{ flag: keyof typeof values; time: (c: pg.Client, points: Timed[]) => Promise<void>; fit: (points: Timed[]) => Calibration }> = [
+      {
+        flag: 'calibrate-terms',
+        time: async (c, points) => {
+          await calibrateToast(c, points);
+          await calibrateTriggerWrites(c, points);
+        },
+        fit: (points) => fitTerms(points, TOAST_AND_TRIGGER_TERMS, 'TOAST and trigger-write terms'),
+      },
+      { flag: 'calibrate-visits', time: calibrateVisits, fit: (points) => fitTerms(points, VISIT_TERMS, 'heap page visits') },
+      { flag: 'calibrate-full-leaves', time: calibrateFullLeaves, fit: (points) => fitTerms(points, FULL_LEAF_TERMS, 'full-leaf entries') },
+      { flag: 'calibrate-inserts', time: calibrateInserts, fit: fitInserts },
+      { flag: 'calibrate-heap-copy', time: calibrateHeapCopy, fit: fitHeapCopy },
+    ];
+    for (const t of targeted) {
+      if (!values[t.flag]) continue;
       const points: Timed[] = [];
-      await calibrateToast(c, points);
-      await calibrateTriggerWrites(c, points);
+      await t.time(c, points);
       if (process.env.LOCK_TIMING_POINTS) writeFileSync(process.env.LOCK_TIMING_POINTS, JSON.stringify(points));
-      cal = fitTerms(points, TOAST_AND_TRIGGER_TERMS, 'TOAST and trigger-write terms');
-    }
-    if (values['calibrate-visits']) {
-      const points: Timed[] = [];
-      await calibrateVisits(c, points);
-      if (process.env.LOCK_TIMING_POINTS) writeFileSync(process.env.LOCK_TIMING_POINTS, JSON.stringify(points));
-      cal = fitTerms(points, VISIT_TERMS, 'heap page visits');
-    }
-    if (values['calibrate-full-leaves']) {
-      const points: Timed[] = [];
-      await calibrateFullLeaves(c, points);
-      if (process.env.LOCK_TIMING_POINTS) writeFileSync(process.env.LOCK_TIMING_POINTS, JSON.stringify(points));
-      cal = fitTerms(points, FULL_LEAF_TERMS, 'full-leaf entries');
-    }
-    if (values['calibrate-inserts']) {
-      const points: Timed[] = [];
-      await calibrateInserts(c, points);
-      if (process.env.LOCK_TIMING_POINTS) writeFileSync(process.env.LOCK_TIMING_POINTS, JSON.stringify(points));
-      cal = fitInserts(points);
-    }
-    if (values['calibrate-heap-copy']) {
-      const points: Timed[] = [];
-      await calibrateHeapCopy(c, points);
-      if (process.env.LOCK_TIMING_POINTS) writeFileSync(process.env.LOCK_TIMING_POINTS, JSON.stringify(points));
-      cal = fitHeapCopy(points);
+      cal = t.fit(points);
     }
     const sets = values.sets.split(',');
     if (sets.includes('base')) await evaluate(c, cal);

@@ -38,6 +38,16 @@ export interface StoredColumn {
 const ALIGN: Record<string, number> = { c: 1, s: 2, i: 4, d: 8 };
 
 /**
+ * Bytes a stored value of `width` adds at `offset` of a tuple's data: its alignment padding (by
+ * `attalign`; none for a varlena of up to 127 bytes, whose header is one byte) and itself. Heap
+ * rows and index keys lay out their columns alike.
+ */
+export function alignedSpan(offset: number, column: { len: number; align: string }, width: number): number {
+  const align = column.len > 0 || width > 127 ? (ALIGN[column.align] ?? 1) : 1;
+  return ((align - (Math.round(offset) % align)) % align) + width;
+}
+
+/**
  * Average bytes a row of these columns takes on a heap page, line pointer included: the tuple
  * header (23 bytes, a null bitmap if any column has nulls, aligned to 8), each column's average
  * width with its alignment padding (a varlena of up to 127 bytes has a one-byte header and no
@@ -54,9 +64,7 @@ export function averageRowBytes(columns: readonly StoredColumn[]): number | null
     const width = c.avgWidth ?? c.len;
     if (c.nullFrac > 0) nulls = true;
     if (c.len < 0) varying = true;
-    const align = c.len > 0 || width > 127 ? (ALIGN[c.align] ?? 1) : 1;
-    const pad = (align - (Math.round(data) % align)) % align;
-    data += (1 - c.nullFrac) * (pad + width);
+    data += (1 - c.nullFrac) * alignedSpan(data, c, width);
   }
   const header = Math.ceil((23 + (nulls ? Math.ceil(columns.length / 8) : 0)) / 8) * 8;
   return (varying ? header + data + 3.5 : Math.ceil((header + data) / 8) * 8) + 4;

@@ -1,3 +1,4 @@
+import { alignedSpan } from './hot-update';
 import { type FeatureClient, optionalQuery } from './live-table';
 
 /** A btree index's size, and its key as `pg_stats` describes it (the table's column, or the index's own statistics for an expression). */
@@ -13,7 +14,6 @@ export interface BtreeShape {
   keys: Array<{ len: number; align: string; width: number | null; distinct: number | null }>;
 }
 
-const ALIGN: Record<string, number> = { c: 1, s: 2, i: 4, d: 8 };
 /** Usable bytes of a btree page (8 kB less the page header and the btree's special space). */
 const PAGE_BYTES = 8152;
 /** A posting list holds at most about this many heap pointers (`BTMaxItemSize` of 6-byte TIDs). */
@@ -36,8 +36,7 @@ export function leafDensity(s: BtreeShape): number | null {
   for (const k of s.keys) {
     const width = k.width ?? (k.len > 0 ? k.len : null);
     if (width === null) return null;
-    const align = k.len > 0 || width > 127 ? (ALIGN[k.align] ?? 1) : 1;
-    key += ((align - (key % align)) % align) + width;
+    key += alignedSpan(key, k, width);
     const nd = k.distinct === null ? s.entries : k.distinct < 0 ? -k.distinct * s.entries : k.distinct;
     distinct *= Math.max(1, nd);
   }
