@@ -2,7 +2,9 @@ import { type AstNode, nodeBody, nodeKind } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 
 /**
- * Share of an UPDATE's changed rows that are not HOT. A HOT update (heap-only tuple) adds no index
+ * Share of an UPDATE's changed rows that are not HOT, from averages: where the target's pages
+ * cannot be sampled (`playedHotShare` in live-features.ts plays the share out on sampled pages,
+ * `hot-simulation.ts`, and this is its fallback). A HOT update (heap-only tuple) adds no index
  * entry, but PostgreSQL makes one only when no column an index reads (key, expression or
  * predicate) changes and the new version fits on the old one's page. `roomBytes` is a page's free
  * space (`freeBytesPerPage`), shared by the `changedPerPage` rows the statement changes there.

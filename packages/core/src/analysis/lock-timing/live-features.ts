@@ -16,6 +16,8 @@ import { plannedRows } from './planned-rows';
 import { type ExpressionSample, rewriteExpressions, rewriteExpressionShape, sampleExpressions } from './sample-expressions';
 import { type BrinSample, sampleBrin } from './sample-brin';
 import { indexSortGateShape, indexSortShape, rebuildSortShapes, sampleGinArray, sampleSort, type SortSample } from './sample-sort';
+import { simulatedHotShare } from './hot-simulation';
+import { type PageRoomScope, sampledPageRoom, spreadChanges } from './page-room';
 import { assignedColumns, averageRowBytes, expressionNames, fillfactorRoom, freeBytesPerPage, nonHotShare, type StoredColumn } from './hot-update';
 import {
   type BuiltIndex,
@@ -82,6 +84,18 @@ function dmlScope(stmt: ParsedStatement, table: string): DmlScope | null {
     where: deparse(where),
     ...otherReads(b.withClause as AstNode | undefined, where),
   };
+}
+
+/**
+ * How a page sample reads an UPDATE's rows: its WHERE (every row without one) where it reads the
+ * target alone and passed the live-expression gate, as the row count does; else no WHERE.
+ */
+function pageRoomScope(stmt: ParsedStatement, table: string, unplannable: boolean): PageRoomScope {
+  const whole = { from: quoteQualified(table), ref: quoteQualified(table), where: null };
+  if (unplannable) return whole;
+  if (!nodeBody(stmt.stmt).whereClause) return { ...whole, where: 'true' };
+  const scope = dmlScope(stmt, table);
+  return scope && !scope.planOnly && scope.joined.length === 0 ? { from: scope.target, ref: scope.ref, where: scope.where } : whole;
 }
 
 /**
@@ -278,7 +292,7 @@ async function touchedRows(
   t: LiveTable,
   table: string,
   limits: CountLimits,
-): Promise<{ rows: number; cost: number; byScan: boolean; index: string | null; basis: RowsBasis } | null> {
+): Promise<{ rows: number; cost: number; byScan: boolean; index: string | null; blockOrder: boolean; basis: RowsBasis } | null> {
   const scope = dmlScope(stmt, table);
   const planned = scope ? await plannedRows(client, selectOf(scope)) : null;
   if (!scope || !planned) return null;
@@ -437,7 +451,10 @@ async function dmlFacts(
   t: LiveTable,
   stmt: ParsedStatement,
   event: DmlEvent,
-  rows: { touched: number; byScan: boolean; clustered: boolean },
+  rows: { touched: number; byScan: boolean; clustered: boolean; blockOrder: boolean },
+  /** The UPDATE's rows as a page sample reads them (its WHERE null where it is not evaluated on the target). */
+  pageScope: PageRoomScope,
+  sampleBytes: number,
 ): Promise<WriteFacts> {
   const touched = rows.touched;
   // The bodies of PL/pgSQL and SQL trigger functions are read for the writes they make per fire.
@@ -475,12 +492,18 @@ async function dmlFacts(
       // reserve and what vacuumed deletes left); without statistics, the fillfactor's reserve.
       const sized = averageRowBytes(shape.columns);
       const rowBytes = sized ?? ((t.heap / Math.max(1, t.rows)) * shape.fillfactor) / 100;
-      facts.nonHotShare = nonHotShare({
-        indexedColumnChanged: [...assigned].some((c) => shape.indexed.has(c)),
-        roomBytes: sized !== null ? freeBytesPerPage(t.rows, pages, sized) : fillfactorRoom(shape.fillfactor, rowBytes),
-        rowBytes,
-        changedPerPage: touched / Math.max(1, touchedPages),
-      });
+      const indexedColumnChanged = [...assigned].some((c) => shape.indexed.has(c));
+      // Played out on sampled pages where they can be read; else from the averages.
+      const played = indexedColumnChanged || t.idx === 0 ? null : await playedHotShare(client, t, pageScope, shape.fillfactor, touched, rows, sampleBytes);
+      facts.nonHotShare =
+        played !== null
+          ? 1 - played
+          : nonHotShare({
+              indexedColumnChanged,
+              roomBytes: sized !== null ? freeBytesPerPage(t.rows, pages, sized) : fillfactorRoom(shape.fillfactor, rowBytes),
+              rowBytes,
+              changedPerPage: touched / Math.max(1, touchedPages),
+            });
       // The new entries that find a full leaf, in btrees whose key the UPDATE keeps (overflowShare).
       const newEntries = touched * facts.nonHotShare;
       facts.fullEntryIndexes = (await btreeShapes(client, t.oid)).reduce((sum, s) => {
@@ -516,6 +539,47 @@ async function dmlFacts(
   if (facts.setNullRows > 0) facts.setNullEntries = entriesSum / facts.setNullRows;
   return facts;
 }
+
+/**
+ * The share of an UPDATE's new versions that stay HOT, played out on a page sample of the target
+ * (`hot-simulation.ts`): each page's free bytes and the rows the WHERE selects on it, or, where
+ * the WHERE is not evaluated there, the rows the estimate counts laid on the pages. Null when the
+ * sample cannot be read.
+ */
+async function playedHotShare(
+  client: FeatureClient,
+  t: LiveTable,
+  scope: PageRoomScope,
+  fillfactor: number,
+  touched: number,
+  rows: { clustered: boolean; blockOrder: boolean },
+  sampleBytes: number,
+): Promise<number | null> {
+  const sample = await sampledPageRoom(client, scope, t.heap, sampleBytes / HOT_SAMPLE_SHARE);
+  if (!sample || sample.pages.length === 0) return null;
+  // The free space map knows a page's room once a VACUUM recorded it (it leaves pages all-visible,
+  // and counts itself); before, it holds only what each page had left when an INSERT filled it.
+  // A plain table is no partition tree of its own: it is read directly.
+  const vacuumed = await optionalQuery(
+    client,
+    `SELECT EXISTS (SELECT 1 FROM pg_class c LEFT JOIN pg_stat_all_tables s ON s.relid = c.oid
+                     WHERE (c.oid = ${t.oid}::oid OR c.oid IN (SELECT p.relid FROM pg_partition_tree(${t.oid}::oid) p))
+                       AND (c.relallvisible > 0 OR coalesce(s.vacuum_count + s.autovacuum_count, 0) > 0)) AS vacuumed`,
+  );
+  const pages = scope.where === null ? spreadChanges(sample.pages, touched / Math.max(1, t.rows), rows.clustered) : sample.pages;
+  // The order the UPDATE reaches its rows in is its own plan's: one that reads the rows' ctid, as
+  // an UPDATE does (the count's `SELECT 1` may take an index-only scan, which an UPDATE cannot).
+  const own = scope.where === null ? null : await plannedRows(client, `SELECT ${scope.ref}.ctid FROM ${scope.from} WHERE ${scope.where}`);
+  return simulatedHotShare({
+    pages,
+    reserve: (8192 * (100 - Math.min(100, Math.max(10, fillfactor)))) / 100,
+    freeSpaceMap: (vacuumed?.[0] as { vacuumed?: boolean } | undefined)?.vacuumed !== false,
+    blockOrder: (own?.blockOrder ?? rows.blockOrder) || rows.clustered,
+  });
+}
+
+/** The HOT sample reads this share of the row count's sample bytes: its page layout holds with a few hundred pages. */
+const HOT_SAMPLE_SHARE = 8;
 
 /** Index entries a new version of a `child` row takes when its `assigned` columns change: every index unless HOT, GIN ones per entry. */
 async function childEntries(client: FeatureClient, child: string, assigned: Set<string>): Promise<number | null> {
@@ -743,6 +807,7 @@ export async function liveFeatures(
   let scanCost = seqScanCost(t.heap, t.rows);
   let byScan = true;
   let clustered = true;
+  let blockOrder = true;
   let rowsBasis: RowsBasis | null = null;
   const kind = nodeKind(stmt.stmt);
   if ((kind === 'UpdateStmt' || kind === 'DeleteStmt') && facts.has_where) {
@@ -755,6 +820,7 @@ export async function liveFeatures(
     if (planned) {
       scanCost = planned.cost;
       byScan = planned.byScan;
+      blockOrder = planned.blockOrder;
       // An index on a key unordered in the heap (a hash, a uuid, a cyclic code) finds rows
       // anywhere; unknown order counts as ordered.
       if (planned.index) clustered = rowsTogether(await indexKeyOrder(client, t, planned.index).catch(() => null), t.rows);
@@ -776,7 +842,9 @@ export async function liveFeatures(
     scanCost = rows.cost;
   }
   const event: DmlEvent | null = kind === 'UpdateStmt' ? 'UPDATE' : kind === 'DeleteStmt' ? 'DELETE' : inserted ? 'INSERT' : null;
-  const dml = event ? await dmlFacts(client, t, stmt, event, { touched, byScan, clustered }) : { ...NO_DML_FACTS, entryIndexes: t.idx };
+  const dml = event
+    ? await dmlFacts(client, t, stmt, event, { touched, byScan, clustered, blockOrder }, pageRoomScope(stmt, facts.table!, unplannable), limits.sampleBytes)
+    : { ...NO_DML_FACTS, entryIndexes: t.idx };
   const rebuilt = isRewrite(cls) ? await rebuiltIndexes(client, t) : { sorted: t.idx, ginEntries: 0 };
   const rebuildSamples = isRewrite(cls) ? await sampledRebuilds(client, t, facts.table!, limits.sampleBytes) : [];
   // The values a rewrite computes per row (the shape passed the gate with the statement).

@@ -13,7 +13,10 @@ export const FILTERED_INDEX_RATIO = 2;
  * estimates them for `shape` (its SELECT, `dmlWhereShape` in live-features.ts; EXPLAIN: ACCESS SHARE only), and
  * the index that finds them when it reads no more than it keeps.
  */
-export async function plannedRows(client: FeatureClient, shape: string): Promise<{ rows: number; cost: number; byScan: boolean; index: string | null } | null> {
+export async function plannedRows(
+  client: FeatureClient,
+  shape: string,
+): Promise<{ rows: number; cost: number; byScan: boolean; index: string | null; blockOrder: boolean } | null> {
   // A shape the target cannot plan (it names a column an earlier statement of the migration
   // adds) leaves no figure, and the transaction usable.
   const explained = await optionalQuery(client, `EXPLAIN (FORMAT JSON) ${shape}`);
@@ -52,7 +55,10 @@ export async function plannedRows(client: FeatureClient, shape: string): Promise
     // An index that returns many times the rows the filter keeps (`status = 'open'` for 14 % of
     // the table, then `price < 20`) costs its scan, as a sequential scan does, not the rows changed.
     const filtered = index !== null && (indexed?.['Plan Rows'] ?? 0) > FILTERED_INDEX_RATIO * Math.max(1, plan['Plan Rows']);
-    return { rows: plan['Plan Rows'], cost: Number(plan['Total Cost'] ?? 0), byScan: byScan || filtered, index: filtered ? null : index };
+    // An index scan reaches the rows in the key's order; a scan, a bitmap scan (its pages sorted)
+    // or a join reading the target whole, in block order.
+    const blockOrder = byScan || !/^Index (Only )?Scan/.test(type);
+    return { rows: plan['Plan Rows'], cost: Number(plan['Total Cost'] ?? 0), byScan: byScan || filtered, index: filtered ? null : index, blockOrder };
   } catch {
     return null;
   }
