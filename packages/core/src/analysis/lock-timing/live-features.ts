@@ -12,7 +12,7 @@ import { DML_WHERE_SELECTIVITY } from './snapshot-features';
 import { type FeatureClient, type LiveTable, liveTable, optionalQuery, samplePercent, toastedBytesPerRow } from './live-table';
 import { indexKeyOrder, rowsTogether } from './row-order';
 import { btreeShapes, leafDensity, overflowShare } from './leaf-density';
-import { plannedRows } from './planned-rows';
+import { type FilteredRead, filteredReadCost, plannedRows } from './planned-rows';
 import { type ExpressionSample, rewriteExpressions, rewriteExpressionShape, sampleExpressions } from './sample-expressions';
 import { type BrinSample, sampleBrin } from './sample-brin';
 import { indexSortGateShape, indexSortShape, rebuildSortShapes, sampleGinArray, sampleSort, type SortSample } from './sample-sort';
@@ -231,20 +231,24 @@ async function countedRows(
   t: LiveTable,
   byIndex: boolean,
   limits: CountLimits,
-): Promise<{ rows: number; basis: string; spread: number } | null> {
+): Promise<{ rows: number; pages: number; basis: string; spread: number } | null> {
   if (scope.planOnly) return null;
   const sampled = !byIndex && t.heap > limits.exactCountBytes;
   const percent = sampled ? samplePercent(t.heap, limits.sampleBytes) : 100;
   // REPEATABLE: the same table gives the same figure on every analysis (and in tests).
   const from = [`${scope.target}${sampled ? ` TABLESAMPLE SYSTEM (${percent.toFixed(4)}) REPEATABLE (32)` : ''}`, ...scope.joined].join(', ');
-  const sql = `SELECT count(${scope.joined.length ? `DISTINCT ${scope.ref}.ctid` : '*'})::float8 AS n FROM ${from} WHERE ${scope.where}`;
+  // The heap pages the rows lie on come with them: a page sample holds whole pages.
+  const page = `${scope.ref}.tableoid, (${scope.ref}.ctid::text::point)[0]`;
+  const sql = `SELECT count(${scope.joined.length ? `DISTINCT ${scope.ref}.ctid` : '*'})::float8 AS n, count(DISTINCT (${page}))::float8 AS p FROM ${from} WHERE ${scope.where}`;
   // A count that runs out of time leaves the planner's figure.
   const counted = await optionalQuery(client, sql);
   if (!counted) return null;
   const n = Number((counted[0] as { n?: number } | undefined)?.n ?? 0);
   const rows = sampled ? (n * 100) / percent : n;
+  const pageCount = Number((counted[0] as { p?: number } | undefined)?.p ?? 0);
   return {
     rows,
+    pages: sampled ? (pageCount * 100) / percent : pageCount,
     spread: sampled ? sampleSpread(n) : 1,
     basis: sampled
       ? `sampled ${percent < 1 ? percent.toFixed(2) : percent.toFixed(0)}% of the table: about ${formatCount(Math.round(rows))} rows (${formatCount(n)} in the sample)`
@@ -292,22 +296,37 @@ async function touchedRows(
   t: LiveTable,
   table: string,
   limits: CountLimits,
-): Promise<{ rows: number; cost: number; byScan: boolean; index: string | null; blockOrder: boolean; basis: RowsBasis } | null> {
+): Promise<{
+  rows: number;
+  /** Heap pages the rows lie on, counted with them (null: not counted). */
+  pages: number | null;
+  cost: number;
+  byScan: boolean;
+  index: string | null;
+  blockOrder: boolean;
+  filteredRead: FilteredRead | null;
+  basis: RowsBasis;
+} | null> {
   const scope = dmlScope(stmt, table);
   const planned = scope ? await plannedRows(client, selectOf(scope)) : null;
   if (!scope || !planned) return null;
-  if (scope.planOnly) return { ...planned, basis: PLANNED_ONLY };
+  if (scope.planOnly) return { ...planned, pages: null, basis: PLANNED_ONLY };
   const where = nodeBody(stmt.stmt).whereClause as AstNode;
   const stats = await statisticsOrUnread(client, t);
   // A join's row estimate multiplies guesses of its own (join selectivity, matches per row).
   const weak = scope.joined.length
     ? `it joins ${scope.joined.length === 1 ? 'another table' : `${scope.joined.length} other tables`}`
     : (stats.stale ?? weakEstimateReason(where, stats.columns, stats.extended));
-  if (!weak) return { ...planned, basis: { text: 'planner estimate', spread: 1 } };
+  if (!weak) return { ...planned, pages: null, basis: { text: 'planner estimate', spread: 1 } };
   const counted = await countedRows(client, scope, t, !planned.byScan, limits);
   return counted
-    ? { ...planned, rows: counted.rows, basis: { text: `${counted.basis} (the planner's estimate is a guess: ${weak})`, spread: counted.spread } }
-    : { ...planned, basis: { text: `planner estimate, a guess (${weak}; a count did not finish)`, spread: GUESS_SPREAD } };
+    ? {
+        ...planned,
+        rows: counted.rows,
+        pages: counted.pages,
+        basis: { text: `${counted.basis} (the planner's estimate is a guess: ${weak})`, spread: counted.spread },
+      }
+    : { ...planned, pages: null, basis: { text: `planner estimate, a guess (${weak}; a count did not finish)`, spread: GUESS_SPREAD } };
 }
 
 /**
@@ -808,6 +827,7 @@ export async function liveFeatures(
   let byScan = true;
   let clustered = true;
   let blockOrder = true;
+  let touchedPages: number | undefined;
   let rowsBasis: RowsBasis | null = null;
   const kind = nodeKind(stmt.stmt);
   if ((kind === 'UpdateStmt' || kind === 'DeleteStmt') && facts.has_where) {
@@ -819,6 +839,21 @@ export async function liveFeatures(
     };
     if (planned) {
       scanCost = planned.cost;
+      // An index read through a filter costs the pages its rows lie on, not the planner's figure
+      // (which takes a bitmap scan's rows as scattered whatever the key's order).
+      if (planned.filteredRead) {
+        const order = await indexKeyOrder(client, t, planned.filteredRead.index).catch(() => null);
+        scanCost = filteredReadCost({
+          heapBytes: t.heap,
+          rows: t.rows,
+          readRows: planned.filteredRead.rows,
+          together: rowsTogether(order, t.rows),
+          blockOrder: planned.blockOrder,
+          touchedPages: planned.pages,
+          touchedRows: planned.rows,
+        });
+      }
+      if (planned.pages !== null) touchedPages = planned.pages;
       byScan = planned.byScan;
       blockOrder = planned.blockOrder;
       // An index on a key unordered in the heap (a hash, a uuid, a cyclic code) finds rows
@@ -886,6 +921,7 @@ export async function liveFeatures(
       ...(indexedRows !== undefined ? { indexedRows } : {}),
       readRows: refresh?.rows ?? 0,
       touchedRows: touched,
+      ...(touchedPages !== undefined ? { touchedPages } : {}),
       ...bufferFeatures(t.heap, t.sharedBuffers, t.indexBytes),
       keyCorrelation: key?.correlation ?? 0.5,
       keyCost: key?.cost.cost ?? 1,

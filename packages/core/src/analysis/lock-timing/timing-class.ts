@@ -84,6 +84,12 @@ export interface TimingFeatures {
   /** Rows a DML statement changes. */
   touchedRows: number;
   /**
+   * Heap pages holding the changed rows, counted on the target with them (a page sample's pages
+   * with a match, scaled up); absent where the planner's estimate stood and nothing was counted:
+   * `dirtiedPages` then models them.
+   */
+  touchedPages?: number;
+  /**
    * Heap bytes a full scan reads past shared buffers: PostgreSQL reads a table larger than a
    * quarter of `shared_buffers` through a small ring, so its pages come from the OS cache or
    * disk each time (0 for smaller tables).
@@ -332,10 +338,11 @@ export function featureValue(name: FeatureName, f: TimingFeatures): number {
  * these pages x that share). Rows a full scan
  * finds, or an index on a key unordered in the heap, are taken as spread over the heap (a page
  * holds a changed row unless all its rows missed: `id % 10 = 0` dirties every page), rows of an
- * index range on an ordered key as packed together.
+ * index range on an ordered key as packed together. Pages counted on the target stand instead.
  */
-export function dirtiedPages(f: Pick<TimingFeatures, 'heapBytes' | 'rows' | 'touchedRows' | 'foundByScan' | 'rowsClustered'>): number {
+export function dirtiedPages(f: Pick<TimingFeatures, 'heapBytes' | 'rows' | 'touchedRows' | 'touchedPages' | 'foundByScan' | 'rowsClustered'>): number {
   const pages = Math.max(1, f.heapBytes / 8192);
+  if (f.touchedPages !== undefined) return Math.min(pages, f.touchedPages);
   const perPage = Math.max(1, f.rows / pages);
   const share = f.rows > 0 ? Math.min(1, f.touchedRows / f.rows) : 0;
   return f.foundByScan || !f.rowsClustered ? pages * (1 - (1 - share) ** perPage) : Math.min(pages, f.touchedRows / perPage);
