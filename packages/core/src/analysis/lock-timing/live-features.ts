@@ -231,24 +231,27 @@ async function countedRows(
   t: LiveTable,
   byIndex: boolean,
   limits: CountLimits,
-): Promise<{ rows: number; pages: number; basis: string; spread: number } | null> {
+): Promise<{ rows: number; pages: number | null; basis: string; spread: number } | null> {
   if (scope.planOnly) return null;
   const sampled = !byIndex && t.heap > limits.exactCountBytes;
   const percent = sampled ? samplePercent(t.heap, limits.sampleBytes) : 100;
   // REPEATABLE: the same table gives the same figure on every analysis (and in tests).
   const from = [`${scope.target}${sampled ? ` TABLESAMPLE SYSTEM (${percent.toFixed(4)}) REPEATABLE (32)` : ''}`, ...scope.joined].join(', ');
-  // The heap pages the rows lie on come with them: a page sample holds whole pages.
+  // The heap pages the rows lie on come with them where the count reads the heap anyway (a page
+  // sample holds whole pages); a count through an index may read the index alone, and reading
+  // the heap for the pages would load the very pages the statement is then timed on.
   const page = `${scope.ref}.tableoid, (${scope.ref}.ctid::text::point)[0]`;
-  const sql = `SELECT count(${scope.joined.length ? `DISTINCT ${scope.ref}.ctid` : '*'})::float8 AS n, count(DISTINCT (${page}))::float8 AS p FROM ${from} WHERE ${scope.where}`;
+  const pages = byIndex ? 'NULL' : `count(DISTINCT (${page}))::float8`;
+  const sql = `SELECT count(${scope.joined.length ? `DISTINCT ${scope.ref}.ctid` : '*'})::float8 AS n, ${pages} AS p FROM ${from} WHERE ${scope.where}`;
   // A count that runs out of time leaves the planner's figure.
   const counted = await optionalQuery(client, sql);
   if (!counted) return null;
   const n = Number((counted[0] as { n?: number } | undefined)?.n ?? 0);
   const rows = sampled ? (n * 100) / percent : n;
-  const pageCount = Number((counted[0] as { p?: number } | undefined)?.p ?? 0);
+  const pageCount = (counted[0] as { p?: number | null } | undefined)?.p ?? null;
   return {
     rows,
-    pages: sampled ? (pageCount * 100) / percent : pageCount,
+    pages: pageCount === null ? null : sampled ? (Number(pageCount) * 100) / percent : Number(pageCount),
     spread: sampled ? sampleSpread(n) : 1,
     basis: sampled
       ? `sampled ${percent < 1 ? percent.toFixed(2) : percent.toFixed(0)}% of the table: about ${formatCount(Math.round(rows))} rows (${formatCount(n)} in the sample)`
