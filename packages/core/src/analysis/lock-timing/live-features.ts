@@ -577,7 +577,7 @@ async function playedHotShare(
   rows: { clustered: boolean; blockOrder: boolean },
   sampleBytes: number,
 ): Promise<number | null> {
-  const sample = await sampledPageRoom(client, scope, t.heap, sampleBytes / HOT_SAMPLE_SHARE);
+  const sample = await sampledPageRoom(client, scope, t.heap, sampleBytes * HOT_SAMPLE_FRACTION);
   if (!sample || sample.pages.length === 0) return null;
   // The free space map knows a page's room once a VACUUM recorded it (it leaves pages all-visible,
   // and counts itself); before, it holds only what each page had left when an INSERT filled it.
@@ -600,8 +600,8 @@ async function playedHotShare(
   });
 }
 
-/** The HOT sample reads this share of the row count's sample bytes: its page layout holds with a few hundred pages. */
-const HOT_SAMPLE_SHARE = 8;
+/** The HOT sample reads an eighth of the row count's sample bytes (4 MB by default): a few hundred pages show how room and changes fall. */
+const HOT_SAMPLE_FRACTION = 1 / 8;
 
 /** Index entries a new version of a `child` row takes when its `assigned` columns change: every index unless HOT, GIN ones per entry. */
 async function childEntries(client: FeatureClient, child: string, assigned: Set<string>): Promise<number | null> {
