@@ -474,9 +474,8 @@ async function dmlFacts(
   stmt: ParsedStatement,
   event: DmlEvent,
   rows: { touched: number; byScan: boolean; clustered: boolean; blockOrder: boolean },
-  /** The UPDATE's rows as a page sample reads them (its WHERE null where it is not evaluated on the target). */
-  pageScope: PageRoomScope,
-  sampleBytes: number,
+  /** The UPDATE's rows as a page sample read them (`sampledPageRoom`; null when it could not). */
+  pageSample: PageSample | null,
 ): Promise<WriteFacts> {
   const touched = rows.touched;
   // The bodies of PL/pgSQL and SQL trigger functions are read for the writes they make per fire.
@@ -516,7 +515,7 @@ async function dmlFacts(
       const rowBytes = sized ?? ((t.heap / Math.max(1, t.rows)) * shape.fillfactor) / 100;
       const indexedColumnChanged = [...assigned].some((c) => shape.indexed.has(c));
       // Played out on sampled pages where they can be read; else from the averages.
-      const played = indexedColumnChanged || t.idx === 0 ? null : await playedHotShare(client, t, pageScope, shape.fillfactor, touched, rows, sampleBytes);
+      const played = indexedColumnChanged || t.idx === 0 || !pageSample ? null : await playedHotShare(client, t, pageSample, shape.fillfactor, touched, rows);
       facts.nonHotShare =
         played !== null
           ? 1 - played
@@ -571,14 +570,13 @@ async function dmlFacts(
 async function playedHotShare(
   client: FeatureClient,
   t: LiveTable,
-  scope: PageRoomScope,
+  sample: PageSample,
   fillfactor: number,
   touched: number,
   rows: { clustered: boolean; blockOrder: boolean },
-  sampleBytes: number,
 ): Promise<number | null> {
-  const sample = await sampledPageRoom(client, scope, t.heap, sampleBytes * HOT_SAMPLE_FRACTION);
-  if (!sample || sample.pages.length === 0) return null;
+  const scope = sample.scope;
+  if (sample.pages.length === 0) return null;
   // The free space map knows a page's room once a VACUUM recorded it (it leaves pages all-visible,
   // and counts itself); before, it holds only what each page had left when an INSERT filled it.
   // A plain table is no partition tree of its own: it is read directly.
@@ -600,8 +598,31 @@ async function playedHotShare(
   });
 }
 
-/** The HOT sample reads an eighth of the row count's sample bytes (4 MB by default): a few hundred pages show how room and changes fall. */
-const HOT_SAMPLE_FRACTION = 1 / 8;
+/** The page sample reads an eighth of the row count's sample bytes (4 MB by default): a few hundred pages show how room and changes fall. */
+const PAGE_SAMPLE_FRACTION = 1 / 8;
+
+type PageSample = NonNullable<Awaited<ReturnType<typeof sampledPageRoom>>> & { scope: PageRoomScope };
+
+/**
+ * An UPDATE's or DELETE's rows on a page sample of the target: read for an UPDATE's HOT share, and,
+ * where its WHERE is evaluated there and nothing counted them yet, for the heap pages its rows lie
+ * on (the sampled pages holding one, scaled up). A WHERE the planner trusts still says nothing of
+ * where the rows lie: set S-A's `device_id BETWEEN 100 AND 2000` keeps 9 % of the rows, on 15 % of
+ * the pages, where a key with a low correlation was taken to spread them over all.
+ */
+async function dmlPageSample(client: FeatureClient, t: LiveTable, scope: PageRoomScope, event: DmlEvent, sampleBytes: number): Promise<PageSample | null> {
+  // A DELETE reads no room: only where it has a WHERE to place its rows by.
+  if (event === 'INSERT' || (event === 'DELETE' && (scope.where === null || scope.where === 'true'))) return null;
+  const sample = await sampledPageRoom(client, scope, t.heap, sampleBytes * PAGE_SAMPLE_FRACTION);
+  return sample ? { ...sample, scope } : null;
+}
+
+/** Heap pages holding the rows a page sample found changed, scaled to the table; null where the WHERE was not evaluated or found none. */
+function sampledTouchedPages(sample: PageSample | null, heapBytes: number): number | null {
+  if (!sample || sample.scope.where === null || sample.pages.length === 0) return null;
+  const holding = sample.pages.filter((p) => p.changed.length > 0).length;
+  return holding === 0 ? null : (holding / sample.pages.length) * Math.max(1, heapBytes / 8192);
+}
 
 /** Index entries a new version of a `child` row takes when its `assigned` columns change: every index unless HOT, GIN ones per entry. */
 async function childEntries(client: FeatureClient, child: string, assigned: Set<string>): Promise<number | null> {
@@ -880,9 +901,10 @@ export async function liveFeatures(
     scanCost = rows.cost;
   }
   const event: DmlEvent | null = kind === 'UpdateStmt' ? 'UPDATE' : kind === 'DeleteStmt' ? 'DELETE' : inserted ? 'INSERT' : null;
-  const dml = event
-    ? await dmlFacts(client, t, stmt, event, { touched, byScan, clustered, blockOrder }, pageRoomScope(stmt, facts.table!, unplannable), limits.sampleBytes)
-    : { ...NO_DML_FACTS, entryIndexes: t.idx };
+  const pageSample = event ? await dmlPageSample(client, t, pageRoomScope(stmt, facts.table!, unplannable), event, limits.sampleBytes) : null;
+  // Pages counted with the rows stand; else those the page sample found them on.
+  touchedPages ??= sampledTouchedPages(pageSample, t.heap) ?? undefined;
+  const dml = event ? await dmlFacts(client, t, stmt, event, { touched, byScan, clustered, blockOrder }, pageSample) : { ...NO_DML_FACTS, entryIndexes: t.idx };
   const rebuilt = isRewrite(cls) ? await rebuiltIndexes(client, t) : { sorted: t.idx, ginEntries: 0 };
   const rebuildSamples = isRewrite(cls) ? await sampledRebuilds(client, t, facts.table!, limits.sampleBytes) : [];
   // The values a rewrite computes per row (the shape passed the gate with the statement).
