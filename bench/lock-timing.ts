@@ -91,6 +91,7 @@ import { setT } from './support/lock-timing-set-t';
 import { setU } from './support/lock-timing-set-u';
 import { setV } from './support/lock-timing-set-v';
 import { setW } from './support/lock-timing-set-w';
+import { setX } from './support/lock-timing-set-x';
 
 /**
  * Below this a calibration point's error counts in absolute ms, not relative: a statement of a
@@ -1236,6 +1237,7 @@ const VARIANT_SETS = {
   'heldout-u': { label: 'U', unit: 'loans', sizes: { A: 900_000, B: 350_000 }, run: definedSet(setU) },
   'heldout-v': { label: 'V', unit: 'stock rows', sizes: { A: 1_200_000, B: 400_000 }, run: definedSet(setV) },
   'heldout-w': { label: 'W', unit: 'subscriptions', sizes: { A: 1_000_000, B: 350_000 }, run: definedSet(setW) },
+  'heldout-x': { label: 'X', unit: 'appointments', sizes: { A: 1_000_000, B: 300_000 }, run: definedSet(setX) },
 } as const;
 
 async function main(): Promise<void> {
