@@ -838,7 +838,7 @@ export async function liveFeatures(
   const partial = partialShape ? await plannedRows(client, partialShape) : null;
   const indexedRows = partial ? Math.min(t.rows, partial.rows) : undefined;
   // A btree build's own sort, sampled on the target (the shape passed the gate with the statement).
-  const sortShape = cls === 'index_btree' && !unplannable ? indexSortShape(stmt, index) : null;
+  const sortShape = (cls === 'index_btree' || cls === 'index_concurrent') && !unplannable ? indexSortShape(stmt, index) : null;
   const sortSample = sortShape ? await sampleSort(client, facts.table!, t.heap, sortShape, limits.sampleBytes).catch(() => null) : null;
   // GIN on an array and BRIN: sampled from catalog names alone (no predicate, built-in types).
   const sampled = { name: facts.table!, oid: t.oid, heap: t.heap };

@@ -491,6 +491,16 @@ describe('live lock timing', () => {
     expect(expr!.estimate!.basis).toMatch(/^a sample of 100% of the table \(25,000 rows\) sorted on the target/);
     expect(gated!.estimate!.basis).toMatch(/^index_btree calibrated/);
     expect(hash!.estimate!.basis).toMatch(/^index_hash calibrated/);
+    // A build CONCURRENTLY sorts the same sample and scans again: 1.8x its figure, and a range of its own.
+    const [plain, concurrent] = (await timing('CREATE INDEX big_a ON big (a, id); CREATE INDEX CONCURRENTLY big_ac ON big (a, id)')).statements.map(
+      (s) => s.estimate!,
+    );
+    expect(concurrent!.basis).toMatch(
+      /^a sample of 100% of the table \(50,000 rows\) sorted on the target .*a build CONCURRENTLY measured at .*\(index_concurrent calibrated/,
+    );
+    expect(concurrent!.ms / plain!.ms).toBeGreaterThan(1.3);
+    expect(concurrent!.ms / plain!.ms).toBeLessThan(2.4);
+    expect(concurrent!.high / concurrent!.low).toBeCloseTo(3.2, 1);
   });
 
   it("prices a rewrite's btree rebuilds from samples of their keys, and only those a sample can stand for", async () => {

@@ -80,7 +80,8 @@ export function liveEstimate(
   const widen = (features.rowsBasis?.spread ?? 1) * (features.keyBasis?.spread ?? 1) * (features.features.rowTriggers > 0 ? TRIGGER_SPREAD : 1);
   if (widen > 1) estimate = { ...estimate, low: Math.round((estimate.low / widen) * 10) / 10, high: Math.round(estimate.high * widen * 10) / 10 };
   // A btree build whose sample was sorted on the target is priced from that measurement.
-  if (features.sortSample && features.cls === 'index_btree') estimate = withMeasuredSort(estimate, features.sortSample);
+  if (features.sortSample && (features.cls === 'index_btree' || features.cls === 'index_concurrent'))
+    estimate = withMeasuredSort(estimate, features.sortSample, features.cls === 'index_concurrent');
   if (features.ginSample && features.cls === 'index_gin') estimate = withMeasuredGinArray(estimate, features.ginSample);
   if (features.brinSample && features.cls === 'index_brin') estimate = withMeasuredBrin(estimate, features.brinSample);
   // A rewrite builds each index again: its sampled btree indexes are priced from their sorts.
