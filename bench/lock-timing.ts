@@ -92,6 +92,7 @@ import { setU } from './support/lock-timing-set-u';
 import { setV } from './support/lock-timing-set-v';
 import { setW } from './support/lock-timing-set-w';
 import { setX } from './support/lock-timing-set-x';
+import { setY } from './support/lock-timing-set-y';
 
 /**
  * Below this a calibration point's error counts in absolute ms, not relative: a statement of a
@@ -1238,6 +1239,7 @@ const VARIANT_SETS = {
   'heldout-v': { label: 'V', unit: 'stock rows', sizes: { A: 1_200_000, B: 400_000 }, run: definedSet(setV) },
   'heldout-w': { label: 'W', unit: 'subscriptions', sizes: { A: 1_000_000, B: 350_000 }, run: definedSet(setW) },
   'heldout-x': { label: 'X', unit: 'appointments', sizes: { A: 1_000_000, B: 300_000 }, run: definedSet(setX) },
+  'heldout-y': { label: 'Y', unit: 'comments', sizes: { A: 800_000, B: 250_000 }, run: definedSet(setY) },
 } as const;
 
 async function main(): Promise<void> {
