@@ -72,20 +72,26 @@ export function averageRowBytes(columns: readonly StoredColumn[]): number | null
   return (varying ? header + data + 3.5 : Math.ceil((header + data) / 8) * 8) + 4;
 }
 
+/** Bytes of a heap page its rows and their line pointers may fill: 8 kB less the 24-byte page header. */
+export const HEAP_PAGE_SPACE = 8192 - 24;
+
 /**
  * A heap page's free bytes, on average: what its rows (at `rowBytes` each, line pointers
  * included) and the 24-byte page header leave of 8 kB. It holds the fillfactor's reserve and the
  * space earlier deletes freed (once vacuumed).
  */
 export function freeBytesPerPage(rows: number, pages: number, rowBytes: number): number {
-  return Math.max(0, 8192 - 24 - (rows / Math.max(1, pages)) * rowBytes);
+  return Math.max(0, HEAP_PAGE_SPACE - (rows / Math.max(1, pages)) * rowBytes);
 }
+
+/** Bytes of a heap page the fillfactor keeps for updates of its own rows (PostgreSQL clamps the setting to 10-100). */
+export const fillfactorReserve = (fillfactor: number): number => (1 - Math.min(100, Math.max(10, fillfactor)) / 100) * 8192;
 
 /**
  * Without statistics to size rows: what the fillfactor keeps free, plus half a row of slack on
  * an average page.
  */
-export const fillfactorRoom = (fillfactor: number, rowBytes: number): number => (1 - Math.min(100, Math.max(10, fillfactor)) / 100) * 8192 + rowBytes / 2;
+export const fillfactorRoom = (fillfactor: number, rowBytes: number): number => fillfactorReserve(fillfactor) + rowBytes / 2;
 
 /** Columns an UPDATE's SET assigns (`SET (a, b) = ...` included), as PostgreSQL folds their names. */
 export function assignedColumns(stmt: ParsedStatement): Set<string> {

@@ -17,8 +17,17 @@ import { type ExpressionSample, rewriteExpressions, rewriteExpressionShape, samp
 import { type BrinSample, sampleBrin } from './sample-brin';
 import { indexSortGateShape, indexSortShape, rebuildSortShapes, sampleGinArray, sampleSort, type SortSample } from './sample-sort';
 import { simulatedHotShare } from './hot-simulation';
-import { type PageRoomScope, sampledPageRoom, spreadChanges } from './page-room';
-import { assignedColumns, averageRowBytes, expressionNames, fillfactorRoom, freeBytesPerPage, nonHotShare, type StoredColumn } from './hot-update';
+import { EVERY_ROW, heapPageOf, type PageRoomScope, sampledPageRoom, spreadChanges } from './page-room';
+import {
+  assignedColumns,
+  averageRowBytes,
+  expressionNames,
+  fillfactorReserve,
+  fillfactorRoom,
+  freeBytesPerPage,
+  nonHotShare,
+  type StoredColumn,
+} from './hot-update';
 import {
   type BuiltIndex,
   builtIndex,
@@ -93,7 +102,7 @@ function dmlScope(stmt: ParsedStatement, table: string): DmlScope | null {
 function pageRoomScope(stmt: ParsedStatement, table: string, unplannable: boolean): PageRoomScope {
   const whole = { from: quoteQualified(table), ref: quoteQualified(table), where: null };
   if (unplannable) return whole;
-  if (!nodeBody(stmt.stmt).whereClause) return { ...whole, where: 'true' };
+  if (!nodeBody(stmt.stmt).whereClause) return { ...whole, where: EVERY_ROW };
   const scope = dmlScope(stmt, table);
   return scope && !scope.planOnly && scope.joined.length === 0 ? { from: scope.target, ref: scope.ref, where: scope.where } : whole;
 }
@@ -240,8 +249,7 @@ async function countedRows(
   // The heap pages the rows lie on come with them where the count reads the heap anyway (a page
   // sample holds whole pages); a count through an index may read the index alone, and reading
   // the heap for the pages would load the very pages the statement is then timed on.
-  const page = `${scope.ref}.tableoid, (${scope.ref}.ctid::text::point)[0]`;
-  const pages = byIndex ? 'NULL' : `count(DISTINCT (${page}))::float8`;
+  const pages = byIndex ? 'NULL' : `count(DISTINCT ${heapPageOf(scope.ref)})::float8`;
   const sql = `SELECT count(${scope.joined.length ? `DISTINCT ${scope.ref}.ctid` : '*'})::float8 AS n, ${pages} AS p FROM ${from} WHERE ${scope.where}`;
   // A count that runs out of time leaves the planner's figure.
   const counted = await optionalQuery(client, sql);
@@ -592,7 +600,7 @@ async function playedHotShare(
   const own = scope.where === null ? null : await plannedRows(client, `SELECT ${scope.ref}.ctid FROM ${scope.from} WHERE ${scope.where}`);
   return simulatedHotShare({
     pages,
-    reserve: (8192 * (100 - Math.min(100, Math.max(10, fillfactor)))) / 100,
+    reserve: fillfactorReserve(fillfactor),
     freeSpaceMap: (vacuumed?.[0] as { vacuumed?: boolean } | undefined)?.vacuumed !== false,
     blockOrder: (own?.blockOrder ?? rows.blockOrder) || rows.clustered,
   });
@@ -612,7 +620,7 @@ type PageSample = NonNullable<Awaited<ReturnType<typeof sampledPageRoom>>> & { s
  */
 async function dmlPageSample(client: FeatureClient, t: LiveTable, scope: PageRoomScope, event: DmlEvent, sampleBytes: number): Promise<PageSample | null> {
   // A DELETE reads no room: only where it has a WHERE to place its rows by.
-  if (event === 'INSERT' || (event === 'DELETE' && (scope.where === null || scope.where === 'true'))) return null;
+  if (event === 'INSERT' || (event === 'DELETE' && (scope.where === null || scope.where === EVERY_ROW))) return null;
   const sample = await sampledPageRoom(client, scope, t.heap, sampleBytes * PAGE_SAMPLE_FRACTION);
   return sample ? { ...sample, scope } : null;
 }

@@ -1,5 +1,12 @@
 import type { SampledPage } from './hot-simulation';
+import { HEAP_PAGE_SPACE } from './hot-update';
 import { type FeatureClient, optionalQuery, samplePercent } from './live-table';
+
+/** The heap page a row of `ref` lies on, as an SQL row value ordered by block: its relation (a partition's own) and its ctid's block. */
+export const heapPageOf = (ref: string): string => `(${ref}.tableoid, (${ref}.ctid::text::point)[0])`;
+
+/** The WHERE of an UPDATE without one, as the page sample evaluates it: every row changes. */
+export const EVERY_ROW = 'true';
 
 /**
  * Bytes a row takes on its page: `pg_column_size` of the whole row is its tuple (header, null
@@ -33,19 +40,19 @@ export async function sampledPageRoom(
   // Each row's size is taken in the scan, below the grouping: a whole-row value the scan hands up
   // to an aggregate is formed again there, and then measures a few bytes off (94 for 97).
   const sql = `SELECT sum(bytes)::float8 AS used, count(*)::float8 AS rows, coalesce(array_agg(bytes) FILTER (WHERE changed), '{}') AS changed
-                 FROM (SELECT ${scope.ref}.tableoid AS rel, (${scope.ref}.ctid::text::point)[0] AS page, ${rowBytes(scope.ref)} AS bytes,
+                 FROM (SELECT ${heapPageOf(scope.ref)} AS page, ${rowBytes(scope.ref)} AS bytes,
                               ${scope.where === null ? 'false' : `(${scope.where})`} AS changed
                          FROM ${scope.from} TABLESAMPLE SYSTEM (${percent.toFixed(4)}) REPEATABLE (7) OFFSET 0) s
-                GROUP BY rel, page ORDER BY rel, page`;
+                GROUP BY page ORDER BY page`;
   const rows = (await optionalQuery(client, sql)) as Array<{ used: number; rows: number; changed: number[] }> | null;
   if (!rows) return null;
-  const pages = rows.map((r) => ({ room: Math.max(0, 8192 - 24 - r.used), rows: r.rows, changed: r.changed.map(Number) }));
+  const pages = rows.map((r) => ({ room: Math.max(0, HEAP_PAGE_SPACE - r.used), rows: r.rows, changed: r.changed.map(Number) }));
   const p = percent / 100;
   const expected = p * (heapBytes / 8192);
   const missing = Math.round(expected - pages.length - 2 * Math.sqrt(expected * (1 - p)));
   if (missing > 0 && pages.length > 0) {
     const step = (pages.length + missing) / missing;
-    for (let i = 0; i < missing; i++) pages.splice(Math.min(pages.length, Math.floor(i * step)), 0, { room: 8192 - 24, rows: 0, changed: [] });
+    for (let i = 0; i < missing; i++) pages.splice(Math.min(pages.length, Math.floor(i * step)), 0, { room: HEAP_PAGE_SPACE, rows: 0, changed: [] });
   }
   return { pages, percent };
 }
@@ -57,7 +64,7 @@ export async function sampledPageRoom(
  * spread evenly over all.
  */
 export function spreadChanges(pages: ReadonlyArray<SampledPage & { rows: number }>, share: number, together: boolean): SampledPage[] {
-  const used = (p: SampledPage & { rows: number }) => 8192 - 24 - p.room;
+  const used = (p: SampledPage & { rows: number }) => HEAP_PAGE_SPACE - p.room;
   const total = pages.reduce((sum, p) => sum + p.rows, 0);
   let left = Math.round(Math.min(1, Math.max(0, share)) * total);
   let carry = 0;

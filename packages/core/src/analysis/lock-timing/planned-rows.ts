@@ -1,4 +1,5 @@
 import { type FeatureClient, optionalQuery } from './live-table';
+import { seqScanCost } from './timing-class';
 
 /**
  * An index scan returning this many times the rows its filter keeps is costed as a scan: from
@@ -36,14 +37,17 @@ export function filteredReadCost(o: {
   const pages = Math.max(1, o.heapBytes / 8192);
   const perPage = Math.max(1, o.rows / pages);
   const read = Math.max(0, o.readRows);
+  // The pages `n` rows landing at random cover.
+  const landing = (n: number) => pages * (1 - Math.exp(-n / pages));
   // Kept rows counted on far fewer pages than rows spread at random would take lie together,
   // whatever the key's correlation says (updates since the load moved some rows away): the range
   // spans at least those pages.
-  const spread = pages * (1 - Math.exp(-(o.touchedRows ?? 0) / pages));
   const counted = o.touchedPages ?? null;
-  if (counted !== null && counted > 0 && counted < spread / 2) return Math.min(pages, Math.max(counted, read / perPage)) + 0.01 * read;
-  const pagesRead = o.together ? Math.min(pages, read / perPage) : o.blockOrder ? pages * (1 - Math.exp(-read / pages)) : read;
-  return pagesRead + 0.01 * read;
+  let pagesRead: number;
+  if (counted !== null && counted > 0 && counted < landing(o.touchedRows ?? 0) / 2) pagesRead = Math.min(pages, Math.max(counted, read / perPage));
+  else if (o.together) pagesRead = Math.min(pages, read / perPage);
+  else pagesRead = o.blockOrder ? landing(read) : read;
+  return seqScanCost(pagesRead * 8192, read);
 }
 
 /**
