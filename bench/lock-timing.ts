@@ -93,6 +93,7 @@ import { setV } from './support/lock-timing-set-v';
 import { setW } from './support/lock-timing-set-w';
 import { setX } from './support/lock-timing-set-x';
 import { setY } from './support/lock-timing-set-y';
+import { setZ } from './support/lock-timing-set-z';
 
 /**
  * Below this a calibration point's error counts in absolute ms, not relative: a statement of a
@@ -1240,6 +1241,7 @@ const VARIANT_SETS = {
   'heldout-w': { label: 'W', unit: 'subscriptions', sizes: { A: 1_000_000, B: 350_000 }, run: definedSet(setW) },
   'heldout-x': { label: 'X', unit: 'appointments', sizes: { A: 1_000_000, B: 300_000 }, run: definedSet(setX) },
   'heldout-y': { label: 'Y', unit: 'comments', sizes: { A: 800_000, B: 250_000 }, run: definedSet(setY) },
+  'heldout-z': { label: 'Z', unit: 'deliveries', sizes: { A: 900_000, B: 300_000 }, run: definedSet(setZ) },
 } as const;
 
 async function main(): Promise<void> {
