@@ -27,6 +27,9 @@
  *   --calibrate-inserts       # time INSERT ... SELECT into tables of 0, 1 and 3 indexes and fit the insert class's own terms
  *   --calibrate-visits        # time DML whose rows an index finds (ordered and unordered keys) and fit only the page-visit term
  *   --calibrate-full-leaves   # time UPDATEs into btrees with full leaves and with room, and fit only the full-leaf term
+ *   --calibrate-gin-text      # time GIN builds on tsvector columns of five vocabularies, and fit only the sampled-lexeme term
+ *   --calibrate-scans         # time UPDATEs and DELETEs of a thousandth of the rows found by a sequential scan, and fit only their scan terms
+ *   --calibrate-small         # time catalog changes and DELETEs of 1-100 rows, and fit only the catalog and delete classes' fixed terms
  *   --refit points.json       # fit again on the points a calibration saved with LOCK_TIMING_POINTS=points.json
  *   --classes update,delete   # with --refit or --calibrate: fit only these classes, keep the others (brought to the points' probe)
  *   LOCK_TIMING_DEBUG=1       # also print each evaluated statement's live features
@@ -119,6 +122,12 @@ const { values } = parseArgs({
     'calibrate-visits': { type: 'boolean' },
     /** Time UPDATEs into btrees built fresh (full leaves) and with room (fillfactor 70), and fit only the full-leaf term. */
     'calibrate-full-leaves': { type: 'boolean' },
+    /** Time catalog changes and DELETEs of 1-100 rows and fit only the catalog and delete classes' fixed terms. */
+    'calibrate-small': { type: 'boolean' },
+    /** Time UPDATEs and DELETEs of a thousandth of the rows found by a sequential scan, and fit only their scan terms. */
+    'calibrate-scans': { type: 'boolean' },
+    /** Time GIN builds on tsvector columns of five vocabularies and fit only the sampled-lexeme term. */
+    'calibrate-gin-text': { type: 'boolean' },
     /** Which sets to evaluate: base (the 30 of earlier runs), heldout. */
     sets: { type: 'string', default: 'base,heldout' },
     /** Held-out variant: A (first run) or B (wider rows, shuffled ids, other distributions). */
@@ -606,6 +615,152 @@ async function calibrateFullLeaves(c: pg.Client, points: Timed[]): Promise<void>
     await c.query(`DROP TABLE IF EXISTS ${t}`);
   }
 }
+
+/**
+ * Statements that hold their lock for about a millisecond: catalog changes (a column added with
+ * and without a default, a default set, a column dropped, a CHECK added NOT VALID and dropped)
+ * and DELETEs of 1-100 rows by key, on a narrow table with one index and a wide one with three,
+ * four rounds each. The full calibration's few points of this size were fitted with errors
+ * below its noise floor counted in absolute ms, so its fixed terms were never held to a ratio.
+ */
+async function calibrateSmall(c: pg.Client, points: Timed[]): Promise<void> {
+  const shapes: Array<{ name: string; pad: number; n: number; extra: number }> = [
+    { name: 'narrow', pad: 0, n: 100_000, extra: 0 },
+    { name: 'wide', pad: 200, n: 400_000, extra: 2 },
+  ];
+  for (const shape of shapes) {
+    const t = `cal_small_${shape.name}`;
+    await c.query(`DROP TABLE IF EXISTS ${t}`);
+    await c.query(`CREATE TABLE ${t} (id bigint PRIMARY KEY, a int NOT NULL, k int NOT NULL${shape.pad ? ', pad text NOT NULL' : ''})`);
+    await c.query(
+      `INSERT INTO ${t} SELECT g, g % 1000, (g::bigint * 7919) % ${shape.n}${shape.pad ? `, left(repeat(md5(g::text), ${Math.ceil(shape.pad / 32)}), ${shape.pad})` : ''} FROM generate_series(1, ${shape.n}) g`,
+    );
+    if (shape.extra) await c.query(`CREATE INDEX ${t}_a ON ${t} (a); CREATE INDEX ${t}_k ON ${t} (k)`);
+    await c.query(`VACUUM ANALYZE ${t}`);
+    const steps: string[] = [];
+    for (let round = 0; round < 4; round++) {
+      const at = 1000 + round * 20_000;
+      steps.push(
+        `ALTER TABLE ${t} ADD COLUMN c_extra int`,
+        `ALTER TABLE ${t} ALTER COLUMN c_extra SET DEFAULT 0`,
+        `ALTER TABLE ${t} DROP COLUMN c_extra`,
+        `ALTER TABLE ${t} ADD COLUMN c_flag boolean NOT NULL DEFAULT false`,
+        `ALTER TABLE ${t} DROP COLUMN c_flag`,
+        `ALTER TABLE ${t} ADD CONSTRAINT ${t}_chk CHECK (a >= 0) NOT VALID`,
+        `ALTER TABLE ${t} DROP CONSTRAINT ${t}_chk`,
+        `DELETE FROM ${t} WHERE id = ${at}`,
+        `DELETE FROM ${t} WHERE id BETWEEN ${at + 10} AND ${at + 19}`,
+        `DELETE FROM ${t} WHERE id BETWEEN ${at + 100} AND ${at + 199}`,
+      );
+    }
+    await calibrationSteps(c, t, steps, points);
+    await c.query(`DROP TABLE ${t}`);
+  }
+}
+
+/**
+ * UPDATEs and DELETEs of a thousandth of the rows, found by a sequential scan (a WHERE on a
+ * column no index reads), on tables of three widths from 40 MB to three times shared buffers:
+ * the scan is nearly all of their time. The full calibration's UPDATEs changed a tenth of the
+ * rows or more, so its fit could price the scan at 2.4 times a DELETE's for the same table.
+ */
+async function calibrateScans(c: pg.Client, points: Timed[]): Promise<void> {
+  const shapes: Array<{ name: string; pad: number; n: number }> = [
+    { name: 'narrow', pad: 0, n: 800_000 },
+    { name: 'mid', pad: 120, n: 600_000 },
+    { name: 'wide', pad: 400, n: 300_000 },
+    { name: 'wide', pad: 400, n: 900_000 },
+  ];
+  for (const shape of shapes) {
+    const t = `cal_scan_${shape.name}_${shape.n}`;
+    await c.query(`DROP TABLE IF EXISTS ${t}`);
+    await c.query(`CREATE TABLE ${t} (id bigint PRIMARY KEY, a int NOT NULL, v int NOT NULL${shape.pad ? ', pad text NOT NULL' : ''})`);
+    await c.query(
+      `INSERT INTO ${t} SELECT g, (g::bigint * 7919) % 1000, g % 100${shape.pad ? `, left(repeat(md5(g::text), ${Math.ceil(shape.pad / 32)}), ${shape.pad})` : ''} FROM generate_series(1, ${shape.n}) g`,
+    );
+    await c.query(`VACUUM ANALYZE ${t}`);
+    const steps: string[] = [];
+    for (const a of [7, 8]) steps.push(`UPDATE ${t} SET v = v + 1 WHERE a = ${a}`, `VACUUM ${t}`, `DELETE FROM ${t} WHERE a = ${a + 100}`, `VACUUM ${t}`);
+    await calibrationSteps(c, t, steps, points);
+    await c.query(`DROP TABLE ${t}`);
+  }
+}
+
+/** The scan terms fitted by `--calibrate-scans` alone: DML whose few rows a sequential scan finds. */
+const SCAN_TERMS: Array<[TimingClass, FeatureName]> = [
+  ['update', 'seqScanCost'],
+  ['delete', 'seqScanCost'],
+];
+
+/**
+ * GIN builds on `tsvector` columns of five vocabularies of our own (a dozen words in every row; a
+ * number of its own in each row beside four common words; twenty words a row drawn from 50,000
+ * by a power law; sixty of 5,000 a row; eight mixing a row number, a direction and one of 500
+ * hashes) at 150k and 400k rows. Per entry, a build took 0.07 us with 14 distinct lexemes and
+ * 0.25-0.74 us with thousands to hundreds of thousands (PostgreSQL 15): the entries alone do not
+ * price it, nor the column's width (a long text of few words is a wide tsvector of few entries).
+ */
+async function calibrateGinText(c: pg.Client, points: Timed[]): Promise<void> {
+  const texts: Record<string, string> = {
+    vocab12: `'we said ' || (ARRAY['red','green','blue','gray'])[1 + g % 4] || ' was fine since ' || repeat('the line runs on and on ', 20 + g % 9)`,
+    unique5: `'entry number ' || g || ' about ' || (ARRAY['apples','pears','plums','figs','limes'])[1 + g % 5]`,
+    zipf20: `(SELECT string_agg('w' || floor(pow(random(), 3) * 50000)::int, ' ') FROM generate_series(1, 20 + (g % 3)))`,
+    doc60: `(SELECT string_agg('t' || ((g * 31 + s * 7919) % 5000), ' ') FROM generate_series(1, 60) s)`,
+    mixed8: `'item ' || (g % 20000) || ' in ' || (ARRAY['north','south','east','west'])[1 + g % 4] || ' by ' || md5((g % 500)::text)`,
+  };
+  for (const n of [150_000, 400_000])
+    for (const [name, text] of Object.entries(texts)) {
+      const t = `cal_lex_${name}`;
+      await c.query(`DROP TABLE IF EXISTS ${t}`);
+      await c.query(`CREATE TABLE ${t} (id int NOT NULL, v tsvector NOT NULL)`);
+      await c.query(`INSERT INTO ${t} SELECT g, to_tsvector('simple', ${text}) FROM generate_series(1, ${n}) g`);
+      await c.query(`VACUUM ANALYZE ${t}`);
+      await calibrationSteps(c, t, [`CREATE INDEX ${t}_v ON ${t} USING gin (v)`], points);
+      await c.query(`DROP TABLE ${t}`);
+    }
+}
+
+/** The terms fitted together by `--calibrate-gin-text` alone: a GIN build's sampled lexemes, and the rarer ones among them. */
+const GIN_TEXT_TERMS: FeatureName[] = ['ginLexemes', 'ginColdLexemes'];
+
+/**
+ * Fits the GIN class's lexeme terms together (relative error, non-negative) on the GIN points, each
+ * brought to the calibration probe's speed, less what the rest of the class prices; the class's
+ * other coefficients are kept.
+ */
+function fitGinText(points: Timed[]): Calibration {
+  const classes = structuredClone(CALIBRATION.classes);
+  const kept = classes.index_gin;
+  const pts = points.filter((p) => p.cls === 'index_gin' && (p.features.lexemeLog ?? 0) > 0);
+  if (!kept || pts.length < GIN_TEXT_TERMS.length) throw new Error(`only ${pts.length} GIN points with sampled lexemes`);
+  const without = { ...CALIBRATION, classes: { ...CALIBRATION.classes, index_gin: { ...kept, coef: { ...kept.coef, ginLexemes: 0, ginColdLexemes: 0 } } } };
+  const y = pts.map((p) => p.realMs * (CALIBRATION.probeMs / p.probeMs) - (predictHoldMs('index_gin', p.features, without) ?? 0));
+  const beta = fitRelative(
+    pts.map((p) => GIN_TEXT_TERMS.map((nm) => featureValue(nm, p.features))),
+    y,
+    NOISE_FLOOR_MS,
+  );
+  for (const [i, nm] of GIN_TEXT_TERMS.entries()) kept.coef[nm] = Number(beta[i]!.toPrecision(4));
+  console.log(`  index_gin        ${GIN_TEXT_TERMS.map((nm) => `${nm} = ${kept.coef[nm]}`).join(', ')} (${pts.length} points)`);
+  const what = 'GIN builds on sampled lexemes';
+  const previous = CALIBRATION.measuredOn.split('; ').filter((part) => !part.startsWith(`${what} fitted on`));
+  const cal: Calibration = {
+    ...CALIBRATION,
+    measuredOn: [
+      ...previous,
+      `${what} fitted on points of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC (${os.cpus()[0]?.model ?? '?'})`,
+    ].join('; '),
+    classes,
+  };
+  writeFileSync(CALIBRATION_FILE, `${JSON.stringify(cal, null, 2)}\n`);
+  return cal;
+}
+
+/** The fixed terms fitted by `--calibrate-small` alone, on statements of about a millisecond. */
+const SMALL_TERMS: Array<[TimingClass, FeatureName]> = [
+  ['catalog', 'one'],
+  ['delete', 'one'],
+];
 
 /** The insert class's own terms, fitted by `--calibrate-inserts` alone (the rest are the update class's). */
 const INSERT_TERMS: FeatureName[] = ['one', 'touched', 'touchedIdx', 'touchedIdxUncached', 'scanCost'];
@@ -1290,6 +1445,9 @@ async function main(): Promise<void> {
       },
       { flag: 'calibrate-visits', time: calibrateVisits, fit: (points) => fitTerms(points, VISIT_TERMS, 'heap page visits') },
       { flag: 'calibrate-full-leaves', time: calibrateFullLeaves, fit: (points) => fitTerms(points, FULL_LEAF_TERMS, 'full-leaf entries') },
+      { flag: 'calibrate-gin-text', time: calibrateGinText, fit: fitGinText },
+      { flag: 'calibrate-scans', time: calibrateScans, fit: (points) => fitTerms(points, SCAN_TERMS, 'scan terms of DML found by a sequential scan') },
+      { flag: 'calibrate-small', time: calibrateSmall, fit: (points) => fitTerms(points, SMALL_TERMS, 'fixed terms of millisecond statements') },
       { flag: 'calibrate-inserts', time: calibrateInserts, fit: fitInserts },
       { flag: 'calibrate-heap-copy', time: calibrateHeapCopy, fit: fitHeapCopy },
     ];

@@ -17,6 +17,9 @@ import { type ExpressionSample, rewriteExpressions, rewriteExpressionShape, samp
 import { type BrinSample, sampleBrin } from './sample-brin';
 import { indexSortGateShape, indexSortShape, rebuildSortShapes, sampleGinArray, sampleSort, type SortSample } from './sample-sort';
 import { simulatedHotShare } from './hot-simulation';
+import { HOT_LEXEMES, type LexemeSample, type LexemeShape, lexemeShape, sampleLexemes } from './sample-lexemes';
+import { percentText } from './sample-pages';
+import { type GeneratedColumn, type RecomputeSample, recomputedBy, sampleRecompute, storedGeneratedColumnsQuery } from './recomputed-columns';
 import { EVERY_ROW, heapPageOf, type PageRoomScope, sampledPageRoom, spreadChanges } from './page-room';
 import {
   assignedColumns,
@@ -117,7 +120,13 @@ function dmlWhereShape(stmt: ParsedStatement, table: string): string | null {
   return scope === null ? null : selectOf(scope);
 }
 
-const selectOf = (scope: DmlScope): string => `${scope.with}SELECT 1 FROM ${[scope.target, ...scope.joined].join(', ')} WHERE ${scope.where}`;
+/**
+ * The SELECT a DELETE or UPDATE plans as: it reads each target row's ctid, so its plan is the
+ * statement's own. `SELECT 1` may take an index-only scan of a vacuumed table (a nested loop
+ * through an index where the DELETE hashes a sequential scan), and its cost and access path
+ * then price a read the statement never makes.
+ */
+const selectOf = (scope: DmlScope): string => `${scope.with}SELECT ${scope.ref}.ctid FROM ${[scope.target, ...scope.joined].join(', ')} WHERE ${scope.where}`;
 
 /**
  * The query an INSERT takes its rows from (`INSERT ... SELECT`, with the INSERT's WITH), as SQL,
@@ -811,6 +820,28 @@ function entryIndexes(kinds: IndexKind[], assigned: Set<string> | null): number 
   return sum;
 }
 
+/**
+ * The stored generated columns an UPDATE computes again (those reading a column it sets), their
+ * expressions computed on sampled rows when they call nothing but built-in objects (`builtin` in
+ * recomputed-columns.ts: the gate for expressions the target's catalog holds, the statement
+ * never wrote them).
+ */
+async function recomputeOnSample(
+  client: FeatureClient,
+  t: LiveTable,
+  table: string,
+  assigned: ReadonlySet<string>,
+  sampleBytes: number,
+): Promise<RecomputeSample | null> {
+  const read = await optionalQuery(client, storedGeneratedColumnsQuery(t.oid));
+  const columns = recomputedBy((read ?? []) as GeneratedColumn[], assigned);
+  return columns.length ? sampleRecompute(client, table, t.heap, columns, sampleBytes).catch(() => null) : null;
+}
+
+/** What a GIN build on a tsvector was priced from, in the basis's words. */
+const lexemeText = (sample: LexemeSample, shape: LexemeShape): string =>
+  `about ${shape.entriesPerRow.toFixed(1)} lexemes a row (${Math.round((shape.coldPerRow / Math.max(shape.entriesPerRow, 1e-9)) * 100)}% of them rarer than the ${formatCount(HOT_LEXEMES)} most frequent), about ${formatCount(Math.round(shape.distinct))} distinct in the table (from ${formatCount(sample.entries)} in a sample of ${percentText(sample.percent)}% of it)`;
+
 /** Class and features of a statement's lock hold, read from the target's catalog and planner. */
 export async function liveFeatures(
   client: FeatureClient,
@@ -829,6 +860,8 @@ export async function liveFeatures(
   rebuildSamples: SortSample[];
   /** A rewrite's new values computed on a sample on the target. */
   expressionSample: ExpressionSample | null;
+  /** An UPDATE's stored generated columns computed again, timed on a sample on the target. */
+  recomputeSample: RecomputeSample | null;
   /** A GIN build on an array column: its sample's elements sorted on the target. */
   ginSample: SortSample | null;
   /** A BRIN build: its sample's read on the target. */
@@ -853,6 +886,8 @@ export async function liveFeatures(
   const hasPredicate = nodeKind(stmt.stmt) === 'IndexStmt' && !!nodeBody(stmt.stmt).whereClause;
   const ginSample = cls === 'index_gin' && index ? await sampleGinArray(client, sampled, index, hasPredicate, limits.sampleBytes).catch(() => null) : null;
   const brinSample = cls === 'index_brin' && index ? await sampleBrin(client, sampled, index, hasPredicate, limits.sampleBytes).catch(() => null) : null;
+  const lexemes = cls === 'index_gin' && index ? await sampleLexemes(client, sampled, index, hasPredicate, limits.sampleBytes).catch(() => null) : null;
+  const lexeme = lexemes ? lexemeShape(lexemes, t.rows) : null;
   const parent = facts.fk_targets[0] ? await liveTable(client, facts.fk_targets[0]) : null;
   let touched = t.rows;
   let scanCost = seqScanCost(t.heap, t.rows);
@@ -927,17 +962,20 @@ export async function liveFeatures(
       ? (await toastedBytesPerRow(client, t, indexReadColumns(stmt, index), limits.sampleBytes)) * t.rows
       : 0;
   const touchedToast = event === 'UPDATE' ? (await toastedBytesPerRow(client, t, assignedColumns(stmt), limits.sampleBytes)) * touched : 0;
+  const recomputeSample =
+    event === 'UPDATE' && !unplannable ? await recomputeOnSample(client, t, facts.table!, assignedColumns(stmt), limits.sampleBytes) : null;
   return {
     cls,
     rowsBasis,
     sortSample,
     rebuildSamples,
     expressionSample,
+    recomputeSample,
     ginSample,
     brinSample,
     keyBasis: key
       ? {
-          text: `${key.cost.label}${indexedRows !== undefined ? `; partial: about ${formatCount(Math.round(indexedRows))} of ${formatCount(Math.round(t.rows))} rows kept (planner estimate)` : ''}`,
+          text: `${key.cost.label}${indexedRows !== undefined ? `; partial: about ${formatCount(Math.round(indexedRows))} of ${formatCount(Math.round(t.rows))} rows kept (planner estimate)` : ''}${lexemes && lexeme ? `; ${lexemeText(lexemes, lexeme)}` : ''}`,
           spread: key.cost.weak ? KEY_GUESS_SPREAD : 1,
         }
       : null,
@@ -958,7 +996,9 @@ export async function liveFeatures(
       ...bufferFeatures(t.heap, t.sharedBuffers, t.indexBytes),
       keyCorrelation: key?.correlation ?? 0.5,
       keyCost: key?.cost.cost ?? 1,
-      ginEntries: key?.cost.ginEntries ?? 0,
+      // Sampled lexemes replace the entries a tsvector's width suggests.
+      ginEntries: lexeme ? 0 : (key?.cost.ginEntries ?? 0),
+      ...(lexeme ? { lexemeLog: lexeme.entriesPerRow * Math.log2(Math.max(2, lexeme.distinct)), coldLexemes: lexeme.coldPerRow } : {}),
       scanCost,
       foundByScan: byScan,
       rowsClustered: clustered,

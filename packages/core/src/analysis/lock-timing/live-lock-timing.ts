@@ -6,6 +6,7 @@ import { type CountLimits, liveFeatures } from './live-features';
 import { lockHolders, queueWarning, type QueueClient } from './lock-queue';
 import { machineProbe } from './machine-probe';
 import { withMeasuredExpressions } from './sample-expressions';
+import { withRecomputedColumns } from './recomputed-columns';
 import { withMeasuredBrin } from './sample-brin';
 import { withMeasuredGinArray, withMeasuredRebuilds, withMeasuredSort } from './sample-sort';
 import type { TimingClass } from './timing-class';
@@ -88,6 +89,9 @@ export function liveEstimate(
   if (sampled) estimate = withMeasuredRebuilds(estimate, features.rebuildSamples);
   // ... and computes each row's new values, measured on a sample when the gate let them through.
   if (features.expressionSample) estimate = withMeasuredExpressions(estimate, features.expressionSample);
+  // An UPDATE computes again the stored generated columns that read what it sets.
+  if (features.recomputeSample && features.cls === 'update')
+    estimate = withRecomputedColumns(estimate, features.recomputeSample, features.features.touchedRows);
   if (statementType.includes('CONCURRENTLY') && features.cls !== 'index_concurrent')
     estimate = {
       ...estimate,

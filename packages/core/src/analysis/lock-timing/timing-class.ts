@@ -103,6 +103,13 @@ export interface TimingFeatures {
   keyCost: number;
   /** GIN index entries per row, weighted by their cost (0 for other statements). */
   ginEntries: number;
+  /**
+   * A GIN build on a `tsvector` whose lexemes were sampled: entries a row times log2 of the
+   * distinct lexemes (each entry is looked up in a tree of that many keys), in place of `ginEntries`.
+   */
+  lexemeLog?: number;
+  /** Of those entries, a row's of lexemes outside the most frequent few thousand (`sample-lexemes.ts`). */
+  coldLexemes?: number;
   /** |correlation| of the index's first key with the heap order (pg_stats; 0.5 when unknown): presorted input sorts fast. */
   keyCorrelation: number;
   /**
@@ -174,6 +181,8 @@ export type FeatureName =
   | 'sortedLog'
   | 'randomLog'
   | 'ginEntries'
+  | 'ginLexemes'
+  | 'ginColdLexemes'
   | 'rowsLog'
   | 'dirtied'
   | 'visited'
@@ -224,7 +233,7 @@ export const CLASS_FEATURES: Record<TimingClass, readonly FeatureName[]> = {
   index_btree: ['one', 'sortedLog', 'randomLog', 'toastRead'],
   index_concurrent: ['one', 'sortedLog', 'randomLog', 'rows', 'toastRead'],
   index_hash: ['one', 'rowsLog'],
-  index_gin: ['one', 'ginEntries'],
+  index_gin: ['one', 'ginEntries', 'ginLexemes', 'ginColdLexemes'],
   index_gist: ['one', 'randomLog'],
   index_brin: ['one', 'heapBytes'],
   // A full scan that finds the rows costs its planner cost (it reads every row, and the rows it
@@ -290,6 +299,10 @@ export function featureValue(name: FeatureName, f: TimingFeatures): number {
       return (indexed(f) * log2(indexed(f))) / 2e7;
     case 'ginEntries':
       return (indexed(f) * f.ginEntries) / 1e6;
+    case 'ginLexemes':
+      return (indexed(f) * (f.lexemeLog ?? 0)) / 1e7;
+    case 'ginColdLexemes':
+      return (indexed(f) * (f.coldLexemes ?? 0)) / 1e6;
     case 'rebuild':
       return (f.rebuildIndexes * f.rows * log2(f.rows)) / 2e7;
     case 'toast':
