@@ -617,6 +617,18 @@ async function calibrateFullLeaves(c: pg.Client, points: Timed[]): Promise<void>
 }
 
 /**
+ * A calibration table made afresh: `columns`, and a text pad of `pad` bytes that varies per row (md5
+ * pieces, so nothing compresses it), filled by `values` over g = 1..n, vacuumed and analyzed.
+ */
+async function freshTable(c: pg.Client, t: string, table: { columns: string; values: string; n: number; pad: number }): Promise<void> {
+  await c.query(`DROP TABLE IF EXISTS ${t}`);
+  await c.query(`CREATE TABLE ${t} (${table.columns}${table.pad ? ', pad text NOT NULL' : ''})`);
+  const pad = table.pad ? `, left(repeat(md5(g::text), ${Math.ceil(table.pad / 32)}), ${table.pad})` : '';
+  await c.query(`INSERT INTO ${t} SELECT ${table.values}${pad} FROM generate_series(1, ${table.n}) g`);
+  await c.query(`VACUUM ANALYZE ${t}`);
+}
+
+/**
  * Statements that hold their lock for about a millisecond: catalog changes (a column added with
  * and without a default, a default set, a column dropped, a CHECK added NOT VALID and dropped)
  * and DELETEs of 1-100 rows by key, on a narrow table with one index and a wide one with three,
@@ -630,13 +642,12 @@ async function calibrateSmall(c: pg.Client, points: Timed[]): Promise<void> {
   ];
   for (const shape of shapes) {
     const t = `cal_small_${shape.name}`;
-    await c.query(`DROP TABLE IF EXISTS ${t}`);
-    await c.query(`CREATE TABLE ${t} (id bigint PRIMARY KEY, a int NOT NULL, k int NOT NULL${shape.pad ? ', pad text NOT NULL' : ''})`);
-    await c.query(
-      `INSERT INTO ${t} SELECT g, g % 1000, (g::bigint * 7919) % ${shape.n}${shape.pad ? `, left(repeat(md5(g::text), ${Math.ceil(shape.pad / 32)}), ${shape.pad})` : ''} FROM generate_series(1, ${shape.n}) g`,
-    );
-    if (shape.extra) await c.query(`CREATE INDEX ${t}_a ON ${t} (a); CREATE INDEX ${t}_k ON ${t} (k)`);
-    await c.query(`VACUUM ANALYZE ${t}`);
+    await freshTable(c, t, {
+      columns: 'id bigint PRIMARY KEY, a int NOT NULL, k int NOT NULL',
+      values: `g, g % 1000, (g::bigint * 7919) % ${shape.n}`,
+      ...shape,
+    });
+    if (shape.extra) await c.query(`CREATE INDEX ${t}_a ON ${t} (a); CREATE INDEX ${t}_k ON ${t} (k); ANALYZE ${t}`);
     const steps: string[] = [];
     for (let round = 0; round < 4; round++) {
       const at = 1000 + round * 20_000;
@@ -675,12 +686,7 @@ async function calibrateScans(c: pg.Client, points: Timed[]): Promise<void> {
   ];
   for (const shape of shapes) {
     const t = `cal_scan_${shape.name}_${shape.n}`;
-    await c.query(`DROP TABLE IF EXISTS ${t}`);
-    await c.query(`CREATE TABLE ${t} (id bigint PRIMARY KEY, a int NOT NULL, v int NOT NULL${shape.pad ? ', pad text NOT NULL' : ''})`);
-    await c.query(
-      `INSERT INTO ${t} SELECT g, (g::bigint * 7919) % 1000, g % 100${shape.pad ? `, left(repeat(md5(g::text), ${Math.ceil(shape.pad / 32)}), ${shape.pad})` : ''} FROM generate_series(1, ${shape.n}) g`,
-    );
-    await c.query(`VACUUM ANALYZE ${t}`);
+    await freshTable(c, t, { columns: 'id bigint PRIMARY KEY, a int NOT NULL, v int NOT NULL', values: 'g, (g::bigint * 7919) % 1000, g % 100', ...shape });
     const steps: string[] = [];
     for (const a of [7, 8]) steps.push(`UPDATE ${t} SET v = v + 1 WHERE a = ${a}`, `VACUUM ${t}`, `DELETE FROM ${t} WHERE a = ${a + 100}`, `VACUUM ${t}`);
     await calibrationSteps(c, t, steps, points);
