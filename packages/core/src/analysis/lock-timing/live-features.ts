@@ -604,14 +604,13 @@ async function playedHotShare(
                        AND (c.relallvisible > 0 OR coalesce(s.vacuum_count + s.autovacuum_count, 0) > 0)) AS vacuumed`,
   );
   const pages = scope.where === null ? spreadChanges(sample.pages, touched / Math.max(1, t.rows), rows.clustered) : sample.pages;
-  // The order the UPDATE reaches its rows in is its own plan's: one that reads the rows' ctid, as
-  // an UPDATE does (the count's `SELECT 1` may take an index-only scan, which an UPDATE cannot).
-  const own = scope.where === null ? null : await plannedRows(client, `SELECT ${scope.ref}.ctid FROM ${scope.from} WHERE ${scope.where}`);
+  // The order the UPDATE reaches its rows in is its own plan's: `rows.blockOrder` comes from the
+  // row estimate's plan, which reads the rows' ctid as the UPDATE does (`selectOf`).
   return simulatedHotShare({
     pages,
     reserve: fillfactorReserve(fillfactor),
     freeSpaceMap: (vacuumed?.[0] as { vacuumed?: boolean } | undefined)?.vacuumed !== false,
-    blockOrder: (own?.blockOrder ?? rows.blockOrder) || rows.clustered,
+    blockOrder: rows.blockOrder || rows.clustered,
   });
 }
 
