@@ -22,6 +22,19 @@ export async function optionalQuery(client: FeatureClient, text: string): Promis
   }
 }
 
+/** PostgreSQL's first OID for objects created after initdb (FirstNormalObjectId): below it, built-in. */
+export const FIRST_USER_OID = 16384;
+
+/** Column `column` of table `oid`: its type's OID, category (`pg_type.typcategory`) and element type (0 for none); null when there is no such column. */
+export async function columnType(client: FeatureClient, oid: number, column: string): Promise<{ type: number; category: string; elem: number } | null> {
+  const res = await client.query(
+    `SELECT t.oid::int AS type, t.typcategory AS category, t.typelem::int AS elem
+       FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid WHERE a.attrelid = $1 AND a.attname = $2 AND NOT a.attisdropped`,
+    [oid, column],
+  );
+  return (res.rows[0] as { type: number; category: string; elem: number } | undefined) ?? null;
+}
+
 /** Percent of a heap of `heapBytes` that a page sample of about `sampleBytes` reads (0.01-100). */
 export const samplePercent = (heapBytes: number, sampleBytes: number): number => Math.max(0.01, Math.min(100, (100 * sampleBytes) / Math.max(1, heapBytes)));
 

@@ -1,6 +1,6 @@
 import { type HoldEstimate, type MeasuredRatio, plusMeasurement } from './calibration';
-import type { FeatureClient } from './live-table';
-import { samplePages, serverTiming } from './sample-pages';
+import { FIRST_USER_OID, type FeatureClient } from './live-table';
+import { computedAgainstScan, samplePages } from './sample-pages';
 
 /** A stored generated column: its expression as `pg_get_expr` prints it, and the columns it reads. */
 export interface GeneratedColumn {
@@ -16,9 +16,6 @@ export interface GeneratedColumn {
    */
   builtin: boolean;
 }
-
-/** PostgreSQL's first OID for objects created after initdb (FirstNormalObjectId). */
-const FIRST_USER_OID = 16384;
 
 /**
  * The SQL that reads the stored generated columns of table `oid` as {@link GeneratedColumn}s, with
@@ -69,10 +66,12 @@ const MIN_SAMPLE_ROWS = 500;
 /** The expressions computed on the first `rows` rows of the page sample, and the same read alone. */
 async function timedRows(client: FeatureClient, from: string, columns: readonly GeneratedColumn[], rows: number): Promise<RecomputeSample | null> {
   const read = `(SELECT * FROM ${from} LIMIT ${rows}) AS dbops_r`;
-  const scan = await serverTiming(client, `SELECT FROM ${read}`);
-  const computed = await serverTiming(client, `SELECT ${columns.map((c) => c.expression).join(', ')} FROM ${read}`);
-  if (!scan || !computed || computed.rows < MIN_SAMPLE_ROWS) return null;
-  return { columns: columns.map((c) => c.name), rows: computed.rows, computedMs: computed.ms, scanMs: scan.ms };
+  const timed = await computedAgainstScan(
+    client,
+    read,
+    columns.map((c) => c.expression),
+  );
+  return timed && timed.rows >= MIN_SAMPLE_ROWS ? { columns: columns.map((c) => c.name), ...timed } : null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { quoteIdent } from '../../pg/quote';
 import { fromMeasurement, type HoldEstimate, type MeasuredRatio } from './calibration';
-import type { FeatureClient } from './live-table';
+import { FIRST_USER_OID, type FeatureClient } from './live-table';
 import { percentText, samplePages, serverTiming } from './sample-pages';
 import type { BuiltIndex } from './timing-class';
 
@@ -27,7 +27,7 @@ export async function sampleBrin(
   if (index.method !== 'brin' || hasPredicate || !index.params.length || index.params.some((p) => !p.column || p.opclass)) return null;
   const columns = index.params.map((p) => p.column!);
   const res = await client.query(
-    `SELECT count(*)::int AS n FROM pg_attribute a WHERE a.attrelid = $1 AND a.attname = ANY ($2) AND NOT a.attisdropped AND a.atttypid < 16384`,
+    `SELECT count(*)::int AS n FROM pg_attribute a WHERE a.attrelid = $1 AND a.attname = ANY ($2) AND NOT a.attisdropped AND a.atttypid < ${FIRST_USER_OID}`,
     [table.oid, columns],
   );
   if (Number((res.rows[0] as { n?: number } | undefined)?.n ?? 0) !== new Set(columns).size) return null;

@@ -4,7 +4,7 @@ import type { AstNode } from '../ast';
 import type { StatementFacts } from '../statement-facts';
 import { type HoldEstimate, type MeasuredRatio, plusMeasurement } from './calibration';
 import type { FeatureClient } from './live-table';
-import { percentText, samplePages, serverTiming } from './sample-pages';
+import { computedAgainstScan, percentText, samplePages } from './sample-pages';
 
 /**
  * The values a rewrite computes for every row, as SQL over the table: the DEFAULT or stored
@@ -74,10 +74,8 @@ export async function sampleExpressions(
 ): Promise<ExpressionSample | null> {
   if (!expressions.length) return null;
   const { percent, from } = samplePages(table, heapBytes, sampleBytes);
-  const scan = await serverTiming(client, `SELECT FROM ${from}`);
-  const computed = await serverTiming(client, `SELECT ${expressions.join(', ')} FROM ${from}`);
-  if (!scan || !computed || computed.rows < MIN_SAMPLE_ROWS) return null;
-  return { percent, rows: computed.rows, computedMs: computed.ms, scanMs: scan.ms };
+  const timed = await computedAgainstScan(client, from, expressions);
+  return timed && timed.rows >= MIN_SAMPLE_ROWS ? { percent, ...timed } : null;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { quoteIdent, quoteLiteral } from '../../pg/quote';
-import { type FeatureClient, optionalQuery } from './live-table';
+import { quoteIdent } from '../../pg/quote';
+import { columnType, type FeatureClient, optionalQuery } from './live-table';
 import { samplePages } from './sample-pages';
 import type { BuiltIndex } from './timing-class';
 
@@ -33,6 +33,9 @@ export interface LexemeShape {
  */
 export const HOT_LEXEMES = 8192;
 
+/** `tsvector`'s OID, fixed in PostgreSQL's catalog (`pg_type.dat`). */
+const TSVECTOR_OID = 3614;
+
 /** A share of the count sample: the lexemes of 4 MB take a few ms to group; of 32 MB, most of a second. */
 const LEXEME_SAMPLE_FRACTION = 1 / 8;
 
@@ -50,11 +53,7 @@ export async function sampleLexemes(
   const [param] = index.params;
   if (index.method !== 'gin' || index.params.length !== 1 || !param?.column || hasPredicate) return null;
   if (param.opclass && param.opclass !== 'tsvector_ops') return null;
-  const typed = await optionalQuery(
-    client,
-    `SELECT a.atttypid = 'tsvector'::regtype AS ok FROM pg_attribute a WHERE a.attrelid = ${Math.trunc(table.oid)} AND a.attname = ${quoteLiteral(param.column)} AND NOT a.attisdropped`,
-  );
-  if ((typed?.[0] as { ok?: boolean } | undefined)?.ok !== true) return null;
+  if ((await columnType(client, table.oid, param.column))?.type !== TSVECTOR_OID) return null;
   const sample = samplePages(table.name, table.heap, sampleBytes * LEXEME_SAMPLE_FRACTION, 'dbops_t');
   // A lexeme is cold when it is no more frequent in the sample than the one ranked HOT_LEXEMES:
   // ties count as cold, so a sample of a few thousand lexemes seen once each (a number of its

@@ -31,3 +31,18 @@ export async function serverTiming(client: FeatureClient, query: string): Promis
 
 /** A sample's share of the table as the bases say it: two decimals under 1 %, whole percents above. */
 export const percentText = (percent: number): string => (percent < 1 ? percent.toFixed(2) : percent.toFixed(0));
+
+/**
+ * `expressions` computed over the rows of `from`, and the same read computing nothing, each timed
+ * by the server (EXPLAIN ANALYZE: every row's values are computed, none is sent): the work of
+ * computing them is the difference. Null when either could not be timed.
+ */
+export async function computedAgainstScan(
+  client: FeatureClient,
+  from: string,
+  expressions: readonly string[],
+): Promise<{ rows: number; computedMs: number; scanMs: number } | null> {
+  const scan = await serverTiming(client, `SELECT FROM ${from}`);
+  const computed = await serverTiming(client, `SELECT ${expressions.join(', ')} FROM ${from}`);
+  return scan && computed ? { rows: computed.rows, computedMs: computed.ms, scanMs: scan.ms } : null;
+}

@@ -3,7 +3,7 @@ import { quoteIdent, quoteQualified } from '../../pg/quote';
 import { type AstNode, nodeBody, nodeKind } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 import { fromMeasurement, type HoldEstimate, type MeasuredRatio, plusMeasurement } from './calibration';
-import { type FeatureClient, optionalQuery } from './live-table';
+import { columnType, FIRST_USER_OID, type FeatureClient, optionalQuery } from './live-table';
 import { percentText, samplePages, serverTiming } from './sample-pages';
 import type { BuiltIndex } from './timing-class';
 
@@ -110,12 +110,8 @@ async function timedSort(client: FeatureClient, percent: number, from: string, l
 
 /** Whether `column` of table `oid` is an array of a built-in type (its elements compared by PostgreSQL's own functions). */
 async function builtinArray(client: FeatureClient, oid: number, column: string): Promise<boolean> {
-  const res = await client.query(
-    `SELECT t.typcategory = 'A' AND t.typelem <> 0 AND t.typelem < 16384 AS ok
-       FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid WHERE a.attrelid = $1 AND a.attname = $2 AND NOT a.attisdropped`,
-    [oid, column],
-  );
-  return (res.rows[0] as { ok?: boolean } | undefined)?.ok === true;
+  const t = await columnType(client, oid, column);
+  return t !== null && t.category === 'A' && t.elem !== 0 && t.elem < FIRST_USER_OID;
 }
 
 /**
@@ -213,7 +209,7 @@ export async function rebuildSortShapes(client: FeatureClient, oid: number): Pro
   const res = await client.query(
     `SELECT json_agg(a.attname::text ORDER BY k.ord) FILTER (WHERE k.ord <= x.indnkeyatts) AS keys,
             coalesce(json_agg(a.attname::text ORDER BY k.ord) FILTER (WHERE k.ord > x.indnkeyatts), '[]') AS carried,
-            bool_and(a.attnum IS NOT NULL AND a.atttypid < 16384
+            bool_and(a.attnum IS NOT NULL AND a.atttypid < ${FIRST_USER_OID}
                      AND (k.ord > x.indnkeyatts OR (opc.opcdefault AND coalesce(x.indcollation[k.ord - 1], 0) IN (0, a.attcollation)))) AS plain
        FROM pg_index x
        JOIN pg_class ic ON ic.oid = x.indexrelid
