@@ -27,7 +27,7 @@
  *   --calibrate-inserts       # time INSERT ... SELECT into tables of 0, 1 and 3 indexes and fit the insert class's own terms
  *   --calibrate-visits        # time DML whose rows an index finds (ordered and unordered keys) and fit only the page-visit term
  *   --calibrate-full-leaves   # time UPDATEs into btrees with full leaves and with room, and fit only the full-leaf term
- *   --calibrate-gin-text      # time GIN builds on tsvector columns of five vocabularies, and fit only the sampled-lexeme term
+ *   --calibrate-gin-text      # time GIN builds on tsvector columns of five vocabularies, and fit only the two sampled-lexeme terms
  *   --calibrate-scans         # time UPDATEs and DELETEs of a thousandth of the rows found by a sequential scan, and fit only their scan terms
  *   --calibrate-small         # time catalog changes and DELETEs of 1-100 rows, and fit only the catalog and delete classes' fixed terms
  *   --refit points.json       # fit again on the points a calibration saved with LOCK_TIMING_POINTS=points.json
@@ -126,7 +126,7 @@ const { values } = parseArgs({
     'calibrate-small': { type: 'boolean' },
     /** Time UPDATEs and DELETEs of a thousandth of the rows found by a sequential scan, and fit only their scan terms. */
     'calibrate-scans': { type: 'boolean' },
-    /** Time GIN builds on tsvector columns of five vocabularies and fit only the sampled-lexeme term. */
+    /** Time GIN builds on tsvector columns of five vocabularies and fit only the two sampled-lexeme terms. */
     'calibrate-gin-text': { type: 'boolean' },
     /** Which sets to evaluate: base (the 30 of earlier runs), heldout. */
     sets: { type: 'string', default: 'base,heldout' },
@@ -750,18 +750,7 @@ function fitGinText(points: Timed[]): Calibration {
   );
   for (const [i, nm] of GIN_TEXT_TERMS.entries()) kept.coef[nm] = Number(beta[i]!.toPrecision(4));
   console.log(`  index_gin        ${GIN_TEXT_TERMS.map((nm) => `${nm} = ${kept.coef[nm]}`).join(', ')} (${pts.length} points)`);
-  const what = 'GIN builds on sampled lexemes';
-  const previous = CALIBRATION.measuredOn.split('; ').filter((part) => !part.startsWith(`${what} fitted on`));
-  const cal: Calibration = {
-    ...CALIBRATION,
-    measuredOn: [
-      ...previous,
-      `${what} fitted on points of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC (${os.cpus()[0]?.model ?? '?'})`,
-    ].join('; '),
-    classes,
-  };
-  writeFileSync(CALIBRATION_FILE, `${JSON.stringify(cal, null, 2)}\n`);
-  return cal;
+  return writeTargetedFit(classes, 'GIN builds on sampled lexemes');
 }
 
 /** The fixed terms fitted by `--calibrate-small` alone, on statements of about a millisecond. */
@@ -882,6 +871,14 @@ function fitTerms(points: Timed[], terms: Array<[TimingClass, FeatureName]>, wha
     kept.coef[term] = Number(coef.toPrecision(4));
     console.log(`  ${cls.padEnd(16)} ${term} = ${kept.coef[term]} (${pts.length} points)`);
   }
+  return writeTargetedFit(classes, what);
+}
+
+/**
+ * Writes the committed calibration with `classes` in place of its own, and `what` named in its
+ * measuredOn as fitted now on this machine (an earlier fit of the same name dropped).
+ */
+function writeTargetedFit(classes: Calibration['classes'], what: string): Calibration {
   const previous = CALIBRATION.measuredOn.split('; ').filter((part) => !part.startsWith(`${what} fitted on`));
   const cal: Calibration = {
     ...CALIBRATION,
