@@ -21,6 +21,8 @@
  *                             # heldout-q: set Q (written before the seventh round's changes, run once after them), 1M bookings (B: 300k)
  *                             # heldout-r: set R (written before the eighth round's changes, run once after them), 1M tickets (B: 250k)
  *                             # heldout-s: set S (written before the ninth round's changes, to be run once after them), 1.5M readings (B: 400k)
+ *                             # heldout-t to heldout-z: sets T-Z (tenth to thirteenth rounds), sizes in VARIANT_SETS
+ *                             # heldout-aa: set AA (written before the fourteenth round's changes, to be run once after them), 1M sessions (B: 350k)
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --calibrate-terms         # time only the TOAST and trigger-write shapes and fit only their terms (the rest of the calibration kept)
  *   --calibrate-heap-copy     # time rewrites of tables without indexes and fit only the rewrite classes' heap terms (one, rows, heapBytes)
@@ -97,6 +99,7 @@ import { setW } from './support/lock-timing-set-w';
 import { setX } from './support/lock-timing-set-x';
 import { setY } from './support/lock-timing-set-y';
 import { setZ } from './support/lock-timing-set-z';
+import { setAA } from './support/lock-timing-set-aa';
 
 /**
  * Below this a calibration point's error counts in absolute ms, not relative: a statement of a
@@ -1402,6 +1405,7 @@ const VARIANT_SETS = {
   'heldout-x': { label: 'X', unit: 'appointments', sizes: { A: 1_000_000, B: 300_000 }, run: definedSet(setX) },
   'heldout-y': { label: 'Y', unit: 'comments', sizes: { A: 800_000, B: 250_000 }, run: definedSet(setY) },
   'heldout-z': { label: 'Z', unit: 'deliveries', sizes: { A: 900_000, B: 300_000 }, run: definedSet(setZ) },
+  'heldout-aa': { label: 'AA', unit: 'sessions', sizes: { A: 1_000_000, B: 350_000 }, run: definedSet(setAA) },
 } as const;
 
 async function main(): Promise<void> {
@@ -1489,9 +1493,9 @@ async function main(): Promise<void> {
       console.log(`\nheld-out set ${set.label}, variant ${variant}, ${n} ${set.unit}:`);
       const rows = await set.run(c, cal, variant, n);
       console.log('');
-      summary(`held-out ${set.label}${variant}`, rows);
+      summary(`held-out ${set.label}-${variant}`, rows);
       summary(
-        `held-out ${set.label}${variant}, DML`,
+        `held-out ${set.label}-${variant}, DML`,
         rows.filter((r) => r.cls === 'update' || r.cls === 'delete'),
       );
     }
