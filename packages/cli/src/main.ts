@@ -35,6 +35,9 @@ export async function run(argv: string[], ctx: RunContext): Promise<number> {
   try {
     switch (command) {
       case 'lint':
+        // The parser's WebAssembly compiles on V8's background threads while the lint command's
+        // own modules load and compile (about 20 ms of a run; docs/benchmarks.md, issue #34).
+        void import('./lint/load-parser').then((m) => m.loadParser());
         return await (await import('./commands/lint')).lintCommand(rest, ctx);
       case 'analyze':
         return await (await import('./commands/analyze')).analyzeCommand(rest, ctx);

@@ -53,11 +53,6 @@ export function lintText(sql: string, options: Omit<LintOptions, 'cwd'>): CliFin
   return out;
 }
 
-/** Starts loading the parser now, so that it overlaps other work; {@link lintFiles} awaits it (and reports a failure). */
-export function loadParser(): void {
-  ensureParser().catch(() => {});
-}
-
 /** Lints files from disk. */
 export async function lintFiles(files: readonly string[], options: LintOptions): Promise<FileReport[]> {
   await ensureParser();

@@ -1,4 +1,5 @@
 import type { StatementAnalysis } from './analyze-statements';
+import type { StatementFindings } from './rule-pass';
 import { findingText } from './rules/rule';
 import type { Finding } from './types';
 
@@ -8,12 +9,19 @@ import type { Finding } from './types';
  * kept once.
  */
 export function reportFindings(items: readonly StatementAnalysis[]): { findings: Finding[]; warnings: string[] } {
+  const perStatement: StatementFindings[] = [];
+  for (const item of items) perStatement.push({ findings: item.findings, warnings: item.report.warnings });
+  return collectFindings(perStatement);
+}
+
+/** {@link reportFindings} from the rules' output alone (offline lint, which has no full analysis). */
+export function collectFindings(perStatement: readonly StatementFindings[]): { findings: Finding[]; warnings: string[] } {
   const findings: Finding[] = [];
   const warnings: string[] = [];
-  for (const item of items) {
+  for (const item of perStatement) {
     const first = warnings.length;
     // The statement's warnings are its findings' texts, in the same order: not formatted twice.
-    const texts = item.report.warnings;
+    const texts = item.warnings;
     for (let i = 0; i < item.findings.length; i++) {
       const f = item.findings[i]!;
       // Each text starts with its statement's own "Statement N:", so duplicates can only come from the same statement.

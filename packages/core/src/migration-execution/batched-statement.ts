@@ -1,6 +1,7 @@
-import { type AstNode, nodeKind, walkAst } from '../pg/ast';
+import { type AstNode, nodeKind } from '../pg/ast';
 import { deparse } from '../pg/deparse';
 import { quoteIdent } from '../pg/quote';
+import { batchRefusal } from './batch-refusal';
 
 /**
  * The SQL a batched `UPDATE`/`DELETE` runs as, built on its parse tree and written by the
@@ -58,26 +59,11 @@ const and = (parts: Array<AstNode | undefined>): AstNode | undefined => {
  * (`batch-target-check.ts`) and, before a plan is offered, on the snapshot.
  */
 export function batchedStatement(stmt: AstNode, key: string, size: number): BatchedStatement | string {
-  const kind = nodeKind(stmt);
-  if (kind !== 'UpdateStmt' && kind !== 'DeleteStmt') return 'only an UPDATE or a DELETE runs in batches';
+  const why = batchRefusal(stmt, key);
+  if (why) return why;
+  const kind = nodeKind(stmt) as 'UpdateStmt' | 'DeleteStmt';
   const body = stmt[kind] as AstNode;
   const rel = body.relation as AstNode;
-  if (body.withClause) return 'a statement with WITH is not batched (its queries would run once per batch)';
-  let why: string | null = null;
-  walkAst(body.whereClause, (n) => {
-    if (n.CurrentOfExpr) why = 'WHERE CURRENT OF names a cursor row, not a range of rows';
-  });
-  if (why) return why;
-  if (kind === 'UpdateStmt' && (body.targetList as AstNode[]).some((t) => t.ResTarget?.name === key))
-    return `the statement sets the key column ${key} itself, so a row could move into a later batch and change twice, or into an earlier one and never`;
-  // Any other mention of the target table would read rows that earlier batches already changed.
-  walkAst({ ...body, relation: undefined }, (n) => {
-    const rv = n.RangeVar as AstNode | undefined;
-    if (rv && rv.relname === rel.relname && (!rv.schemaname || !rel.schemaname || rv.schemaname === rel.schemaname))
-      why = `the statement reads ${String(rel.relname)} again (in FROM, USING or a subquery), which would see the rows earlier batches changed`;
-  });
-  if (why) return why;
-
   const qualifier = String(rel.alias?.aliasname ?? rel.relname);
   const keyRef = (): AstNode => ({ ColumnRef: { fields: [str(qualifier), str(key)] } });
   const others = (kind === 'UpdateStmt' ? body.fromClause : body.usingClause) as AstNode[] | undefined;

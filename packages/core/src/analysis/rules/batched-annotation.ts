@@ -1,6 +1,6 @@
 import { readBatchAnnotation } from '../../migration-execution/batched-annotation';
-import { batchedStatement } from '../../migration-execution/batched-statement';
-import { nodeKind } from '../ast';
+import { batchRefusal } from '../../migration-execution/batch-refusal';
+import { type AstNode, nodeBody, nodeKind } from '../ast';
 import { namedKeyProblem, snapshotProblem } from '../safe-plan/rewrites/batched-dml';
 import { finding, NO_FINDINGS, type Rule } from './rule';
 
@@ -25,15 +25,16 @@ export const batchedAnnotation: Rule = {
     if (!annotation) return NO_FINDINGS;
     const refuse = (why: string) => [finding(this.name, `The dbops:batched comment before this statement cannot be followed: ${why}.`, REMEDY)];
     if ('error' in annotation) return refuse(annotation.error);
-    const form = batchedStatement(ctx.stmt.stmt, annotation.key, annotation.size);
-    if (typeof form === 'string') return refuse(form);
+    // The verdict only: the batches' SQL (batchedStatement) is the executor's business.
+    const why = batchRefusal(ctx.stmt.stmt, annotation.key);
+    if (why) return refuse(why);
     const table = ctx.previous.some((p) => p.facts.table === ctx.facts.table) ? undefined : ctx.schema.table(ctx.facts.table);
     if (!table) return NO_FINDINGS;
     if (table.kind !== 'table' && table.kind !== 'partitioned_table') return refuse(`${table.name} is not a table`);
     const snapshot = ctx.schema.snapshot;
     const problem =
       namedKeyProblem(table, annotation.key, snapshot) ??
-      snapshotProblem(table, snapshot, kind === 'DeleteStmt' ? 'DELETE' : 'UPDATE', ctx.stmt.stmt, form.only);
+      snapshotProblem(table, snapshot, kind === 'DeleteStmt' ? 'DELETE' : 'UPDATE', ctx.stmt.stmt, (nodeBody(ctx.stmt.stmt).relation as AstNode).inh !== true);
     return problem ? refuse(problem) : NO_FINDINGS;
   },
 };

@@ -1,8 +1,10 @@
 import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
-import { analyzeStatements } from '../analyze-statements';
 import { ensureParser, parseStatementsSync } from '../parse-statements';
-import { reportFindings } from '../report-findings';
+import { collectFindings } from '../report-findings';
+import { resolveNames } from '../resolve-names';
+import { runRules } from '../rule-pass';
 import { buildSchemaIndex, type SchemaIndex } from '../schema-index';
+import { type StatementFacts, statementFacts } from '../statement-facts';
 import type { Finding } from '../types';
 import { RULES } from './index';
 import type { Rule } from './rule';
@@ -62,16 +64,21 @@ export function lintOffline(sql: string, options: OfflineLintOptions = {}): { st
   const parsed = parseStatementsSync(sql);
   const excluded = options.excludedRules;
   const rules = excluded && excluded.size > 0 ? OFFLINE_RULES.filter((r) => !excluded.has(r.name)) : OFFLINE_RULES;
-  const items = analyzeStatements(parsed, emptyIndex(options.pgVersion ?? 17), {
+  const schema = emptyIndex(options.pgVersion ?? 17);
+  // The rules' part of analyzeStatements only: no lock times, blast radius, risk or rollback,
+  // which no offline rule reads (and whose modules a CLI run would otherwise load).
+  resolveNames(parsed, schema);
+  const facts: StatementFacts[] = [];
+  for (let i = 0; i < parsed.length; i++) facts.push(statementFacts(parsed[i]!, schema));
+  const perStatement = runRules(parsed, facts, schema, {
     rules,
     assumeExisting: true,
     assumeInTransaction: options.assumeInTransaction ?? false,
-    findingsOnly: true,
   });
   const statements = parsed.map((p) => {
     let endLine = p.line;
     for (let i = p.sql.indexOf('\n'); i >= 0; i = p.sql.indexOf('\n', i + 1)) endLine++;
     return { index: p.index, sql: p.sql, line: p.line, endLine };
   });
-  return { statements, findings: reportFindings(items).findings };
+  return { statements, findings: collectFindings(perStatement).findings };
 }
