@@ -490,7 +490,7 @@ async function dmlFacts(
   t: LiveTable,
   stmt: ParsedStatement,
   event: DmlEvent,
-  rows: { touched: number; byScan: boolean; clustered: boolean; blockOrder: boolean },
+  rows: { touched: number; byScan: boolean; clustered: boolean; blockOrder: boolean; pages?: number },
   /** The UPDATE's rows as a page sample read them (`sampledPageRoom`; null when it could not). */
   pageSample: PageSample | null,
 ): Promise<WriteFacts> {
@@ -590,10 +590,17 @@ async function playedHotShare(
   sample: PageSample,
   fillfactor: number,
   touched: number,
-  rows: { clustered: boolean; blockOrder: boolean },
+  rows: { clustered: boolean; blockOrder: boolean; pages?: number },
 ): Promise<number | null> {
   const scope = sample.scope;
   if (sample.pages.length === 0) return null;
+  // Rows counted on many more pages than they would fill packed lie spread out, whatever order the
+  // scan takes them in: a join's rows scattered over the heap (set Z-B's UPDATE joined to paused
+  // campaigns: 8 % of the rows on 80 % of the pages, laid packed as by-scan rows are, it left too
+  // little room a page and read x2.4 over).
+  const totalPages = Math.max(1, t.heap / 8192);
+  const packedPages = touched / Math.max(1, t.rows / totalPages);
+  const together = rows.clustered && !(rows.pages !== undefined && rows.pages > SPREAD_PAGES * packedPages);
   // The free space map knows a page's room once a VACUUM recorded it (it leaves pages all-visible,
   // and counts itself); before, it holds only what each page had left when an INSERT filled it.
   // A plain table is no partition tree of its own: it is read directly.
@@ -603,16 +610,19 @@ async function playedHotShare(
                      WHERE (c.oid = ${t.oid}::oid OR c.oid IN (SELECT p.relid FROM pg_partition_tree(${t.oid}::oid) p))
                        AND (c.relallvisible > 0 OR coalesce(s.vacuum_count + s.autovacuum_count, 0) > 0)) AS vacuumed`,
   );
-  const pages = scope.where === null ? spreadChanges(sample.pages, touched / Math.max(1, t.rows), rows.clustered) : sample.pages;
+  const pages = scope.where === null ? spreadChanges(sample.pages, touched / Math.max(1, t.rows), together) : sample.pages;
   // The order the UPDATE reaches its rows in is its own plan's: `rows.blockOrder` comes from the
   // row estimate's plan, which reads the rows' ctid as the UPDATE does (`selectOf`).
   return simulatedHotShare({
     pages,
     reserve: fillfactorReserve(fillfactor),
     freeSpaceMap: (vacuumed?.[0] as { vacuumed?: boolean } | undefined)?.vacuumed !== false,
-    blockOrder: rows.blockOrder || rows.clustered,
+    blockOrder: rows.blockOrder || together,
   });
 }
+
+/** Counted rows on more than this many times the pages they would fill packed are taken as spread out. */
+const SPREAD_PAGES = 2;
 
 /** The page sample reads an eighth of the row count's sample bytes (4 MB by default): a few hundred pages show how room and changes fall. */
 const PAGE_SAMPLE_FRACTION = 1 / 8;
@@ -946,7 +956,9 @@ export async function liveFeatures(
   const pageSample = event ? await dmlPageSample(client, t, pageRoomScope(stmt, facts.table!, unplannable), event, limits.sampleBytes) : null;
   // Pages counted with the rows stand; else those the page sample found them on.
   touchedPages ??= sampledTouchedPages(pageSample, t.heap) ?? undefined;
-  const dml = event ? await dmlFacts(client, t, stmt, event, { touched, byScan, clustered, blockOrder }, pageSample) : { ...NO_DML_FACTS, entryIndexes: t.idx };
+  const dml = event
+    ? await dmlFacts(client, t, stmt, event, { touched, byScan, clustered, blockOrder, pages: touchedPages }, pageSample)
+    : { ...NO_DML_FACTS, entryIndexes: t.idx };
   const rebuilt = isRewrite(cls) ? await rebuiltIndexes(client, t) : { sorted: t.idx, ginEntries: 0 };
   const rebuildSamples = isRewrite(cls) ? await sampledRebuilds(client, t, facts.table!, limits.sampleBytes) : [];
   // The values a rewrite computes per row (the shape passed the gate with the statement).
