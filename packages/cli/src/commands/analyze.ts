@@ -92,7 +92,7 @@ export async function analyzeCommand(argv: string[], ctx: RunContext): Promise<n
   const connection = connectionId(values.connection, cfg, ctx.env);
   const client = serviceClient(values, cfg, ctx.env);
   if (positionals.length === 0 && !values['git-diff']) throw new CliError(`no files given\n\n${ANALYZE_HELP}`);
-  const files = collectFiles(positionals, { cwd: ctx.cwd, excluded: cfg.excludedPaths, gitDiff: values['git-diff'] });
+  const files = await collectFiles(positionals, { cwd: ctx.cwd, excluded: cfg.excludedPaths, gitDiff: values['git-diff'] });
   const reports: FileReport[] = [];
   let failed = false;
   for (const file of files) {

