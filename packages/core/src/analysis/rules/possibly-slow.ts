@@ -22,6 +22,10 @@ const DDL = new Set([
   'DefineStmt',
 ]);
 
+// Two rules ask this of every statement and of each one before it: the answer per kind is kept
+// (a few dozen kinds) rather than matched again.
+const slowKinds = new Map<string, boolean>();
+
 const hasForeignKey = (stmt: ParsedStatement): boolean =>
   (
     (nodeBody(stmt.stmt).tableElts ?? []) as { Constraint?: { contype?: string }; ColumnDef?: { constraints?: { Constraint?: { contype?: string } }[] } }[]
@@ -36,7 +40,9 @@ export function possiblySlow(stmt: ParsedStatement): boolean {
   const kind = nodeKind(stmt.stmt);
   if (kind === 'CreateStmt') return hasForeignKey(stmt);
   if (kind === 'VacuumStmt') return !!nodeBody(stmt.stmt).is_vacuumcmd;
-  return DDL.has(kind) || /^(Alter|Create|Drop|Define)/.test(kind);
+  let slow = slowKinds.get(kind);
+  if (slow === undefined) slowKinds.set(kind, (slow = DDL.has(kind) || /^(Alter|Create|Drop|Define)/.test(kind)));
+  return slow;
 }
 
 /**
