@@ -10,7 +10,7 @@ import { weakEstimateReason } from './predicate-estimate';
 import { triggerWrites } from './trigger-work';
 import { DML_WHERE_SELECTIVITY } from './snapshot-features';
 import { type FeatureClient, type LiveTable, liveTable, optionalQuery, samplePercent, toastedBytesPerRow } from './live-table';
-import { indexKeyOrder, rowsTogether } from './row-order';
+import { columnOrder, indexKeyOrder, rowsTogether } from './row-order';
 import { btreeShapes, leafDensity, overflowShare } from './leaf-density';
 import { type FilteredRead, filteredReadCost, plannedRows } from './planned-rows';
 import { type ExpressionSample, rewriteExpressions, rewriteExpressionShape, sampleExpressions } from './sample-expressions';
@@ -889,7 +889,11 @@ export async function liveFeatures(
   const indexedRows = partial ? Math.min(t.rows, partial.rows) : undefined;
   // A btree build's own sort, sampled on the target (the shape passed the gate with the statement).
   const sortShape = (cls === 'index_btree' || cls === 'index_concurrent') && !unplannable ? indexSortShape(stmt, index) : null;
-  const sortSample = sortShape ? await sampleSort(client, facts.table!, t.heap, sortShape, limits.sampleBytes).catch(() => null) : null;
+  const firstKey = index?.params[0]?.column ?? null;
+  const keyOrder = sortShape && firstKey ? await columnOrder(client, t, firstKey).catch(() => null) : null;
+  const sortSample = sortShape
+    ? await sampleSort(client, facts.table!, t.heap, sortShape, limits.sampleBytes, { distinct: true, keyOrder }).catch(() => null)
+    : null;
   // GIN on an array and BRIN: sampled from catalog names alone (no predicate, built-in types).
   const sampled = { name: facts.table!, oid: t.oid, heap: t.heap };
   const hasPredicate = nodeKind(stmt.stmt) === 'IndexStmt' && !!nodeBody(stmt.stmt).whereClause;
