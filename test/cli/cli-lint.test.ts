@@ -173,6 +173,21 @@ describe('dbops lint (a real process on real files)', () => {
       q.remove();
     }
   });
+
+  it("runs from the script bundle, whose code cache (stored by the build) V8 takes under the CLI's flags", () => {
+    const dist = path.dirname(cli.entry);
+    // What entry.ts does before it loads the script bundle: the same V8 flags, then loadLintScript.
+    const code = [
+      "import { setFlagsFromString } from 'node:v8';",
+      "setFlagsFromString('--liftoff-only');",
+      "setFlagsFromString('--max-opt=1');",
+      `const { loadLintScript } = await import(${JSON.stringify(path.join(CLI_PACKAGE, 'src/lint-script.ts'))});`,
+      `const s = loadLintScript(${JSON.stringify(path.join(dist, 'lint.cjs'))}, ${JSON.stringify(path.join(dist, 'lint.cache'))});`,
+      'console.log(JSON.stringify({ cacheUsed: s.cacheUsed, lintMain: typeof s.lintMain }));',
+    ].join('\n');
+    const out = execFileSync(process.execPath, ['--import', 'tsx/esm', '--input-type=module', '-e', code], { cwd: CLI_PACKAGE, encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual({ cacheUsed: true, lintMain: 'function' });
+  });
 });
 
 describe("dbops lint with squawk users' files", () => {

@@ -1,4 +1,5 @@
 import { CliError, EXIT_ERROR } from './cli-error';
+import { guarded, processContext } from './guarded';
 import type { RunContext } from './run-context';
 
 const HELP = `dbops: PostgreSQL migrations checked before they run.
@@ -30,9 +31,9 @@ function readStdin(): Promise<string> {
 }
 
 /** Runs one command and returns its exit code; each command is loaded only when it runs. */
-export async function run(argv: string[], ctx: RunContext): Promise<number> {
+export function run(argv: string[], ctx: RunContext): Promise<number> {
   const [command, ...rest] = argv;
-  try {
+  return guarded(ctx, async () => {
     switch (command) {
       case 'lint':
         // The parser's WebAssembly compiles on V8's background threads while the lint command's
@@ -64,25 +65,10 @@ export async function run(argv: string[], ctx: RunContext): Promise<number> {
       default:
         throw new CliError(`unknown command ${command}\n\n${HELP}`);
     }
-  } catch (error) {
-    if (error instanceof CliError) {
-      ctx.stderr(`dbops: ${error.message}\n`);
-      return EXIT_ERROR;
-    }
-    // An unexpected failure is still a failure to run, not a finding.
-    ctx.stderr(`dbops: ${(error as Error).stack ?? String(error)}\n`);
-    return EXIT_ERROR;
-  }
+  });
 }
 
 /** The bin's entry: real process surroundings, and the exit code once output has drained. */
 export async function main(): Promise<void> {
-  const code = await run(process.argv.slice(2), {
-    cwd: process.cwd(),
-    env: process.env,
-    isTty: !!process.stdout.isTTY,
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
-  });
-  process.exitCode = code;
+  process.exitCode = await run(process.argv.slice(2), processContext());
 }

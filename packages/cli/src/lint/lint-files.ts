@@ -65,14 +65,20 @@ export function lintText(sql: string, options: Omit<LintOptions, 'cwd'>): CliFin
 
 /** Lints files from disk. */
 export async function lintFiles(files: readonly string[], options: LintOptions): Promise<FileReport[]> {
-  await ensureParser();
-  return files.map((file) => {
-    let sql: string;
+  // The files are read while the parser's WebAssembly may still be compiling (a run over many
+  // files otherwise waits for it idle); a file that cannot be read fails the run at its turn, as
+  // when each was read just before its lint.
+  const texts = files.map((file): string | CliError => {
     try {
-      sql = readFileSync(file, 'utf8');
+      return readFileSync(file, 'utf8');
     } catch (error) {
-      throw new CliError(`cannot read ${file}: ${(error as Error).message}`);
+      return new CliError(`cannot read ${file}: ${(error as Error).message}`);
     }
+  });
+  await ensureParser();
+  return files.map((file, i) => {
+    const sql = texts[i]!;
+    if (sql instanceof CliError) throw sql;
     return { file: displayPath(options.cwd, file), findings: lintText(sql, options) };
   });
 }

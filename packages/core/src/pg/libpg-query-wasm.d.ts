@@ -10,6 +10,10 @@ declare module 'libpg-query/wasm/libpg-query.js' {
     getValue(ptr: number, type: 'i32'): number;
     UTF8ToString(ptr: number): string;
   }
-  const PgQueryModule: (moduleArg?: object) => Promise<PgQueryWasm>;
+  /** Emscripten's module overrides: `instantiateWasm` instantiates the WebAssembly in the glue's stead. */
+  export interface PgQueryModuleArg {
+    instantiateWasm?(imports: object, receive: (instance: object) => void): object;
+  }
+  const PgQueryModule: (moduleArg?: PgQueryModuleArg) => Promise<PgQueryWasm>;
   export default PgQueryModule;
 }

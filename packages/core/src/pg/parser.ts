@@ -10,11 +10,33 @@ import type { AstNode, ParseTree } from './ast';
 let wasm: PgQueryWasm | undefined;
 let loaded: Promise<void> | undefined;
 
-/** Loads the WASM parser (PostgreSQL 17's own grammar) once per process. */
-export const ensureParser = (): Promise<void> =>
-  (loaded ??= PgQueryModule().then((m) => {
+/**
+ * Loads the WASM parser (PostgreSQL 17's own grammar) once per process. `compiled`: its
+ * WebAssembly module, already compiling (the CLI's bundle starts that before its other code
+ * loads); the first call decides.
+ */
+export const ensureParser = (compiled?: Promise<object>): Promise<void> =>
+  (loaded ??= loadModule(compiled).then((m) => {
     wasm = m;
   }));
+
+/** V8's WebAssembly API: the ES2023 lib does not declare it as a value. */
+const webAssembly = (globalThis as unknown as { WebAssembly: { instantiate(module: object, imports: object): Promise<object> } }).WebAssembly;
+
+/** The glue's module, instantiated from `compiled` when given. */
+async function loadModule(compiled: Promise<object> | undefined): Promise<PgQueryWasm> {
+  if (!compiled) return PgQueryModule();
+  const module = await compiled;
+  // The glue waits for its instance with no way to fail: a failed instantiation ends the wait here.
+  return new Promise<PgQueryWasm>((resolve, reject) => {
+    PgQueryModule({
+      instantiateWasm(imports, receive) {
+        webAssembly.instantiate(module, imports).then(receive, reject);
+        return {};
+      },
+    }).then(resolve, reject);
+  });
+}
 
 /** True once {@link ensureParser} has resolved, so synchronous code may parse. */
 export const parserReady = (): boolean => wasm !== undefined;
