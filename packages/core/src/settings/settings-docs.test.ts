@@ -53,6 +53,9 @@ describe('settings', () => {
       'packages/local/src/cloud/cloud-runtime.ts',
       'packages/mcp/src/main.ts',
       'packages/cli/src/main.ts',
+      // The CLI's entry (the build's code-cache switch) and its process context, which main.ts read before.
+      'packages/cli/src/entry.ts',
+      'packages/cli/src/guarded.ts',
     ]);
     const readers = sourceFiles
       .filter((f) => /^packages\/[^/]+\/src\//.test(rel(f)) && !/\.test\.tsx?$/.test(f) && !rel(f).startsWith('packages/web/'))
