@@ -23,6 +23,7 @@
  *                             # heldout-s: set S (written before the ninth round's changes, to be run once after them), 1.5M readings (B: 400k)
  *                             # heldout-t to heldout-z: sets T-Z (tenth to thirteenth rounds), sizes in VARIANT_SETS
  *                             # heldout-aa: set AA (written before the fourteenth round's changes, to be run once after them), 1M sessions (B: 350k)
+ *                             # heldout-ab: set AB (written after AA ran, before the fifteenth round's changes), 1.2M events (B: 400k)
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --calibrate-terms         # time only the TOAST and trigger-write shapes and fit only their terms (the rest of the calibration kept)
  *   --calibrate-heap-copy     # time rewrites of tables without indexes and fit only the rewrite classes' heap terms (one, rows, heapBytes)
@@ -100,6 +101,7 @@ import { setX } from './support/lock-timing-set-x';
 import { setY } from './support/lock-timing-set-y';
 import { setZ } from './support/lock-timing-set-z';
 import { setAA } from './support/lock-timing-set-aa';
+import { setAB } from './support/lock-timing-set-ab';
 
 /**
  * Below this a calibration point's error counts in absolute ms, not relative: a statement of a
@@ -1406,6 +1408,7 @@ const VARIANT_SETS = {
   'heldout-y': { label: 'Y', unit: 'comments', sizes: { A: 800_000, B: 250_000 }, run: definedSet(setY) },
   'heldout-z': { label: 'Z', unit: 'deliveries', sizes: { A: 900_000, B: 300_000 }, run: definedSet(setZ) },
   'heldout-aa': { label: 'AA', unit: 'sessions', sizes: { A: 1_000_000, B: 350_000 }, run: definedSet(setAA) },
+  'heldout-ab': { label: 'AB', unit: 'events', sizes: { A: 1_200_000, B: 400_000 }, run: definedSet(setAB) },
 } as const;
 
 async function main(): Promise<void> {
