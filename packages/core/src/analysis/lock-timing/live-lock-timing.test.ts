@@ -558,6 +558,48 @@ describe('live lock timing', () => {
     expect(nulled!.estimate!.ms).toBeGreaterThan(cascaded!.estimate!.ms);
   });
 
+  it("counts an aggregating INSERT's rows as the groups a sample of its table holds, not the planner's capped product", async () => {
+    await sql(
+      db.url,
+      `CREATE TABLE big_groups (a int, t text, n bigint);
+       CREATE TABLE grp (x int, y int); INSERT INTO grp SELECT g % 200, g / 200 FROM generate_series(0, 49999) g; ANALYZE grp`,
+    );
+    // 200 values of x, 250 of y, every pair once: every row its own group. The planner multiplies
+    // the two and caps the product at a tenth of the rows.
+    const [grouped] = (await timing('INSERT INTO big_groups SELECT x, NULL, count(*) FROM grp GROUP BY x, y')).statements.map((s) => s.estimate!);
+    const m = /groups of the INSERT's query estimated from a sample of 100% of public\.grp: about ([\d,]+) .*the planner's estimate: ([\d,]+)/.exec(
+      grouped!.basis,
+    );
+    expect(m).not.toBeNull();
+    expect(Number(m![1]!.replace(/,/g, ''))).toBe(50_000);
+    expect(Number(m![2]!.replace(/,/g, ''))).toBeLessThanOrEqual(5_000);
+    // One key of 100 values: 100 groups, sampled too.
+    const [few] = (await timing('INSERT INTO big_groups SELECT a, NULL, count(*) FROM big GROUP BY 1')).statements.map((s) => s.estimate!);
+    expect(few!.basis).toMatch(/estimated from a sample of 100% of public\.big: about 100 \(100 in 50,000 sampled rows\)/);
+    // The aggregate's own work rides on the insert class's figure; a copy of rows has none.
+    expect(few!.basis).toMatch(/; x1\.8 for the aggregate's own work/);
+    const [copy] = (await timing('INSERT INTO big_groups SELECT a, t, 1 FROM big WHERE id % 5 = 0')).statements.map((s) => s.estimate!);
+    expect(copy!.basis).not.toMatch(/aggregate/);
+  });
+
+  it('counts the children a DELETE cascades into through their index: a few parents holding most of them', async () => {
+    await sql(
+      db.url,
+      `CREATE TABLE skew_parent (id int PRIMARY KEY); INSERT INTO skew_parent SELECT generate_series(1, 100);
+       CREATE TABLE skew_child (id int PRIMARY KEY, parent_id int NOT NULL REFERENCES skew_parent ON DELETE CASCADE);
+       INSERT INTO skew_child SELECT g, CASE WHEN g % 10 < 8 THEN 1 + g % 10 ELSE 1 + g % 100 END FROM generate_series(1, 20000) g;
+       CREATE INDEX ON skew_child (parent_id);`,
+    );
+    await sql(db.url, 'VACUUM ANALYZE skew_parent, skew_child');
+    // Parents 1-8 hold 80 % of the children, and 9-10 a tenth of the rest: 16,400, where their share
+    // of the parents would say 2,000.
+    const [estimate] = (await timing('DELETE FROM skew_parent WHERE id <= 10')).statements.map((s) => s.estimate!);
+    expect(estimate!.basis).toMatch(/about 16,400 child rows cascaded/);
+    // A WHERE the live-expression gate kept off the target is not evaluated: the share.
+    const [gated] = (await timing('DELETE FROM skew_parent WHERE id <= 10', { unplannable: new Set([0]) })).statements.map((s) => s.estimate!);
+    expect(gated!.basis).not.toMatch(/16,400 child rows/);
+  });
+
   it('prices a partial index on the rows its predicate keeps', async () => {
     const [full, partial] = (await timing('CREATE INDEX big_t_full ON big (t); CREATE INDEX big_t_part ON big (t) WHERE a = 7', { countLimits: NO_SAMPLE }))
       .statements;
