@@ -388,15 +388,19 @@ async function insertedRows(
   const groupedFrom = grouped ? await liveTable(client, grouped.table).catch(() => null) : null;
   const groups =
     grouped && groupedFrom ? await sampledGroups(client, grouped, groupedFrom.heap, limits.sampleBytes * GROUPS_SAMPLE_SHARE).catch(() => null) : null;
-  if (groups)
-    return rowsOf({
+  // The query's cost is its table's scan: the planner's cost of it follows the planner's groups
+  // (set AB-A: 1.2M groups planned, 6,718 sampled, priced x3.04 over), and the aggregate's own
+  // work is `AGGREGATE_RATIO`'s.
+  if (groups && groupedFrom)
+    return {
       rows: groups.groups,
       basis: {
         text: `${groups.text}${planned ? `; the planner's estimate: ${formatCount(Math.round(planned.rows))}` : ''}`,
         spread: sampleSpread(groups.sampleRows),
         aggregate: true,
       },
-    });
+      cost: seqScanCost(groupedFrom.heap, groupedFrom.rows),
+    };
   if (planned) {
     const one = source.kind === 'table' && from ? insertScope(stmt) : null;
     if (!one || source.kind !== 'table' || !from)
