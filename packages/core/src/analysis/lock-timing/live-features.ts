@@ -11,7 +11,7 @@ import { weakEstimateReason } from './predicate-estimate';
 import { triggerWrites } from './trigger-work';
 import { DML_WHERE_SELECTIVITY } from './snapshot-features';
 import { type FeatureClient, type LiveTable, liveTable, optionalQuery, samplePercent, toastedBytesPerRow } from './live-table';
-import { columnOrder, indexKeyOrder, rowsTogether } from './row-order';
+import { indexKeyOrder, rowsTogether } from './row-order';
 import { btreeShapes, leafDensity, overflowShare } from './leaf-density';
 import { type FilteredRead, filteredReadCost, plannedRows } from './planned-rows';
 import { type ExpressionSample, rewriteExpressions, rewriteExpressionShape, sampleExpressions } from './sample-expressions';
@@ -726,9 +726,9 @@ const KEY_GUESS_SPREAD = 1.5;
  * bytewise C/POSIX, libc or ICU), `pg_stats` width, distinct share and heap-order correlation
  * of each; an expression key stays unknown (null type).
  */
-async function liveIndexKey(client: FeatureClient, t: LiveTable, index: BuiltIndex): Promise<{ cost: KeyCost; correlation: number }> {
+async function liveIndexKey(client: FeatureClient, t: LiveTable, index: BuiltIndex): Promise<{ cost: KeyCost; correlation: number | null }> {
   const columns: KeyColumnInfo[] = [];
-  let correlation = 0.5;
+  let correlation: number | null = null;
   for (const [i, p] of index.params.entries()) {
     const row = p.column
       ? ((
@@ -940,10 +940,8 @@ export async function liveFeatures(
   const indexedRows = partial ? Math.min(t.rows, partial.rows) : undefined;
   // A btree build's own sort, sampled on the target (the shape passed the gate with the statement).
   const sortShape = (cls === 'index_btree' || cls === 'index_concurrent') && !unplannable ? indexSortShape(stmt, index) : null;
-  const firstKey = index?.params[0]?.column ?? null;
-  const keyOrder = sortShape && firstKey ? await columnOrder(client, t, firstKey).catch(() => null) : null;
   const sortSample = sortShape
-    ? await sampleSort(client, facts.table!, t.heap, sortShape, limits.sampleBytes, { distinct: true, keyOrder }).catch(() => null)
+    ? await sampleSort(client, facts.table!, t.heap, sortShape, limits.sampleBytes, { distinct: true, keyOrder: key?.correlation ?? null }).catch(() => null)
     : null;
   // GIN on an array and BRIN: sampled from catalog names alone (no predicate, built-in types).
   const sampled = { name: facts.table!, oid: t.oid, heap: t.heap };

@@ -120,15 +120,12 @@ const AGGREGATE_RATIO = 2.2;
 export function withAggregateWork(estimate: HoldEstimate): HoldEstimate {
   return {
     ...estimate,
-    // The measured 1.0-2.25x: the class's low end stays, its high end moves up with the point.
+    // The measured 1.3-3.0x: the class's low end stays, its high end moves up with the point.
     ms: estimate.ms * AGGREGATE_RATIO,
     high: estimate.high * AGGREGATE_RATIO,
     basis: `${estimate.basis}; x${AGGREGATE_RATIO} for the aggregate's own work (hashing or sorting every row it reads: measured 1.3-3.0x of the insert class's figure)`,
   };
 }
-
-/** Validation scan classes whose work the preflight repeats: a scan of every row evaluating the same condition. */
-const SCAN_CLASSES = new Set<TimingClass>(['scan_check', 'scan_not_null', 'fk_validate']);
 
 /** Below this, a preflight query's time is mostly its round trip and planning, not the scan. */
 const MIN_MEASURED_SCAN_MS = 20;
@@ -144,9 +141,10 @@ const MIN_MEASURED_SCAN_MS = 20;
  * 0.49-0.98), SET NOT NULL's at 1.14x (0.86-1.57: each row's null test is ALTER TABLE's own loop
  * over the tuple, not a scan's qualifier), a foreign key's at 0.84x (0.41-1.14, the low end on
  * keys the validation finds in memory). (With the checks planned freely, parallel and through
- * indexes, one ratio spread over 0.59-3.31x.)
+ * indexes, one ratio spread over 0.59-3.31x.) Its keys are the validation scan classes whose work the
+ * preflight repeats: a scan of every row evaluating the same condition.
  */
-const SCAN_RATIOS: Record<string, MeasuredRatio> = {
+const SCAN_RATIOS: Partial<Record<TimingClass, MeasuredRatio>> = {
   scan_check: { point: 0.74, low: 0.5, high: 1.0 },
   scan_not_null: { point: 1.14, low: 0.85, high: 1.6 },
   fk_validate: { point: 0.84, low: 0.55, high: 1.15 },
@@ -159,7 +157,7 @@ const SCAN_RATIOS: Record<string, MeasuredRatio> = {
  */
 export function withMeasuredScan(estimate: HoldEstimate, scannedMs: number): HoldEstimate {
   const ratio = SCAN_RATIOS[estimate.cls];
-  if (!SCAN_CLASSES.has(estimate.cls) || !ratio || scannedMs < MIN_MEASURED_SCAN_MS) return estimate;
+  if (!ratio || scannedMs < MIN_MEASURED_SCAN_MS) return estimate;
   return fromMeasurement(
     estimate,
     scannedMs,

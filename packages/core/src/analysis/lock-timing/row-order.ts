@@ -33,18 +33,6 @@ export async function indexKeyOrder(client: FeatureClient, t: LiveTable, index: 
   return { corr: row.corr, distinct: d === null ? null : d < 0 ? -d * t.rows : d };
 }
 
-/** |correlation| of column `column` of `t` with the heap order (`pg_stats`), or null when it has no statistics. */
-export async function columnOrder(client: FeatureClient, t: LiveTable, column: string): Promise<number | null> {
-  const res = await client.query(
-    `SELECT abs(s.correlation)::float8 AS corr FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-       JOIN pg_stats s ON s.schemaname = n.nspname AND s.tablename = c.relname AND s.attname = $2
-      WHERE c.oid = $1`,
-    [t.oid, column],
-  );
-  const corr = (res.rows[0] as { corr?: number | null } | undefined)?.corr;
-  return typeof corr === 'number' ? corr : null;
-}
-
 /**
  * Whether the rows an index finds lie together in the heap: above {@link UNORDERED_CORRELATION}
  * for most keys, but the rows of one value of a key with few values (a status, each value a

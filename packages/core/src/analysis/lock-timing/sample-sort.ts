@@ -223,10 +223,11 @@ export function buildSortMs(sample: SortSample): { ms: number; rows: number } {
  */
 export function withMeasuredSort(estimate: HoldEstimate, sample: SortSample, concurrently = false): HoldEstimate {
   const { ms, rows } = buildSortMs(sample);
+  const tied = ms - scaledSortMs(sample).ms;
   const pct = percentText(sample.percent);
   const ties =
-    sample.distinct !== undefined && ms > scaledSortMs(sample).ms
-      ? `, and about ${Math.round(sample.distinct).toLocaleString('en-US')} distinct keys (the build sorts equal keys by heap position: ${Math.round(ms - scaledSortMs(sample).ms)} ms more)`
+    sample.distinct !== undefined && tied > 0
+      ? `, and about ${Math.round(sample.distinct).toLocaleString('en-US')} distinct keys (the build sorts equal keys by heap position: ${Math.round(tied)} ms more)`
       : '';
   return fromMeasurement(
     estimate,
