@@ -29,3 +29,6 @@ export function batchRefusal(stmt: AstNode, key: string): string | null {
   });
   return why;
 }
+
+/** Whether an UPDATE's or DELETE's target is named with ONLY (its inheritance children are not reached). */
+export const targetOnly = (stmt: AstNode): boolean => ((stmt[nodeKind(stmt)] as AstNode).relation as AstNode).inh !== true;

@@ -1,7 +1,7 @@
 import { type AstNode, nodeKind } from '../pg/ast';
 import { deparse } from '../pg/deparse';
 import { quoteIdent } from '../pg/quote';
-import { batchRefusal } from './batch-refusal';
+import { batchRefusal, targetOnly } from './batch-refusal';
 
 /**
  * The SQL a batched `UPDATE`/`DELETE` runs as, built on its parse tree and written by the
@@ -84,7 +84,7 @@ export function batchedStatement(stmt: AstNode, key: string, size: number): Batc
   return {
     kind: kind === 'UpdateStmt' ? 'UPDATE' : 'DELETE',
     relation: rel.schemaname ? `${quoteIdent(String(rel.schemaname))}.${quoteIdent(String(rel.relname))}` : quoteIdent(String(rel.relname)),
-    only: rel.inh !== true,
+    only: targetOnly(stmt),
     key,
     countSql,
     upperSql: (hasLower) =>

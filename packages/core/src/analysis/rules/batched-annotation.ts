@@ -1,6 +1,6 @@
 import { readBatchAnnotation } from '../../migration-execution/batched-annotation';
-import { batchRefusal } from '../../migration-execution/batch-refusal';
-import { type AstNode, nodeBody, nodeKind } from '../ast';
+import { batchRefusal, targetOnly } from '../../migration-execution/batch-refusal';
+import { nodeKind } from '../ast';
 import { namedKeyProblem, snapshotProblem } from '../safe-plan/rewrites/batched-dml';
 import { finding, NO_FINDINGS, type Rule } from './rule';
 
@@ -34,7 +34,7 @@ export const batchedAnnotation: Rule = {
     const snapshot = ctx.schema.snapshot;
     const problem =
       namedKeyProblem(table, annotation.key, snapshot) ??
-      snapshotProblem(table, snapshot, kind === 'DeleteStmt' ? 'DELETE' : 'UPDATE', ctx.stmt.stmt, (nodeBody(ctx.stmt.stmt).relation as AstNode).inh !== true);
+      snapshotProblem(table, snapshot, kind === 'DeleteStmt' ? 'DELETE' : 'UPDATE', ctx.stmt.stmt, targetOnly(ctx.stmt.stmt));
     return problem ? refuse(problem) : NO_FINDINGS;
   },
 };
