@@ -25,6 +25,7 @@
  *                             # heldout-aa: set AA (written before the fourteenth round's changes, to be run once after them), 1M sessions (B: 350k)
  *                             # heldout-ab: set AB (written after AA ran, before the fifteenth round's changes), 1.2M events (B: 400k)
  *                             # heldout-ac: set AC (written after AB ran, before the sixteenth round's change), 1.2M scans (B: 400k)
+ *                             # heldout-ad: set AD (written after AC ran, before the seventeenth round's changes), 1.2M tasks (B: 400k)
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --calibrate-terms         # time only the TOAST and trigger-write shapes and fit only their terms (the rest of the calibration kept)
  *   --calibrate-heap-copy     # time rewrites of tables without indexes and fit only the rewrite classes' heap terms (one, rows, heapBytes)
@@ -104,6 +105,7 @@ import { setZ } from './support/lock-timing-set-z';
 import { setAA } from './support/lock-timing-set-aa';
 import { setAB } from './support/lock-timing-set-ab';
 import { setAC } from './support/lock-timing-set-ac';
+import { setAD } from './support/lock-timing-set-ad';
 
 /**
  * Below this a calibration point's error counts in absolute ms, not relative: a statement of a
@@ -1412,6 +1414,7 @@ const VARIANT_SETS = {
   'heldout-aa': { label: 'AA', unit: 'sessions', sizes: { A: 1_000_000, B: 350_000 }, run: definedSet(setAA) },
   'heldout-ab': { label: 'AB', unit: 'events', sizes: { A: 1_200_000, B: 400_000 }, run: definedSet(setAB) },
   'heldout-ac': { label: 'AC', unit: 'scans', sizes: { A: 1_200_000, B: 400_000 }, run: definedSet(setAC) },
+  'heldout-ad': { label: 'AD', unit: 'tasks', sizes: { A: 1_200_000, B: 400_000 }, run: definedSet(setAD) },
 } as const;
 
 async function main(): Promise<void> {
