@@ -34,6 +34,7 @@
  *   --calibrate-full-leaves   # time UPDATEs into btrees with full leaves and with room, and fit only the full-leaf term
  *   --calibrate-gin-text      # time GIN builds on tsvector columns of five vocabularies, and fit only the two sampled-lexeme terms
  *   --calibrate-scans         # time UPDATEs and DELETEs of a thousandth of the rows found by a sequential scan, and fit only their scan terms
+ *   --calibrate-cascades      # time DELETEs of parents whose children a cascade deletes, and fit only the three cascade terms
  *   --calibrate-small         # time catalog changes and DELETEs of 1-100 rows, and fit only the catalog and delete classes' fixed terms
  *   --refit points.json       # fit again on the points a calibration saved with LOCK_TIMING_POINTS=points.json
  *   --classes update,delete   # with --refit or --calibrate: fit only these classes, keep the others (brought to the points' probe)
@@ -135,6 +136,8 @@ const { values } = parseArgs({
     'calibrate-small': { type: 'boolean' },
     /** Time UPDATEs and DELETEs of a thousandth of the rows found by a sequential scan, and fit only their scan terms. */
     'calibrate-scans': { type: 'boolean' },
+    /** Time DELETEs of parents whose children a cascade deletes, laid five ways, and fit only the delete class's three cascade terms. */
+    'calibrate-cascades': { type: 'boolean' },
     /** Time GIN builds on tsvector columns of five vocabularies and fit only the two sampled-lexeme terms. */
     'calibrate-gin-text': { type: 'boolean' },
     /** Which sets to evaluate: base (the 30 of earlier runs), heldout. */
@@ -678,6 +681,76 @@ async function calibrateSmall(c: pg.Client, points: Timed[]): Promise<void> {
     await calibrationSteps(c, t, steps, points, { firstRun: true });
     await c.query(`DROP TABLE ${t}`);
   }
+}
+
+/**
+ * DELETEs of parents whose children ON DELETE CASCADE deletes, on children of our own: each
+ * parent's children together in the heap; taking turns with the other parents' (each child on
+ * another page than the one before, a few pages on); taking turns and searched through an index
+ * whose second key is in no heap order (each child on a page anywhere); the first three again on
+ * tables larger than shared buffers (210-320 MB); and two children a parent. Each deletes about
+ * 3,000 and then 25,000 children. The full calibration's parent deletes had no children to delete.
+ */
+async function calibrateCascades(c: pg.Client, points: Timed[]): Promise<void> {
+  const shapes: Array<{ name: string; parents: number; n: number; pad: number; parent: string; key: string }> = [
+    { name: 'grouped', parents: 200, n: 400_000, pad: 0, parent: `1 + (g - 1) / 2000`, key: 'p' },
+    { name: 'turns', parents: 200, n: 400_000, pad: 0, parent: `1 + g % 200`, key: 'p' },
+    { name: 'scattered', parents: 200, n: 400_000, pad: 0, parent: `1 + g % 200`, key: 'p, r' },
+    { name: 'grouped_wide', parents: 200, n: 600_000, pad: 300, parent: `1 + (g - 1) / 3000`, key: 'p' },
+    { name: 'turns_wide', parents: 200, n: 600_000, pad: 300, parent: `1 + g % 200`, key: 'p' },
+    { name: 'scattered_wide', parents: 200, n: 900_000, pad: 300, parent: `1 + g % 200`, key: 'p, r' },
+    { name: 'pairs', parents: 200_000, n: 400_000, pad: 0, parent: `1 + (g - 1) / 2`, key: 'p' },
+  ];
+  for (const shape of shapes) {
+    const parent = `cal_cp_${shape.name}`;
+    const child = `cal_cc_${shape.name}`;
+    await c.query(`DROP TABLE IF EXISTS ${child}, ${parent}`);
+    await c.query(`CREATE TABLE ${parent} (id int PRIMARY KEY); INSERT INTO ${parent} SELECT generate_series(1, ${shape.parents})`);
+    await freshTable(c, child, {
+      columns: 'id bigint PRIMARY KEY, p int NOT NULL, r int NOT NULL, a int NOT NULL',
+      values: `g, ${shape.parent}, (g::bigint * 7919) % ${shape.n}, g % 1000`,
+      ...shape,
+    });
+    await c.query(`ALTER TABLE ${child} ADD FOREIGN KEY (p) REFERENCES ${parent} (id) ON DELETE CASCADE; CREATE INDEX ${child}_key ON ${child} (${shape.key})`);
+    await c.query(`VACUUM ANALYZE ${parent}, ${child}`);
+    const perParent = shape.n / shape.parents;
+    const few = Math.max(1, Math.round(3000 / perParent));
+    const many = Math.max(1, Math.round(25_000 / perParent));
+    await calibrationSteps(
+      c,
+      parent,
+      [`DELETE FROM ${parent} WHERE id BETWEEN 1 AND ${few}`, `DELETE FROM ${parent} WHERE id BETWEEN ${few + 1} AND ${few + many}`],
+      points,
+      { firstRun: true },
+    );
+    await c.query(`DROP TABLE ${child}, ${parent}`);
+  }
+}
+
+/** The cascade terms of the delete class, fitted together by `--calibrate-cascades` alone. */
+const CASCADE_TERMS: FeatureName[] = ['cascaded', 'cascadeVisits', 'cascadeUncached'];
+
+/**
+ * Fits the delete class's cascade terms together (relative error, non-negative) on the DELETE
+ * points that cascaded, each brought to the calibration probe's speed, less what the rest of the
+ * class prices; the class's other coefficients are kept.
+ */
+function fitCascades(points: Timed[]): Calibration {
+  const classes = structuredClone(CALIBRATION.classes);
+  const kept = classes.delete;
+  const pts = points.filter((p) => p.cls === 'delete' && p.features.cascadeRows > 0);
+  if (!kept || pts.length < CASCADE_TERMS.length) throw new Error(`only ${pts.length} DELETE points that cascaded`);
+  const zeroed = Object.fromEntries(CASCADE_TERMS.map((nm) => [nm, 0]));
+  const without = { ...CALIBRATION, classes: { ...CALIBRATION.classes, delete: { ...kept, coef: { ...kept.coef, ...zeroed } } } };
+  const y = pts.map((p) => p.realMs * (CALIBRATION.probeMs / p.probeMs) - (predictHoldMs('delete', p.features, without) ?? 0));
+  const beta = fitRelative(
+    pts.map((p) => CASCADE_TERMS.map((nm) => featureValue(nm, p.features))),
+    y,
+    NOISE_FLOOR_MS,
+  );
+  for (const [i, nm] of CASCADE_TERMS.entries()) kept.coef[nm] = Number(beta[i]!.toPrecision(4));
+  console.log(`  delete           ${CASCADE_TERMS.map((nm) => `${nm} = ${kept.coef[nm]}`).join(', ')} (${pts.length} points)`);
+  return writeTargetedFit(classes, 'cascade terms');
 }
 
 /**
@@ -1465,6 +1538,7 @@ async function main(): Promise<void> {
       { flag: 'calibrate-full-leaves', time: calibrateFullLeaves, fit: (points) => fitTerms(points, FULL_LEAF_TERMS, 'full-leaf entries') },
       { flag: 'calibrate-gin-text', time: calibrateGinText, fit: fitGinText },
       { flag: 'calibrate-scans', time: calibrateScans, fit: (points) => fitTerms(points, SCAN_TERMS, 'scan terms of DML found by a sequential scan') },
+      { flag: 'calibrate-cascades', time: calibrateCascades, fit: fitCascades },
       { flag: 'calibrate-small', time: calibrateSmall, fit: (points) => fitTerms(points, SMALL_TERMS, 'fixed terms of millisecond statements') },
       { flag: 'calibrate-inserts', time: calibrateInserts, fit: fitInserts },
       { flag: 'calibrate-heap-copy', time: calibrateHeapCopy, fit: fitHeapCopy },

@@ -71,7 +71,14 @@ function dmlBasis(f: TimingFeatures): string {
   if (f.indexedRefs) parts.push(`${f.indexedRefs} referencing foreign key(s) checked by index`);
   if (f.unindexedRefRows)
     parts.push(`referencing children without an index on the key (${Math.round(f.unindexedRefRows).toLocaleString('en-US')} rows) scanned per row`);
-  if (f.cascadeRows) parts.push(`about ${Math.round(f.cascadeRows).toLocaleString('en-US')} child rows cascaded`);
+  if (f.cascadeRows) {
+    const visits = f.cascadeVisits ? `, reached in ${Math.round(f.cascadeVisits).toLocaleString('en-US')} heap page visits` : '';
+    const outside =
+      (f.cascadeUncachedPages ?? 0) >= 1
+        ? ` (about ${Math.round(f.cascadeUncachedPages!).toLocaleString('en-US')} pages read from outside shared buffers)`
+        : '';
+    parts.push(`about ${Math.round(f.cascadeRows).toLocaleString('en-US')} child rows cascaded${visits}${outside}`);
+  }
   if (f.setNullRows)
     parts.push(
       `about ${Math.round(f.setNullRows).toLocaleString('en-US')} child rows updated by ON DELETE SET NULL/DEFAULT (priced as an UPDATE, ${Math.round((f.setNullEntries ?? 0) * 10) / 10} index entries each)`,

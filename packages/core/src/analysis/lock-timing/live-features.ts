@@ -576,57 +576,153 @@ async function dmlFacts(
     }
     return facts;
   }
+  const reach = { entries: 0 };
+  await deleteReach(
+    client,
+    facts,
+    reach,
+    { oid: t.oid, rows: t.rows, sharedBuffers: t.sharedBuffers },
+    pageSample?.scope ?? null,
+    touched,
+    0,
+    new Set([t.oid]),
+  );
+  // Entries per child row, weighted by each child's rows.
+  if (facts.setNullRows > 0) facts.setNullEntries = reach.entries / facts.setNullRows;
+  return facts;
+}
+
+/** Referencing tables a cascade is followed into: children, grandchildren, great-grandchildren. */
+const CASCADE_DEPTH = 3;
+
+/**
+ * What a DELETE of `deleted` rows of `table` (those `scope` selects, where it is evaluated on the
+ * target) reaches through the foreign keys referencing it, added to `facts`: at the top, a lookup
+ * per deleted row in each referencing child (by index, or a scan of the child); below, the rows
+ * each ON DELETE CASCADE deletes (with the lookups their own deletion makes, and the cascades it
+ * runs in turn, to {@link CASCADE_DEPTH} levels) and each SET NULL/DEFAULT updates. Set H's
+ * customers cascaded into tickets, and those into comments nobody counted: x7 short.
+ */
+async function deleteReach(
+  client: FeatureClient,
+  facts: WriteFacts,
+  reach: { entries: number },
+  table: { oid: number; rows: number; sharedBuffers: number },
+  scope: PageRoomScope | null,
+  deleted: number,
+  depth: number,
+  seen: Set<number>,
+): Promise<void> {
   const refs = await client.query(
-    `SELECT con.confdeltype AS action, greatest(ch.reltuples, 0)::float8 AS rows, con.conrelid::regclass::text AS child,
+    `SELECT con.confdeltype AS action, greatest(ch.reltuples, 0)::float8 AS rows, con.conrelid::regclass::text AS child, con.conrelid::int8 AS child_oid,
             ARRAY(SELECT a.attname::text FROM unnest(con.conkey) WITH ORDINALITY k(n, o) JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.n ORDER BY k.o) AS cols,
             ARRAY(SELECT a.attname::text FROM unnest(con.confkey) WITH ORDINALITY k(n, o) JOIN pg_attribute a ON a.attrelid = con.confrelid AND a.attnum = k.n ORDER BY k.o) AS pcols,
-            EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = con.conrelid AND i.indkey[0] = con.conkey[1]) AS indexed
+            EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = con.conrelid AND i.indkey[0] = con.conkey[1]) AS indexed,
+            coalesce((SELECT ARRAY(SELECT a.attname::text FROM unnest(i.indkey::int2[]) WITH ORDINALITY k(n, o)
+                                     JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.n
+                                    WHERE k.o <= i.indnkeyatts ORDER BY k.o)
+                        FROM pg_index i WHERE i.indrelid = con.conrelid AND i.indkey[0] = con.conkey[1]
+                       ORDER BY i.indnkeyatts, i.indexrelid LIMIT 1), '{}') AS order_cols,
+            (ch.relpages::float8 + coalesce((SELECT sum(ic.relpages) FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid WHERE i.indrelid = con.conrelid), 0)) * 8192 AS bytes
        FROM pg_constraint con JOIN pg_class ch ON ch.oid = con.conrelid
       WHERE con.contype = 'f' AND con.confrelid = $1`,
-    [t.oid],
+    [table.oid],
   );
-  let entriesSum = 0;
-  for (const r of refs.rows as Array<{ action: string; rows: number; child: string; cols: string[]; pcols: string[]; indexed: boolean }>) {
-    if (r.indexed) facts.indexedRefs += 1;
-    else facts.unindexedRefRows += r.rows;
+  for (const r of refs.rows as ChildRef[]) {
+    // Each deleted row is looked up in each referencing child: the statement's own rows are the
+    // delete class's referencing terms, a cascade's rows its lookups.
+    if (depth === 0) {
+      if (r.indexed) facts.indexedRefs += 1;
+      else facts.unindexedRefRows += r.rows;
+    } else if (r.indexed) facts.cascadeLookups += deleted;
+    else facts.cascadeRefScanRows += deleted * r.rows;
+    if (r.action !== 'c' && r.action !== 'n' && r.action !== 'd') continue;
     // Children counted through their index where the DELETE's WHERE is evaluated on the target;
     // else the parent's share of them (set AA-B: 100 of 10,000 devices held 8 % of the sessions, not 1 %).
-    const counted = r.action === 'c' || r.action === 'n' || r.action === 'd' ? await countedChildren(client, r, pageSample?.scope ?? null) : null;
-    const children = counted ?? (touched * r.rows) / Math.max(1, t.rows);
-    if (r.action === 'c') facts.cascadeRows += children;
-    if ((r.action === 'n' || r.action === 'd') && children > 0) {
+    const alias = `dbops_c${depth}`;
+    const counted = await countedChildren(client, r, scope, alias);
+    const children = counted?.rows ?? (deleted * r.rows) / Math.max(1, table.rows);
+    if (children <= 0) continue;
+    if (r.action === 'c') {
+      facts.cascadeRows += children;
+      // Uncounted children are taken as lying apart, a heap page each.
+      facts.cascadeVisits += counted?.visits ?? children;
+      facts.cascadeUncachedPages += (counted?.pages ?? children) * bufferFeatures(Number(r.bytes), table.sharedBuffers).uncachedShare;
+      const childOid = Number(r.child_oid);
+      if (depth + 1 < CASCADE_DEPTH && !seen.has(childOid)) {
+        const childScope = counted && scope?.where ? { from: `${r.child} ${alias}`, ref: alias, where: childrenOf(r, scope, alias) } : null;
+        await deleteReach(
+          client,
+          facts,
+          reach,
+          { oid: childOid, rows: r.rows, sharedBuffers: table.sharedBuffers },
+          childScope,
+          children,
+          depth + 1,
+          new Set([...seen, childOid]),
+        );
+      }
+    } else {
       // Each child row gets a new version with its key changed: entries in the child's indexes
       // as an UPDATE of that key takes them.
       const entries = await childEntries(client, r.child, new Set(r.cols)).catch(() => null);
       facts.setNullRows += children;
-      entriesSum += (entries ?? 1) * children;
+      reach.entries += (entries ?? 1) * children;
     }
   }
-  // Entries per child row, weighted by each child's rows.
-  if (facts.setNullRows > 0) facts.setNullEntries = entriesSum / facts.setNullRows;
-  return facts;
+}
+
+/** The WHERE selecting a referencing child's rows (as `alias`) whose key is among the rows `scope` selects. */
+function childrenOf(ref: ChildRef, scope: PageRoomScope, alias: string): string {
+  const childKey = `(${ref.cols.map((c) => `${alias}.${quoteIdent(c)}`).join(', ')})`;
+  const parentKey = ref.pcols.map((c) => `${scope.ref}.${quoteIdent(c)}`).join(', ');
+  return `${childKey} IN (SELECT ${parentKey} FROM ${scope.from} WHERE ${scope.where})`;
 }
 
 /**
- * Child rows a DELETE's ON DELETE action reaches: counted through the child's index on its key
- * (READ ONLY, under the caller's statement_timeout), for the parent rows the DELETE's WHERE
- * selects where it is evaluated on the target (`scope.where`). Null where it is not, where the
- * child has no index on its key (the count would read it whole), or where the count failed.
+ * A foreign key referencing the table, as the DELETE's features read it: `order_cols` are the key
+ * columns of the child's index the ON DELETE action searches, `bytes` the child's heap and indexes.
+ */
+type ChildRef = {
+  action: string;
+  rows: number;
+  child: string;
+  child_oid: string;
+  cols: string[];
+  pcols: string[];
+  indexed: boolean;
+  order_cols: string[];
+  bytes: number;
+};
+
+/**
+ * Child rows a DELETE's ON DELETE action reaches, and the heap pages it reads for them: counted
+ * through the child's index on its key (READ ONLY, under the caller's statement_timeout), for the
+ * parent rows the DELETE's WHERE selects where it is evaluated on the target (`scope.where`). The
+ * action takes a parent's children in the order of that index (its keys, then the heap position
+ * of equal keys): `visits` counts the children whose page is not the one before's (a child beside
+ * the one before costs a fraction of one elsewhere), `pages` the distinct pages. Null where the
+ * WHERE is not evaluated on the target, where the child has no index on its key (the count would
+ * read it whole), or where the count failed.
  */
 async function countedChildren(
   client: FeatureClient,
-  ref: { child: string; cols: string[]; pcols: string[]; indexed: boolean },
+  ref: ChildRef,
   scope: PageRoomScope | null,
-): Promise<number | null> {
+  alias: string,
+): Promise<{ rows: number; visits: number; pages: number } | null> {
   if (!scope?.where || scope.where === EVERY_ROW || !ref.indexed || !ref.cols.length || ref.cols.length !== ref.pcols.length) return null;
-  const childKey = `(${ref.cols.map((c) => `dbops_c.${quoteIdent(c)}`).join(', ')})`;
-  const parentKey = ref.pcols.map((c) => `${scope.ref}.${quoteIdent(c)}`).join(', ');
+  const keys = ref.order_cols.map((c, i) => `${alias}.${quoteIdent(c)} AS dbops_k${i}, `).join('');
+  const order = [...ref.order_cols.map((_c, i) => `dbops_k${i}`), 'dbops_t'].join(', ');
   const rows = await optionalQuery(
     client,
-    `SELECT count(*)::float8 AS n FROM ${ref.child} dbops_c WHERE ${childKey} IN (SELECT ${parentKey} FROM ${scope.from} WHERE ${scope.where})`,
+    `SELECT count(*)::float8 AS n, count(*) FILTER (WHERE dbops_prev IS DISTINCT FROM dbops_b)::float8 AS visits, count(DISTINCT dbops_b)::float8 AS pages
+       FROM (SELECT dbops_b, lag(dbops_b) OVER (ORDER BY ${order}) AS dbops_prev
+               FROM (SELECT ${keys}${alias}.ctid AS dbops_t, (${alias}.ctid::text::point)[0]::bigint AS dbops_b
+                       FROM ${ref.child} ${alias} WHERE ${childrenOf(ref, scope, alias)}) dbops_s) dbops_v`,
   );
-  const n = (rows?.[0] as { n?: number } | undefined)?.n;
-  return typeof n === 'number' ? n : null;
+  const r = rows?.[0] as { n?: number; visits?: number; pages?: number } | undefined;
+  return typeof r?.n === 'number' ? { rows: r.n, visits: Number(r.visits ?? r.n), pages: Number(r.pages ?? r.n) } : null;
 }
 
 /**
