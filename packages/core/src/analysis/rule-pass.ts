@@ -45,7 +45,7 @@ class StatementRuleContext implements RuleContext {
   declare readonly largeTableRows: number;
   declare readonly largeTableBytes: number;
   declare readonly assumeExisting: boolean;
-  declare private readonly pairs: readonly Pair[];
+  declare readonly statements: readonly Pair[];
   declare private previousCache: readonly Pair[] | undefined;
   declare private followingCache: readonly Pair[] | undefined;
 
@@ -63,7 +63,7 @@ class StatementRuleContext implements RuleContext {
     this.stmt = stmt;
     this.facts = facts;
     this.schema = schema;
-    this.pairs = pairs;
+    this.statements = pairs;
     this.inTransaction = inTransaction;
     this.lockDurationMs = lockDurationMs;
     this.largeTableRows = largeTableRows;
@@ -74,11 +74,11 @@ class StatementRuleContext implements RuleContext {
   }
 
   get previous(): readonly Pair[] {
-    return (this.previousCache ??= this.pairs.slice(0, this.stmt.index));
+    return (this.previousCache ??= this.statements.slice(0, this.stmt.index));
   }
 
   get following(): readonly Pair[] {
-    return (this.followingCache ??= this.pairs.slice(this.stmt.index + 1));
+    return (this.followingCache ??= this.statements.slice(this.stmt.index + 1));
   }
 }
 

@@ -1,6 +1,7 @@
 import type { AstNode } from '../ast';
 import { nodeBody, nodeKind, typeNameText } from '../ast';
 import type { StatementFacts } from '../statement-facts';
+import { setBefore } from './migration-answers';
 import type { RuleContext } from './rule';
 
 // These helpers run for most statements, largely before the JIT has warmed up: plain indexed
@@ -90,11 +91,4 @@ export function hasSubcommand(ctx: RuleContext, subtype: string): boolean {
 }
 
 /** Whether a SET of `name` (lock_timeout, statement_timeout) appears before this statement. */
-export function settingBefore(ctx: RuleContext, name: string): boolean {
-  const previous = ctx.previous;
-  for (let i = 0; i < previous.length; i++) {
-    const stmt = previous[i]!.stmt.stmt;
-    if (nodeKind(stmt) === 'VariableSetStmt' && String(nodeBody(stmt).name ?? '').toLowerCase() === name) return true;
-  }
-  return false;
-}
+export const settingBefore = (ctx: RuleContext, name: string): boolean => setBefore(ctx, name);

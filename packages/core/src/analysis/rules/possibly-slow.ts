@@ -1,6 +1,7 @@
 import { nodeBody, nodeKind } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 import { settingBefore } from './helpers';
+import { firstPosition } from './migration-answers';
 import type { RuleContext } from './rule';
 
 // Statement kinds that change or lock schema objects, beyond the Alter*/Create*/Drop*/Define* families.
@@ -50,8 +51,10 @@ export function possiblySlow(stmt: ParsedStatement): boolean {
  * possibly slow statement with no `SET <setting>` before it.
  */
 export function firstUnguardedSlow(ctx: RuleContext, setting: string): boolean {
-  // Cheapest first: an earlier slow statement usually sits near the top, while settingBefore
-  // reads every earlier statement.
-  if (!possiblySlow(ctx.stmt) || ctx.previous.some(({ stmt }) => possiblySlow(stmt))) return false;
+  if (!possiblySlow(ctx.stmt)) return false;
+  const first = firstPosition(ctx, 'possibly-slow', slowPair);
+  if (first >= 0 && first < ctx.stmt.index) return false;
   return !settingBefore(ctx, setting);
 }
+
+const slowPair = (pair: RuleContext['statements'][number]): boolean => possiblySlow(pair.stmt);

@@ -1,7 +1,7 @@
-import { nodeKind } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 import type { SchemaIndex } from '../schema-index';
 import type { StatementFacts } from '../statement-facts';
+import { createdBefore } from './migration-answers';
 
 /** What a lint rule sees of one statement and the statements before it. */
 export interface RuleContext {
@@ -12,6 +12,11 @@ export interface RuleContext {
   previous: readonly { stmt: ParsedStatement; facts: StatementFacts }[];
   /** Later statements (for rules that look ahead, e.g. an index created after a foreign key). */
   following: readonly { stmt: ParsedStatement; facts: StatementFacts }[];
+  /**
+   * Every statement of the migration, in order, this one at position `stmt.index` (`previous`
+   * and `following` are its two sides). Shared by all statements' contexts: read only.
+   */
+  statements: readonly { stmt: ParsedStatement; facts: StatementFacts }[];
   /** Inside an explicit BEGIN ... COMMIT block of the migration. */
   inTransaction: boolean;
   lockDurationMs: number;
@@ -66,11 +71,8 @@ export const finding = (rule: string, message: string, safer?: string): RuleFind
 /** The warning text of a finding, as the spec's `warnings` carry it: `[rule] problem. Safer: alternative`. */
 export const findingText = (f: RuleFinding): string => `[${f.rule}] ${f.message}${f.safer ? ` Safer: ${f.safer}` : ''}`;
 
-const CREATES = new Set(['CreateStmt', 'CreateTableAsStmt', 'ViewStmt']);
-
 /** An earlier statement of this migration created `table` (so no traffic uses it yet). */
-export const createdEarlier = (ctx: RuleContext, table: string): boolean =>
-  ctx.previous.some(({ stmt, facts }) => facts.table === table && CREATES.has(nodeKind(stmt.stmt)));
+export const createdEarlier = (ctx: RuleContext, table: string): boolean => createdBefore(ctx, table);
 
 /**
  * The table exists in the live schema (so real traffic uses it); offline, any table the
