@@ -731,25 +731,30 @@ async function calibrateCascades(c: pg.Client, points: Timed[]): Promise<void> {
 const CASCADE_TERMS: FeatureName[] = ['cascaded', 'cascadeVisits', 'cascadeUncached'];
 
 /**
- * Fits the delete class's cascade terms together (relative error, non-negative) on the DELETE
- * points that cascaded, each brought to the calibration probe's speed, less what the rest of the
- * class prices; the class's other coefficients are kept.
+ * Fits `terms` of class `cls` together (relative error, non-negative) on the points of that class
+ * `pick` keeps, each brought to the calibration probe's speed, less what the rest of the class
+ * prices; sets them in `classes` (the class's other coefficients kept).
  */
-function fitCascades(points: Timed[]): Calibration {
-  const classes = structuredClone(CALIBRATION.classes);
-  const kept = classes.delete;
-  const pts = points.filter((p) => p.cls === 'delete' && p.features.cascadeRows > 0);
-  if (!kept || pts.length < CASCADE_TERMS.length) throw new Error(`only ${pts.length} DELETE points that cascaded`);
-  const zeroed = Object.fromEntries(CASCADE_TERMS.map((nm) => [nm, 0]));
-  const without = { ...CALIBRATION, classes: { ...CALIBRATION.classes, delete: { ...kept, coef: { ...kept.coef, ...zeroed } } } };
-  const y = pts.map((p) => p.realMs * (CALIBRATION.probeMs / p.probeMs) - (predictHoldMs('delete', p.features, without) ?? 0));
+function fitTogether(points: Timed[], classes: Calibration['classes'], cls: TimingClass, terms: FeatureName[], pick: (p: Timed) => boolean): void {
+  const kept = classes[cls];
+  const pts = points.filter((p) => p.cls === cls && pick(p));
+  if (!kept || pts.length < terms.length) throw new Error(`only ${pts.length} ${cls} points for ${terms.join(', ')}`);
+  const zeroed = Object.fromEntries(terms.map((nm) => [nm, 0]));
+  const without = { ...CALIBRATION, classes: { ...CALIBRATION.classes, [cls]: { ...kept, coef: { ...kept.coef, ...zeroed } } } };
+  const y = pts.map((p) => p.realMs * (CALIBRATION.probeMs / p.probeMs) - (predictHoldMs(cls, p.features, without) ?? 0));
   const beta = fitRelative(
-    pts.map((p) => CASCADE_TERMS.map((nm) => featureValue(nm, p.features))),
+    pts.map((p) => terms.map((nm) => featureValue(nm, p.features))),
     y,
     NOISE_FLOOR_MS,
   );
-  for (const [i, nm] of CASCADE_TERMS.entries()) kept.coef[nm] = Number(beta[i]!.toPrecision(4));
-  console.log(`  delete           ${CASCADE_TERMS.map((nm) => `${nm} = ${kept.coef[nm]}`).join(', ')} (${pts.length} points)`);
+  for (const [i, nm] of terms.entries()) kept.coef[nm] = Number(beta[i]!.toPrecision(4));
+  console.log(`  ${cls.padEnd(16)} ${terms.map((nm) => `${nm} = ${kept.coef[nm]}`).join(', ')} (${pts.length} points)`);
+}
+
+/** The delete class's cascade terms, fitted together on the DELETE points that cascaded. */
+function fitCascades(points: Timed[]): Calibration {
+  const classes = structuredClone(CALIBRATION.classes);
+  fitTogether(points, classes, 'delete', CASCADE_TERMS, (p) => p.features.cascadeRows > 0);
   return writeTargetedFit(classes, 'cascade terms');
 }
 
@@ -835,11 +840,17 @@ function fitGinText(points: Timed[]): Calibration {
   return writeTargetedFit(classes, 'GIN builds on sampled lexemes');
 }
 
-/** The fixed terms fitted by `--calibrate-small` alone, on statements of about a millisecond. */
-const SMALL_TERMS: Array<[TimingClass, FeatureName]> = [
-  ['catalog', 'one'],
-  ['delete', 'one'],
-];
+/**
+ * The terms `--calibrate-small` fits, on statements of about a millisecond: the catalog class's
+ * two together (its fixed price and a column added with a DEFAULT), and the delete class's fixed
+ * price (the rest of that class kept).
+ */
+function fitSmall(points: Timed[]): Calibration {
+  const classes = structuredClone(CALIBRATION.classes);
+  fitTogether(points, classes, 'catalog', ['one', 'storedDefault'], () => true);
+  fitEachTerm(points, classes, [['delete', 'one']]);
+  return writeTargetedFit(classes, 'fixed terms of millisecond statements');
+}
 
 /** The insert class's own terms, fitted by `--calibrate-inserts` alone (the rest are the update class's). */
 const INSERT_TERMS: FeatureName[] = ['one', 'touched', 'touchedIdx', 'touchedIdxUncached', 'scanCost'];
@@ -934,6 +945,12 @@ const FULL_LEAF_TERMS: Array<[TimingClass, FeatureName]> = [['update', 'touchedI
  */
 function fitTerms(points: Timed[], terms: Array<[TimingClass, FeatureName]>, what: string): Calibration {
   const classes = structuredClone(CALIBRATION.classes);
+  fitEachTerm(points, classes, terms);
+  return writeTargetedFit(classes, what);
+}
+
+/** Fits each of `terms` alone, as {@link fitTerms} describes, into `classes`. */
+function fitEachTerm(points: Timed[], classes: Calibration['classes'], terms: Array<[TimingClass, FeatureName]>): void {
   for (const [cls, term] of terms) {
     const kept = classes[cls];
     const pts = points.filter((p) => p.cls === cls && featureValue(term, p.features) > 0);
@@ -953,7 +970,6 @@ function fitTerms(points: Timed[], terms: Array<[TimingClass, FeatureName]>, wha
     kept.coef[term] = Number(coef.toPrecision(4));
     console.log(`  ${cls.padEnd(16)} ${term} = ${kept.coef[term]} (${pts.length} points)`);
   }
-  return writeTargetedFit(classes, what);
 }
 
 /**
@@ -1539,7 +1555,7 @@ async function main(): Promise<void> {
       { flag: 'calibrate-gin-text', time: calibrateGinText, fit: fitGinText },
       { flag: 'calibrate-scans', time: calibrateScans, fit: (points) => fitTerms(points, SCAN_TERMS, 'scan terms of DML found by a sequential scan') },
       { flag: 'calibrate-cascades', time: calibrateCascades, fit: fitCascades },
-      { flag: 'calibrate-small', time: calibrateSmall, fit: (points) => fitTerms(points, SMALL_TERMS, 'fixed terms of millisecond statements') },
+      { flag: 'calibrate-small', time: calibrateSmall, fit: fitSmall },
       { flag: 'calibrate-inserts', time: calibrateInserts, fit: fitInserts },
       { flag: 'calibrate-heap-copy', time: calibrateHeapCopy, fit: fitHeapCopy },
     ];

@@ -10,6 +10,7 @@ import { type InsertSource, insertSource } from './inserted-rows';
 import { weakEstimateReason } from './predicate-estimate';
 import { triggerWrites } from './trigger-work';
 import { DML_WHERE_SELECTIVITY } from './snapshot-features';
+import type { ScanSample } from './dml-scan';
 import { type FeatureClient, type LiveTable, liveTable, optionalQuery, samplePercent, toastedBytesPerRow } from './live-table';
 import { indexKeyOrder, rowsTogether } from './row-order';
 import { btreeShapes, leafDensity, overflowShare } from './leaf-density';
@@ -43,6 +44,7 @@ import {
   rebuiltBySort,
   NO_DML_FACTS,
   seqScanCost,
+  storedDefaults,
   type TimingClass,
   timingClass,
   type TimingFeatures,
@@ -280,6 +282,21 @@ async function countedRows(
       ? `sampled ${percent < 1 ? percent.toFixed(2) : percent.toFixed(0)}% of the table: about ${formatCount(Math.round(rows))} rows (${formatCount(n)} in the sample)`
       : `counted on the target: ${formatCount(rows)} rows`,
   };
+}
+
+/**
+ * A DML statement's WHERE evaluated over a page sample of its table (`limits.sampleBytes`, the
+ * whole table when smaller), timed (`dml-scan.ts`). Only the target read, no join or sub-query;
+ * null where the query fails or runs out of time.
+ */
+async function timedScan(client: FeatureClient, stmt: ParsedStatement, t: LiveTable, table: string, limits: CountLimits): Promise<ScanSample | null> {
+  const scope = dmlScope(stmt, table);
+  if (!scope || scope.planOnly || scope.joined.length) return null;
+  const percent = samplePercent(t.heap, limits.sampleBytes);
+  const sampled = percent < 100 ? ` TABLESAMPLE SYSTEM (${percent.toFixed(4)}) REPEATABLE (32)` : '';
+  const started = performance.now();
+  const rows = await optionalQuery(client, `${scope.with}SELECT count(*) AS n FROM ${scope.target}${sampled} WHERE ${scope.where}`);
+  return rows ? { ms: performance.now() - started, percent } : null;
 }
 
 /**
@@ -1018,6 +1035,8 @@ export async function liveFeatures(
   expressionSample: ExpressionSample | null;
   /** An UPDATE's stored generated columns computed again, timed on a sample on the target. */
   recomputeSample: RecomputeSample | null;
+  /** An UPDATE's or DELETE's WHERE evaluated over a page sample of the target when a scan finds its rows, timed. */
+  scanSample: ScanSample | null;
   /** A GIN build on an array column: its sample's elements sorted on the target. */
   ginSample: SortSample | null;
   /** A BRIN build: its sample's read on the target. */
@@ -1124,6 +1143,8 @@ export async function liveFeatures(
   const touchedToast = event === 'UPDATE' ? (await toastedBytesPerRow(client, t, assignedColumns(stmt), limits.sampleBytes)) * touched : 0;
   const recomputeSample =
     event === 'UPDATE' && !unplannable ? await recomputeOnSample(client, t, facts.table!, assignedColumns(stmt), limits.sampleBytes) : null;
+  const scanSample =
+    (event === 'UPDATE' || event === 'DELETE') && byScan && !unplannable && facts.has_where ? await timedScan(client, stmt, t, facts.table!, limits) : null;
   return {
     cls,
     rowsBasis,
@@ -1131,6 +1152,7 @@ export async function liveFeatures(
     rebuildSamples,
     expressionSample,
     recomputeSample,
+    scanSample,
     ginSample,
     brinSample,
     keyBasis: key
@@ -1149,6 +1171,7 @@ export async function liveFeatures(
       toastRead,
       touchedToastBytes: touchedToast,
       parentRows: parent?.rows ?? 0,
+      storedDefaults: storedDefaults(facts),
       ...(indexedRows !== undefined ? { indexedRows } : {}),
       readRows: refresh?.rows ?? 0,
       touchedRows: touched,

@@ -2,6 +2,7 @@ import { type AstNode, nodeBody, nodeKind } from '../ast';
 import type { ParsedStatement } from '../parse-statements';
 import type { StatementFacts } from '../statement-facts';
 import { type Calibration, CALIBRATION, fromMeasurement, type HoldEstimate, type MeasuredRatio, predictHold } from './calibration';
+import { withMeasuredDmlScan } from './dml-scan';
 import { type CountLimits, liveFeatures } from './live-features';
 import { lockHolders, queueWarning, type QueueClient } from './lock-queue';
 import { machineProbe } from './machine-probe';
@@ -92,6 +93,8 @@ export function liveEstimate(
   // An UPDATE computes again the stored generated columns that read what it sets.
   if (features.recomputeSample && features.cls === 'update')
     estimate = withRecomputedColumns(estimate, features.recomputeSample, features.features.touchedRows);
+  // A scan that finds an UPDATE's or DELETE's rows, measured on a sample of the real rows.
+  if (features.scanSample) estimate = withMeasuredDmlScan(estimate, features.cls, calibrated, calibration, machineFactor, features.scanSample);
   // An aggregating INSERT hashes or sorts every row it reads, which the insert class does not hold.
   if (features.rowsBasis?.aggregate) estimate = withAggregateWork(estimate);
   if (statementType.includes('CONCURRENTLY') && features.cls !== 'index_concurrent')
