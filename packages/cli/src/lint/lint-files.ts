@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ensureParser, lintOffline } from '@dbops/core/analysis';
+import { ensureParser, lastLine, lintOffline } from '@dbops/core/analysis';
 import { CliError } from '../cli-error';
 import { type CliFinding, cliFinding, type FileReport, statementBody } from './cli-finding';
 import { isIgnored, readIgnores } from './ignore-comments';
@@ -55,10 +55,21 @@ export function lintText(sql: string, options: Omit<LintOptions, 'cwd'>): CliFin
     return [syntaxError(error, sql)];
   }
   const out: CliFinding[] = [];
+  const anyIgnored = ignores.file.size > 0 || ignores.lines.size > 0;
+  // A statement's findings are consecutive: its last line and its text from the first token are
+  // worked out once for all of them (the same string then goes into each finding).
+  let at = -1;
+  let endLine = 0;
+  let body = '';
   for (const f of result.findings) {
-    const stmt = result.statements[f.statement_index]!;
-    if (isIgnored(ignores, f.rule, f.location.line, stmt.endLine)) continue;
-    out.push(cliFinding(f, statementBody(stmt.sql), stmt.endLine));
+    if (f.statement_index !== at) {
+      at = f.statement_index;
+      const stmt = result.statements[at]!;
+      endLine = lastLine(stmt);
+      body = statementBody(stmt.sql);
+    }
+    if (anyIgnored && isIgnored(ignores, f.rule, f.location.line, endLine)) continue;
+    out.push(cliFinding(f, body, endLine));
   }
   return out;
 }

@@ -9,7 +9,7 @@ export { parseStatements } from './parse-statements';
 export { type PreflightLimits } from './preflight/preflight-session';
 export { type PreflightReport, runPreflight } from './preflight/run-preflight';
 export { RULES } from './rules/index';
-export { ensureParser, lintOffline } from './rules/lint-offline';
+export { ensureParser, lastLine, lintOffline } from './rules/lint-offline';
 export { prepareSeed } from './sandbox/embedded/embedded-server';
 export { sweepSandboxRunDirs } from './sandbox/embedded/run-dirs';
 export { findPgBinaries } from './sandbox/embedded/pg-binaries';

@@ -24,6 +24,11 @@ export interface RulePassSettings {
    * rules read it (lock-impact), and offline lint leaves those out.
    */
   lockDurations?: readonly number[];
+  /**
+   * Write each finding's warning text (`warnings`, the spec's strings in the service's report).
+   * Offline lint prints none of them and says false: `warnings` then stays empty. Default true.
+   */
+  warningTexts?: boolean;
 }
 
 /** One statement's findings and their texts (the spec's `warnings`), in rule order. */
@@ -123,6 +128,7 @@ export function runRules(
   settings: RulePassSettings,
 ): StatementFindings[] {
   const { rules, assumeExisting, lockDurations } = settings;
+  const texts = settings.warningTexts ?? true;
   const largeTableRows = settings.largeTableRows ?? 1_000_000;
   const largeTableBytes = settings.largeTableBytes ?? 2 ** 30;
   const byKind = rulesByKindOf(rules);
@@ -146,7 +152,7 @@ export function runRules(
         const f = found[j]!;
         location ??= statementLocation(p);
         findings.push({ rule: f.rule, severity: rule.severity, statement_index: p.index, message: f.message, safer: f.safer, location });
-        warnings.push(findingText(f));
+        if (texts) warnings.push(findingText(f));
       }
     }
     if (kind === 'TransactionStmt') {

@@ -50,6 +50,7 @@ CREATE TABLE child (id bigint, parent_id bigint REFERENCES accounts (id));
 CREATE TABLE created_as AS SELECT * FROM purchases;
 CREATE INDEX created_as_idx ON created_as (id);
 VACUUM FULL purchases;
+CREATE TABLE dup (n integer, n integer);
 `;
 
 const emptySnapshot = buildSnapshot([]);
@@ -66,5 +67,8 @@ describe('lintOffline', () => {
       // Not vacuous: the migration above makes many rules speak.
       expect(new Set(offline.map((f) => f.rule)).size).toBeGreaterThan(25);
       expect(offline.filter((f) => f.rule === 'identifier-too-long').length).toBe(5);
+      // A finding the rules raise twice on one statement (two columns n) is reported once.
+      const last = Math.max(...offline.map((f) => f.statement_index));
+      expect(offline.filter((f) => f.statement_index === last && f.rule === 'prefer-bigint-over-int').length).toBe(1);
     });
 });

@@ -1,13 +1,12 @@
 import type { SchemaSnapshot } from '../../introspection/schema-snapshot';
 import { ensureParser, parseStatementsSync } from '../parse-statements';
-import { collectFindings } from '../report-findings';
 import { resolveNames } from '../resolve-names';
-import { runRules } from '../rule-pass';
+import { runRules, type StatementFindings } from '../rule-pass';
 import { buildSchemaIndex, type SchemaIndex } from '../schema-index';
 import { type StatementFacts, statementFacts } from '../statement-facts';
 import type { Finding } from '../types';
 import { RULES } from './index';
-import type { Rule } from './rule';
+import { findingText, type Rule } from './rule';
 
 export interface OfflineLintOptions {
   /** PostgreSQL major version the migrations target (squawk's `pg_version`); default 17. */
@@ -24,8 +23,36 @@ export interface LintedStatement {
   sql: string;
   /** 1-based line of the statement's text (leading comments included). */
   line: number;
-  /** 1-based line of its last character. */
-  endLine: number;
+}
+
+/** 1-based line of a statement's last character (asked only of statements with findings). */
+export function lastLine(s: LintedStatement): number {
+  let line = s.line;
+  for (let i = s.sql.indexOf('\n'); i >= 0; i = s.sql.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
+/**
+ * The findings in statement order, a finding repeated within its statement (same rule, message
+ * and safer alternative) kept once: the report's findings (collectFindings), without writing a
+ * warning text for each finding to tell them apart, only where a statement has more than one.
+ */
+function distinctFindings(perStatement: readonly StatementFindings[]): Finding[] {
+  const out: Finding[] = [];
+  for (let i = 0; i < perStatement.length; i++) {
+    const findings = perStatement[i]!.findings;
+    if (findings.length === 1) out.push(findings[0]!);
+    else if (findings.length > 1) {
+      const seen = new Set<string>();
+      for (const f of findings) {
+        const text = findingText(f);
+        if (seen.has(text)) continue;
+        seen.add(text);
+        out.push(f);
+      }
+    }
+  }
+  return out;
 }
 
 /** The rules that mean something without a live schema (everything but `live` ones). */
@@ -74,11 +101,7 @@ export function lintOffline(sql: string, options: OfflineLintOptions = {}): { st
     rules,
     assumeExisting: true,
     assumeInTransaction: options.assumeInTransaction ?? false,
+    warningTexts: false,
   });
-  const statements = parsed.map((p) => {
-    let endLine = p.line;
-    for (let i = p.sql.indexOf('\n'); i >= 0; i = p.sql.indexOf('\n', i + 1)) endLine++;
-    return { index: p.index, sql: p.sql, line: p.line, endLine };
-  });
-  return { statements, findings: collectFindings(perStatement).findings };
+  return { statements: parsed, findings: distinctFindings(perStatement) };
 }
