@@ -26,8 +26,8 @@ import type { LockTimingSet } from './lock-timing-set-f';
 export function setAD(variant: 'A' | 'B', n: number): LockTimingSet {
   const b = variant === 'B';
   const projects = b ? 300 : 2000;
-  // In B the rows go in by a permutation of g (a multiplier prime to n), so keys and dates are in no heap order.
-  const k = b ? `((g * 7919) % ${n} + 1)` : 'g';
+  // In B the rows go in by a permutation of g (a multiplier prime to n), so keys and dates are in no heap order. In bigint: g * 7919 passes 2^31.
+  const k = b ? `((g::bigint * 7919) % ${n} + 1)` : 'g';
   const project = b ? `CASE WHEN ${k} % 10 < 7 THEN 1 + (${k} * 7) % 30 ELSE 1 + (${k} * 13) % ${projects} END` : `1 + ${k} % ${projects}`;
   const created = `timestamptz '2023-01-01' + (${k} * 63072000.0 / ${n}) * interval '1 second'`;
   const tags = `(ARRAY(SELECT (ARRAY['urgent','bug','ui','api','db','docs','perf','ops','sec','ux','qa','infra',

@@ -23,8 +23,8 @@ import type { LockTimingSet } from './lock-timing-set-f';
 export function setAE(variant: 'A' | 'B', n: number): LockTimingSet {
   const b = variant === 'B';
   const accounts = 100_000;
-  // In B the rows go in by a permutation of g (a multiplier prime to n): times and payers in no heap order.
-  const k = b ? `((g * 104729) % ${n} + 1)` : 'g';
+  // In B the rows go in by a permutation of g (a multiplier prime to n): times and payers in no heap order. In bigint: the products pass 2^31.
+  const k = b ? `((g::bigint * 104729) % ${n} + 1)` : 'g::bigint';
   const payer = b ? `CASE WHEN ${k} % 4 < 3 THEN 1 + (${k} * 7) % 1000 ELSE 1 + (${k} * 31) % ${accounts} END` : `1 + ${k} % ${accounts}`;
   const payee = `1 + (${k} * 7919) % ${accounts}`;
   const created = `timestamptz '2024-01-01' + (${k} * 31536000.0 / ${n}) * interval '1 second'`;
