@@ -43,7 +43,7 @@ export function setAD(variant: 'A' | 'B', n: number): LockTimingSet {
        created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL)${b ? ' WITH (fillfactor = 90)' : ''}`,
     `INSERT INTO had_tasks
      SELECT md5('task' || ${k})::uuid, ${project}, (ARRAY['todo', 'doing', 'review', 'done'])[1 + (${k} * 3) % 4], 1 + ${k} % 5,
-            round(((${k} * 37) % 4000) / 100.0, 2), ${tags}, (${created})::date + (${k} % 60),
+            round(((${k} * 37) % 4000) / 100.0, 2), ${tags}, (${created})::date + (${k} % 60)::int,
             CASE WHEN ${k} % 5 < 2 THEN NULL ELSE (${k} * 11) % 5000 END, 'Task ' || ${k} || ' for ' || (ARRAY['Checkout', 'login', 'Search', 'reports'])[1 + ${k} % 4],
             ${description}, md5('ref' || ${k})::uuid, ${created}, ${created}
      FROM generate_series(1, ${n}) g`,
