@@ -1,9 +1,9 @@
 import type { LockTimingSet } from './lock-timing-set-f';
 
 /**
- * Held-out set AE for `bench/lock-timing.ts` (issue #32, eighteenth round), written and committed
- * before that round's changes, to be run once after them. Shapes no earlier set or calibration
- * table has:
+ * Held-out set AE for `bench/lock-timing.ts` (issue #32), written and committed before set AD ran,
+ * as the eighteenth round's; run once on the seventeenth round's model instead (no change came
+ * between its commit and its run). Shapes no earlier set or calibration table has:
  * - money transfers between accounts: two foreign keys to the same accounts table (payer and
  *   payee, the payee's ON DELETE SET NULL), an amount in numeric(12,2), a currency in char(3) of
  *   six values, a status in text of four values, a reference in varchar(40) unique, a memo of
