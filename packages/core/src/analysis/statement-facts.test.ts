@@ -65,6 +65,14 @@ describe('statementFacts lock model (AlterTableGetLockLevel)', () => {
     expect(check!.locks).toEqual([{ table: 'public.products', mode: 'SHARE UPDATE EXCLUSIVE' }]);
   });
 
+  it('takes a type change PostgreSQL makes without a rewrite as a scan when a CHECK reads the column (it checks it again on every row)', async () => {
+    const [widened, other] = await facts('ALTER TABLE products ALTER COLUMN price TYPE numeric(12,2); ALTER TABLE products ALTER COLUMN sku TYPE varchar');
+    expect(widened!.effect).toBe('scan');
+    expect(widened!.effect_reason).toMatch(/binary coercible \(no rewrite\), but PostgreSQL checks products_price_check again against every row/);
+    // Text to varchar without a length: no rewrite, and no CHECK reads sku.
+    expect(other!.effect).toBe('catalog');
+  });
+
   it('marks statements that cannot run in a transaction block', async () => {
     const fs = await facts(
       'CREATE INDEX CONCURRENTLY i ON orders (total); DROP INDEX CONCURRENTLY i; REINDEX INDEX CONCURRENTLY i; VACUUM orders; ALTER SYSTEM SET work_mem = 1; ALTER TABLE m DETACH PARTITION p CONCURRENTLY; CREATE INDEX j ON orders (total)',
