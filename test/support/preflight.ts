@@ -5,13 +5,18 @@ import type { PreflightLimits } from '@dbops/core/analysis';
 import { buildSchemaIndex } from '@dbops/core/analysis';
 import { buildSnapshot } from '@dbops/core/analysis';
 import pg from 'pg';
+import { readTargetSchema } from '../../packages/core/src/introspection/catalog-read';
 import { createScratchDatabase, sql } from './scratch-database';
 
 /** A scratch database holding `setupSql`, and a preflight runner against it. */
 export interface PreflightFixture {
   url: string;
-  /** Runs the preflight of `migration` on the fixture database, as `role` when given. */
-  preflight(migration: string, limits?: Partial<PreflightLimits>, role?: string): Promise<PreflightReport>;
+  /**
+   * Runs the preflight of `migration` on the fixture database, as `role` when given; with
+   * `liveSchema`, the statements' facts read the database's schema as the service's snapshot
+   * would (otherwise an empty one: a type change's old type unknown, no constraints).
+   */
+  preflight(migration: string, limits?: Partial<PreflightLimits>, role?: string, options?: { liveSchema?: boolean }): Promise<PreflightReport>;
   drop(): Promise<void>;
 }
 
@@ -20,12 +25,15 @@ export async function preflightFixture(setupSql: string): Promise<PreflightFixtu
   await sql(db.url, setupSql);
   return {
     url: db.url,
-    async preflight(migration, limits = {}, role) {
+    async preflight(migration, limits = {}, role, options = {}) {
       const parsed = await parseStatements(migration);
-      const items = analyzeStatements(parsed, buildSchemaIndex(buildSnapshot([])));
       const client = new pg.Client({ connectionString: db.url });
       await client.connect();
       try {
+        const snapshot = options.liveSchema
+          ? { snapshot_id: 'fixture', connection_id: 'fixture', introspected_at: new Date().toISOString(), ...(await readTargetSchema(client)) }
+          : buildSnapshot([]);
+        const items = analyzeStatements(parsed, buildSchemaIndex(snapshot));
         if (role) await client.query(`SET ROLE ${role}`);
         return await runPreflight({ parsed, facts: items.map((i) => i.facts), client, limits });
       } finally {

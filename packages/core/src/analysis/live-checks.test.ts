@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, sql } from '../../../../test/support/scratch-database';
 import { analyzeMigrationDetailed } from './analyze-migration';
 import { applyLiveChecks } from './live-checks';
+import { readTargetSchema } from '../introspection/catalog-read';
 import { buildSnapshot } from './snapshot-builder';
 import type { AnalysisReport, SandboxResult } from './types';
 
@@ -93,6 +94,33 @@ describe('lock hold time of a validation scan', () => {
       expect(timing).toMatch(new RegExp(`the preflight's scan of every row took ${Math.round(scan.duration_ms)} ms on the target`));
       // A CHECK's validation takes 0.74x of the check's time (measured: SCAN_RATIOS).
       expect(analysis.report.statements[0]!.lock_duration_ms).toBeCloseTo(scan.duration_ms * 0.74, -1);
+    } finally {
+      await c.end();
+    }
+  });
+
+  it('of a column widened without a rewrite under a CHECK: the CHECK checked again is timed by the preflight, not priced as a catalog change', async () => {
+    await sql(
+      db.url,
+      `CREATE TABLE handles (id int PRIMARY KEY, name varchar(30) NOT NULL CHECK (name ~ '^[a-z]+[0-9]*$' AND length(name) >= 2));
+       INSERT INTO handles SELECT g, 'h' || g FROM generate_series(1, 600000) g`,
+    );
+    await sql(db.url, 'VACUUM ANALYZE handles');
+    const c = new pg.Client({ connectionString: db.url });
+    await c.connect();
+    try {
+      // Analysed against the schema as it stands, as the service analyses against its snapshot.
+      const snapshot = { snapshot_id: 's', connection_id: 'c', introspected_at: new Date().toISOString(), ...(await readTargetSchema(c)) };
+      const analysis = await analyzeMigrationDetailed('ALTER TABLE handles ALTER COLUMN name TYPE varchar(60)', snapshot, {
+        connectionId: 'c',
+        sandbox: false,
+      });
+      const { preflight } = await applyLiveChecks(analysis, c);
+      const scan = preflight.findings.find((f) => f.check === 'preflight_recheck_constraint')!;
+      expect(scan.status).toBe('passed');
+      const timing = analysis.report.statements[0]!.warnings.find((w) => w.startsWith('[lock-timing]'))!;
+      expect(timing).toMatch(new RegExp(`the preflight's scan of every row took ${Math.round(scan.duration_ms)} ms on the target`));
+      expect(analysis.report.statements[0]!.lock_duration_ms).toBeGreaterThan(5);
     } finally {
       await c.end();
     }

@@ -4,6 +4,7 @@ import { domainConstraintCheck } from './domain-constraint-check';
 import { foreignKeyCheck } from './foreign-key-check';
 import { notNullCheck } from './not-null-check';
 import { partitionBoundsCheck } from './partition-bounds-check';
+import { recheckConstraintCheck } from './recheck-constraint-check';
 import { typeCastCheck } from './type-cast-check';
 import { validateConstraintCheck } from './validate-constraint-check';
 import type { PreflightCheck } from './types';
@@ -18,6 +19,7 @@ export const PREFLIGHT_CHECKS: readonly PreflightCheck[] = [
   foreignKeyCheck,
   checkConstraintCheck,
   validateConstraintCheck,
+  recheckConstraintCheck,
   domainConstraintCheck,
   typeCastCheck,
   dependentsCheck,

@@ -1,6 +1,7 @@
 import { CHECK_CONSTRAINT_CHECK } from './check-constraint-check';
 import { FOREIGN_KEY_CHECK } from './foreign-key-check';
 import { NOT_NULL_CHECK } from './not-null-check';
+import { RECHECK_CONSTRAINT_CHECK } from './recheck-constraint-check';
 import { VALIDATE_CONSTRAINT_CHECK } from './validate-constraint-check';
 
 /**
@@ -9,4 +10,10 @@ import { VALIDATE_CONSTRAINT_CHECK } from './validate-constraint-check';
  * estimate reads it, `measuredScans`). A check that reads a sample, an index or the catalog is
  * not one of them.
  */
-export const SCANNING_CHECKS: ReadonlySet<string> = new Set([CHECK_CONSTRAINT_CHECK, NOT_NULL_CHECK, FOREIGN_KEY_CHECK, VALIDATE_CONSTRAINT_CHECK]);
+export const SCANNING_CHECKS: ReadonlySet<string> = new Set([
+  CHECK_CONSTRAINT_CHECK,
+  NOT_NULL_CHECK,
+  FOREIGN_KEY_CHECK,
+  VALIDATE_CONSTRAINT_CHECK,
+  RECHECK_CONSTRAINT_CHECK,
+]);
