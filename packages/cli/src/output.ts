@@ -1,11 +1,13 @@
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CliError, EXIT_CLEAN, EXIT_FINDINGS } from './cli-error';
 import type { FailOn } from './config/cli-config';
 import { SEVERITY_RANK } from './lint/cli-finding';
 import { markdownReport } from './report/markdown';
 import type { ReportInput } from './report/report-input';
-import { type ReporterName, render } from './report/reporters';
+import { batchedWriter } from './report/batched-writer';
+import { fileWriter } from './report/file-writer';
+import { type ReporterName, renderTo } from './report/reporters';
 import type { RunContext } from './run-context';
 
 export interface OutputOptions {
@@ -42,14 +44,34 @@ export function outputOptions(
  * Actions, and returns the exit code the findings call for.
  */
 export function emit(input: ReportInput, failOn: FailOn, o: OutputOptions, extraFailure = false): number {
-  const text = render(o.reporter, input, o.color);
+  // The report goes out in pieces (the JSON one is a single 2 MB string over lemmy's 342
+  // migrations): see batched-writer.ts.
   if (o.output) {
+    let fd: number;
     try {
-      writeFileSync(path.resolve(o.cwd, o.output), text);
+      fd = openSync(path.resolve(o.cwd, o.output), 'w');
     } catch (error) {
       throw new CliError(`cannot write ${o.output}: ${(error as Error).message}`);
     }
-  } else o.stdout(text);
+    try {
+      const write = fileWriter(fd);
+      const out = batchedWriter((text) => {
+        try {
+          write(text);
+        } catch (error) {
+          throw new CliError(`cannot write ${o.output}: ${(error as Error).message}`);
+        }
+      });
+      renderTo(o.reporter, input, o.color, out.write);
+      out.end();
+    } finally {
+      closeSync(fd);
+    }
+  } else {
+    const out = batchedWriter(o.stdout);
+    renderTo(o.reporter, input, o.color, out.write);
+    out.end();
+  }
   if (o.markdownFile) {
     try {
       writeFileSync(path.resolve(o.cwd, o.markdownFile), markdownReport(input));

@@ -1,7 +1,7 @@
 import { gccReport } from './gcc';
 import { githubReport } from './github';
 import { gitlabReport } from './gitlab';
-import { jsonReport } from './json';
+import { jsonReport, writeJsonReport } from './json';
 import { markdownReport } from './markdown';
 import type { ReportInput } from './report-input';
 import { sarifReport } from './sarif';
@@ -27,4 +27,13 @@ export function render(name: ReporterName, input: ReportInput, color: boolean): 
     case 'markdown':
       return markdownReport(input);
   }
+}
+
+/**
+ * The report handed to `write` in parts (the JSON report a file at a time; the others whole):
+ * the same text as {@link render}.
+ */
+export function renderTo(name: ReporterName, input: ReportInput, color: boolean, write: (text: string) => void): void {
+  if (name === 'json') writeJsonReport(input, write);
+  else write(render(name, input, color));
 }
