@@ -89,7 +89,7 @@ export function liveEstimate(
   // A rewrite builds each index again: its sampled btree indexes are priced from their sorts.
   if (sampled) estimate = withMeasuredRebuilds(estimate, features.rebuildSamples);
   // ... and computes each row's new values, measured on a sample when the gate let them through.
-  if (features.expressionSample) estimate = withMeasuredExpressions(estimate, features.expressionSample);
+  if (features.expressionSample) estimate = withMeasuredExpressions(estimate, features.expressionSample, machineFactor);
   // An UPDATE computes again the stored generated columns that read what it sets.
   if (features.recomputeSample && features.cls === 'update')
     estimate = withRecomputedColumns(estimate, features.recomputeSample, features.features.touchedRows);

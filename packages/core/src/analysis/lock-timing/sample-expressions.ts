@@ -86,13 +86,18 @@ export async function sampleExpressions(
  */
 const EXPRESSION_RATIO: MeasuredRatio = { point: 1.25, low: 0.8, high: 1.9 };
 
-/** Below this the values cost what the calibrated copy already counts. */
+/**
+ * Below this (at the calibration machine's speed) the values cost what the calibrated copy already
+ * counts: a slower target (`machineFactor`, its probe against the calibration's) raises it as it
+ * raises that copy's price (a random() default over 100k rows sampled at 21 ms on a target probed
+ * 2.2x slow, 9 at rest).
+ */
 const MIN_EXPRESSION_MS = 20;
 
 /** The rewrite's hold time with the cost of computing its new values, measured on a sample, added. */
-export function withMeasuredExpressions(estimate: HoldEstimate, sample: ExpressionSample): HoldEstimate {
+export function withMeasuredExpressions(estimate: HoldEstimate, sample: ExpressionSample, machineFactor: number | null = null): HoldEstimate {
   const ms = (Math.max(0, sample.computedMs - sample.scanMs) * 100) / sample.percent;
-  if (ms < MIN_EXPRESSION_MS) return estimate;
+  if (ms < MIN_EXPRESSION_MS * Math.max(1, machineFactor ?? 1)) return estimate;
   const pct = percentText(sample.percent);
   return plusMeasurement(
     estimate,
