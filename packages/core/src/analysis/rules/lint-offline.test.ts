@@ -72,3 +72,17 @@ describe('lintOffline', () => {
       expect(offline.filter((f) => f.statement_index === last && f.rule === 'prefer-bigint-over-int').length).toBe(1);
     });
 });
+
+describe('lintOffline with excluded rules', () => {
+  it('leaves out the rules excluded now, also when the same set is reused after a change', async () => {
+    await ensureParser();
+    const sql = 'CREATE INDEX t_a ON t (a);\n';
+    const rules = (excluded: ReadonlySet<string>): string[] => [...new Set(lintOffline(sql, { excludedRules: excluded }).findings.map((f) => f.rule))];
+    const excluded = new Set(['require-lock-timeout']);
+    expect(rules(excluded)).toEqual(['require-statement-timeout', 'require-concurrent-index-creation']);
+    excluded.delete('require-lock-timeout');
+    excluded.add('require-statement-timeout');
+    expect(rules(excluded)).toEqual(['require-lock-timeout', 'require-concurrent-index-creation']);
+    expect(rules(new Set())).toEqual(['require-lock-timeout', 'require-statement-timeout', 'require-concurrent-index-creation']);
+  });
+});

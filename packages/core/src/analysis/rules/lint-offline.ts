@@ -82,6 +82,25 @@ const emptyIndex = (pgVersion: number): SchemaIndex => {
 
 export { ensureParser };
 
+// A CLI run lints every file with the same excluded rules: one rule list for all of them, which
+// also keeps runRules' per-kind lists (cached per rule list) built once rather than per file.
+let rulesFor: { excluded: ReadonlySet<string>; names: Set<string>; rules: readonly Rule[] } | undefined;
+
+const sameNames = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => {
+  if (a.size !== b.size) return false;
+  for (const n of a) if (!b.has(n)) return false;
+  return true;
+};
+
+/** The offline rules without the excluded ones. */
+function offlineRules(excluded: ReadonlySet<string> | undefined): readonly Rule[] {
+  if (!excluded || excluded.size === 0) return OFFLINE_RULES;
+  // The same set with the same names as last time (a caller may have changed it since).
+  if (rulesFor?.excluded !== excluded || !sameNames(excluded, rulesFor.names))
+    rulesFor = { excluded, names: new Set(excluded), rules: OFFLINE_RULES.filter((r) => !excluded.has(r.name)) };
+  return rulesFor.rules;
+}
+
 /**
  * Lints one migration file with no database: tables the file does not create count as existing
  * (as squawk assumes), and rules needing table sizes or the catalog are left out. Call
@@ -89,8 +108,7 @@ export { ensureParser };
  */
 export function lintOffline(sql: string, options: OfflineLintOptions = {}): { statements: LintedStatement[]; findings: Finding[] } {
   const parsed = parseStatementsSync(sql);
-  const excluded = options.excludedRules;
-  const rules = excluded && excluded.size > 0 ? OFFLINE_RULES.filter((r) => !excluded.has(r.name)) : OFFLINE_RULES;
+  const rules = offlineRules(options.excludedRules);
   const schema = emptyIndex(options.pgVersion ?? 17);
   // The rules' part of analyzeStatements only: no lock times, blast radius, risk or rollback,
   // which no offline rule reads (and whose modules a CLI run would otherwise load).
