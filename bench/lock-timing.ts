@@ -846,17 +846,11 @@ function fitGinText(points: Timed[]): Calibration {
   return writeTargetedFit(classes, 'GIN builds on sampled lexemes');
 }
 
-/**
- * The terms `--calibrate-small` fits, on statements of about a millisecond: the catalog class's
- * two together (its fixed price and a column added with a DEFAULT), and the delete class's fixed
- * price (the rest of that class kept).
- */
-function fitSmall(points: Timed[]): Calibration {
-  const classes = structuredClone(CALIBRATION.classes);
-  fitTogether(points, classes, 'catalog', ['one', 'storedDefault'], () => true);
-  fitEachTerm(points, classes, [['delete', 'one']]);
-  return writeTargetedFit(classes, 'fixed terms of millisecond statements');
-}
+/** The fixed terms fitted by `--calibrate-small` alone, on statements of about a millisecond. */
+const SMALL_TERMS: Array<[TimingClass, FeatureName]> = [
+  ['catalog', 'one'],
+  ['delete', 'one'],
+];
 
 /** The insert class's own terms, fitted by `--calibrate-inserts` alone (the rest are the update class's). */
 const INSERT_TERMS: FeatureName[] = ['one', 'touched', 'touchedIdx', 'touchedIdxUncached', 'scanCost'];
@@ -1564,7 +1558,7 @@ async function main(): Promise<void> {
       { flag: 'calibrate-gin-text', time: calibrateGinText, fit: fitGinText },
       { flag: 'calibrate-scans', time: calibrateScans, fit: (points) => fitTerms(points, SCAN_TERMS, 'scan terms of DML found by a sequential scan') },
       { flag: 'calibrate-cascades', time: calibrateCascades, fit: fitCascades },
-      { flag: 'calibrate-small', time: calibrateSmall, fit: fitSmall },
+      { flag: 'calibrate-small', time: calibrateSmall, fit: (points) => fitTerms(points, SMALL_TERMS, 'fixed terms of millisecond statements') },
       { flag: 'calibrate-inserts', time: calibrateInserts, fit: fitInserts },
       { flag: 'calibrate-heap-copy', time: calibrateHeapCopy, fit: fitHeapCopy },
     ];

@@ -3,21 +3,7 @@ import { analyzeStatements } from '../analyze-statements';
 import { parseStatements } from '../parse-statements';
 import { buildSchemaIndex } from '../schema-index';
 import { buildSnapshot } from '../snapshot-builder';
-import { builtIndex, dirtiedPages, entryIndexWeight, featureValue, storedDefaults, timingClass, type TimingFeatures } from './timing-class';
-
-async function factsOf(sql: string) {
-  const parsed = await parseStatements(sql);
-  return analyzeStatements(parsed, buildSchemaIndex(buildSnapshot([])))[0]!.facts;
-}
-
-describe('catalog changes', () => {
-  it('counts the columns a statement adds with a DEFAULT, which stores a value in the catalog', async () => {
-    expect(storedDefaults(await factsOf('ALTER TABLE t ADD COLUMN a int'))).toBe(0);
-    expect(storedDefaults(await factsOf("ALTER TABLE t ADD COLUMN a int NOT NULL DEFAULT 0, ADD COLUMN b text DEFAULT 'x', ADD COLUMN c int"))).toBe(2);
-    // A default set on a column stores nothing for the rows already there.
-    expect(storedDefaults(await factsOf('ALTER TABLE t ALTER COLUMN a SET DEFAULT 0'))).toBe(0);
-  });
-});
+import { builtIndex, dirtiedPages, entryIndexWeight, featureValue, timingClass, type TimingFeatures } from './timing-class';
 
 async function classOf(sql: string) {
   const parsed = await parseStatements(sql);

@@ -72,11 +72,6 @@ export interface TimingFeatures {
   /** Rows of the referenced table, for foreign key validation. */
   parentRows: number;
   /**
-   * Columns a catalog change adds with a DEFAULT (evaluated once and stored in the catalog for the
-   * rows already there); absent: none.
-   */
-  storedDefaults?: number;
-  /**
    * Rows an index build sorts or inserts when it keeps fewer than the table's (a partial index:
    * the rows its predicate keeps, as the target's planner estimates them); unset: all of them.
    */
@@ -224,7 +219,6 @@ export type FeatureName =
   | 'toastRead'
   | 'touchedToast'
   | 'touchedTrigWrites'
-  | 'storedDefault'
   | 'cascaded'
   | 'cascadeVisits'
   | 'cascadeUncached';
@@ -241,9 +235,7 @@ const indexed = (f: TimingFeatures): number => f.indexedRows ?? f.rows;
  * rows changed) and extrapolate worse.
  */
 export const CLASS_FEATURES: Record<TimingClass, readonly FeatureName[]> = {
-  // A catalog change: a fixed price, and one per column added with a DEFAULT (the expression
-  // planned and evaluated, its value stored in pg_attribute and its default in pg_attrdef).
-  catalog: ['one', 'storedDefault'],
+  catalog: ['one'],
   scan_not_null: ['one', 'rows', 'ringBytes'],
   scan_check: ['one', 'rows', 'ringBytes'],
   fk_validate: ['one', 'rows', 'parentRows'],
@@ -321,8 +313,6 @@ export function featureValue(name: FeatureName, f: TimingFeatures): number {
   switch (name) {
     case 'one':
       return 1;
-    case 'storedDefault':
-      return f.storedDefaults ?? 0;
     case 'rows':
       return (f.rows + (f.readRows ?? 0)) / 1e6;
     case 'heapBytes':
@@ -531,13 +521,6 @@ const INDEX_CLASS: Record<IndexMethod, TimingClass> = {
   gist: 'index_gist',
   brin: 'index_brin',
 };
-
-/** Columns the statement adds with a DEFAULT clause (`storedDefault`'s count: a volatile one rewrites the table, another class). */
-export function storedDefaults(facts: StatementFacts): number {
-  return facts.subcommands.filter(
-    (c) => c.subtype === 'AT_AddColumn' && ((c.def?.ColumnDef?.constraints ?? []) as AstNode[]).some((x) => x.Constraint?.contype === 'CONSTR_DEFAULT'),
-  ).length;
-}
 
 /** The class of a statement's lock hold, or null when no table is held. */
 export function timingClass(stmt: ParsedStatement, facts: StatementFacts): TimingClass | null {
