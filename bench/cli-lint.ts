@@ -10,6 +10,11 @@
  *   SQUAWK_BIN        squawk's npm launcher (default /tmp/squawk/node_modules/.bin/squawk; install
  *                     it outside the project: npm i --prefix /tmp/squawk squawk-cli)
  *   BENCH_RUNS        timed runs per command (default 15), alternated, median and p90 reported
+ *   BENCH_KEEP_CA     with NODE_EXTRA_CA_CERTS set, 1 times the commands with it (default: without).
+ *                     Node 20 reads the extra certificates and builds a root store when every
+ *                     process starts, dbops, the floor and squawk's launcher alike: about 50 ms on
+ *                     a 2-core VM (416M of the 500M instructions of `node -e 0`), which no user
+ *                     without the variable pays and which makes every ratio below look smaller.
  *
  * Beside the two tools it times a parser floor (bench/support/parse-floor-entry.ts, bundled like
  * the CLI): Node's start plus libpg-query parsing the same files (those named like the glob's last
@@ -41,13 +46,17 @@ const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a -
 
 const TIME = '/usr/bin/time';
 
+/** The environment the timed commands run in: without NODE_EXTRA_CA_CERTS unless BENCH_KEEP_CA=1. */
+const TIMED_ENV: NodeJS.ProcessEnv = { ...process.env };
+if (process.env.BENCH_KEEP_CA !== '1') delete TIMED_ENV.NODE_EXTRA_CA_CERTS;
+
 /** Wall time of the whole process, and its CPU time (user + system) when /usr/bin/time exists: under load, CPU time says more. */
 function time(cmd: string, args: string[], cwd: string): { wall: number; cpu: number } {
   const timed = existsSync(TIME);
   const t0 = process.hrtime.bigint();
   const r = timed
-    ? spawnSync(TIME, ['-f', '%U %S', cmd, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' })
-    : spawnSync(cmd, args, { cwd, stdio: 'ignore' });
+    ? spawnSync(TIME, ['-f', '%U %S', cmd, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', env: TIMED_ENV })
+    : spawnSync(cmd, args, { cwd, stdio: 'ignore', env: TIMED_ENV });
   const wall = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}`);
   const m = timed ? /([\d.]+) ([\d.]+)\s*$/.exec(String(r.stderr)) : null;
@@ -141,7 +150,9 @@ async function main(): Promise<void> {
     console.log(
       `node ${process.version}; squawk ${spawnSync(SQUAWK, ['--version'], { encoding: 'utf8' }).stdout.trim()}; load average ${loadavg()
         .map((l) => l.toFixed(2))
-        .join(' ')} on ${cpus().length} cores; ${new Date().toISOString()}`,
+        .join(' ')} on ${cpus().length} cores; ${new Date().toISOString()}; NODE_EXTRA_CA_CERTS ${
+        TIMED_ENV.NODE_EXTRA_CA_CERTS ? 'set' : process.env.NODE_EXTRA_CA_CERTS ? 'left out (BENCH_KEEP_CA=1 keeps it)' : 'not set'
+      }`,
     );
     console.log('| command | wall median ms | wall p90 ms | CPU (user+sys) median ms |');
     console.log('|---|---|---|---|');
