@@ -28,7 +28,7 @@
  *                             # heldout-ad: set AD (written after AC ran, before the seventeenth round's changes), 1.2M tasks (B: 400k)
  *                             # heldout-ae: set AE (written before AD ran; run once on the seventeenth round's model), 1.5M transfers (B: 500k)
  *                             # heldout-af: set AF (written after AD and AE ran, before the eighteenth round's change), 1M users (B: 300k)
- *                             # heldout-ag: set AG (written before the nineteenth round's change), 1M orders (B: 300k)
+ *                             # heldout-ag: set AG (written before a nineteenth round's change, not shipped; run once on the eighteenth's model), 1M orders (B: 300k)
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --calibrate-terms         # time only the TOAST and trigger-write shapes and fit only their terms (the rest of the calibration kept)
  *   --calibrate-heap-copy     # time rewrites of tables without indexes and fit only the rewrite classes' heap terms (one, rows, heapBytes)
