@@ -1,4 +1,5 @@
-import type { Calibration, HoldEstimate, MeasuredRatio } from './calibration';
+import { type Calibration, type HoldEstimate, type MeasuredRatio, plusMeasurement } from './calibration';
+import { percentText } from './sample-pages';
 import { featureValue, type TimingClass, type TimingFeatures } from './timing-class';
 
 /**
@@ -53,16 +54,12 @@ export function withMeasuredDmlScan(
   const modelled = (calibration.classes[cls]?.coef.seqScanCost ?? 0) * featureValue('seqScanCost', features) * (machineFactor ?? 1);
   const rest = Math.max(0, estimate.ms - modelled);
   // The rest keeps its own range (the calibrated spread around its point); the scan brings the ratio's.
-  const low = rest * (estimate.low / Math.max(1e-9, estimate.ms));
-  const high = rest * (estimate.high / Math.max(1e-9, estimate.ms));
-  const round = (v: number): number => Math.round(v * 10) / 10;
-  const pct =
-    sample.percent >= 99.95 ? 'the whole table' : `a sample of ${sample.percent < 1 ? sample.percent.toFixed(2) : sample.percent.toFixed(0)}% of the table`;
-  return {
-    ...estimate,
-    ms: round(rest + measured * DML_SCAN_RATIO.point),
-    low: round(low + measured * DML_SCAN_RATIO.low),
-    high: round(high + measured * DML_SCAN_RATIO.high),
-    basis: `${estimate.basis}; its WHERE evaluated over ${pct} on the target in ${Math.round(sample.ms)} ms, a scan of about ${Math.round(measured)} ms for the whole (the scan priced at ${DML_SCAN_RATIO.point}x of that, measured ${DML_SCAN_RATIO.low}-${DML_SCAN_RATIO.high}x; the calibrated scan was ${Math.round(modelled)} ms)`,
-  };
+  const share = rest / Math.max(1e-9, estimate.ms);
+  const pct = sample.percent >= 99.95 ? 'the whole table' : `a sample of ${percentText(sample.percent)}% of the table`;
+  return plusMeasurement(
+    { ...estimate, ms: rest, low: estimate.low * share, high: estimate.high * share },
+    measured,
+    DML_SCAN_RATIO,
+    `its WHERE evaluated over ${pct} on the target in ${Math.round(sample.ms)} ms, a scan of about ${Math.round(measured)} ms for the whole (the scan priced at ${DML_SCAN_RATIO.point}x of that, measured ${DML_SCAN_RATIO.low}-${DML_SCAN_RATIO.high}x; the calibrated scan was ${Math.round(modelled)} ms)`,
+  );
 }
