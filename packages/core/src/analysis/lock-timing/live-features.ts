@@ -592,11 +592,9 @@ async function dmlFacts(
     }
     return facts;
   }
-  const reach = { entries: 0 };
-  await deleteReach(
+  const entries = await deleteReach(
     client,
     facts,
-    reach,
     { oid: t.oid, rows: t.rows, sharedBuffers: t.sharedBuffers },
     pageSample?.scope ?? null,
     touched,
@@ -604,7 +602,7 @@ async function dmlFacts(
     new Set([t.oid]),
   );
   // Entries per child row, weighted by each child's rows.
-  if (facts.setNullRows > 0) facts.setNullEntries = reach.entries / facts.setNullRows;
+  if (facts.setNullRows > 0) facts.setNullEntries = entries / facts.setNullRows;
   return facts;
 }
 
@@ -617,30 +615,32 @@ const CASCADE_DEPTH = 3;
  * per deleted row in each referencing child (by index, or a scan of the child); below, the rows
  * each ON DELETE CASCADE deletes (with the lookups their own deletion makes, and the cascades it
  * runs in turn, to {@link CASCADE_DEPTH} levels) and each SET NULL/DEFAULT updates. Set H's
- * customers cascaded into tickets, and those into comments nobody counted: x7 short.
+ * customers cascaded into tickets, and those into comments nobody counted: x7 short. Returns the
+ * index entries the SET NULL/DEFAULT children's new versions take, summed over them.
  */
 async function deleteReach(
   client: FeatureClient,
   facts: WriteFacts,
-  reach: { entries: number },
   table: { oid: number; rows: number; sharedBuffers: number },
   scope: PageRoomScope | null,
   deleted: number,
   depth: number,
   seen: Set<number>,
-): Promise<void> {
+): Promise<number> {
+  let entries = 0;
   const refs = await client.query(
     `SELECT con.confdeltype AS action, greatest(ch.reltuples, 0)::float8 AS rows, con.conrelid::regclass::text AS child, con.conrelid::int8 AS child_oid,
             ARRAY(SELECT a.attname::text FROM unnest(con.conkey) WITH ORDINALITY k(n, o) JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.n ORDER BY k.o) AS cols,
             ARRAY(SELECT a.attname::text FROM unnest(con.confkey) WITH ORDINALITY k(n, o) JOIN pg_attribute a ON a.attrelid = con.confrelid AND a.attnum = k.n ORDER BY k.o) AS pcols,
-            EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = con.conrelid AND i.indkey[0] = con.conkey[1]) AS indexed,
-            coalesce((SELECT ARRAY(SELECT a.attname::text FROM unnest(i.indkey::int2[]) WITH ORDINALITY k(n, o)
-                                     JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.n
-                                    WHERE k.o <= i.indnkeyatts ORDER BY k.o)
-                        FROM pg_index i WHERE i.indrelid = con.conrelid AND i.indkey[0] = con.conkey[1]
-                       ORDER BY i.indnkeyatts, i.indexrelid LIMIT 1), '{}') AS order_cols,
+            -- The child's smallest index led by the key column: the one the action searches (none: a scan).
+            ix.cols IS NOT NULL AS indexed, coalesce(ix.cols, '{}') AS order_cols,
             (ch.relpages::float8 + coalesce((SELECT sum(ic.relpages) FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid WHERE i.indrelid = con.conrelid), 0)) * 8192 AS bytes
        FROM pg_constraint con JOIN pg_class ch ON ch.oid = con.conrelid
+       LEFT JOIN LATERAL (SELECT ARRAY(SELECT a.attname::text FROM unnest(i.indkey::int2[]) WITH ORDINALITY k(n, o)
+                                         JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.n
+                                        WHERE k.o <= i.indnkeyatts ORDER BY k.o) AS cols
+                            FROM pg_index i WHERE i.indrelid = con.conrelid AND i.indkey[0] = con.conkey[1]
+                           ORDER BY i.indnkeyatts, i.indexrelid LIMIT 1) ix ON true
       WHERE con.contype = 'f' AND con.confrelid = $1`,
     [table.oid],
   );
@@ -667,10 +667,9 @@ async function deleteReach(
       const childOid = Number(r.child_oid);
       if (depth + 1 < CASCADE_DEPTH && !seen.has(childOid)) {
         const childScope = counted && scope?.where ? { from: `${r.child} ${alias}`, ref: alias, where: childrenOf(r, scope, alias) } : null;
-        await deleteReach(
+        entries += await deleteReach(
           client,
           facts,
-          reach,
           { oid: childOid, rows: r.rows, sharedBuffers: table.sharedBuffers },
           childScope,
           children,
@@ -681,11 +680,12 @@ async function deleteReach(
     } else {
       // Each child row gets a new version with its key changed: entries in the child's indexes
       // as an UPDATE of that key takes them.
-      const entries = await childEntries(client, r.child, new Set(r.cols)).catch(() => null);
+      const perRow = await childEntries(client, r.child, new Set(r.cols)).catch(() => null);
       facts.setNullRows += children;
-      reach.entries += (entries ?? 1) * children;
+      entries += (perRow ?? 1) * children;
     }
   }
+  return entries;
 }
 
 /** The WHERE selecting a referencing child's rows (as `alias`) whose key is among the rows `scope` selects. */
