@@ -824,25 +824,10 @@ async function calibrateGinText(c: pg.Client, points: Timed[]): Promise<void> {
 /** The terms fitted together by `--calibrate-gin-text` alone: a GIN build's sampled lexemes, and the rarer ones among them. */
 const GIN_TEXT_TERMS: FeatureName[] = ['ginLexemes', 'ginColdLexemes'];
 
-/**
- * Fits the GIN class's lexeme terms together (relative error, non-negative) on the GIN points, each
- * brought to the calibration probe's speed, less what the rest of the class prices; the class's
- * other coefficients are kept.
- */
+/** The GIN class's lexeme terms, fitted together on the GIN points with sampled lexemes (the class's other coefficients kept). */
 function fitGinText(points: Timed[]): Calibration {
   const classes = structuredClone(CALIBRATION.classes);
-  const kept = classes.index_gin;
-  const pts = points.filter((p) => p.cls === 'index_gin' && (p.features.lexemeLog ?? 0) > 0);
-  if (!kept || pts.length < GIN_TEXT_TERMS.length) throw new Error(`only ${pts.length} GIN points with sampled lexemes`);
-  const without = { ...CALIBRATION, classes: { ...CALIBRATION.classes, index_gin: { ...kept, coef: { ...kept.coef, ginLexemes: 0, ginColdLexemes: 0 } } } };
-  const y = pts.map((p) => p.realMs * (CALIBRATION.probeMs / p.probeMs) - (predictHoldMs('index_gin', p.features, without) ?? 0));
-  const beta = fitRelative(
-    pts.map((p) => GIN_TEXT_TERMS.map((nm) => featureValue(nm, p.features))),
-    y,
-    NOISE_FLOOR_MS,
-  );
-  for (const [i, nm] of GIN_TEXT_TERMS.entries()) kept.coef[nm] = Number(beta[i]!.toPrecision(4));
-  console.log(`  index_gin        ${GIN_TEXT_TERMS.map((nm) => `${nm} = ${kept.coef[nm]}`).join(', ')} (${pts.length} points)`);
+  fitTogether(points, classes, 'index_gin', GIN_TEXT_TERMS, (p) => (p.features.lexemeLog ?? 0) > 0);
   return writeTargetedFit(classes, 'GIN builds on sampled lexemes');
 }
 
