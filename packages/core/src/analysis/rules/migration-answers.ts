@@ -40,37 +40,32 @@ function answersOf(ctx: MigrationPlace): MigrationAnswers {
   return answers;
 }
 
+/** For each key `keyOf` gives a statement of the migration (null: none), the position of the first statement giving it. */
+function firstPositions(all: readonly Pair[], keyOf: (pair: Pair) => string | null): Map<string, number> {
+  const at = new Map<string, number>();
+  for (let i = 0; i < all.length; i++) {
+    const key = keyOf(all[i]!);
+    if (key !== null && !at.has(key)) at.set(key, i);
+  }
+  return at;
+}
+
+const createdTable = (pair: Pair): string | null => (CREATES.has(nodeKind(pair.stmt.stmt)) ? pair.facts.table : null);
+
+const setName = (pair: Pair): string | null =>
+  nodeKind(pair.stmt.stmt) === 'VariableSetStmt' ? String(nodeBody(pair.stmt.stmt).name ?? '').toLowerCase() : null;
+
 /** An earlier statement of this migration created `table` (CREATE TABLE, CREATE TABLE AS, CREATE VIEW). */
 export function createdBefore(ctx: MigrationPlace, table: string): boolean {
   const a = answersOf(ctx);
-  if (!a.created) {
-    const created = new Map<string, number>();
-    const all = ctx.statements;
-    for (let i = 0; i < all.length; i++) {
-      const t = all[i]!.facts.table;
-      if (!created.has(t) && CREATES.has(nodeKind(all[i]!.stmt.stmt))) created.set(t, i);
-    }
-    a.created = created;
-  }
-  const at = a.created.get(table);
+  const at = (a.created ??= firstPositions(ctx.statements, createdTable)).get(table);
   return at !== undefined && at < ctx.stmt.index;
 }
 
 /** A `SET <name>` (lower case: lock_timeout, statement_timeout) appears before this statement. */
 export function setBefore(ctx: MigrationPlace, name: string): boolean {
   const a = answersOf(ctx);
-  if (!a.settings) {
-    const settings = new Map<string, number>();
-    const all = ctx.statements;
-    for (let i = 0; i < all.length; i++) {
-      const stmt = all[i]!.stmt.stmt;
-      if (nodeKind(stmt) !== 'VariableSetStmt') continue;
-      const set = String(nodeBody(stmt).name ?? '').toLowerCase();
-      if (!settings.has(set)) settings.set(set, i);
-    }
-    a.settings = settings;
-  }
-  const at = a.settings.get(name);
+  const at = (a.settings ??= firstPositions(ctx.statements, setName)).get(name);
   return at !== undefined && at < ctx.stmt.index;
 }
 
