@@ -46,6 +46,11 @@ export function outputOptions(
 export function emit(input: ReportInput, failOn: FailOn, o: OutputOptions, extraFailure = false): number {
   // The report goes out in pieces (the JSON one is a single 2 MB string over lemmy's 342
   // migrations): see batched-writer.ts.
+  const report = (flush: (text: string) => void): void => {
+    const out = batchedWriter(flush);
+    renderTo(o.reporter, input, o.color, out.write);
+    out.end();
+  };
   if (o.output) {
     let fd: number;
     try {
@@ -55,23 +60,17 @@ export function emit(input: ReportInput, failOn: FailOn, o: OutputOptions, extra
     }
     try {
       const write = fileWriter(fd);
-      const out = batchedWriter((text) => {
+      report((text) => {
         try {
           write(text);
         } catch (error) {
           throw new CliError(`cannot write ${o.output}: ${(error as Error).message}`);
         }
       });
-      renderTo(o.reporter, input, o.color, out.write);
-      out.end();
     } finally {
       closeSync(fd);
     }
-  } else {
-    const out = batchedWriter(o.stdout);
-    renderTo(o.reporter, input, o.color, out.write);
-    out.end();
-  }
+  } else report(o.stdout);
   if (o.markdownFile) {
     try {
       writeFileSync(path.resolve(o.cwd, o.markdownFile), markdownReport(input));

@@ -30,8 +30,8 @@ export function render(name: ReporterName, input: ReportInput, color: boolean): 
 }
 
 /**
- * The report handed to `write` in parts (the JSON report a file at a time; the others whole):
- * the same text as {@link render}.
+ * The report handed to `write` in parts (the JSON document, then its final newline, without the
+ * copy of the whole that appending it would make; the others whole): the same text as {@link render}.
  */
 export function renderTo(name: ReporterName, input: ReportInput, color: boolean, write: (text: string) => void): void {
   if (name === 'json') writeJsonReport(input, write);
