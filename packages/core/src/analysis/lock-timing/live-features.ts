@@ -20,7 +20,7 @@ import { type BrinSample, sampleBrin } from './sample-brin';
 import { indexSortGateShape, indexSortShape, rebuildSortShapes, sampleGinArray, sampleSort, type SortSample } from './sample-sort';
 import { simulatedHotShare } from './hot-simulation';
 import { HOT_LEXEMES, type LexemeSample, type LexemeShape, lexemeShape, sampleLexemes } from './sample-lexemes';
-import { percentText } from './sample-pages';
+import { percentText, serverTiming } from './sample-pages';
 import { type GeneratedColumn, type RecomputeSample, recomputedBy, sampleRecompute, storedGeneratedColumnsQuery } from './recomputed-columns';
 import { EVERY_ROW, heapPageOf, type PageRoomScope, sampledPageRoom, spreadChanges } from './page-room';
 import {
@@ -285,17 +285,17 @@ async function countedRows(
 
 /**
  * A DML statement's WHERE evaluated over a page sample of its table (`limits.sampleBytes`, the
- * whole table when smaller), timed (`dml-scan.ts`). Only the target read, no join or sub-query;
- * null where the query fails or runs out of time.
+ * whole table when smaller), timed by the server (`serverTiming`: no round trip in it, which the
+ * scaling to the whole table would multiply) for `dml-scan.ts`. Only the target read, no join or
+ * sub-query; null where the query fails or runs out of time.
  */
 async function timedScan(client: FeatureClient, stmt: ParsedStatement, t: LiveTable, table: string, limits: CountLimits): Promise<ScanSample | null> {
   const scope = dmlScope(stmt, table);
   if (!scope || scope.planOnly || scope.joined.length) return null;
   const percent = samplePercent(t.heap, limits.sampleBytes);
   const sampled = percent < 100 ? ` TABLESAMPLE SYSTEM (${percent.toFixed(4)}) REPEATABLE (32)` : '';
-  const started = performance.now();
-  const rows = await optionalQuery(client, `${scope.with}SELECT count(*) AS n FROM ${scope.target}${sampled} WHERE ${scope.where}`);
-  return rows ? { ms: performance.now() - started, percent } : null;
+  const timed = await serverTiming(client, `${scope.with}SELECT count(*) FROM ${scope.target}${sampled} WHERE ${scope.where}`);
+  return timed ? { ms: timed.ms, percent } : null;
 }
 
 /**
