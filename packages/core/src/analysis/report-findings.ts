@@ -14,8 +14,12 @@ export function reportFindings(items: readonly StatementAnalysis[]): { findings:
   return collectFindings(perStatement);
 }
 
-/** {@link reportFindings} from the rules' output alone (offline lint, which has no full analysis). */
-export function collectFindings(perStatement: readonly StatementFindings[]): { findings: Finding[]; warnings: string[] } {
+/**
+ * {@link reportFindings} from the rules' output alone. (Offline lint keeps the same findings
+ * without the warnings, and writes a finding's text only where a statement has several:
+ * `distinctFindings` in rules/lint-offline.ts.)
+ */
+function collectFindings(perStatement: readonly StatementFindings[]): { findings: Finding[]; warnings: string[] } {
   const findings: Finding[] = [];
   const warnings: string[] = [];
   for (const item of perStatement) {
