@@ -29,6 +29,7 @@
  *                             # heldout-ae: set AE (written before AD ran; run once on the seventeenth round's model), 1.5M transfers (B: 500k)
  *                             # heldout-af: set AF (written after AD and AE ran, before the eighteenth round's change), 1M users (B: 300k)
  *                             # heldout-ag: set AG (written before a nineteenth round's change, not shipped; run once on the eighteenth's model), 1M orders (B: 300k)
+ *                             # heldout-ah: set AH (written in session 25 before its first change; run once on session 24's last model), 1M listings (B: 300k)
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --calibrate-terms         # time only the TOAST and trigger-write shapes and fit only their terms (the rest of the calibration kept)
  *   --calibrate-heap-copy     # time rewrites of tables without indexes and fit only the rewrite classes' heap terms (one, rows, heapBytes)
@@ -113,6 +114,7 @@ import { setAD } from './support/lock-timing-set-ad';
 import { setAE } from './support/lock-timing-set-ae';
 import { setAF } from './support/lock-timing-set-af';
 import { setAG } from './support/lock-timing-set-ag';
+import { setAH } from './support/lock-timing-set-ah';
 
 /**
  * Below this a calibration point's error counts in absolute ms, not relative: a statement of a
@@ -1492,6 +1494,7 @@ const VARIANT_SETS = {
   'heldout-ae': { label: 'AE', unit: 'transfers', sizes: { A: 1_500_000, B: 500_000 }, run: definedSet(setAE) },
   'heldout-af': { label: 'AF', unit: 'users', sizes: { A: 1_000_000, B: 300_000 }, run: definedSet(setAF) },
   'heldout-ag': { label: 'AG', unit: 'orders', sizes: { A: 1_000_000, B: 300_000 }, run: definedSet(setAG) },
+  'heldout-ah': { label: 'AH', unit: 'listings', sizes: { A: 1_000_000, B: 300_000 }, run: definedSet(setAH) },
 } as const;
 
 async function main(): Promise<void> {
