@@ -83,6 +83,10 @@ function dmlBasis(f: TimingFeatures): string {
     parts.push(
       `about ${Math.round(f.setNullRows).toLocaleString('en-US')} child rows updated by ON DELETE SET NULL/DEFAULT (priced as an UPDATE, ${Math.round((f.setNullEntries ?? 0) * 10) / 10} index entries each)`,
     );
+  if ((f.childTriggerFires ?? 0) >= 1)
+    parts.push(
+      `their row triggers fired about ${formatCount(f.childTriggerFires!)} times${f.childTriggerWrites ? `, writing about ${formatCount(f.childTriggerWrites)} rows` : ''}`,
+    );
   if (f.touchedToastBytes >= 1e6) parts.push(`about ${mb(f.touchedToastBytes)} MB of new values stored out of line (TOAST)`);
   return parts.join(', ');
 }

@@ -519,6 +519,22 @@ async function writeShape(
 }
 
 /**
+ * The enabled user row triggers of table `oid` for `event` (`fires`: each runs once a changed
+ * row) and the writes their bodies make per row (`writes`: the PL/pgSQL and SQL bodies read by
+ * {@link triggerWrites}).
+ */
+async function rowTriggers(client: FeatureClient, oid: number, event: DmlEvent): Promise<{ fires: number; writes: number }> {
+  const trg = await client.query(
+    `SELECT count(*)::int AS n, coalesce(json_agg(p.prosrc) FILTER (WHERE l.lanname IN ('plpgsql', 'sql')), '[]') AS bodies
+       FROM pg_trigger tg JOIN pg_proc p ON p.oid = tg.tgfoid JOIN pg_language l ON l.oid = p.prolang
+      WHERE tg.tgrelid = $1 AND NOT tg.tgisinternal AND tg.tgenabled <> 'D' AND tg.tgtype & 1 = 1 AND tg.tgtype & $2 <> 0`,
+    [oid, TRIGGER_EVENT_BIT[event]],
+  );
+  const fired = trg.rows[0] as { n?: number; bodies?: string[] } | undefined;
+  return { fires: Number(fired?.n ?? 0), writes: (fired?.bodies ?? []).reduce((sum, body) => sum + triggerWrites(body), 0) };
+}
+
+/**
  * What else a DML statement changing `touched` rows sets off on the table `t`: its enabled user
  * row triggers for the event; for an UPDATE, whether its new row versions can be HOT and the
  * foreign keys whose columns it sets (each checked against its parent per row); for an INSERT,
@@ -536,20 +552,8 @@ async function dmlFacts(
   pageSample: PageSample | null,
 ): Promise<WriteFacts> {
   const touched = rows.touched;
-  // The bodies of PL/pgSQL and SQL trigger functions are read for the writes they make per fire.
-  const trg = await client.query(
-    `SELECT count(*)::int AS n, coalesce(json_agg(p.prosrc) FILTER (WHERE l.lanname IN ('plpgsql', 'sql')), '[]') AS bodies
-       FROM pg_trigger tg JOIN pg_proc p ON p.oid = tg.tgfoid JOIN pg_language l ON l.oid = p.prolang
-      WHERE tg.tgrelid = $1 AND NOT tg.tgisinternal AND tg.tgenabled <> 'D' AND tg.tgtype & 1 = 1 AND tg.tgtype & $2 <> 0`,
-    [t.oid, TRIGGER_EVENT_BIT[event]],
-  );
-  const fired = trg.rows[0] as { n?: number; bodies?: string[] } | undefined;
-  const facts: WriteFacts = {
-    ...NO_DML_FACTS,
-    entryIndexes: t.idx,
-    rowTriggers: Number(fired?.n ?? 0),
-    triggerWrites: (fired?.bodies ?? []).reduce((sum, body) => sum + triggerWrites(body), 0),
-  };
+  const fired = await rowTriggers(client, t.oid, event);
+  const facts: WriteFacts = { ...NO_DML_FACTS, entryIndexes: t.idx, rowTriggers: fired.fires, triggerWrites: fired.writes };
   if (event !== 'DELETE') {
     const shape = await writeShape(client, t);
     const assigned = event === 'UPDATE' ? assignedColumns(stmt) : null;
@@ -659,6 +663,10 @@ async function deleteReach(
     const counted = await countedChildren(client, r, scope, alias);
     const children = counted?.rows ?? (deleted * r.rows) / Math.max(1, table.rows);
     if (children <= 0) continue;
+    // A cascaded row fires the child's DELETE triggers, a row set NULL/DEFAULT its UPDATE triggers.
+    const childFired = await rowTriggers(client, Number(r.child_oid), r.action === 'c' ? 'DELETE' : 'UPDATE');
+    facts.childTriggerFires += children * childFired.fires;
+    facts.childTriggerWrites += children * childFired.writes;
     if (r.action === 'c') {
       facts.cascadeRows += children;
       // Uncounted children are taken as lying apart, a heap page each.

@@ -650,6 +650,39 @@ describe('live lock timing', () => {
     expect(estimate!.basis).toMatch(/about 3,200 child rows cascaded/);
   });
 
+  it("prices the row triggers a cascade's and a SET NULL's children fire, with the rows their bodies write", async () => {
+    await sql(
+      db.url,
+      `CREATE TABLE outlet (id int PRIMARY KEY); INSERT INTO outlet SELECT generate_series(1, 200);
+       CREATE TABLE outlet_item (id int PRIMARY KEY, outlet_id int NOT NULL REFERENCES outlet ON DELETE CASCADE);
+       INSERT INTO outlet_item SELECT g, 1 + g % 200 FROM generate_series(1, 20000) g; CREATE INDEX ON outlet_item (outlet_id);
+       CREATE TABLE outlet_quiet (id int PRIMARY KEY); INSERT INTO outlet_quiet SELECT generate_series(1, 200);
+       CREATE TABLE outlet_quiet_item (id int PRIMARY KEY, outlet_id int NOT NULL REFERENCES outlet_quiet ON DELETE CASCADE);
+       INSERT INTO outlet_quiet_item SELECT g, 1 + g % 200 FROM generate_series(1, 20000) g; CREATE INDEX ON outlet_quiet_item (outlet_id);
+       CREATE TABLE outlet_gone (item_id int NOT NULL);
+       CREATE FUNCTION outlet_item_gone() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN INSERT INTO outlet_gone VALUES (OLD.id); RETURN OLD; END$$;
+       CREATE TRIGGER outlet_item_gone AFTER DELETE ON outlet_item FOR EACH ROW EXECUTE FUNCTION outlet_item_gone();
+       CREATE TABLE desk (id int PRIMARY KEY); INSERT INTO desk SELECT generate_series(1, 200);
+       CREATE TABLE chair (id int PRIMARY KEY, desk_id int REFERENCES desk ON DELETE SET NULL); INSERT INTO chair SELECT g, 1 + g % 200 FROM generate_series(1, 20000) g;
+       CREATE INDEX ON chair (desk_id);
+       CREATE FUNCTION chair_moved() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN RETURN NEW; END$$;
+       CREATE TRIGGER chair_moved BEFORE UPDATE ON chair FOR EACH ROW EXECUTE FUNCTION chair_moved();
+       CREATE TRIGGER chair_gone BEFORE DELETE ON chair FOR EACH ROW EXECUTE FUNCTION chair_moved();`,
+    );
+    await sql(db.url, 'VACUUM ANALYZE outlet, outlet_item, outlet_quiet, outlet_quiet_item, desk, chair');
+    const [loud, quiet, nulled] = (
+      await timing('DELETE FROM outlet WHERE id <= 20; DELETE FROM outlet_quiet WHERE id <= 20; DELETE FROM desk WHERE id <= 20')
+    ).statements.map((s) => s.estimate!);
+    // 20 outlets of 100 items each: 2,000 fires of the DELETE trigger, each an INSERT.
+    expect(loud!.basis).toMatch(/about 2,000 child rows cascaded.*their row triggers fired about 2,000 times, writing about 2,000 rows/);
+    expect(quiet!.basis).toMatch(/about 2,000 child rows cascaded/);
+    expect(quiet!.basis).not.toMatch(/row triggers fired/);
+    expect(loud!.ms).toBeGreaterThan(quiet!.ms * 1.2);
+    // A row set NULL fires the child's UPDATE trigger, not its DELETE one: once a row, no writes.
+    expect(nulled!.basis).toMatch(/their row triggers fired about 2,000 times/);
+    expect(nulled!.basis).not.toMatch(/writing about/);
+  });
+
   it('times the WHERE of a DML statement a scan finds its rows by over the target, and prices the scan from it', async () => {
     // Large enough that the server-timed scan is well over the 5 ms a sample must take to count
     // (the 50,000-row table took 4-6 ms, timed without its round trips).

@@ -139,6 +139,14 @@ export interface TimingFeatures {
   /** The distinct pages holding them, times the share of the child (heap and indexes) that cannot sit in shared buffers: each read from outside. */
   cascadeUncachedPages?: number;
   /**
+   * Row trigger fires on the children a DELETE's foreign keys change (a cascaded row fires its
+   * table's DELETE triggers, a row set NULL/DEFAULT its UPDATE triggers), summed over those rows:
+   * priced as the statement's own fires are.
+   */
+  childTriggerFires?: number;
+  /** Writes those fires' bodies make (`triggerWrites` per fire, summed the same way). */
+  childTriggerWrites?: number;
+  /**
    * Child rows an ON DELETE SET NULL / SET DEFAULT updates (0 for other statements): each is an
    * UPDATE of the child's key, priced by the update class (calibration.ts).
    */
@@ -180,6 +188,8 @@ export const NO_DML_FACTS = {
   cascadeUncachedPages: 0,
   cascadeLookups: 0,
   cascadeRefScanRows: 0,
+  childTriggerFires: 0,
+  childTriggerWrites: 0,
   setNullRows: 0,
   setNullEntries: 0,
   nonHotShare: 1,
@@ -368,9 +378,11 @@ export function featureValue(name: FeatureName, f: TimingFeatures): number {
     case 'scanCost':
       return f.scanCost / 1e5;
     case 'touchedTrig':
-      return (f.touchedRows * f.rowTriggers) / 1e6;
+      // The statement's own rows' fires, and a DELETE's children's (set AH: an audit trigger on
+      // listings fired for each listing a closed seller's cascade deleted, unpriced: x2.7 short).
+      return (f.touchedRows * f.rowTriggers + (f.childTriggerFires ?? 0)) / 1e6;
     case 'touchedTrigWrites':
-      return (f.touchedRows * f.triggerWrites) / 1e6;
+      return (f.touchedRows * f.triggerWrites + (f.childTriggerWrites ?? 0)) / 1e6;
     case 'touchedRefIdx':
       // One search of each referencing child's index a deleted row, the statement's own and the
       // ones a cascade deletes (`cascadeLookups`: their own children's). The cascaded rows
