@@ -10,9 +10,8 @@ import { cloneAndFill, searchPathSql } from '../clone-and-fill';
 import { cloneDdl } from '../clone-ddl';
 import { pgSession } from '../pg-session';
 import { type CloneState, sandboxCacheKey } from '../sandbox-cache';
-import { readProofBaseline, type SandboxRollback } from '../rollback-round-trip';
-import { rowCounts } from '../sandbox-validations';
-import { cloneFingerprint, phaseClock, runInSandbox, type SandboxPhases } from '../sandbox-run';
+import type { SandboxRollback } from '../rollback-round-trip';
+import { phaseClock, runInSandbox, type SandboxPhases } from '../sandbox-run';
 import { deadlineResult, defaultDeadlineMs, memoryLimitResult } from '../stopped-result';
 import type { SandboxSession } from '../sandbox-session';
 import { runTimedStatement, SERVER_SKIPPED } from '../server-sandbox';
@@ -20,6 +19,7 @@ import { syntheticRowsScript } from '../synthetic-rows';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded-server';
 import { replayCatalogWrite } from './catalog-replay';
 import { MemoryWatch } from './memory-watch';
+import { type SpareBaseline, warmSpareSession } from './spare-warming';
 import { createMirrorRoles, dropMirrorRoles, RoleNameLocks } from './mirror-roles';
 import { rolesNamedBy } from '../target-roles';
 import { DEFAULT_RUN_ROLE_LIMITS } from '../run-role-sql';
@@ -267,10 +267,8 @@ const extraSpares = (w: WarmServer): number => [...w.spares.values()].reduce((n,
 
 /**
  * Makes the next runs' roles and databases while nothing waits for them, one at a time, up to
- * {@link SPARES_PER_TEMPLATE} per template, and opens each one's session: a new database's first
- * queries fill the backend's catalog caches (every table and index the validations count and the
- * rollback proof fingerprints), some hundreds of ms on a schema of 200 tables, paid here off the
- * answer's path instead of by the next run.
+ * {@link SPARES_PER_TEMPLATE} per template, and opens and warms each one's session
+ * (`warmSpareSession`), paid here off the answer's path instead of by the next run.
  */
 function prepareSpares(
   w: WarmServer,
@@ -278,12 +276,8 @@ function prepareSpares(
   template: string,
   tables: readonly string[],
   statementTimeoutMs: number,
-  /**
-   * The clone, and the `SET search_path` its runs open with (`searchPathSql` of the snapshot's, as
-   * `runInSandbox` computes it, so the baseline is kept under the key the runs look it up by):
-   * the first spare reads the rollback proof's baseline for every run of this clone.
-   */
-  baseline?: { state: CloneState; pathSql: string | null },
+  /** The clone and its runs' search path: the first spare reads the rollback proof's baseline for every run of this clone. */
+  baseline?: SpareBaseline,
 ): void {
   const pool = w.spares.get(template) ?? [];
   if (w.closed || w.filling.has(template) || pool.length >= SPARES_PER_TEMPLATE || (pool.length > 0 && extraSpares(w) >= MAX_EXTRA_SPARES)) return;
@@ -296,12 +290,7 @@ function prepareSpares(
     let session: pg.Client | undefined;
     try {
       session = await connect(server.roleUrl(run.role, run.password, run.database), SETUP_STATEMENT_TIMEOUT_MS);
-      const s = pgSession(session);
-      await rowCounts(s, tables);
-      if (baseline) {
-        if (baseline.pathSql) await s.exec(baseline.pathSql);
-        await cloneFingerprint(baseline.state, s, baseline.pathSql);
-      } else await readProofBaseline(s);
+      await warmSpareSession(pgSession(session), tables, baseline);
       lap('warm');
       return { ...run, session, made: phases };
     } catch {
