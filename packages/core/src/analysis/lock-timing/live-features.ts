@@ -19,6 +19,7 @@ import { type ExpressionSample, rewriteExpressions, rewriteExpressionShape, samp
 import { type BrinSample, sampleBrin } from './sample-brin';
 import { indexSortGateShape, indexSortShape, rebuildSortShapes, sampleGinArray, sampleSort, type SortSample } from './sample-sort';
 import { simulatedHotShare } from './hot-simulation';
+import { type JsonbEntrySample, jsonbEntryText, sampleJsonbEntries } from './sample-gin-entries';
 import { HOT_LEXEMES, type LexemeSample, type LexemeShape, lexemeShape, sampleLexemes } from './sample-lexemes';
 import { percentText, serverTiming } from './sample-pages';
 import { type GeneratedColumn, type RecomputeSample, recomputedBy, sampleRecompute, storedGeneratedColumnsQuery } from './recomputed-columns';
@@ -846,8 +847,15 @@ const KEY_GUESS_SPREAD = 1.5;
  * bytewise C/POSIX, libc or ICU), `pg_stats` width, distinct share and heap-order correlation
  * of each; an expression key stays unknown (null type).
  */
-async function liveIndexKey(client: FeatureClient, t: LiveTable, index: BuiltIndex): Promise<{ cost: KeyCost; correlation: number | null }> {
+async function liveIndexKey(
+  client: FeatureClient,
+  t: LiveTable,
+  index: BuiltIndex,
+  /** Where a GIN key on a jsonb column may have its entries counted on a page sample (`table` as the statement names it). */
+  sample?: { table: string; sampleBytes: number; hasPredicate: boolean },
+): Promise<{ cost: KeyCost; correlation: number | null; jsonbEntries: JsonbEntrySample | null }> {
   const columns: KeyColumnInfo[] = [];
+  let jsonbEntries: JsonbEntrySample | null = null;
   let correlation: number | null = null;
   for (const [i, p] of index.params.entries()) {
     const row = p.column
@@ -884,6 +892,19 @@ async function liveIndexKey(client: FeatureClient, t: LiveTable, index: BuiltInd
           | undefined)
       : undefined;
     if (i === 0 && typeof row?.corr === 'number') correlation = Math.min(1, row.corr);
+    // A jsonb value's entries are its keys and scalars, which its width says little of (a long string is one).
+    const counted =
+      sample && index.method === 'gin' && p.column && row?.typname === 'jsonb'
+        ? await sampleJsonbEntries(
+            client,
+            { name: sample.table, oid: t.oid, heap: t.heap },
+            p.column,
+            p.opclass,
+            sample.hasPredicate,
+            sample.sampleBytes,
+          ).catch(() => null)
+        : null;
+    if (counted) jsonbEntries = counted;
     columns.push(
       row
         ? {
@@ -894,23 +915,28 @@ async function liveIndexKey(client: FeatureClient, t: LiveTable, index: BuiltInd
             avgWidth: row.width,
             elemLen: row.elemlen,
             distinctShare: row.nd === null ? null : row.nd < 0 ? -row.nd : Math.min(1, row.nd / Math.max(1, t.rows)),
+            ...(counted ? { sampledGinEntries: counted.entries / counted.rows } : {}),
           }
         : { typname: null, typlen: -1, category: 'U', collation: null, avgWidth: null },
     );
   }
-  return { cost: indexKeyCost({ method: index.method, opclass: index.params[0]?.opclass ?? null, columns }), correlation };
+  return { cost: indexKeyCost({ method: index.method, opclass: index.params[0]?.opclass ?? null, columns }), correlation, jsonbEntries };
 }
 
-/** GIN entries per row over the GIN indexes among `kinds`, each read as a CREATE INDEX of the same keys would be. */
-async function ginEntries(client: FeatureClient, t: LiveTable, kinds: readonly IndexKind[]): Promise<number> {
+/**
+ * GIN entries per row over the GIN indexes among `kinds`, each read as a CREATE INDEX of the same
+ * keys would be (with `sample`, a jsonb key's entries counted on the target as a build's are).
+ */
+async function ginEntries(client: FeatureClient, t: LiveTable, kinds: readonly IndexKind[], sample?: { table: string; sampleBytes: number }): Promise<number> {
   let sum = 0;
   for (const k of kinds) {
     if (k.method !== 'gin') continue;
-    const key = await liveIndexKey(client, t, {
-      method: 'gin',
-      concurrent: false,
-      params: k.cols.map((column) => ({ column, collation: null, opclass: k.opclass })),
-    });
+    const key = await liveIndexKey(
+      client,
+      t,
+      { method: 'gin', concurrent: false, params: k.cols.map((column) => ({ column, collation: null, opclass: k.opclass })) },
+      sample ? { ...sample, hasPredicate: k.predicate !== null } : undefined,
+    );
     sum += key.cost.ginEntries;
   }
   return sum;
@@ -922,10 +948,10 @@ async function indexKinds(client: FeatureClient, t: LiveTable): Promise<IndexKin
   return ((res.rows[0] as { kinds?: IndexKind[] } | undefined)?.kinds ?? []) as IndexKind[];
 }
 
-/** What a rewrite of `t` rebuilds: the indexes it sorts again (all but GIN and BRIN ones), and the GIN entries per row of its GIN indexes. */
-async function rebuiltIndexes(client: FeatureClient, t: LiveTable): Promise<{ sorted: number; ginEntries: number }> {
+/** What a rewrite of `t` (named `table`) rebuilds: the indexes it sorts again (all but GIN and BRIN ones), and the GIN entries per row of its GIN indexes. */
+async function rebuiltIndexes(client: FeatureClient, t: LiveTable, table: string, sampleBytes: number): Promise<{ sorted: number; ginEntries: number }> {
   const kinds = await indexKinds(client, t);
-  return { sorted: kinds.filter((k) => rebuiltBySort(k.method)).length, ginEntries: await ginEntries(client, t, kinds) };
+  return { sorted: kinds.filter((k) => rebuiltBySort(k.method)).length, ginEntries: await ginEntries(client, t, kinds, { table, sampleBytes }) };
 }
 
 /** A rewrite's btree rebuilds that a sample of their keys stands for, each sorted on the target (one that fails is left out). */
@@ -1055,7 +1081,8 @@ export async function liveFeatures(
   if (!timed) return null;
   const cls = timed === 'scan_not_null' && (await notNullProven(client, t, facts.subcommands)) ? 'catalog' : timed;
   const index = facts.effect === 'index_build' ? builtIndex(stmt, facts) : null;
-  const key = index ? await liveIndexKey(client, t, index) : null;
+  const hasPredicate = nodeKind(stmt.stmt) === 'IndexStmt' && !!nodeBody(stmt.stmt).whereClause;
+  const key = index ? await liveIndexKey(client, t, index, { table: facts.table!, sampleBytes: limits.sampleBytes, hasPredicate }) : null;
   // A partial index sorts only the rows its predicate keeps (the heap is still read whole).
   const partialShape = index && !unplannable ? partialIndexShape(stmt, facts.table!) : null;
   const partial = partialShape ? await plannedRows(client, partialShape) : null;
@@ -1067,7 +1094,6 @@ export async function liveFeatures(
     : null;
   // GIN on an array and BRIN: sampled from catalog names alone (no predicate, built-in types).
   const sampled = { name: facts.table!, oid: t.oid, heap: t.heap };
-  const hasPredicate = nodeKind(stmt.stmt) === 'IndexStmt' && !!nodeBody(stmt.stmt).whereClause;
   const ginSample = cls === 'index_gin' && index ? await sampleGinArray(client, sampled, index, hasPredicate, limits.sampleBytes).catch(() => null) : null;
   const brinSample = cls === 'index_brin' && index ? await sampleBrin(client, sampled, index, hasPredicate, limits.sampleBytes).catch(() => null) : null;
   const lexemes = cls === 'index_gin' && index ? await sampleLexemes(client, sampled, index, hasPredicate, limits.sampleBytes).catch(() => null) : null;
@@ -1134,7 +1160,7 @@ export async function liveFeatures(
   const dml = event
     ? await dmlFacts(client, t, stmt, event, { touched, byScan, clustered, blockOrder, pages: touchedPages }, pageSample)
     : { ...NO_DML_FACTS, entryIndexes: t.idx };
-  const rebuilt = isRewrite(cls) ? await rebuiltIndexes(client, t) : { sorted: t.idx, ginEntries: 0 };
+  const rebuilt = isRewrite(cls) ? await rebuiltIndexes(client, t, facts.table!, limits.sampleBytes) : { sorted: t.idx, ginEntries: 0 };
   const rebuildSamples = isRewrite(cls) ? await sampledRebuilds(client, t, facts.table!, limits.sampleBytes) : [];
   // The values a rewrite computes per row (the shape passed the gate with the statement).
   const expressionSample =
@@ -1164,7 +1190,7 @@ export async function liveFeatures(
     brinSample,
     keyBasis: key
       ? {
-          text: `${key.cost.label}${indexedRows !== undefined ? `; partial: about ${formatCount(Math.round(indexedRows))} of ${formatCount(Math.round(t.rows))} rows kept (planner estimate)` : ''}${lexemes && lexeme ? `; ${lexemeText(lexemes, lexeme)}` : ''}`,
+          text: `${key.cost.label}${indexedRows !== undefined ? `; partial: about ${formatCount(Math.round(indexedRows))} of ${formatCount(Math.round(t.rows))} rows kept (planner estimate)` : ''}${lexemes && lexeme ? `; ${lexemeText(lexemes, lexeme)}` : ''}${key.jsonbEntries ? `; ${jsonbEntryText(key.jsonbEntries)}` : ''}`,
           spread: key.cost.weak ? KEY_GUESS_SPREAD : 1,
         }
       : null,

@@ -683,6 +683,22 @@ describe('live lock timing', () => {
     expect(nulled!.basis).not.toMatch(/writing about/);
   });
 
+  it("counts a jsonb GIN index's entries on the target for its build and for a rewrite's rebuild, where the width says little", async () => {
+    await sql(
+      db.url,
+      `CREATE TABLE listing (id int PRIMARY KEY, n int, attrs jsonb NOT NULL);
+       INSERT INTO listing SELECT g, g, jsonb_build_object('colour', 'red', 'size', g % 40, 'note', repeat(md5(g::text), 10)) FROM generate_series(1, 20000) g;
+       CREATE INDEX listing_attrs ON listing USING gin (attrs);`,
+    );
+    await sql(db.url, 'VACUUM ANALYZE listing');
+    const [rewrite, build] = (
+      await timing('ALTER TABLE listing ALTER COLUMN n TYPE bigint; CREATE INDEX listing_attrs2 ON listing USING gin (attrs)')
+    ).statements.map((s) => s.estimate!);
+    // colour, size, note and their three values: six a row, where 360 bytes read as 36.
+    expect(rewrite!.basis).toMatch(/GIN indexes rebuilt at about 6 entries a row/);
+    expect(build!.basis).toMatch(/about 6\.0 GIN entries a row \(counted on [\d,]+ rows of a sample of/);
+  });
+
   it('times the WHERE of a DML statement a scan finds its rows by over the target, and prices the scan from it', async () => {
     // Large enough that the server-timed scan is well over the 5 ms a sample must take to count
     // (the 50,000-row table took 4-6 ms, timed without its round trips).
