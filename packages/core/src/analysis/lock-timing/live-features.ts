@@ -1093,7 +1093,7 @@ export async function liveFeatures(
     ? await sampleSort(client, facts.table!, t.heap, sortShape, limits.sampleBytes, { distinct: true, keyOrder: key?.correlation ?? null }).catch(() => null)
     : null;
   // GIN on an array and BRIN: sampled from catalog names alone (no predicate, built-in types).
-  const sampled = { name: facts.table!, oid: t.oid, heap: t.heap };
+  const sampled = { name: facts.table!, oid: t.oid, heap: t.heap, rows: t.rows };
   const ginSample = cls === 'index_gin' && index ? await sampleGinArray(client, sampled, index, hasPredicate, limits.sampleBytes).catch(() => null) : null;
   const brinSample = cls === 'index_brin' && index ? await sampleBrin(client, sampled, index, hasPredicate, limits.sampleBytes).catch(() => null) : null;
   const lexemes = cls === 'index_gin' && index ? await sampleLexemes(client, sampled, index, hasPredicate, limits.sampleBytes).catch(() => null) : null;
