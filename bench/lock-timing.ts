@@ -31,6 +31,7 @@
  *                             # heldout-ag: set AG (written before a nineteenth round's change, not shipped; run once on the eighteenth's model), 1M orders (B: 300k)
  *                             # heldout-ah: set AH (written in session 25 before its first change; run once on session 24's last model), 1M listings (B: 300k)
  *                             # heldout-ai: set AI (written after AH ran, before session 25's model changes), 1.2M clicks (B: 400k)
+ *                             # heldout-aj: set AJ (written after AI ran, before the changes it called for), 1M enrollments (B: 350k)
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --calibrate-terms         # time only the TOAST and trigger-write shapes and fit only their terms (the rest of the calibration kept)
  *   --calibrate-heap-copy     # time rewrites of tables without indexes and fit only the rewrite classes' heap terms (one, rows, heapBytes)
@@ -117,6 +118,7 @@ import { setAF } from './support/lock-timing-set-af';
 import { setAG } from './support/lock-timing-set-ag';
 import { setAH } from './support/lock-timing-set-ah';
 import { setAI } from './support/lock-timing-set-ai';
+import { setAJ } from './support/lock-timing-set-aj';
 
 /**
  * Below this a calibration point's error counts in absolute ms, not relative: a statement of a
@@ -1498,6 +1500,7 @@ const VARIANT_SETS = {
   'heldout-ag': { label: 'AG', unit: 'orders', sizes: { A: 1_000_000, B: 300_000 }, run: definedSet(setAG) },
   'heldout-ah': { label: 'AH', unit: 'listings', sizes: { A: 1_000_000, B: 300_000 }, run: definedSet(setAH) },
   'heldout-ai': { label: 'AI', unit: 'clicks', sizes: { A: 1_200_000, B: 400_000 }, run: definedSet(setAI) },
+  'heldout-aj': { label: 'AJ', unit: 'enrollments', sizes: { A: 1_000_000, B: 350_000 }, run: definedSet(setAJ) },
 } as const;
 
 async function main(): Promise<void> {
