@@ -2,6 +2,7 @@ import type { Embedder } from '../embeddings/embedder';
 import { findRelevantDocumentChunks } from '../context/document-context';
 import { getConnection } from '../connections/connection-service';
 import { ensureSnapshot, type IntrospectionDeps } from '../introspection/introspect-connection';
+import { rememberSnapshot } from '../introspection/snapshot-store';
 import type { SecretStore } from '../secrets/secret-store';
 import { analyzeMigrationDetailed } from './analyze-migration';
 import { approvalSigningKey } from './approval/approval-key';
@@ -62,7 +63,12 @@ function sandboxOptionsFor(deps: AnalyzeOnConnectionDeps, userId: string, connec
  */
 export async function prewarmAnalysis(deps: AnalyzeOnConnectionDeps, input: { userId: string; connectionId: string; snapshot: SchemaSnapshot }): Promise<void> {
   if (deps.settings.mode !== 'local' || !deps.settings.sandbox.prewarm) return;
-  await prewarmSandbox(input.snapshot, sandboxOptionsFor(deps, input.userId, input.connectionId, 0));
+  // After the introspection's answer has gone: what follows is CPU work of tens of ms.
+  await new Promise((resolve) => setImmediate(resolve));
+  // The instance the analyses of this snapshot will read (`ensureSnapshot(..., 'shared')`), so
+  // the clone's DDL and cache key computed here for it are found again by the first analysis.
+  const snapshot = rememberSnapshot(input.snapshot);
+  await prewarmSandbox(snapshot, sandboxOptionsFor(deps, input.userId, input.connectionId, 0));
 }
 
 /**
@@ -86,7 +92,9 @@ export async function analyzeOnConnection(
   if (deps.settings.sandbox.engine !== 'embedded') warmSandboxThread({ maxThreads: limits.maxThreads ?? 2 });
   // The proof of a safe plan is the one optional part: it gives up before the gateway's window closes.
   const proofBy = Date.now() + deps.settings.gatewayTimeoutSeconds * 1000 - SAFE_PLAN_ANSWER_MARGIN_MS;
-  const snapshot = await ensureSnapshot(deps, userId, connectionId);
+  // Shared and frozen: the analysis only reads it, and the clone's DDL and cache key derived
+  // from it are computed once per snapshot, not once per request.
+  const snapshot = await ensureSnapshot(deps, userId, connectionId, 'shared');
   mark('snapshot');
   const sandbox = sandboxOptionsFor(deps, userId, connectionId, Date.now() - started);
   const analysis = await analyzeMigrationDetailed(sql, snapshot, {

@@ -15,7 +15,7 @@ import type { SchemaContent } from './read-schema';
 import { buildSchemaChunks } from './schema-chunk-text';
 import { loadStoredChunks, planSchemaChunks, writeSchemaChunks } from './schema-chunks';
 import { qualifiedName, type SchemaSnapshot } from './schema-snapshot';
-import { encodeSnapshot, getLatestSnapshot, saveSnapshot } from './snapshot-store';
+import { encodeSnapshot, getLatestSnapshot, getSharedLatestSnapshot, rememberSnapshot, saveSnapshot } from './snapshot-store';
 import { SNAPSHOT_VERSION } from './schema-model/schema-model';
 
 /** What introspection needs; `DomainDeps` satisfies it. */
@@ -212,11 +212,22 @@ export async function introspectConnection(
  * without it, the sandbox cannot rebuild domains, functions, triggers and the rest). NOT_FOUND for another user's or a
  * deactivated connection.
  */
-export async function ensureSnapshot(deps: IntrospectionDeps, userId: string, connectionId: string): Promise<SchemaSnapshot> {
+export async function ensureSnapshot(
+  deps: IntrospectionDeps,
+  userId: string,
+  connectionId: string,
+  /**
+   * `copy` (default): a snapshot of the caller's own, which it may annotate. `shared`: the frozen
+   * instance this process keeps (`getSharedLatestSnapshot`), for a caller that only reads it.
+   */
+  read: 'copy' | 'shared' = 'copy',
+): Promise<SchemaSnapshot> {
   if (!isConnectionId(connectionId)) throw notFound('Connection');
   const active = await deps.store.query('SELECT 1 FROM connections WHERE id = $1 AND user_id = $2 AND is_active', [connectionId, userId]);
   if (active.rows.length === 0) throw notFound('Connection');
-  const latest = await getLatestSnapshot(deps.store, userId, connectionId);
+  const latest = await (read === 'shared' ? getSharedLatestSnapshot : getLatestSnapshot)(deps.store, userId, connectionId);
   const current = latest && latest.search_path !== undefined && (latest.snapshot_version ?? 1) >= SNAPSHOT_VERSION;
-  return current ? latest : introspectConnection(deps, userId, connectionId);
+  if (current) return latest;
+  const fresh = await introspectConnection(deps, userId, connectionId);
+  return read === 'shared' ? rememberSnapshot(fresh) : fresh;
 }

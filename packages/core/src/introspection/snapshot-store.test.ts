@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { inflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureUser } from '../accounts/users';
 import { migrate } from '../store/migrate';
 import { serviceMigrations } from '../store/migrations/index';
 import { PgliteStore } from '../store/pglite-store';
 import type { SchemaSnapshot } from './schema-snapshot';
-import { getLatestSnapshot, getSnapshot, saveSnapshot } from './snapshot-store';
+import { getLatestSnapshot, getSharedLatestSnapshot, getSnapshot, rememberSnapshot, saveSnapshot } from './snapshot-store';
 
 const snapshotOf = (connectionId: string, introspectedAt: string, comment: string): SchemaSnapshot => ({
   snapshot_id: randomUUID(),
@@ -85,6 +85,43 @@ describe('snapshot store', () => {
     );
     expect(await getSnapshot(store, userId, legacy.snapshot_id)).toEqual(legacy);
     expect(await getLatestSnapshot(store, userId, connectionId)).toEqual(legacy);
+  });
+
+  it('gives a reader that only reads one frozen instance per snapshot, every other reader a copy of its own, and a newer snapshot once stored', async () => {
+    const first = snapshotOf(connectionId, '2026-03-01T00:00:00.000Z', 'shared');
+    await saveSnapshot(store, userId, first, 1);
+    const shared = await getSharedLatestSnapshot(store, userId, connectionId);
+    expect(shared).toEqual(first);
+    expect(await getSharedLatestSnapshot(store, userId, connectionId)).toBe(shared);
+    expect(Object.isFrozen(shared!.tables[0])).toBe(true);
+    expect(() => (shared!.tables as unknown[]).push({})).toThrow(TypeError);
+    // A copy is the caller's to annotate: the shared instance does not change with it.
+    const copy = (await getLatestSnapshot(store, userId, connectionId))!;
+    expect(copy).not.toBe(shared);
+    copy.tables[0]!.comment = 'annotated';
+    expect(shared!.tables[0]!.comment).toBe('shared');
+    expect((await getLatestSnapshot(store, userId, connectionId))!.tables[0]!.comment).toBe('shared');
+    // Another user's view: nothing, whatever this process keeps.
+    expect(await getSharedLatestSnapshot(store, randomUUID(), connectionId)).toBeNull();
+    const second = snapshotOf(connectionId, '2026-03-02T00:00:00.000Z', 'newer');
+    await saveSnapshot(store, userId, second, 1);
+    expect(await getSharedLatestSnapshot(store, userId, connectionId)).toEqual(second);
+  });
+
+  it('keeps a snapshot just stored as a read of the store returns it, so the next reader does not read its body', async () => {
+    const stored = { ...snapshotOf(connectionId, '2026-04-01T00:00:00.000Z', 'remembered'), absent: undefined };
+    await saveSnapshot(store, userId, stored, 1);
+    const kept = rememberSnapshot(stored);
+    // As parsed from its JSON text (no undefined members), frozen; the caller's own object stays writable.
+    expect(kept).not.toBe(stored);
+    expect(kept).toStrictEqual(JSON.parse(JSON.stringify(stored)));
+    expect(Object.isFrozen(kept)).toBe(true);
+    expect(Object.isFrozen(stored)).toBe(false);
+    // The body read from the store would now say otherwise: the kept instance is what readers get.
+    const other = deflateSync(JSON.stringify({ ...stored, tables: [] }));
+    await store.query('UPDATE schema_snapshots SET snapshot_deflated = $2 WHERE id = $1', [stored.snapshot_id, other]);
+    expect(await getSharedLatestSnapshot(store, userId, connectionId)).toBe(kept);
+    expect(await getLatestSnapshot(store, userId, connectionId)).toEqual(kept);
   });
 
   it('refuses a snapshot row with no body or with both', async () => {

@@ -3,6 +3,7 @@ import { deflate, inflate } from 'node:zlib';
 import type { Queryable } from '../store/store';
 import type { SchemaSnapshot } from './schema-snapshot';
 import { isConnectionId } from '../connections/connection-id';
+import { deepFreeze } from '../util/deep-freeze';
 
 const deflateAsync = promisify(deflate);
 const inflateAsync = promisify(inflate);
@@ -54,19 +55,28 @@ async function parse(row: BodyRow): Promise<SchemaSnapshot> {
  * Parsed snapshots by id. Snapshots never change once stored and ids are random, so a hit is
  * always right; the id is looked up with the user filter first, so the cache never widens access.
  * Analyses read the latest snapshot on every request, and a 1,000-table snapshot is megabytes
- * of JSON, so this saves a large read and parse per request.
+ * of JSON, so this saves a large read and parse per request. Entries are frozen: readers that
+ * share them ({@link getSharedLatestSnapshot}) cannot change what the next one reads.
  */
 const cache = new Map<string, SchemaSnapshot>();
 const CACHE_ENTRIES = 8;
 
-const remember = (s: SchemaSnapshot): void => {
+const remember = (s: SchemaSnapshot): SchemaSnapshot => {
   cache.delete(s.snapshot_id);
-  cache.set(s.snapshot_id, s);
+  cache.set(s.snapshot_id, deepFreeze(s));
   while (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+  return s;
 };
 
-/** The newest snapshot of the user's connection, or null when it was never introspected (or is not theirs). */
-export async function getLatestSnapshot(db: Queryable, userId: string, connectionId: string): Promise<SchemaSnapshot | null> {
+/**
+ * Keeps a snapshot just stored as a later read of the store would return it (its JSON text
+ * parsed), so the next reader of the connection's latest snapshot in this process finds it
+ * without reading and parsing the stored body; returns that shared, frozen copy.
+ */
+export const rememberSnapshot = (snapshot: SchemaSnapshot): SchemaSnapshot => remember(JSON.parse(JSON.stringify(snapshot)) as SchemaSnapshot);
+
+/** The cached, frozen instance of the user's connection's newest snapshot (read and cached first when missing). */
+async function latestShared(db: Queryable, userId: string, connectionId: string): Promise<SchemaSnapshot | null> {
   if (!isConnectionId(connectionId)) return null;
   const latest = await db.query<{ id: string }>(
     `SELECT id FROM schema_snapshots WHERE connection_id = $1 AND user_id = $2
@@ -76,14 +86,25 @@ export async function getLatestSnapshot(db: Queryable, userId: string, connectio
   const id = latest.rows[0]?.id;
   if (!id) return null;
   const hit = cache.get(id);
-  // A copy, so a caller that annotates its snapshot cannot change what the next caller reads.
-  if (hit) return structuredClone(hit);
+  if (hit) return hit;
   const res = await db.query<BodyRow>(`SELECT ${BODY} FROM schema_snapshots WHERE id = $1`, [id]);
-  if (!res.rows[0]) return null;
-  const snapshot = await parse(res.rows[0]);
-  remember(snapshot);
-  return structuredClone(snapshot);
+  return res.rows[0] ? remember(await parse(res.rows[0])) : null;
 }
+
+/** The newest snapshot of the user's connection, or null when it was never introspected (or is not theirs). */
+export async function getLatestSnapshot(db: Queryable, userId: string, connectionId: string): Promise<SchemaSnapshot | null> {
+  const shared = await latestShared(db, userId, connectionId);
+  // A copy, so a caller that annotates its snapshot cannot change what the next caller reads.
+  return shared && structuredClone(shared);
+}
+
+/**
+ * The same snapshot without the copy: the one frozen instance this process keeps of it, for a
+ * reader that only reads it (an analysis). Every request of that reader then gets the same
+ * object, so what is derived from it once (the clone's DDL and cache key) is found again, and
+ * the copy of a large snapshot (4 ms on a 180-table one) is saved.
+ */
+export const getSharedLatestSnapshot = latestShared;
 
 /** One snapshot by id, for reports that cite the snapshot they used; null when not the user's. */
 export async function getSnapshot(db: Queryable, userId: string, snapshotId: string): Promise<SchemaSnapshot | null> {

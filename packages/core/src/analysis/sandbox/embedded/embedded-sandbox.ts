@@ -187,6 +187,24 @@ async function adminQuery(server: EmbeddedServer, sql: string): Promise<void> {
 }
 
 /**
+ * Cache keys of clones per snapshot object and row count. A connection's analyses share one
+ * frozen snapshot per introspection (`ensureSnapshot(..., 'shared')`), so its key is hashed once,
+ * as its DDL is computed once (`cloneDdl`'s memo), not on every run.
+ */
+const cloneKeys = new WeakMap<SchemaSnapshot, Map<number, string>>();
+
+function cloneKey(snapshot: SchemaSnapshot, rowsPerTable: number): string {
+  const byRows = cloneKeys.get(snapshot) ?? new Map<number, string>();
+  cloneKeys.set(snapshot, byRows);
+  let key = byRows.get(rowsPerTable);
+  if (key === undefined) {
+    key = sandboxCacheKey(snapshot, cloneDdl(snapshot).steps, syntheticRowsScript(snapshot, rowsPerTable).sql, rowsPerTable);
+    byRows.set(rowsPerTable, key);
+  }
+  return key;
+}
+
+/**
  * The clone of `snapshot` as a template database on `server`, built once per clone key: the
  * schema created by the builder (a superuser, so every extension the engine has installs), the
  * synthetic rows, then everything handed to `dbops_clone_owner` (foreign-data wrappers and event
@@ -200,7 +218,7 @@ async function cloneTemplate(
   rowsPerTable: number,
 ): Promise<{ db: string; state: CloneState }> {
   const ddl = cloneDdl(snapshot);
-  const key = `${server.binaries.version}:${sandboxCacheKey(snapshot, ddl.steps, syntheticRowsScript(snapshot, rowsPerTable).sql, rowsPerTable)}`;
+  const key = `${server.binaries.version}:${cloneKey(snapshot, rowsPerTable)}`;
   const existing = w.templates.get(key);
   if (existing) {
     w.templates.delete(key);
