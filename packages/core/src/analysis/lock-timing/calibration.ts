@@ -98,6 +98,7 @@ function buildBasis(cls: TimingClass, f: TimingFeatures): string {
   const parts: string[] = [];
   if (isRewrite(cls) && f.toastBytes >= 1e6) parts.push(`${mb(f.toastBytes)} MB of TOAST copied`);
   if (isRewrite(cls) && f.rebuildGinEntries > 0) parts.push(`GIN indexes rebuilt at about ${Math.round(f.rebuildGinEntries)} entries a row`);
+  if (isRewrite(cls) && (f.rebuildGistCost ?? 0) > 0) parts.push(`GiST indexes rebuilt as GiST builds (key cost ${Math.round(f.rebuildGistCost! * 10) / 10})`);
   if (f.toastRead >= 1e6) parts.push(`the key reads ${mb(f.toastRead)} MB stored out of line (TOAST)`);
   return parts.length ? `, ${parts.join(', ')}` : '';
 }
@@ -122,6 +123,11 @@ export function predictHoldMs(cls: TimingClass, features: TimingFeatures, calibr
   // (the rewrite's own points, on tables without GIN indexes, cannot fit it).
   if (features.rebuildGinEntries > 0 && isRewrite(cls))
     ms += ((calibration.classes.index_gin?.coef.ginEntries ?? 0) * features.rows * features.rebuildGinEntries) / 1e6;
+  // ... and each GiST index as the GiST class prices a build: rows x log rows x key cost, in no
+  // order (a rewrite copies the heap as it lies; the class was fitted on such builds).
+  const gist = features.rebuildGistCost ?? 0;
+  if (gist > 0 && isRewrite(cls))
+    ms += ((calibration.classes.index_gist?.coef.randomLog ?? 0) * features.rows * Math.log2(Math.max(2, features.rows)) * gist) / 2e7;
   // ON DELETE SET NULL / SET DEFAULT writes a new version of each child row: the update class's
   // price of a changed row and of its index entries (the delete class's points have none).
   const setNull = features.setNullRows ?? 0;

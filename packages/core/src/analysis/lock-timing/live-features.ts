@@ -42,6 +42,7 @@ import {
   dirtiedPages,
   GIN_ENTRY_SHARE,
   isRewrite,
+  rebuiltAsGist,
   rebuiltBySort,
   NO_DML_FACTS,
   seqScanCost,
@@ -948,10 +949,24 @@ async function indexKinds(client: FeatureClient, t: LiveTable): Promise<IndexKin
   return ((res.rows[0] as { kinds?: IndexKind[] } | undefined)?.kinds ?? []) as IndexKind[];
 }
 
-/** What a rewrite of `t` (named `table`) rebuilds: the indexes it sorts again (all but GIN and BRIN ones), and the GIN entries per row of its GIN indexes. */
-async function rebuiltIndexes(client: FeatureClient, t: LiveTable, table: string, sampleBytes: number): Promise<{ sorted: number; ginEntries: number }> {
+/**
+ * What a rewrite of `t` (named `table`) rebuilds: the indexes it sorts again (btree and hash),
+ * the GIN entries per row of its GIN indexes, and its GiST and SP-GiST indexes weighted by their
+ * keys' cost as a GiST build reads them.
+ */
+async function rebuiltIndexes(
+  client: FeatureClient,
+  t: LiveTable,
+  table: string,
+  sampleBytes: number,
+): Promise<{ sorted: number; ginEntries: number; gistCost: number }> {
   const kinds = await indexKinds(client, t);
-  return { sorted: kinds.filter((k) => rebuiltBySort(k.method)).length, ginEntries: await ginEntries(client, t, kinds, { table, sampleBytes }) };
+  let gistCost = 0;
+  for (const k of kinds.filter((x) => rebuiltAsGist(x.method))) {
+    const params = k.cols.map((column) => ({ column, collation: null, opclass: k.opclass }));
+    gistCost += (await liveIndexKey(client, t, { method: 'gist', concurrent: false, params })).cost.cost;
+  }
+  return { sorted: kinds.filter((k) => rebuiltBySort(k.method)).length, ginEntries: await ginEntries(client, t, kinds, { table, sampleBytes }), gistCost };
 }
 
 /** A rewrite's btree rebuilds that a sample of their keys stands for, each sorted on the target (one that fails is left out). */
@@ -1160,7 +1175,7 @@ export async function liveFeatures(
   const dml = event
     ? await dmlFacts(client, t, stmt, event, { touched, byScan, clustered, blockOrder, pages: touchedPages }, pageSample)
     : { ...NO_DML_FACTS, entryIndexes: t.idx };
-  const rebuilt = isRewrite(cls) ? await rebuiltIndexes(client, t, facts.table!, limits.sampleBytes) : { sorted: t.idx, ginEntries: 0 };
+  const rebuilt = isRewrite(cls) ? await rebuiltIndexes(client, t, facts.table!, limits.sampleBytes) : { sorted: t.idx, ginEntries: 0, gistCost: 0 };
   const rebuildSamples = isRewrite(cls) ? await sampledRebuilds(client, t, facts.table!, limits.sampleBytes) : [];
   // The values a rewrite computes per row (the shape passed the gate with the statement).
   const expressionSample =
@@ -1200,6 +1215,7 @@ export async function liveFeatures(
       indexes: t.idx,
       rebuildIndexes: rebuilt.sorted,
       rebuildGinEntries: rebuilt.ginEntries,
+      ...(rebuilt.gistCost > 0 ? { rebuildGistCost: rebuilt.gistCost } : {}),
       toastBytes: t.toast,
       toastRead,
       touchedToastBytes: touchedToast,

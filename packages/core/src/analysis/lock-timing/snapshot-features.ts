@@ -12,6 +12,7 @@ import {
   builtIndex,
   isFixedWidthType,
   isRewrite,
+  rebuiltAsGist,
   rebuiltBySort,
   type TimingClass,
   timingClass,
@@ -74,6 +75,7 @@ export function snapshotFeatures(
   let entryIndexes = 0;
   let rebuildIndexes = 0;
   let rebuildGinEntries = 0;
+  let rebuildGistCost = 0;
   const rewrites = isRewrite(cls);
   for (let i = 0; i < table.indexes.length; i++) {
     const ix = table.indexes[i]!;
@@ -90,6 +92,17 @@ export function snapshotFeatures(
           ),
         ),
       }).ginEntries;
+    else if (rebuiltAsGist(ix.method) && rewrites)
+      rebuildGistCost += indexKeyCost({
+        method: 'gist',
+        opclass: null,
+        columns: ix.columns.map((name) =>
+          snapshotKeyColumn(
+            table.columns.find((c) => c.name === name),
+            null,
+          ),
+        ),
+      }).cost;
     else if (rebuiltBySort(ix.method)) rebuildIndexes += 1;
   }
   const heapBytes = Math.max(table.pages * 8192, table.total_bytes - indexBytes, 0);
@@ -103,6 +116,7 @@ export function snapshotFeatures(
       entryIndexes,
       rebuildIndexes,
       rebuildGinEntries,
+      ...(rebuildGistCost > 0 ? { rebuildGistCost } : {}),
       // The snapshot's heap figure already holds the TOAST bytes (its total less the indexes), and
       // which columns are stored out of line is only read live.
       toastBytes: 0,

@@ -58,6 +58,11 @@ export interface TimingFeatures {
   rebuildIndexes: number;
   /** GIN entries per row over the GIN indexes a rewrite rebuilds (0 for other statements). */
   rebuildGinEntries: number;
+  /**
+   * The GiST and SP-GiST indexes a rewrite rebuilds, each weighted by its key's cost (`keyCost`):
+   * priced as the GiST build class prices a build (0 or unset for other statements).
+   */
+  rebuildGistCost?: number;
   /** Bytes of the table's TOAST relation (values stored out of line): a rewrite copies them. */
   toastBytes: number;
   /** TOAST bytes an index build's keys read (a column, or a column an expression reads, whose values are stored out of line). */
@@ -428,9 +433,15 @@ export const isRewrite = (cls: TimingClass): boolean => cls === 'rewrite' || cls
 
 /**
  * Whether a rewrite rebuilds an index of this access method by sorting the rows: not a GIN index
- * (priced per entry, as the GIN build class prices it) nor a BRIN one (it only reads the heap).
+ * (priced per entry, as the GIN build class prices it), nor a GiST or SP-GiST one (each row
+ * inserted down a tree of penalties, as the GiST build class prices it: set AI's inet GiST index
+ * priced as a sort left its rewrite and CLUSTER x2.1-3.2 short), nor a BRIN one (it only reads
+ * the heap).
  */
-export const rebuiltBySort = (method: string): boolean => method !== 'gin' && method !== 'brin';
+export const rebuiltBySort = (method: string): boolean => method !== 'gin' && method !== 'brin' && !rebuiltAsGist(method);
+
+/** Whether a rewrite rebuilds an index of this access method as the GiST build class prices it. */
+export const rebuiltAsGist = (method: string): boolean => method === 'gist' || method === 'spgist';
 
 /**
  * A GIN entry a new row version adds, as a share of a btree entry: the GIN build class prices an
