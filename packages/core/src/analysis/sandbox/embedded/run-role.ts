@@ -52,24 +52,32 @@ export async function createRunIdentity(
   const password = randomBytes(18).toString('base64url');
   const r = quoteIdent(role);
   const made = runRoleSql(role, password, limits);
-  await onAdmin(connect, undefined, [made.create, ...made.settings, made.tempFileLimit].join('; '));
-  lap('role');
+  let roleMade = false;
   try {
-    await onAdmin(connect, undefined, `CREATE DATABASE ${quoteIdent(database)} OWNER ${r} TEMPLATE ${quoteIdent(template)}`);
-    lap('copy');
+    // The role and the copy on one session of the maintenance database (CREATE DATABASE runs
+    // alone, outside the role's statements): a session's start (SCRAM, a backend) is about 5 ms.
+    await withAdmin(connect, undefined, async (c) => {
+      await c.query([made.create, ...made.settings, made.tempFileLimit].join('; '));
+      roleMade = true;
+      lap('role');
+      await c.query(`CREATE DATABASE ${quoteIdent(database)} OWNER ${r} TEMPLATE ${quoteIdent(template)}`);
+      lap('copy');
+    });
     await onAdmin(connect, database, `REVOKE CONNECT, TEMPORARY ON DATABASE ${quoteIdent(database)} FROM PUBLIC; REASSIGN OWNED BY ${CLONE_OWNER} TO ${r}`);
     lap('reassign');
   } catch (e) {
-    await dropRunIdentity(connect, { role, password, database });
+    if (roleMade) await dropRunIdentity(connect, { role, password, database });
     throw e;
   }
   return { role, password, database };
 }
 
-/** Drops a run's database (its sessions ended first) and then its role. */
+/** Drops a run's database (its sessions ended first) and then its role, on one session. */
 export async function dropRunIdentity(connect: AdminConnect, run: RunIdentity): Promise<void> {
-  await onAdmin(connect, undefined, `DROP DATABASE IF EXISTS ${quoteIdent(run.database)} WITH (FORCE)`).catch(() => undefined);
-  await onAdmin(connect, undefined, `DROP ROLE IF EXISTS ${quoteIdent(run.role)}`).catch(() => undefined);
+  await withAdmin(connect, undefined, async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS ${quoteIdent(run.database)} WITH (FORCE)`).catch(() => undefined);
+    await c.query(`DROP ROLE IF EXISTS ${quoteIdent(run.role)}`).catch(() => undefined);
+  }).catch(() => undefined);
 }
 
 /**
