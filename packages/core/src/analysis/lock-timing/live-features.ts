@@ -964,7 +964,7 @@ async function rebuiltIndexes(
   let gistCost = 0;
   for (const k of kinds.filter((x) => rebuiltAsGist(x.method))) {
     const params = k.cols.map((column) => ({ column, collation: null, opclass: k.opclass }));
-    gistCost += (await liveIndexKey(client, t, { method: 'gist', concurrent: false, params })).cost.cost;
+    gistCost += (await liveIndexKey(client, t, { method: k.method === 'spgist' ? 'spgist' : 'gist', concurrent: false, params })).cost.cost;
   }
   return { sorted: kinds.filter((k) => rebuiltBySort(k.method)).length, ginEntries: await ginEntries(client, t, kinds, { table, sampleBytes }), gistCost };
 }

@@ -94,7 +94,7 @@ export function snapshotFeatures(
       }).ginEntries;
     else if (rebuiltAsGist(ix.method) && rewrites)
       rebuildGistCost += indexKeyCost({
-        method: 'gist',
+        method: ix.method === 'spgist' ? 'spgist' : 'gist',
         opclass: null,
         columns: ix.columns.map((name) =>
           snapshotKeyColumn(

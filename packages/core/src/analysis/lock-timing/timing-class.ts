@@ -490,7 +490,7 @@ export interface BuiltIndex {
   params: IndexParam[];
 }
 
-const METHODS: Record<string, IndexMethod> = { btree: 'btree', hash: 'hash', gin: 'gin', gist: 'gist', spgist: 'gist', brin: 'brin' };
+const METHODS: Record<string, IndexMethod> = { btree: 'btree', hash: 'hash', gin: 'gin', gist: 'gist', spgist: 'spgist', brin: 'brin' };
 const lastName = (list: unknown): string | null => {
   const items = (list ?? []) as AstNode[];
   const s = items[items.length - 1]?.String?.sval;
@@ -542,6 +542,8 @@ const INDEX_CLASS: Record<IndexMethod, TimingClass> = {
   hash: 'index_hash',
   gin: 'index_gin',
   gist: 'index_gist',
+  // Priced by the GiST class at SP-GiST's own key cost (`SPGIST_KEY_COST`).
+  spgist: 'index_gist',
   brin: 'index_brin',
 };
 
