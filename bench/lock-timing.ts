@@ -32,6 +32,7 @@
  *                             # heldout-ah: set AH (written in session 25 before its first change; run once on session 24's last model), 1M listings (B: 300k)
  *                             # heldout-ai: set AI (written after AH ran, before session 25's model changes), 1.2M clicks (B: 400k)
  *                             # heldout-aj: set AJ (written after AI ran, before the changes it called for), 1M enrollments (B: 350k)
+ *                             # heldout-ak: set AK (written after AJ ran, before the changes it called for), 1M trips (B: 350k)
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --calibrate-terms         # time only the TOAST and trigger-write shapes and fit only their terms (the rest of the calibration kept)
  *   --calibrate-heap-copy     # time rewrites of tables without indexes and fit only the rewrite classes' heap terms (one, rows, heapBytes)
@@ -119,6 +120,7 @@ import { setAG } from './support/lock-timing-set-ag';
 import { setAH } from './support/lock-timing-set-ah';
 import { setAI } from './support/lock-timing-set-ai';
 import { setAJ } from './support/lock-timing-set-aj';
+import { setAK } from './support/lock-timing-set-ak';
 
 /**
  * Below this a calibration point's error counts in absolute ms, not relative: a statement of a
@@ -1501,6 +1503,7 @@ const VARIANT_SETS = {
   'heldout-ah': { label: 'AH', unit: 'listings', sizes: { A: 1_000_000, B: 300_000 }, run: definedSet(setAH) },
   'heldout-ai': { label: 'AI', unit: 'clicks', sizes: { A: 1_200_000, B: 400_000 }, run: definedSet(setAI) },
   'heldout-aj': { label: 'AJ', unit: 'enrollments', sizes: { A: 1_000_000, B: 350_000 }, run: definedSet(setAJ) },
+  'heldout-ak': { label: 'AK', unit: 'trips', sizes: { A: 1_000_000, B: 350_000 }, run: definedSet(setAK) },
 } as const;
 
 async function main(): Promise<void> {
