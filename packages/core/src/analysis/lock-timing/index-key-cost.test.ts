@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnCost, indexKeyCost, type KeyColumnInfo } from './index-key-cost';
+import { columnCost, GIST_KEY_COSTS, indexKeyCost, type KeyColumnInfo, SPGIST_KEY_COST } from './index-key-cost';
 
 const int8: KeyColumnInfo = { typname: 'int8', typlen: 8, category: 'N', collation: null, avgWidth: 8 };
 const text = (collation: KeyColumnInfo['collation'], avgWidth = 38): KeyColumnInfo => ({ typname: 'text', typlen: -1, category: 'S', collation, avgWidth });
@@ -51,6 +51,21 @@ describe('index build cost by what is indexed', () => {
     expect(gin('gin_trgm_ops')).toBeCloseTo(20 * 1.3 * 0.2);
     expect(gin(null)).toBe(20);
   });
+  it("prices a GiST key by its type's tree functions, not by its btree comparison, and an SP-GiST key alike for every type", () => {
+    const gist = (c: KeyColumnInfo) => indexKeyCost({ method: 'gist', opclass: null, columns: [c] }).cost;
+    const range: KeyColumnInfo = { typname: 'tstzrange', typlen: -1, category: 'R', collation: null, avgWidth: 22 };
+    const inet: KeyColumnInfo = { typname: 'inet', typlen: -1, category: 'I', collation: null, avgWidth: 7 };
+    const point: KeyColumnInfo = { typname: 'point', typlen: 16, category: 'G', collation: null, avgWidth: 16 };
+    expect(gist(range)).toBe(GIST_KEY_COSTS.range);
+    expect(gist(inet)).toBe(GIST_KEY_COSTS.inet);
+    expect(gist(point)).toBe(GIST_KEY_COSTS.point);
+    expect(gist(range)).toBeGreaterThan(gist(inet) * 3);
+    expect(gist(inet)).toBeGreaterThan(gist(point) * 3);
+    // Another type keeps its btree comparison cost.
+    expect(gist(text('c'))).toBe(columnCost(text('c')).cost);
+    for (const c of [range, inet, point, text('c')]) expect(indexKeyCost({ method: 'spgist', opclass: null, columns: [c] }).cost).toBe(SPGIST_KEY_COST);
+  });
+
   it('prices citext as a text lower-cased at every comparison', () => {
     const citext: KeyColumnInfo = { ...text('libc', 20), typname: 'citext' };
     expect(btree(citext).cost).toBeCloseTo(5 * btree(text('libc', 20)).cost);

@@ -99,11 +99,30 @@ export function ginEntriesPerRow(c: KeyColumnInfo, opclass: string | null): numb
 /**
  * An SP-GiST build as a share of the GiST build class's price of a unit key: it partitions the
  * space at each inner node and calls no penalty function, so its time hardly depends on the type
- * (`bench/spgist-builds.ts`: inet, tstzrange, point and text at 300k and 1M rows of our own came
- * to 0.32-0.63 of that price, median 0.49, where their GiST builds ranged from 0.5x to 5x the
- * SP-GiST one). Priced as GiST with its key's cost, set AI's inet SP-GiST build read x3.2 over.
+ * (`bench/gist-builds.ts`: inet, tstzrange, point and text at 300k and 1M rows of our own came
+ * to 0.32-0.65 of that price over two runs, medians 0.49 and 0.53, where their GiST builds ranged
+ * from 0.5x to 5x the SP-GiST one). Priced as GiST with its key's cost, set AI's inet SP-GiST
+ * build read x3.2 over.
  */
-export const SPGIST_KEY_COST = 0.49;
+export const SPGIST_KEY_COST = 0.51;
+
+/**
+ * A GiST build's key cost by type, against the GiST class's price of a unit key: a build calls
+ * the type's penalty and union functions down the tree for every row, which cost what the type's
+ * operator class makes them, not what a btree comparison of it costs; a point builds by sorting
+ * (PostgreSQL 15's sorted GiST build), whatever the heap order (`bench/gist-builds.ts`, in no heap
+ * order at 300k and 1M rows of our own, two runs: tstzrange 3.0-3.4, inet 0.9-1.1, point 0.2-0.35). Other
+ * types keep their btree comparison cost. The class was fitted on tstzrange builds, each key at
+ * its btree cost (about 2): set AJ's daterange build read x3.8 short, AI's inet x3.2 over.
+ */
+export const GIST_KEY_COSTS = { range: 3.2, inet: 1.0, point: 0.3 } as const;
+
+function gistKeyCost(c: KeyColumnInfo): number | null {
+  if (c.category === 'R') return GIST_KEY_COSTS.range;
+  if (c.typname === 'inet' || c.typname === 'cidr') return GIST_KEY_COSTS.inet;
+  if (c.typname === 'point') return GIST_KEY_COSTS.point;
+  return null;
+}
 
 /**
  * The cost of an index build's keys: btree and GiST compare the first key (later keys only
@@ -122,7 +141,8 @@ export function indexKeyCost(key: IndexKey): KeyCost {
     const entries = key.columns.reduce((s, c) => s + ginEntriesPerRow(c, key.opclass), 0);
     return { cost: 1, ginEntries: entries, label: `GIN on ${key.columns.map((c) => columnCost(c).label).join(', ')}`, weak };
   }
-  const head = columnCost(first);
+  const compared = columnCost(first);
+  const head = key.method === 'gist' ? { cost: gistKeyCost(first) ?? compared.cost, label: compared.label } : compared;
   // Ties on the first key are as common as its values repeat; unknown: assume half the comparisons reach the next key.
   const ties = first.distinctShare === null || first.distinctShare === undefined ? 0.5 : Math.max(0, 1 - first.distinctShare);
   const cost = head.cost + rest.reduce((s, c) => s + 0.2 + ties * columnCost(c).cost, 0);

@@ -716,12 +716,13 @@ describe('live lock timing', () => {
     expect(gist!.ms).toBeGreaterThan(plain!.ms * 2);
     // An SP-GiST build is priced at its own share of the GiST class's price, whatever its type.
     const [sp, gi] = (
-      await timing('CREATE INDEX visit_sp2 ON visit_gist USING spgist (ip); CREATE INDEX visit_gi2 ON visit_gist USING gist (ip inet_ops)')
+      await timing('CREATE INDEX visit_sp2 ON visit_gist USING spgist (stay); CREATE INDEX visit_gi2 ON visit_gist USING gist (stay)')
     ).statements.map((s) => s.estimate!);
     expect(sp!.cls).toBe('index_gist');
-    expect(sp!.basis).toMatch(/index key: SP-GiST on inet/);
-    // (The fixed term of a build dominates at 30,000 rows; priced as GiST the two were equal.)
-    expect(sp!.ms).toBeLessThan(gi!.ms * 0.75);
+    expect(sp!.basis).toMatch(/index key: SP-GiST on tstzrange/);
+    // A range in heap order is no cheaper to GiST (its key cost is a range's, its order not
+    // counted): priced as a presorted GiST build before, the two were equal at the fixed term.
+    expect(sp!.ms).toBeLessThan(gi!.ms / 2);
   });
 
   it('times the WHERE of a DML statement a scan finds its rows by over the target, and prices the scan from it', async () => {

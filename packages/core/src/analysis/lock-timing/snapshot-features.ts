@@ -32,7 +32,7 @@ function snapshotKeyColumn(col: ColumnInfo | undefined, collation: string | null
   return {
     typname: col.udt_name,
     typlen: fixed ? (col.udt_name === 'uuid' ? 16 : 8) : -1,
-    category: array ? 'A' : textual ? 'S' : 'U',
+    category: array ? 'A' : textual ? 'S' : /range$/.test(col.udt_name) ? 'R' : 'U',
     collation: textual ? (/^(C|POSIX)$/i.test(coll) ? 'c' : /icu/i.test(coll) ? 'icu' : 'libc') : null,
     avgWidth: null,
   };
@@ -126,7 +126,8 @@ export function snapshotFeatures(
       touchedRows: snapshotTouchedRows(stmt, facts, rows),
       ringBytes: buffers.ringBytes,
       uncachedShare: buffers.uncachedShare,
-      keyCorrelation: 0.5,
+      // A GiST build inserts down its tree in any order (a point's sorts): the heap order does not help it.
+      keyCorrelation: cls === 'index_gist' ? 0 : 0.5,
       keyCost: key?.cost ?? 1,
       ginEntries: key?.ginEntries ?? 0,
       // Without a planner to ask, finding the rows is costed as a full scan.

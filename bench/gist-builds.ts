@@ -1,12 +1,13 @@
 /**
- * What an SP-GiST build costs against the GiST build class's price (issue #32): CREATE INDEX ...
- * USING spgist on inet, tstzrange, point and text columns of our own at two sizes, each beside
- * the GiST build of the same column where it has one, and the share of the GiST class's price of
- * a unit key (`randomLog`: rows x log2 rows / 2e7) each build came to at the calibration
- * machine's speed (this machine's probe against the calibration's). `index-key-cost.ts` holds
- * the middle share as SP-GiST's key cost.
+ * What GiST and SP-GiST builds cost against the GiST build class's price (issue #32): CREATE INDEX
+ * ... USING spgist and USING gist on inet, tstzrange, point and text columns of our own at two
+ * sizes, in no heap order, and the share of the GiST class's price of a unit key (`randomLog`:
+ * rows x log2 rows / 2e7) each build came to at the calibration machine's speed (this machine's
+ * probe against the calibration's). `index-key-cost.ts` holds SP-GiST's middle share as its key
+ * cost, and GiST's by type (a range's penalty and union functions cost ten times a point's, whose
+ * build sorts).
  *
- *   npx tsx bench/spgist-builds.ts
+ *   npx tsx bench/gist-builds.ts
  */
 import os from 'node:os';
 import pg from 'pg';
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
     `SP-GiST builds: ${os.cpus()[0]?.model} x${os.cpus().length}; probe ${factor.toFixed(2)}x the calibration machine; load ${loadAverage()}; ${new Date().toISOString()}`,
   );
   const shares: number[] = [];
+  const gistShares = new Map<string, number[]>();
   const time = async (sql: string): Promise<number> => {
     const runs: number[] = [];
     for (let i = 0; i < 2; i++) {
@@ -52,15 +54,18 @@ async function main(): Promise<void> {
   try {
     for (const n of [300_000, 1_000_000]) {
       for (const col of COLUMNS) {
-        await c.query('DROP TABLE IF EXISTS spgist_build');
-        await c.query(`CREATE TABLE spgist_build AS SELECT g AS id, ${col.value(n)} AS v FROM generate_series(1, ${n}) g`);
-        await c.query('VACUUM ANALYZE spgist_build');
-        const sp = await time('CREATE INDEX spgist_build_v ON spgist_build USING spgist (v)');
-        const gist = col.gist === null ? null : await time(`CREATE INDEX spgist_build_g ON spgist_build USING gist (v ${col.gist})`);
-        const share = sp / factor / ((price * n * Math.log2(n)) / 2e7);
+        await c.query('DROP TABLE IF EXISTS gist_build');
+        await c.query(`CREATE TABLE gist_build AS SELECT g AS id, ${col.value(n)} AS v FROM generate_series(1, ${n}) g`);
+        await c.query('VACUUM ANALYZE gist_build');
+        const sp = await time('CREATE INDEX gist_build_v ON gist_build USING spgist (v)');
+        const gist = col.gist === null ? null : await time(`CREATE INDEX gist_build_g ON gist_build USING gist (v ${col.gist})`);
+        const unit = (price * n * Math.log2(n)) / 2e7;
+        const share = sp / factor / unit;
         shares.push(share);
+        const gistShare = gist === null ? null : gist / factor / unit;
+        if (gistShare !== null) gistShares.set(col.name, [...(gistShares.get(col.name) ?? []), gistShare]);
         console.log(
-          `${n} rows of ${col.name}: SP-GiST ${sp.toFixed(0)} ms${gist === null ? '' : `, GiST ${gist.toFixed(0)} ms (${(sp / gist).toFixed(2)}x)`}; ${share.toFixed(2)} of the GiST class's price of a unit key`,
+          `${n} rows of ${col.name}: SP-GiST ${sp.toFixed(0)} ms (${share.toFixed(2)} of the GiST class's price of a unit key)${gist === null ? '' : `, GiST ${gist.toFixed(0)} ms (${gistShare!.toFixed(2)})`}`,
         );
       }
     }
@@ -68,7 +73,10 @@ async function main(): Promise<void> {
     await c.end();
     await server.stop();
   }
-  console.log(`share: median ${median(shares).toFixed(2)} (${Math.min(...shares).toFixed(2)}-${Math.max(...shares).toFixed(2)}); load after ${loadAverage()}`);
+  console.log(`SP-GiST: median ${median(shares).toFixed(2)} (${Math.min(...shares).toFixed(2)}-${Math.max(...shares).toFixed(2)}) of the price of a unit key`);
+  for (const [name, xs] of gistShares)
+    console.log(`GiST on ${name}: ${xs.map((x) => x.toFixed(2)).join(', ')} (mean ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(2)})`);
+  console.log(`load after ${loadAverage()}`);
 }
 
 await main();
