@@ -81,28 +81,17 @@ export function snapshotFeatures(
     const ix = table.indexes[i]!;
     indexBytes += ix.size_bytes;
     entryIndexes += entryIndexWeight({ method: ix.method, partial: ix.predicate !== null });
-    if (ix.method === 'gin' && rewrites)
-      rebuildGinEntries += indexKeyCost({
-        method: 'gin',
-        opclass: null,
-        columns: ix.columns.map((name) =>
-          snapshotKeyColumn(
-            table.columns.find((c) => c.name === name),
-            null,
-          ),
+    // A rewrite rebuilds each GIN index per entry and each GiST one down its tree, as their builds do.
+    const keys = () =>
+      ix.columns.map((name) =>
+        snapshotKeyColumn(
+          table.columns.find((c) => c.name === name),
+          null,
         ),
-      }).ginEntries;
+      );
+    if (ix.method === 'gin' && rewrites) rebuildGinEntries += indexKeyCost({ method: 'gin', opclass: null, columns: keys() }).ginEntries;
     else if (rebuiltAsGist(ix.method) && rewrites)
-      rebuildGistCost += indexKeyCost({
-        method: ix.method === 'spgist' ? 'spgist' : 'gist',
-        opclass: null,
-        columns: ix.columns.map((name) =>
-          snapshotKeyColumn(
-            table.columns.find((c) => c.name === name),
-            null,
-          ),
-        ),
-      }).cost;
+      rebuildGistCost += indexKeyCost({ method: ix.method === 'spgist' ? 'spgist' : 'gist', opclass: null, columns: keys() }).cost;
     else if (rebuiltBySort(ix.method)) rebuildIndexes += 1;
   }
   const heapBytes = Math.max(table.pages * 8192, table.total_bytes - indexBytes, 0);
