@@ -8,12 +8,8 @@ import { type PGlite, protocol } from '@electric-sql/pglite';
 export interface SandboxSession {
   /** Runs SQL text (one statement or several separated by semicolons); results are discarded. */
   exec(sql: string): Promise<void>;
-  /**
-   * Runs one statement, with `$n` parameters when given, and returns its rows. `reuse`: the
-   * session may keep the statement prepared, so that the same text asked again on this session
-   * is neither parsed nor planned again (an engine without prepared statements runs it as is).
-   */
-  query<T>(sql: string, params?: unknown[], options?: { reuse?: boolean }): Promise<{ rows: T[] }>;
+  /** Runs one statement, with `$n` parameters when given, and returns its rows. */
+  query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
   close(): Promise<void>;
 }
 

@@ -308,7 +308,7 @@ function prepareSpares(
     let session: pg.Client | undefined;
     try {
       session = await connect(server.roleUrl(run.role, run.password, run.database), SETUP_STATEMENT_TIMEOUT_MS);
-      await warmSpareSession(pgSession(session, { prepares: true }), tables, baseline);
+      await warmSpareSession(pgSession(session), tables, baseline);
       lap('warm');
       return { ...run, session, made: phases };
     } catch {
@@ -461,10 +461,8 @@ export async function runEmbeddedSandbox(
         phase('run_identity');
         if (taken.made) phases.push(...taken.made);
         unwatch = w.memory.watch(runIdentity.role, memoryBytes, memoryStop);
-        // Its statements kept prepared: the row counts its warming planned are run again as they are.
         const session = pgSession(
           taken.session ?? (await connect(server.roleUrl(runIdentity.role, runIdentity.password, runIdentity.database), SETUP_STATEMENT_TIMEOUT_MS)),
-          { prepares: true },
         );
         phase(taken.session ? 'connect (warmed ahead)' : 'connect');
         return { session, state: template.state, phases };
