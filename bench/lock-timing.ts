@@ -33,6 +33,7 @@
  *                             # heldout-ai: set AI (written after AH ran, before session 25's model changes), 1.2M clicks (B: 400k)
  *                             # heldout-aj: set AJ (written after AI ran, before the changes it called for), 1M enrollments (B: 350k)
  *                             # heldout-ak: set AK (written after AJ ran, before the changes it called for), 1M trips (B: 350k)
+ *                             # heldout-al: set AL (written after AK ran, on session 25's final model), 1M movements (B: 350k)
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --calibrate-terms         # time only the TOAST and trigger-write shapes and fit only their terms (the rest of the calibration kept)
  *   --calibrate-heap-copy     # time rewrites of tables without indexes and fit only the rewrite classes' heap terms (one, rows, heapBytes)
@@ -121,6 +122,7 @@ import { setAH } from './support/lock-timing-set-ah';
 import { setAI } from './support/lock-timing-set-ai';
 import { setAJ } from './support/lock-timing-set-aj';
 import { setAK } from './support/lock-timing-set-ak';
+import { setAL } from './support/lock-timing-set-al';
 
 /**
  * Below this a calibration point's error counts in absolute ms, not relative: a statement of a
@@ -1504,6 +1506,7 @@ const VARIANT_SETS = {
   'heldout-ai': { label: 'AI', unit: 'clicks', sizes: { A: 1_200_000, B: 400_000 }, run: definedSet(setAI) },
   'heldout-aj': { label: 'AJ', unit: 'enrollments', sizes: { A: 1_000_000, B: 350_000 }, run: definedSet(setAJ) },
   'heldout-ak': { label: 'AK', unit: 'trips', sizes: { A: 1_000_000, B: 350_000 }, run: definedSet(setAK) },
+  'heldout-al': { label: 'AL', unit: 'movements', sizes: { A: 1_000_000, B: 350_000 }, run: definedSet(setAL) },
 } as const;
 
 async function main(): Promise<void> {
