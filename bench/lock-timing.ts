@@ -34,6 +34,7 @@
  *                             # heldout-aj: set AJ (written after AI ran, before the changes it called for), 1M enrollments (B: 350k)
  *                             # heldout-ak: set AK (written after AJ ran, before the changes it called for), 1M trips (B: 350k)
  *                             # heldout-al: set AL (written after AK ran, on session 25's final model), 1M movements (B: 350k)
+ *                             # heldout-am: set AM (written after AL ran, before ON UPDATE CASCADE was priced), 600k articles (B: 250k)
  *   --variant A|B --rows N    # the held-out table's shape (B: wider rows, shuffled ids, other distributions) and size
  *   --calibrate-terms         # time only the TOAST and trigger-write shapes and fit only their terms (the rest of the calibration kept)
  *   --calibrate-heap-copy     # time rewrites of tables without indexes and fit only the rewrite classes' heap terms (one, rows, heapBytes)
@@ -123,6 +124,7 @@ import { setAI } from './support/lock-timing-set-ai';
 import { setAJ } from './support/lock-timing-set-aj';
 import { setAK } from './support/lock-timing-set-ak';
 import { setAL } from './support/lock-timing-set-al';
+import { setAM } from './support/lock-timing-set-am';
 
 /**
  * Below this a calibration point's error counts in absolute ms, not relative: a statement of a
@@ -1507,6 +1509,7 @@ const VARIANT_SETS = {
   'heldout-aj': { label: 'AJ', unit: 'enrollments', sizes: { A: 1_000_000, B: 350_000 }, run: definedSet(setAJ) },
   'heldout-ak': { label: 'AK', unit: 'trips', sizes: { A: 1_000_000, B: 350_000 }, run: definedSet(setAK) },
   'heldout-al': { label: 'AL', unit: 'movements', sizes: { A: 1_000_000, B: 350_000 }, run: definedSet(setAL) },
+  'heldout-am': { label: 'AM', unit: 'articles', sizes: { A: 600_000, B: 250_000 }, run: definedSet(setAM) },
 } as const;
 
 async function main(): Promise<void> {
