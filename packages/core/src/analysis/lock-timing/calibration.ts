@@ -48,7 +48,7 @@ const MACHINE_SPREAD = 1.3;
 const MIN_SPREAD = 1.25;
 
 /** What a DML estimate counted besides the table: rows, row triggers, HOT updates, foreign key checks both ways. */
-function dmlBasis(f: TimingFeatures): string {
+function dmlBasis(cls: TimingClass, f: TimingFeatures): string {
   const parts = [` / ${formatCount(f.touchedRows)} rows changed`];
   // Rows an index finds on a key the heap is not ordered by lie a page each: every page is a visit.
   if (!f.foundByScan && !f.rowsClustered && f.touchedRows > 0)
@@ -81,7 +81,7 @@ function dmlBasis(f: TimingFeatures): string {
   }
   if (f.setNullRows)
     parts.push(
-      `about ${Math.round(f.setNullRows).toLocaleString('en-US')} child rows updated by ON DELETE SET NULL/DEFAULT (priced as an UPDATE, ${Math.round((f.setNullEntries ?? 0) * 10) / 10} index entries each)`,
+      `about ${Math.round(f.setNullRows).toLocaleString('en-US')} child rows updated by ${cls === 'update' ? 'ON UPDATE CASCADE/SET NULL/SET DEFAULT' : 'ON DELETE SET NULL/DEFAULT'} (priced as an UPDATE, ${Math.round((f.setNullEntries ?? 0) * 10) / 10} index entries each)`,
     );
   if ((f.childTriggerFires ?? 0) >= 1)
     parts.push(
@@ -131,7 +131,7 @@ export function predictHoldMs(cls: TimingClass, features: TimingFeatures, calibr
   // ON DELETE SET NULL / SET DEFAULT writes a new version of each child row: the update class's
   // price of a changed row and of its index entries (the delete class's points have none).
   const setNull = features.setNullRows ?? 0;
-  if (setNull > 0 && cls === 'delete') {
+  if (setNull > 0 && (cls === 'delete' || cls === 'update')) {
     const update = calibration.classes.update?.coef ?? {};
     ms += ((update.touched ?? 0) * setNull + (update.touchedIdx ?? 0) * setNull * (features.setNullEntries ?? 0)) / 1e6;
   }
@@ -203,6 +203,6 @@ export function predictHold(
     low: round(ms / spread),
     high: round(ms * spread),
     cls,
-    basis: `${cls} calibrated at ${cal.scales} rows (${calibration.measuredOn}), extrapolated to ${Math.round(features.rows).toLocaleString('en-US')} rows / ${(features.heapBytes / 1e6).toFixed(0)} MB / ${features.indexes} index(es)${cls === 'update' || cls === 'insert' || cls === 'delete' ? dmlBasis(features) : buildBasis(cls, features)} from ${options.source}; ${machine}`,
+    basis: `${cls} calibrated at ${cal.scales} rows (${calibration.measuredOn}), extrapolated to ${Math.round(features.rows).toLocaleString('en-US')} rows / ${(features.heapBytes / 1e6).toFixed(0)} MB / ${features.indexes} index(es)${cls === 'update' || cls === 'insert' || cls === 'delete' ? dmlBasis(cls, features) : buildBasis(cls, features)} from ${options.source}; ${machine}`,
   };
 }

@@ -585,6 +585,7 @@ async function dmlFacts(
     const checked = assigned ? shape.fks.filter((fk) => fk.cols.some((c) => assigned.has(c))) : shape.fks;
     facts.fkChecks = checked.length;
     facts.fkUncached = checked.reduce((sum, fk) => sum + bufferFeatures(fk.bytes, t.sharedBuffers).uncachedShare, 0);
+    if (assigned) await updateReach(client, facts, t, pageSample?.scope ?? null, touched, assigned);
     // A GIN index takes every entry of the new version's value, not one.
     const gin = await ginEntries(client, t, shape.indexKinds);
     facts.entryIndexes =
@@ -639,6 +640,62 @@ async function dmlFacts(
 const CASCADE_DEPTH = 3;
 
 /**
+ * The foreign keys referencing table `oid`, as a DELETE (`on`: 'delete') or an UPDATE of the
+ * referenced key ('update') meets them: the referential action for that event, the child, its key
+ * columns and the parent's, and the child's smallest index led by the key column (none: a scan).
+ */
+async function referencingKeys(client: FeatureClient, oid: number, on: 'delete' | 'update'): Promise<ChildRef[]> {
+  const res = await client.query(
+    `SELECT CASE WHEN $2 THEN con.confupdtype ELSE con.confdeltype END AS action, greatest(ch.reltuples, 0)::float8 AS rows, con.conrelid::regclass::text AS child, con.conrelid::int8 AS child_oid,
+            ARRAY(SELECT a.attname::text FROM unnest(con.conkey) WITH ORDINALITY k(n, o) JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.n ORDER BY k.o) AS cols,
+            ARRAY(SELECT a.attname::text FROM unnest(con.confkey) WITH ORDINALITY k(n, o) JOIN pg_attribute a ON a.attrelid = con.confrelid AND a.attnum = k.n ORDER BY k.o) AS pcols,
+            -- The child's smallest index led by the key column: the one the action searches (none: a scan).
+            ix.cols IS NOT NULL AS indexed, coalesce(ix.cols, '{}') AS order_cols,
+            (ch.relpages::float8 + coalesce((SELECT sum(ic.relpages) FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid WHERE i.indrelid = con.conrelid), 0)) * 8192 AS bytes
+       FROM pg_constraint con JOIN pg_class ch ON ch.oid = con.conrelid
+       LEFT JOIN LATERAL (SELECT ARRAY(SELECT a.attname::text FROM unnest(i.indkey::int2[]) WITH ORDINALITY k(n, o)
+                                         JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.n
+                                        WHERE k.o <= i.indnkeyatts ORDER BY k.o) AS cols
+                            FROM pg_index i WHERE i.indrelid = con.conrelid AND i.indkey[0] = con.conkey[1]
+                           ORDER BY i.indnkeyatts, i.indexrelid LIMIT 1) ix ON true
+      WHERE con.contype = 'f' AND con.confrelid = $1`,
+    [oid, on === 'update'],
+  );
+  return res.rows as ChildRef[];
+}
+
+/**
+ * What an UPDATE of `touched` rows of `t` (those `scope` selects, where it is evaluated on the
+ * target) sets off where it sets a key other tables reference: ON UPDATE CASCADE, SET NULL and
+ * SET DEFAULT give each referencing child row a new version with its key changed, priced as ON
+ * DELETE SET NULL's are (the update class's price of a row and of its index entries: `setNullRows`,
+ * `setNullEntries`), and fire the child's UPDATE triggers. Set AL's product renumbered through
+ * ON UPDATE CASCADE was priced as its own row alone: 0 ms for 3-32 ms. The check NO ACTION and
+ * RESTRICT make (a probe of the child for the old key) is not priced.
+ */
+async function updateReach(
+  client: FeatureClient,
+  facts: WriteFacts,
+  t: LiveTable,
+  scope: PageRoomScope | null,
+  touched: number,
+  assigned: ReadonlySet<string>,
+): Promise<void> {
+  for (const r of await referencingKeys(client, t.oid, 'update')) {
+    if ((r.action !== 'c' && r.action !== 'n' && r.action !== 'd') || !r.pcols.some((c) => assigned.has(c))) continue;
+    const counted = await countedChildren(client, r, scope, 'dbops_u0');
+    const children = counted?.rows ?? (touched * r.rows) / Math.max(1, t.rows);
+    if (children <= 0) continue;
+    const fired = await rowTriggers(client, Number(r.child_oid), 'UPDATE');
+    facts.childTriggerFires += children * fired.fires;
+    facts.childTriggerWrites += children * fired.writes;
+    const perRow = (await childEntries(client, r.child, new Set(r.cols)).catch(() => null)) ?? 1;
+    facts.setNullEntries = (facts.setNullEntries * facts.setNullRows + perRow * children) / (facts.setNullRows + children);
+    facts.setNullRows += children;
+  }
+}
+
+/**
  * What a DELETE of `deleted` rows of `table` (those `scope` selects, where it is evaluated on the
  * target) reaches through the foreign keys referencing it, added to `facts`: at the top, a lookup
  * per deleted row in each referencing child (by index, or a scan of the child); below, the rows
@@ -657,23 +714,8 @@ async function deleteReach(
   seen: Set<number>,
 ): Promise<number> {
   let entries = 0;
-  const refs = await client.query(
-    `SELECT con.confdeltype AS action, greatest(ch.reltuples, 0)::float8 AS rows, con.conrelid::regclass::text AS child, con.conrelid::int8 AS child_oid,
-            ARRAY(SELECT a.attname::text FROM unnest(con.conkey) WITH ORDINALITY k(n, o) JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.n ORDER BY k.o) AS cols,
-            ARRAY(SELECT a.attname::text FROM unnest(con.confkey) WITH ORDINALITY k(n, o) JOIN pg_attribute a ON a.attrelid = con.confrelid AND a.attnum = k.n ORDER BY k.o) AS pcols,
-            -- The child's smallest index led by the key column: the one the action searches (none: a scan).
-            ix.cols IS NOT NULL AS indexed, coalesce(ix.cols, '{}') AS order_cols,
-            (ch.relpages::float8 + coalesce((SELECT sum(ic.relpages) FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid WHERE i.indrelid = con.conrelid), 0)) * 8192 AS bytes
-       FROM pg_constraint con JOIN pg_class ch ON ch.oid = con.conrelid
-       LEFT JOIN LATERAL (SELECT ARRAY(SELECT a.attname::text FROM unnest(i.indkey::int2[]) WITH ORDINALITY k(n, o)
-                                         JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.n
-                                        WHERE k.o <= i.indnkeyatts ORDER BY k.o) AS cols
-                            FROM pg_index i WHERE i.indrelid = con.conrelid AND i.indkey[0] = con.conkey[1]
-                           ORDER BY i.indnkeyatts, i.indexrelid LIMIT 1) ix ON true
-      WHERE con.contype = 'f' AND con.confrelid = $1`,
-    [table.oid],
-  );
-  for (const r of refs.rows as ChildRef[]) {
+  const refs = await referencingKeys(client, table.oid, 'delete');
+  for (const r of refs) {
     // Each deleted row is looked up in each referencing child: the statement's own rows are the
     // delete class's referencing terms, a cascade's rows its lookups.
     if (depth === 0) {

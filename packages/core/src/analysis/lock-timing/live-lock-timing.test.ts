@@ -737,6 +737,30 @@ describe('live lock timing', () => {
     expect(est!.ms).toBeGreaterThan(1);
   });
 
+  it('prices the children an UPDATE of a referenced key carries along (ON UPDATE CASCADE), with their triggers, and none for other columns', async () => {
+    await sql(
+      db.url,
+      `CREATE TABLE brand (id int PRIMARY KEY, name text NOT NULL); INSERT INTO brand SELECT g, 'b' || g FROM generate_series(1, 200) g;
+       CREATE TABLE brand_item (id int PRIMARY KEY, brand_id int NOT NULL REFERENCES brand ON UPDATE CASCADE); CREATE INDEX ON brand_item (brand_id);
+       INSERT INTO brand_item SELECT g, 1 + g % 200 FROM generate_series(1, 20000) g;
+       CREATE FUNCTION brand_item_moved() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN RETURN NEW; END$$;
+       CREATE TRIGGER brand_item_moved BEFORE UPDATE ON brand_item FOR EACH ROW EXECUTE FUNCTION brand_item_moved();
+       CREATE TABLE label (id int PRIMARY KEY, name text NOT NULL); INSERT INTO label SELECT g, 'l' || g FROM generate_series(1, 200) g;`,
+    );
+    await sql(db.url, 'VACUUM ANALYZE brand, brand_item, label');
+    const [renumbered, renamed, alone] = (
+      await timing(
+        "UPDATE brand SET id = id + 1000 WHERE id <= 20; UPDATE brand SET name = name || '!' WHERE id <= 20; UPDATE label SET id = id + 1000 WHERE id <= 20",
+      )
+    ).statements.map((s) => s.estimate!);
+    // 20 brands of 100 items: 2,000 items get a new key (the primary key and the key's index), each through its trigger.
+    expect(renumbered!.basis).toMatch(
+      /about 2,000 child rows updated by ON UPDATE CASCADE\/SET NULL\/SET DEFAULT \(priced as an UPDATE, 2 index entries each\).*their row triggers fired about 2,000 times/,
+    );
+    expect(renamed!.basis).not.toMatch(/child rows/);
+    expect(renumbered!.ms).toBeGreaterThan(alone!.ms * 3);
+  });
+
   it('times the WHERE of a DML statement a scan finds its rows by over the target, and prices the scan from it', async () => {
     // Large enough that the server-timed scan is well over the 5 ms a sample must take to count
     // (the 50,000-row table took 4-6 ms, timed without its round trips).

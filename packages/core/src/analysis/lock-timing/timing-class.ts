@@ -152,8 +152,9 @@ export interface TimingFeatures {
   /** Writes those fires' bodies make (`triggerWrites` per fire, summed the same way). */
   childTriggerWrites?: number;
   /**
-   * Child rows an ON DELETE SET NULL / SET DEFAULT updates (0 for other statements): each is an
-   * UPDATE of the child's key, priced by the update class (calibration.ts).
+   * Child rows a DELETE's ON DELETE SET NULL / SET DEFAULT, or an UPDATE's ON UPDATE CASCADE / SET
+   * NULL / SET DEFAULT, give a new version (0 for other statements): each is an UPDATE of the
+   * child's key, priced by the update class (calibration.ts).
    */
   setNullRows?: number;
   /** Index entries each of those new child versions takes (their key is indexed or not: `entryIndexWeight` over the child's indexes). */
