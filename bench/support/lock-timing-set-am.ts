@@ -61,7 +61,7 @@ export function setAM(variant: 'A' | 'B', n: number): LockTimingSet {
     `ALTER TABLE ham_articles ADD CONSTRAINT ham_words_ok CHECK (words > 0)`,
     `UPDATE ham_authors SET id = id + 100000 WHERE id BETWEEN 1 AND 40`,
     `UPDATE ham_articles SET published_at = now() WHERE published_at IS NULL AND id % 7 = 0`,
-    `UPDATE ham_articles SET tags = tags || 'archived' WHERE section = 'travel' AND published_at < timestamptz '2022-01-01'`,
+    `UPDATE ham_articles SET tags = tags || 'archived'::text WHERE section = 'travel' AND published_at < timestamptz '2022-01-01'`,
     `DELETE FROM ham_articles WHERE published_at IS NULL AND id < ${Math.round(n * 0.3)}`,
     `DELETE FROM ham_comments WHERE body LIKE '%cheap pills%'`,
     `INSERT INTO ham_author_counts SELECT author_id, count(*), sum(words) FROM ham_articles GROUP BY author_id`,
