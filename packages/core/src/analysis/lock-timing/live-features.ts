@@ -585,7 +585,10 @@ async function dmlFacts(
     const checked = assigned ? shape.fks.filter((fk) => fk.cols.some((c) => assigned.has(c))) : shape.fks;
     facts.fkChecks = checked.length;
     facts.fkUncached = checked.reduce((sum, fk) => sum + bufferFeatures(fk.bytes, t.sharedBuffers).uncachedShare, 0);
-    if (assigned) await updateReach(client, facts, t, pageSample?.scope ?? null, touched, assigned);
+    if (assigned) {
+      const rekeyed = await updateReach(client, facts, t, pageSample?.scope ?? null, touched, assigned);
+      if (facts.setNullRows > 0) facts.setNullEntries = rekeyed / facts.setNullRows;
+    }
     // A GIN index takes every entry of the new version's value, not one.
     const gin = await ginEntries(client, t, shape.indexKinds);
     facts.entryIndexes =
@@ -668,10 +671,11 @@ async function referencingKeys(client: FeatureClient, oid: number, on: 'delete' 
  * What an UPDATE of `touched` rows of `t` (those `scope` selects, where it is evaluated on the
  * target) sets off where it sets a key other tables reference: ON UPDATE CASCADE, SET NULL and
  * SET DEFAULT give each referencing child row a new version with its key changed, priced as ON
- * DELETE SET NULL's are (the update class's price of a row and of its index entries: `setNullRows`,
- * `setNullEntries`), and fire the child's UPDATE triggers. Set AL's product renumbered through
- * ON UPDATE CASCADE was priced as its own row alone: 0 ms for 3-32 ms. The check NO ACTION and
- * RESTRICT make (a probe of the child for the old key) is not priced.
+ * DELETE SET NULL's are (the update class's price of a row and of its index entries), and fire
+ * the child's UPDATE triggers; returns those index entries, summed, as {@link deleteReach} does.
+ * Set AL's product renumbered through ON UPDATE CASCADE was priced as its own row alone: 0 ms for
+ * 3-32 ms. The check NO ACTION and RESTRICT make (a probe of the child for the old key) is not
+ * priced.
  */
 async function updateReach(
   client: FeatureClient,
@@ -680,19 +684,52 @@ async function updateReach(
   scope: PageRoomScope | null,
   touched: number,
   assigned: ReadonlySet<string>,
-): Promise<void> {
+): Promise<number> {
+  let entries = 0;
   for (const r of await referencingKeys(client, t.oid, 'update')) {
     if ((r.action !== 'c' && r.action !== 'n' && r.action !== 'd') || !r.pcols.some((c) => assigned.has(c))) continue;
-    const counted = await countedChildren(client, r, scope, 'dbops_u0');
-    const children = counted?.rows ?? (touched * r.rows) / Math.max(1, t.rows);
-    if (children <= 0) continue;
-    const fired = await rowTriggers(client, Number(r.child_oid), 'UPDATE');
-    facts.childTriggerFires += children * fired.fires;
-    facts.childTriggerWrites += children * fired.writes;
-    const perRow = (await childEntries(client, r.child, new Set(r.cols)).catch(() => null)) ?? 1;
-    facts.setNullEntries = (facts.setNullEntries * facts.setNullRows + perRow * children) / (facts.setNullRows + children);
-    facts.setNullRows += children;
+    const { children } = await reachedChildren(client, r, scope, 'dbops_u0', touched, t.rows);
+    if (children > 0) entries += await rekeyedChildren(client, facts, r, children);
   }
+  return entries;
+}
+
+/**
+ * The rows of referencing child `ref` the referential action reaches from `parents` rows of a
+ * parent of `parentRows` rows: counted through the child's index where `scope` (the parents'
+ * WHERE) is evaluated on the target (with the pages the search visits), else the parents' share
+ * of the child's rows (set AA-B: 100 of 10,000 devices held 8 % of the sessions, not 1 %).
+ */
+async function reachedChildren(
+  client: FeatureClient,
+  ref: ChildRef,
+  scope: PageRoomScope | null,
+  alias: string,
+  parents: number,
+  parentRows: number,
+): Promise<{ children: number; counted: Awaited<ReturnType<typeof countedChildren>> }> {
+  const counted = await countedChildren(client, ref, scope, alias);
+  return { children: counted?.rows ?? (parents * ref.rows) / Math.max(1, parentRows), counted };
+}
+
+/** `children` rows of child `ref` firing its row triggers for `event`, and the rows their bodies write, added to `facts`. */
+async function childFires(client: FeatureClient, facts: WriteFacts, ref: ChildRef, children: number, event: DmlEvent): Promise<void> {
+  const fired = await rowTriggers(client, Number(ref.child_oid), event);
+  facts.childTriggerFires += children * fired.fires;
+  facts.childTriggerWrites += children * fired.writes;
+}
+
+/**
+ * `children` rows of child `ref` that a referential action (SET NULL, SET DEFAULT, ON UPDATE
+ * CASCADE) gives a new version with its key changed: counted into `facts` with the UPDATE
+ * triggers they fire; returns the index entries their new versions take, as an UPDATE of that
+ * key takes them.
+ */
+async function rekeyedChildren(client: FeatureClient, facts: WriteFacts, ref: ChildRef, children: number): Promise<number> {
+  await childFires(client, facts, ref, children, 'UPDATE');
+  const perRow = (await childEntries(client, ref.child, new Set(ref.cols)).catch(() => null)) ?? 1;
+  facts.setNullRows += children;
+  return perRow * children;
 }
 
 /**
@@ -724,17 +761,12 @@ async function deleteReach(
     } else if (r.indexed) facts.cascadeLookups += deleted;
     else facts.cascadeRefScanRows += deleted * r.rows;
     if (r.action !== 'c' && r.action !== 'n' && r.action !== 'd') continue;
-    // Children counted through their index where the DELETE's WHERE is evaluated on the target;
-    // else the parent's share of them (set AA-B: 100 of 10,000 devices held 8 % of the sessions, not 1 %).
     const alias = `dbops_c${depth}`;
-    const counted = await countedChildren(client, r, scope, alias);
-    const children = counted?.rows ?? (deleted * r.rows) / Math.max(1, table.rows);
+    const { children, counted } = await reachedChildren(client, r, scope, alias, deleted, table.rows);
     if (children <= 0) continue;
-    // A cascaded row fires the child's DELETE triggers, a row set NULL/DEFAULT its UPDATE triggers.
-    const childFired = await rowTriggers(client, Number(r.child_oid), r.action === 'c' ? 'DELETE' : 'UPDATE');
-    facts.childTriggerFires += children * childFired.fires;
-    facts.childTriggerWrites += children * childFired.writes;
     if (r.action === 'c') {
+      // A cascaded row fires the child's DELETE triggers.
+      await childFires(client, facts, r, children, 'DELETE');
       facts.cascadeRows += children;
       // Uncounted children are taken as lying apart, a heap page each.
       facts.cascadeVisits += counted?.visits ?? children;
@@ -752,13 +784,7 @@ async function deleteReach(
           new Set([...seen, childOid]),
         );
       }
-    } else {
-      // Each child row gets a new version with its key changed: entries in the child's indexes
-      // as an UPDATE of that key takes them.
-      const perRow = await childEntries(client, r.child, new Set(r.cols)).catch(() => null);
-      facts.setNullRows += children;
-      entries += (perRow ?? 1) * children;
-    }
+    } else entries += await rekeyedChildren(client, facts, r, children);
   }
   return entries;
 }

@@ -48,8 +48,8 @@ export async function sampleBrin(
  * and 0.02 + 0.275 x ln(rows a page), taken between). One ratio of 1.45, measured on narrow
  * tables alone, read set AH's listings (15-35 rows a page) x1.5-1.8 over.
  */
-export const BRIN_RATIO_BASE = -0.06;
-export const BRIN_RATIO_PER_LOG_ROW = 0.29;
+const BRIN_RATIO_BASE = -0.06;
+const BRIN_RATIO_PER_LOG_ROW = 0.29;
 
 /** The ratio at a table's rows a page (base + per log row x ln(rows a page)), within what was measured, with the spread its runs had. */
 export function brinRatio(perPage: number): MeasuredRatio {
